@@ -1,0 +1,47 @@
+# One entry point. `make test` and `make demo` set up .venv on a fresh machine first.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-stamp
+# The bundled model loads from its installed folder; never reach for a model hub.
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export TOKENIZERS_PARALLELISM := false
+export ANONYMIZED_TELEMETRY := False
+
+.PHONY: setup test lint typecheck pytest bench-smoke demo clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	# torch first, pinned by constraints.txt (why: see the comment there).
+	$(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt torch
+	$(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt -e ".[dev,bench]"
+	touch $(STAMP)
+
+lint: setup
+	$(VENV)/bin/ruff check plugin matchers tests examples bench
+	$(VENV)/bin/ruff format --check plugin matchers tests examples bench
+
+# mypy cannot follow setuptools' package-dir mapping of an editable install, so it checks a
+# tree of symlinks laid out as the import names: nowline/ -> plugin/, nowline/matchers -> matchers/.
+typecheck: setup
+	rm -rf build/typecheck && mkdir -p build/typecheck/nowline
+	for f in plugin/*.py plugin/py.typed; do ln -s "$(CURDIR)/$$f" build/typecheck/nowline/; done
+	ln -s "$(CURDIR)/matchers" build/typecheck/nowline/matchers
+	cd build/typecheck && ../../$(VENV)/bin/mypy --strict --no-incremental -p nowline
+
+pytest: setup
+	$(PY) -m pytest
+
+bench-smoke: setup
+	$(PY) bench/matcher.py --smoke --out build/bench-smoke
+
+test: lint typecheck pytest bench-smoke
+
+demo: setup
+	$(PY) examples/matcher_demo.py
+
+clean:
+	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,263 @@
+"""The token-bounded, case- and normalisation-insensitive multi-phrase matcher."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+import ahocorasick
+
+from nowline.errors import InvalidPhrase
+
+from ._normalize import fold, fold_text, is_token_char
+
+__all__ = ["Match", "Matcher"]
+
+K = TypeVar("K", bound=Hashable)
+
+# Phrases added since the last full build go to a small second automaton, so that adding one
+# phrase to a large matcher costs a rebuild of the small one only. It is merged into the main
+# automaton when it outgrows this share of the main one (or this many phrases).
+_DELTA_SHARE = 8
+_DELTA_MIN = 256
+
+
+@dataclass(frozen=True, slots=True)
+class Match(Generic[K]):
+    """One occurrence of a phrase in a text.
+
+    Attributes:
+        phrase: the phrase exactly as it was added.
+        key: the key the phrase was added under.
+        start: offset of the occurrence's first code point in the original text.
+        end: offset just past its last code point (half-open), so ``text[start:end]`` is the
+            occurrence.
+    """
+
+    phrase: str
+    key: K
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Pattern:
+    """A folded phrase and whether its ends need a token boundary."""
+
+    folded: str
+    bound_start: bool
+    bound_end: bool
+
+
+class Matcher(Generic[K]):
+    """Finds every token-bounded occurrence of many phrases in a text, in one linear scan.
+
+    A phrase *occurs* in a text when its folded form (NFKC, then casefold) is a substring of the
+    text's folded form and, where the phrase begins (ends) with a token character (a letter,
+    digit, ``_`` or ``-``), the folded character before (after) the occurrence is not a token
+    character. Every occurrence is reported, overlapping ones included: boundaries are checked
+    on all the overlapping hits of one pyahocorasick automaton, never on a leftmost-longest
+    stream, so a phrase can never hide another.
+
+    Offsets are half-open code-point offsets into the original text. Folding can change a
+    text's length (``ß`` folds to ``ss``, ``ﬁ`` to ``fi``); when an occurrence begins or ends
+    inside the folded form of one original character cluster, its offsets are widened to cover
+    that whole cluster. A combining mark folds together with the letter before it.
+
+    Keys are any hashable values. Several keys may share a phrase and one key may have several
+    phrases; ``remove(key)`` removes that key's phrases only.
+
+    Cost: ``find`` is linear in the text's length plus the number of automaton hits, whatever
+    the number of phrases. Adding phrases rebuilds a small secondary automaton lazily, at the
+    next scan; it is merged into the main one as it grows.
+
+    Pickling: a Matcher pickles as its (phrase, key) pairs and rebuilds its automaton when
+    loaded (``bench/matcher.py`` measures the rebuild: about 0.1 s for 10k phrases and 1 s
+    for 100k on our 2-core machine).
+    """
+
+    def __init__(self, pairs: Iterable[tuple[str, K]] = ()) -> None:
+        """Build a matcher from ``(phrase, key)`` pairs.
+
+        Raises:
+            InvalidPhrase: a phrase is not a ``str``, is empty or is only whitespace.
+        """
+        # folded phrase -> [(phrase as given, key)], in insertion order
+        self._entries: dict[str, list[tuple[str, K]]] = {}
+        self._by_key: dict[K, list[str]] = {}
+        self._main: Any = None
+        self._main_words: set[str] = set()
+        self._delta: Any = None
+        self._delta_words: set[str] = set()
+        self._dirty = False
+        self.add_many(pairs)
+
+    # ----------------------------------------------------------------- mutation
+
+    def add(self, phrase: str, key: K) -> None:
+        """Add one phrase under ``key``. Adding a pair that is already present does nothing.
+
+        Raises:
+            InvalidPhrase: ``phrase`` is not a ``str``, is empty or is only whitespace.
+        """
+        folded = _check_phrase(phrase)
+        entries = self._entries.setdefault(folded, [])
+        if (phrase, key) in entries:
+            return
+        entries.append((phrase, key))
+        self._by_key.setdefault(key, []).append(phrase)
+        if folded not in self._main_words and folded not in self._delta_words:
+            self._delta_words.add(folded)
+            self._dirty = True
+
+    def add_many(self, pairs: Iterable[tuple[str, K]]) -> None:
+        """Add several ``(phrase, key)`` pairs; all are checked before any is added.
+
+        Raises:
+            InvalidPhrase: a phrase is not a ``str``, is empty or is only whitespace.
+        """
+        checked = list(pairs)
+        for phrase, _ in checked:
+            _check_phrase(phrase)
+        for phrase, key in checked:
+            self.add(phrase, key)
+
+    def remove(self, key: K) -> None:
+        """Remove every phrase added under ``key``.
+
+        Raises:
+            KeyError: no phrase was added under ``key``.
+        """
+        phrases = self._by_key.pop(key)
+        for phrase in phrases:
+            folded = fold(phrase)
+            entries = [e for e in self._entries[folded] if e[1] != key]
+            if entries:
+                self._entries[folded] = entries
+            else:
+                # The automaton keeps the word until the next merge; hits on it are skipped.
+                del self._entries[folded]
+
+    def discard(self, key: K) -> None:
+        """Remove every phrase added under ``key``, if there are any."""
+        if key in self._by_key:
+            self.remove(key)
+
+    # ------------------------------------------------------------------ queries
+
+    def __len__(self) -> int:
+        """Return the number of (phrase, key) pairs."""
+        return sum(len(v) for v in self._by_key.values())
+
+    def __contains__(self, key: object) -> bool:
+        """Return whether any phrase was added under ``key``."""
+        return key in self._by_key
+
+    def __iter__(self) -> Iterator[tuple[str, K]]:
+        """Iterate over the (phrase, key) pairs, in insertion order per key."""
+        for key, phrases in list(self._by_key.items()):
+            for phrase in phrases:
+                yield phrase, key
+
+    def phrases(self, key: K) -> tuple[str, ...]:
+        """Return the phrases added under ``key`` (empty if none)."""
+        return tuple(self._by_key.get(key, ()))
+
+    def find(self, text: str) -> list[Match[K]]:
+        """Return every occurrence of every phrase in ``text``, ordered by start, then end.
+
+        Raises:
+            TypeError: ``text`` is not a ``str``.
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"Matcher.find() needs a str, not {type(text).__name__}")
+        if not self._entries:
+            return []
+        ft = fold_text(text)
+        folded = ft.folded
+        n = len(folded)
+        found: list[Match[K]] = []
+        for last, pattern in self._hits(folded):
+            start = last - len(pattern.folded) + 1
+            if pattern.bound_start and start > 0 and is_token_char(folded[start - 1]):
+                continue
+            if pattern.bound_end and last + 1 < n and is_token_char(folded[last + 1]):
+                continue
+            entries = self._entries.get(pattern.folded)
+            if not entries:
+                continue  # removed since the automaton was built
+            o_start, o_end = ft.original_span(start, last + 1)
+            for phrase, key in entries:
+                found.append(Match(phrase, key, o_start, o_end))
+        found.sort(key=lambda m: (m.start, m.end))
+        return found
+
+    def keys(self, text: str) -> set[K]:
+        """Return the keys of every phrase that occurs in ``text``."""
+        return {m.key for m in self.find(text)}
+
+    # ---------------------------------------------------------------- internals
+
+    def _hits(self, folded: str) -> Iterator[tuple[int, _Pattern]]:
+        """Yield (index of last char, pattern) for every automaton hit, overlapping ones too."""
+        self._build()
+        if self._main is not None:
+            yield from self._main.iter(folded)
+        if self._delta is not None:
+            yield from self._delta.iter(folded)
+
+    def _build(self) -> None:
+        """Rebuild the delta automaton (or merge everything into the main one) if stale."""
+        if not self._dirty:
+            return
+        live = set(self._entries)
+        if len(self._delta_words) >= max(_DELTA_MIN, len(self._main_words) // _DELTA_SHARE):
+            self._main_words = live
+            self._main = _automaton(live)
+            self._delta_words = set()
+            self._delta = None
+        else:
+            self._delta_words &= live
+            self._delta = _automaton(self._delta_words)
+        self._dirty = False
+
+    def __getstate__(self) -> list[tuple[str, K]]:
+        """Pickle as the (phrase, key) pairs; the automaton is rebuilt on load."""
+        return list(self)
+
+    def __setstate__(self, state: list[tuple[str, K]]) -> None:
+        """Rebuild from pickled (phrase, key) pairs."""
+        self.__init__(state)  # type: ignore[misc]
+
+    def __repr__(self) -> str:
+        """Return a short summary."""
+        return f"Matcher({len(self._by_key)} keys, {len(self._entries)} distinct phrases)"
+
+
+def _check_phrase(phrase: object) -> str:
+    """Return the folded form of a valid phrase, or raise InvalidPhrase."""
+    if not isinstance(phrase, str):
+        raise InvalidPhrase(
+            f"A phrase must be a str, not {type(phrase).__name__} ({phrase!r}); "
+            "convert it with str() or leave it out."
+        )
+    if not phrase.strip():
+        raise InvalidPhrase(
+            f"A phrase must contain a non-whitespace character, got {phrase!r}; "
+            "give the exact outdated string to look for."
+        )
+    return fold(phrase)
+
+
+def _automaton(words: Iterable[str]) -> Any:
+    """Build a pyahocorasick automaton whose values are the patterns; None when empty."""
+    automaton = ahocorasick.Automaton()
+    for word in words:
+        automaton.add_word(
+            word, _Pattern(word, is_token_char(word[0]), is_token_char(word[-1]))
+        )
+    if len(automaton) == 0:
+        return None
+    automaton.make_automaton()
+    return automaton

@@ -1,0 +1,73 @@
+"""nowline's exceptions: one base class, a few subclasses, messages that give the remedy.
+
+Every error nowline raises on purpose derives from :class:`NowlineError`. Each subclass also
+inherits the builtin exception a caller would already catch, so ``except ValueError`` keeps
+working. Chroma's own exceptions are never wrapped: they reach the caller unchanged.
+
+The tree::
+
+    NowlineError (Exception)
+    ├── InvalidPhrase (ValueError)          a matcher phrase is empty, blank or not a str
+    ├── InvalidInput (ValueError)           an argument has the wrong type or value
+    │   └── InvalidCorrection               a correction's ``deprecates`` or text is unusable
+    │       └── CorrectionTooBroad          its strings would reach too much of the store
+    ├── UnknownRecord (KeyError)            no record has the given id
+    └── StoreBusy (RuntimeError)            another process holds the store's writer lock
+
+Callers should branch on the class, never on the message text.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CorrectionTooBroad",
+    "InvalidCorrection",
+    "InvalidInput",
+    "InvalidPhrase",
+    "NowlineError",
+    "StoreBusy",
+    "UnknownRecord",
+]
+
+
+class NowlineError(Exception):
+    """Base class of every error that nowline raises on purpose."""
+
+
+class InvalidPhrase(NowlineError, ValueError):
+    """A matcher phrase is not a non-blank ``str``."""
+
+
+class InvalidInput(NowlineError, ValueError):
+    """An argument to a nowline method has the wrong type or an unusable value."""
+
+
+class InvalidCorrection(InvalidInput):
+    """A correction cannot be written as given; nothing was written."""
+
+
+class CorrectionTooBroad(InvalidCorrection):
+    """A correction's deprecated strings would reach too large a share of the store.
+
+    Attributes:
+        reach: how many records the correction would have reached.
+        limit: the largest reach that was allowed.
+    """
+
+    def __init__(self, message: str, *, reach: int, limit: int) -> None:
+        """Create the error with the measured ``reach`` and the ``limit`` it exceeded."""
+        super().__init__(message)
+        self.reach = reach
+        self.limit = limit
+
+
+class UnknownRecord(NowlineError, KeyError):
+    """No record of the collection has the given id."""
+
+    def __str__(self) -> str:
+        """Return the message as given (``KeyError`` would quote it)."""
+        return str(self.args[0]) if self.args else ""
+
+
+class StoreBusy(NowlineError, RuntimeError):
+    """Another process already writes to this local store; run a Chroma server instead."""
