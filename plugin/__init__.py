@@ -1,0 +1,49 @@
+"""nowline: corrections for agent memory in Chroma.
+
+Wrap a chromadb collection; every recalled memory that names an outdated string then arrives
+with the newest correction directly beneath it. Nothing is deleted.
+
+>>> import nowline  # doctest: +SKIP
+>>> memory = nowline.wrap(chromadb.PersistentClient("mem")).get_or_create_collection("agent")
+>>> memory.correct("Moved from acme/app to acme-labs/app.", deprecates=["acme/app"])
+"""
+
+from nowline.client import Client, wrap
+from nowline.collection import DEFAULT_MAX_REACH, MAX_PHRASE_LENGTH, REACH_FLOOR, Collection
+from nowline.embedding import MiniLMEmbeddingFunction, embedding_function
+from nowline.errors import (
+    CorrectionTooBroad,
+    InvalidCorrection,
+    InvalidInput,
+    InvalidPhrase,
+    NowlineError,
+    StoreBusy,
+    UnknownRecord,
+)
+from nowline.models import CorrectionRef, CorrectionReport, Hit, Recall, RepairReport, Role
+
+__all__ = [
+    "DEFAULT_MAX_REACH",
+    "MAX_PHRASE_LENGTH",
+    "REACH_FLOOR",
+    "Client",
+    "Collection",
+    "CorrectionRef",
+    "CorrectionReport",
+    "CorrectionTooBroad",
+    "Hit",
+    "InvalidCorrection",
+    "InvalidInput",
+    "InvalidPhrase",
+    "MiniLMEmbeddingFunction",
+    "NowlineError",
+    "Recall",
+    "RepairReport",
+    "Role",
+    "StoreBusy",
+    "UnknownRecord",
+    "embedding_function",
+    "wrap",
+]
+
+__version__ = "0.1.0"

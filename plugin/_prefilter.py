@@ -1,0 +1,69 @@
+"""Chroma-side prefilter for a correction's candidates: a regex that can never cause a miss.
+
+To find every record a new correction reaches without reading every document into Python,
+nowline asks Chroma for the documents that match one ``$regex`` and lets the matcher decide.
+The regex must match every document in which a deprecated string *occurs* (DESIGN.md §3),
+although Chroma's ``(?i)`` folds only simple cases. It is the alternation of:
+
+* for a phrase whose folded form is ASCII, the phrase itself under ``(?i)``: a document made of
+  ASCII folds by lowercasing, so an occurrence there is a case variant of the phrase;
+* one character class of every non-ASCII code point whose folded form shares a character with
+  any folded phrase (full-width letters, ligatures, ``ẞ``, the Kelvin sign, ...), every combining
+  mark, and the non-ASCII characters of the phrases themselves. An occurrence that is not a
+  plain ASCII case variant needs one of these in the document.
+
+The class is built from a table of every code point that folding changes. The table for the
+running Python's Unicode version is computed once per process (about 0.6 s), unless it is the
+version shipped in ``_foldtable`` (then it is parsed in milliseconds).
+"""
+
+from __future__ import annotations
+
+import functools
+import unicodedata
+from collections.abc import Iterable
+
+from nowline.matchers import fold
+
+__all__ = ["candidate_regex"]
+
+
+@functools.cache
+def _fold_table() -> tuple[dict[str, str], frozenset[str]]:
+    """Return {char: folded} for chars that folding changes, and the set of combining marks."""
+    from nowline import _foldtable
+
+    if unicodedata.unidata_version == _foldtable.UNIDATA_VERSION:
+        return _foldtable.load()
+    return _foldtable.compute()
+
+
+def candidate_regex(phrases: Iterable[str]) -> str:
+    """Return a Chroma ``$regex`` matching every document in which any phrase could occur."""
+    folds, marks = _fold_table()
+    folded = [fold(p) for p in phrases]
+    wanted = {c for f in folded for c in f}
+    klass = {c for f in folded for c in f if not c.isascii()}
+    klass.update(c for c, f in folds.items() if wanted.intersection(f))
+    klass.update(marks)
+    literals = sorted({_escape(f) for f in folded if f.isascii()})
+    parts = literals + ([_char_class(klass)] if klass else [])
+    return "(?i)(?:" + "|".join(parts) + ")"
+
+
+def _escape(s: str) -> str:
+    """Escape ``s`` for Rust's regex syntax: ASCII letters and digits stay, the rest is hex."""
+    return "".join(c if c.isascii() and c.isalnum() else f"\\x{{{ord(c):X}}}" for c in s)
+
+
+def _char_class(chars: Iterable[str]) -> str:
+    """Return a compact Rust regex character class of ``chars`` (consecutive runs as ranges)."""
+    cps = sorted({ord(c) for c in chars})
+    ranges: list[tuple[int, int]] = []
+    for cp in cps:
+        if ranges and cp == ranges[-1][1] + 1:
+            ranges[-1] = (ranges[-1][0], cp)
+        else:
+            ranges.append((cp, cp))
+    body = "".join(f"\\x{{{a:X}}}" if a == b else f"\\x{{{a:X}}}-\\x{{{b:X}}}" for a, b in ranges)
+    return f"[{body}]"

