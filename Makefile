@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	# torch first, pinned by constraints.txt (why: see the comment there).
 	$(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt torch
-	$(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt -e ".[dev,bench]"
+	$(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt -e ".[dev]"
 	touch $(STAMP)
 
 lint: setup

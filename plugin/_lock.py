@@ -8,7 +8,7 @@ import threading
 
 from nowline.errors import StoreBusy
 
-__all__ = ["LOCK_NAME", "hold_writer_lock"]
+__all__ = ["LOCK_NAME", "hold_writer_lock", "holds_writer_lock"]
 
 LOCK_NAME = "nowline-writer.lock"
 
@@ -44,3 +44,8 @@ def hold_writer_lock(path: str) -> None:
                 "chromadb.HttpClient; or give each process its own path."
             ) from None
         _held[real] = fd
+
+
+def holds_writer_lock(path: str) -> bool:
+    """Return whether this process holds the writer lock of the store at ``path``."""
+    return os.path.realpath(path) in _held

@@ -37,12 +37,12 @@ from chromadb.api.types import (
 )
 
 from nowline import _keys as K
-from nowline._lock import hold_writer_lock
+from nowline._lock import hold_writer_lock, holds_writer_lock
 from nowline._prefilter import candidate_regex
 from nowline._time import to_epoch
 from nowline.embedding import embedding_function
 from nowline.errors import CorrectionTooBroad, InvalidCorrection, InvalidInput, UnknownRecord
-from nowline.matchers import Matcher, fold, is_token_char
+from nowline.matchers import Matcher, fold
 from nowline.models import CorrectionRef, CorrectionReport, Hit, Recall, RepairReport, Role
 from nowline.registry import CorrectionInfo, Registry, scope_token
 from nowline.render import NOW_PREFIX, annotate_document, sanitize, strip_annotation
@@ -614,7 +614,7 @@ class Collection:
                 meta = r.metadata or {}
                 links = self._write_links(r, registry)
                 stored = [b for b in meta.get(K.BY) or [] if isinstance(b, str)]
-                role = _stored_role(r, links, registry)
+                role = _role_value(_stored_role(r, links, registry))
                 patch: dict[str, Any] = {}
                 if sorted(stored) != sorted(links) or len(set(stored)) != len(stored):
                     patch[K.BY] = sorted(links) or None
@@ -821,8 +821,9 @@ class Collection:
             if _is_correction(meta):
                 patch[K.DEPRECATES] = list(_parse_deprecates(meta[K.DEPRECATES]))
             patch[K.TIME] = meta[K.TIME]
-            patch[K.WRITTEN] = meta[K.WRITTEN]
-            patch[K.ROLE] = _stored_role(rec, links, self._registry)
+            if meta.get(K.WRITTEN) is not None:
+                patch[K.WRITTEN] = meta[K.WRITTEN]
+            patch[K.ROLE] = _role_value(_stored_role(rec, links, self._registry))
             if links:
                 patch[K.BY] = sorted(links)
             elif old is not None and (old.metadata or {}).get(K.BY):
@@ -905,7 +906,9 @@ class Collection:
             live = self._write_links(rec, self._registry)
             role = _stored_role(rec, live, self._registry)
             ids.append(rec.id)
-            metas.append(cast(Metadata, {K.BY: sorted(set(by) & live) or None, K.ROLE: role}))
+            metas.append(
+                cast(Metadata, {K.BY: sorted(set(by) & live) or None, K.ROLE: _role_value(role)})
+            )
         self._update_metadatas(ids, metas)
 
     def _inner_write(
@@ -978,6 +981,10 @@ class Collection:
         embed_query = getattr(self._ef, "embed_query", None)
         return embed_query(texts) if embed_query is not None else self._ef(texts)
 
+    def _sole_writer(self) -> bool:
+        """Return whether this process holds the writer lock of a local store."""
+        return self._writer_path is not None and holds_writer_lock(self._writer_path)
+
     def _ensure_writer(self) -> None:
         """Take the store's writer lock before the first write to a local store."""
         if self._writer_path is not None:
@@ -1031,6 +1038,8 @@ class Collection:
         Runs at most once per ``refresh_seconds`` (or when ``force``): one id-only read of the
         corrections and one read of those changed since the last refresh.
         """
+        if self._sole_writer():
+            return  # no other process can write corrections to this store
         if not force and time.monotonic() - self._last_refresh < self._refresh_seconds:
             return
         with self._lock:
@@ -1225,12 +1234,12 @@ def _column(value: Any, n: int, what: str, kind: type) -> list[Any] | None:
     return items
 
 
-def _check_text(text: str, what: str) -> None:
+def _check_text(text: str, what: str, error: type[InvalidInput] = InvalidInput) -> None:
     """Reject text Chroma cannot store (lone surrogates)."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise InvalidInput(
+        raise error(
             f"{what} contains a lone surrogate code point, which cannot be stored; "
             "decode the text properly (e.g. errors='replace')."
         ) from None
@@ -1336,8 +1345,8 @@ def _parse_deprecates(value: object) -> tuple[str, ...]:
                 f"A deprecated string is {len(s)} characters long; at most "
                 f"{MAX_PHRASE_LENGTH} are accepted. Name the outdated identifier, not a passage."
             )
-        _check_text(s, "deprecates")
-        if not any(is_token_char(c) for c in fold(s)):
+        _check_text(s, "deprecates", InvalidCorrection)
+        if not any(c.isalnum() for c in fold(s)):
             raise InvalidCorrection(
                 f"The deprecated string {s!r} has no letter or digit, so it would match "
                 "separators everywhere; give the outdated name itself."
@@ -1436,6 +1445,15 @@ def _stored_role(rec: _Record, links: set[str], registry: Registry) -> Role:
     return "historical" if links else "current"
 
 
+def _role_value(role: Role) -> str | None:
+    """Return the stored value of a role: ``current`` is stored as no key at all.
+
+    Fewer metadata keys keep writes fast; ``{"nowline_role": {"$ne": "historical"}}`` still
+    selects every record that is not historical, since ``$ne`` matches a missing key.
+    """
+    return None if role == "current" else role
+
+
 def _merge(
     rid: str, old: _Record | None, user: dict[str, Any] | None, doc: str | None, now: float
 ) -> _Record:
@@ -1451,7 +1469,8 @@ def _merge(
         rid_meta[K.TIME] = to_epoch(observed)
     elif K.TIME not in rid_meta:
         rid_meta[K.TIME] = now
-    if K.WRITTEN not in rid_meta:
+    if K.WRITTEN not in rid_meta and rid_meta[K.TIME] != now:
+        # Only needed when the time is not the write time (it breaks ties of equal times).
         rid_meta[K.WRITTEN] = now
     document = doc if doc is not None else (old.document if old is not None else None)
     return _Record(rid, document, rid_meta)

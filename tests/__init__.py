@@ -1,0 +1,1 @@
+"""nowline tests."""

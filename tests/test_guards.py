@@ -1,0 +1,163 @@
+"""The write guards of DESIGN.md §6 and bad input: clear errors, nothing written."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+import nowline
+from tests.conftest import snapshot
+
+UFO = "UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo."
+
+
+@pytest.fixture
+def seeded(memory: nowline.Collection) -> nowline.Collection:
+    """Return a collection with a few memories and one correction."""
+    memory.remember("metalcraftai/ufo — PR #1705 passed review.", id="pr")
+    memory.remember("metalcraftai/ufo-hosted deploys on Fridays.", id="hosted")
+    memory.correct(UFO, deprecates=["metalcraftai/ufo"], id="c")
+    return memory
+
+
+BAD_DEPRECATES: list[tuple[Any, str]] = [
+    ([], "empty"),
+    ([""], "empty or whitespace"),
+    (["   "], "empty or whitespace"),
+    ([None], "must be a str"),
+    ([3], "must be a str"),
+    (42, "list of strings"),
+    ({"a": 1}, "list of strings"),
+    (["x" * 600], "characters long"),
+    (["//"], "no letter or digit"),
+    (["— -"], "has no letter or digit"),
+    (["ufo\ud800"], "lone surrogate"),
+    ([f"s{i}" for i in range(101)], "at most 100"),
+]
+
+
+@pytest.mark.parametrize(("deprecates", "message"), BAD_DEPRECATES)
+def test_bad_deprecates_rejected_and_nothing_written(
+    seeded: nowline.Collection, deprecates: Any, message: str
+) -> None:
+    """A malformed deprecates raises InvalidCorrection (a ValueError) and writes nothing."""
+    before = snapshot(seeded)
+    with pytest.raises(nowline.InvalidCorrection, match=message) as info:
+        seeded.correct("text //", deprecates=deprecates, allow_absent=True)
+    assert isinstance(info.value, ValueError) and isinstance(info.value, nowline.NowlineError)
+    with pytest.raises(nowline.InvalidCorrection):
+        seeded.add(ids=["x"], documents=["text //"], metadatas=[{"deprecates": deprecates}])
+    assert snapshot(seeded) == before
+
+
+def test_absent_string_rejected_unless_allowed(seeded: nowline.Collection) -> None:
+    """A deprecated string missing from the correction's own text is refused by default."""
+    before = snapshot(seeded)
+    with pytest.raises(nowline.InvalidCorrection, match="allow_absent=True"):
+        seeded.correct("Use the new repository.", deprecates=["metalcraftai/ufo"])
+    assert snapshot(seeded) == before
+    report = seeded.correct(
+        "Use the new repository.", deprecates=["metalcraftai/ufo"], allow_absent=True, id="c2"
+    )
+    assert report.reached >= 1
+
+
+def test_too_broad_correction_refused_with_count(memory: nowline.Collection) -> None:
+    """A correction reaching more than the allowed share is refused with the count."""
+    memory.add(
+        ids=[f"m{i}" for i in range(150)], documents=[f"note {i} about api" for i in range(150)]
+    )
+    memory.add(ids=["other"], documents=["unrelated"])
+    before = snapshot(memory)
+    with pytest.raises(nowline.CorrectionTooBroad, match="would reach 150 of 151") as info:
+        memory.correct("The api is now v2.", deprecates=["api"], max_reach=0.5)
+    assert info.value.reach == 150 and info.value.limit == 100
+    assert snapshot(memory) == before
+    assert memory.correct("The api is now v2.", deprecates=["api"], max_reach=None).reached == 150
+
+
+def test_reach_floor_allows_small_stores(memory: nowline.Collection) -> None:
+    """In a small store a correction reaching most records is still accepted by default."""
+    memory.add(ids=["a", "b"], documents=["api one", "api two"])
+    assert memory.correct("The api moved.", deprecates=["api"]).reached == 2
+
+
+def test_nowline_keys_from_callers_are_ignored(memory: nowline.Collection) -> None:
+    """Callers cannot forge bookkeeping: nowline_ keys they pass are recomputed."""
+    memory.add(ids=["m"], documents=["hello"], metadatas=[{"nowline_role": "historical", "a": 1}])
+    meta = (memory.get(ids=["m"])["metadatas"] or [{}])[0]
+    assert "nowline_role" not in meta and meta["a"] == 1
+
+
+def test_none_metadata_value_means_absent_in_add(memory: nowline.Collection) -> None:
+    """A None metadata value is dropped on add (chromadb would fail) and deletes on update."""
+    memory.add(ids=["m"], documents=["hello"], metadatas=[{"a": None, "b": 2}])
+    assert (memory.get(ids=["m"])["metadatas"] or [{}])[0]["b"] == 2
+    memory.update(ids=["m"], metadatas=[{"b": None}])
+    assert "b" not in (memory.get(ids=["m"])["metadatas"] or [{}])[0]
+
+
+BAD_CALLS: list[tuple[str, dict[str, Any], type[Exception], str]] = [
+    (
+        "add",
+        {"ids": ["x"], "documents": ["a"], "metadatas": [{"v": math.nan}]},
+        nowline.InvalidInput,
+        "finite",
+    ),
+    ("add", {"ids": ["x", "y"], "documents": ["a"]}, nowline.InvalidInput, "one per id"),
+    ("add", {"ids": [1], "documents": ["a"]}, nowline.InvalidInput, "must be a str"),
+    ("add", {"ids": ["x"], "documents": [5]}, nowline.InvalidInput, "must be a str"),
+    ("add", {"ids": ["x"], "documents": ["bad \udc80"]}, nowline.InvalidInput, "surrogate"),
+    (
+        "add",
+        {"ids": ["x"], "documents": ["a"], "metadatas": [{"observed_at": "yesterday"}]},
+        nowline.InvalidInput,
+        "ISO 8601",
+    ),
+    (
+        "add",
+        {"ids": ["x"], "documents": ["a"], "metadatas": [{"observed_at": math.inf}]},
+        nowline.InvalidInput,
+        "finite",
+    ),
+    ("remember", {"text": 5}, nowline.InvalidInput, "Expected text"),
+    ("remember", {"text": "a", "observed_at": 1e20}, nowline.InvalidInput, "usable time"),
+    ("remember", {"text": "a", "id": ""}, nowline.InvalidInput, "non-empty"),
+    ("recall", {"text": "a", "n_results": 0}, nowline.InvalidInput, "positive"),
+    ("recall", {"text": "a", "as_of": "soon"}, nowline.InvalidInput, "ISO 8601"),
+    ("retract", {"correction_id": "nope"}, nowline.UnknownRecord, "No record"),
+    ("retract", {"correction_id": "pr"}, nowline.InvalidInput, "not a correction"),
+    (
+        "correct",
+        {"text": "x", "deprecates": ["x"], "max_reach": 2.5},
+        nowline.InvalidInput,
+        "share",
+    ),
+]
+
+
+@pytest.mark.parametrize(("method", "kwargs", "error", "message"), BAD_CALLS)
+def test_bad_calls_raise_clear_errors_and_write_nothing(
+    seeded: nowline.Collection,
+    method: str,
+    kwargs: dict[str, Any],
+    error: type[Exception],
+    message: str,
+) -> None:
+    """Each bad call raises a nowline error naming the problem; the store is unchanged."""
+    before = snapshot(seeded)
+    with pytest.raises(error, match=message):
+        getattr(seeded, method)(**kwargs)
+    assert snapshot(seeded) == before
+
+
+def test_chroma_errors_pass_through(seeded: nowline.Collection) -> None:
+    """Errors that chromadb raises (duplicate ids) reach the caller unchanged."""
+    import chromadb.errors
+
+    before = snapshot(seeded)
+    with pytest.raises(chromadb.errors.DuplicateIDError):
+        seeded.add(ids=["d", "d"], documents=["a", "b"])
+    assert snapshot(seeded) == before
