@@ -41,7 +41,7 @@ bench-smoke: setup
 test: lint typecheck pytest bench-smoke
 
 demo: setup
-	$(PY) examples/matcher_demo.py
+	$(PY) examples/ufo_repo_move.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache .hypothesis

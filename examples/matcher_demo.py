@@ -17,7 +17,7 @@ def main() -> None:
     for memory in MEMORIES:
         matches = matcher.find(memory)
         mark = "reached " if matches else "untouched"
-        spans = ", ".join(f"[{m.start}:{m.end}] {memory[m.start:m.end]!r}" for m in matches)
+        spans = ", ".join(f"[{m.start}:{m.end}] {memory[m.start : m.end]!r}" for m in matches)
         print(f"  {mark}  {memory}" + (f"   <- {spans}" if spans else ""))
 
 

@@ -1,0 +1,44 @@
+"""With the real offline all-MiniLM-L6-v2 model: recall with now-lines; the persisted model name."""
+
+from __future__ import annotations
+
+import json
+
+import chromadb
+
+import nowline
+
+
+def test_real_model_recall_brings_the_correction(store_path: str) -> None:
+    """A natural question retrieves the stale memories, each with the correction beneath it."""
+    memory = nowline.wrap(chromadb.PersistentClient(path=store_path)).create_collection("agent")
+    memory.add(
+        ids=["pr", "clone", "lunch", "hosted"],
+        documents=[
+            "metalcraftai/ufo — PR #1705 passed review.",
+            "To work on UFO core, git clone https://github.com/metalcraftai/ufo.git",
+            "The team lunch is on Thursday at noon.",
+            "metalcraftai/ufo-hosted is the hosted service; deploys are on Fridays.",
+        ],
+    )
+    memory.correct(
+        "UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo; do GitHub work in ufo-ai/ufo.",
+        deprecates=["metalcraftai/ufo"],
+        id="move",
+    )
+    recall = memory.recall("How do I clone the UFO core repository?", n_results=2)
+    assert {h.id for h in recall.hits} <= {"pr", "clone", "move"}
+    assert recall.hits[0].id == "clone" and recall.hits[0].now[0].id == "move"
+    assert "\n    now: UFO core — Moved" in recall.render()
+
+
+def test_persisted_config_names_the_model_not_a_path(store_path: str) -> None:
+    """The collection config stores nowline's function by name, so a moved env resolves it."""
+    client = chromadb.PersistentClient(path=store_path)
+    nowline.wrap(client).create_collection("agent")
+    config = client.get_collection("agent").configuration_json
+    ef = config["embedding_function"]
+    assert ef["name"] == "nowline-minilm" and ef["config"] == {"model": "all-MiniLM-L6-v2"}
+    assert "/" not in json.dumps(ef["config"])
+    reopened = nowline.wrap(chromadb.PersistentClient(path=store_path)).get_collection("agent")
+    assert isinstance(reopened.embedding_function, nowline.MiniLMEmbeddingFunction)
