@@ -559,7 +559,7 @@ class Collection:
             scope=scope_token(meta, self._scope_key),
         )
         with self._lock:
-            return [r.id for r in self._reach(info, exclude=set())]
+            return [r.id for r in self._reach([info], exclude=set())[info.id]]
 
     def retract(self, correction_id: str) -> None:
         """Undo a wrong correction; the correction record stays, marked retracted.
@@ -770,10 +770,10 @@ class Collection:
                 elif was or (user_metas[i] or {}).get(K.DEPRECATES, 0) is None:
                     dropped.append(rec.id)
             batch_ids = set(id_list)
-            reach: dict[str, list[_Record]] = {}
+            reach = self._reach(new_infos, exclude=batch_ids)
+            total = self._inner.count() if new_infos else 0
             for info in new_infos:
-                reach[info.id] = self._reach(info, exclude=batch_ids)
-                _check_reach(info, len(reach[info.id]), limit_setting, self._inner.count())
+                _check_reach(info, len(reach[info.id]), limit_setting, total)
             # Embeddings are computed only now that every guard has passed.
             emb = self._embeddings_for(op, embeddings, doc_list, images)
             saved = {c: self._registry.get(c) for c in [i.id for i in new_infos] + dropped}
@@ -792,11 +792,11 @@ class Collection:
                     else:
                         self._registry.put(prev)
                 raise
-            reached: dict[str, int] = {}
             for info in new_infos:
                 if info.id in known and _is_correction(known[info.id].metadata):
                     self._unlink(info.id, keep_in=batch_ids)
-                reached[info.id] = self._link(info, reach[info.id])
+            reached = self._link(reach)
+            for info in new_infos:
                 reached[info.id] += sum(1 for m in final_metas if info.id in (m.get(K.BY) or []))
             for cid in dropped:
                 self._unlink(cid, keep_in=batch_ids)
@@ -851,46 +851,67 @@ class Collection:
             correction_order=_order_of(rec, info) if _is_correction(meta) else None,
         )
 
-    def _reach(self, info: CorrectionInfo, exclude: set[str]) -> list[_Record]:
-        """Return the stored records (outside ``exclude``) that ``info`` would supersede.
+    def _reach(
+        self, infos: Sequence[CorrectionInfo], exclude: AbstractSet[str]
+    ) -> dict[str, list[_Record]]:
+        """Return, per correction, the stored records outside ``exclude`` it would supersede.
 
-        Chroma narrows the candidates with a regex that cannot miss (``_prefilter``), in the
-        correction's scope; the matcher decides.
+        One Chroma read serves every correction: a regex that cannot miss (``_prefilter``)
+        narrows the candidates, in the corrections' scope when they share one; the matcher
+        decides.
         """
-        matcher: Matcher[str] = Matcher((p, info.id) for p in info.deprecates)
+        found: dict[str, list[_Record]] = {info.id: [] for info in infos}
+        if not infos:
+            return found
+        by_id = {info.id: info for info in infos}
+        matcher: Matcher[str] = Matcher((p, info.id) for info in infos for p in info.deprecates)
         where: Where | None = None
-        if self._scope_key is not None and isinstance(info.scope, tuple) and len(info.scope) == 2:
-            value = info.scope[1]
-            if isinstance(value, (str, int, float, bool)):
-                where = {self._scope_key: value}
-        found: list[_Record] = []
+        scopes = {info.scope for info in infos}
+        if self._scope_key is not None and len(scopes) == 1:
+            scope = next(iter(scopes))
+            if isinstance(scope, tuple) and len(scope) == 2:
+                value = scope[1]
+                if isinstance(value, (str, int, float, bool)):
+                    where = _where({self._scope_key: value})
+        phrases = [p for info in infos for p in info.deprecates]
         for rec in self._iter_records(
             where=where,
-            where_document={"$regex": candidate_regex(info.deprecates)},
+            where_document={"$regex": candidate_regex(phrases)},
             include=["documents", "metadatas"],
         ):
-            if rec.id in exclude or rec.document is None or not matcher.keys(rec.document):
+            if rec.id in exclude or rec.document is None:
+                continue
+            keys = matcher.keys(rec.document)
+            if not keys:
                 continue
             meta = rec.metadata or {}
-            reg = self._registry.get(rec.id)
-            order = _order_of(rec, reg) if _is_correction(meta) else None
-            if info.may_supersede(rec.id, scope_token(meta, self._scope_key), order):
-                found.append(rec)
+            scope = scope_token(meta, self._scope_key)
+            order = _order_of(rec, self._registry.get(rec.id)) if _is_correction(meta) else None
+            for cid in keys:
+                if by_id[cid].may_supersede(rec.id, scope, order):
+                    found[cid].append(rec)
         return found
 
-    def _link(self, info: CorrectionInfo, records: list[_Record]) -> int:
-        """Persist a link from each record to ``info``; return how many records it reached."""
+    def _link(self, reach: Mapping[str, list[_Record]]) -> dict[str, int]:
+        """Persist links from each reached record to its new corrections, one write per record.
+
+        Returns how many records each correction reached.
+        """
+        records: dict[str, _Record] = {}
+        new: dict[str, set[str]] = {}
+        for cid, recs in reach.items():
+            for rec in recs:
+                records[rec.id] = rec
+                new.setdefault(rec.id, set()).add(cid)
         ids: list[str] = []
         metas: list[Metadata] = []
-        for rec in records:
-            meta = rec.metadata or {}
-            by = [b for b in meta.get(K.BY) or [] if isinstance(b, str)]
-            if info.id not in by:
-                by.append(info.id)
-            ids.append(rec.id)
+        for rid, cids in new.items():
+            meta = records[rid].metadata or {}
+            by = {b for b in meta.get(K.BY) or [] if isinstance(b, str)} | cids
+            ids.append(rid)
             metas.append(cast(Metadata, {K.BY: sorted(by), K.ROLE: "historical"}))
         self._update_metadatas(ids, metas)
-        return len(ids)
+        return {cid: len(recs) for cid, recs in reach.items()}
 
     def _unlink(self, correction_id: str, keep_in: AbstractSet[str] = frozenset()) -> None:
         """Remove stored links to a correction and recompute the roles they set."""
