@@ -17,9 +17,11 @@ from nowline.errors import (
     InvalidInput,
     InvalidPhrase,
     NowlineError,
+    StaleReference,
     StoreBusy,
     UnknownRecord,
 )
+from nowline.guard import Occurrence, Trip
 from nowline.models import CorrectionRef, CorrectionReport, Hit, Recall, RepairReport, Role
 
 __all__ = [
@@ -37,10 +39,13 @@ __all__ = [
     "InvalidPhrase",
     "MiniLMEmbeddingFunction",
     "NowlineError",
+    "Occurrence",
     "Recall",
     "RepairReport",
     "Role",
+    "StaleReference",
     "StoreBusy",
+    "Trip",
     "UnknownRecord",
     "embedding_function",
     "wrap",

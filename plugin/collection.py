@@ -7,10 +7,10 @@ import math
 import threading
 import time
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Any, Literal, ParamSpec, TypeVar, cast
 
 import numpy as np
 from chromadb.api.collection_configuration import UpdateCollectionConfiguration
@@ -41,7 +41,14 @@ from nowline._lock import hold_writer_lock, holds_writer_lock
 from nowline._prefilter import candidate_regex
 from nowline._time import to_epoch
 from nowline.embedding import embedding_function
-from nowline.errors import CorrectionTooBroad, InvalidCorrection, InvalidInput, UnknownRecord
+from nowline.errors import (
+    CorrectionTooBroad,
+    InvalidCorrection,
+    InvalidInput,
+    StaleReference,
+    UnknownRecord,
+)
+from nowline.guard import Trip, find_trips, guard_call, newest_texts, stale_message
 from nowline.matchers import Matcher, fold
 from nowline.models import CorrectionRef, CorrectionReport, Hit, Recall, RepairReport, Role
 from nowline.registry import CorrectionInfo, Registry, scope_token
@@ -65,6 +72,8 @@ _PAGE = 5000  # rows per bulk read; Chroma fails above ~32k rows with metadatas
 _REFRESH_SLACK = 5.0  # seconds of clock skew tolerated between writer processes
 
 _Embeddings = OneOrMany[Embedding] | OneOrMany[PyEmbedding]
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +129,7 @@ class Collection:
         self._max_reach = max_reach
         self._refresh_seconds = float(refresh_seconds)
         self._lock = threading.RLock()
-        self._writer_path = _persist_path(collection)
+        self._in_process, self._writer_path = _local_store(collection)
         self._max_batch = _max_batch_size(collection)
         self._registry = Registry()
         self._last_refresh = 0.0
@@ -644,6 +653,75 @@ class Collection:
                 seconds=time.perf_counter() - start,
             )
 
+    # ------------------------------------------------------------ guarding actions
+
+    def check(self, text: str, *, metadata: Mapping[str, Any] | None = None) -> list[Trip]:
+        """Return the active corrections whose strings occur in ``text``; write nothing.
+
+        Use it on anything that never passes through recall: a planned tool call, a plan
+        written earlier, a cached tool result, a document from elsewhere. It consults only
+        the in-memory correction registry (no Chroma round trip on this path; see
+        ``refresh_seconds`` for corrections written by other processes).
+
+        Args:
+            text: the text to check.
+            metadata: the caller's metadata; with a ``scope_key`` it selects the scope whose
+                corrections apply.
+
+        Returns:
+            One :class:`Trip` per correction, with its newest correction (chains resolved),
+            the matched strings and their offsets, ordered by first occurrence.
+        """
+        _text(text)
+        if metadata is not None and not isinstance(metadata, Mapping):
+            raise InvalidInput(f"metadata must be a mapping, not {type(metadata).__name__}.")
+        self._maybe_refresh()
+        return find_trips(self._registry, text, scope_token(metadata, self._scope_key))
+
+    def annotate(self, text: str, *, metadata: Mapping[str, Any] | None = None) -> str:
+        """Return ``text`` with the now-lines of the corrections it trips beneath it.
+
+        The format is the one of recalled memories (DESIGN.md §5); lines of ``text`` that
+        look like now-lines are quoted. Text that trips nothing comes back unchanged.
+        """
+        trips = self.check(text, metadata=metadata)
+        if not trips:
+            return sanitize(text)
+        return annotate_document(text, newest_texts(trips))
+
+    def require_current(self, *texts: str, metadata: Mapping[str, Any] | None = None) -> None:
+        """Raise :class:`StaleReference` if any text names a superseded string.
+
+        The helper form of :meth:`guard`, for code that builds an action before running it.
+
+        Raises:
+            StaleReference: with the trips; its message gives the now-lines.
+        """
+        trips: list[Trip] = []
+        for text in texts:
+            trips += [t for t in self.check(text, metadata=metadata) if t not in trips]
+        if trips:
+            raise StaleReference(stale_message(trips), trips=trips)
+
+    def guard(
+        self, func: Callable[P, R] | None = None, *, metadata: Mapping[str, Any] | None = None
+    ) -> Any:
+        """Decorate a tool function so that it never runs on a superseded string.
+
+        Before each call every string argument (also inside lists, tuples and dicts) is
+        checked. If a correction applies, :class:`StaleReference` is raised and the function
+        does not run; the error carries the trips and its message gives the now-line, so an
+        agent can retry with the current value. Call the tool with ``allow_stale=True`` to
+        run it anyway (e.g. when the change itself is being discussed).
+
+        Use as ``@memory.guard`` or ``@memory.guard(metadata={"user_id": "u1"})``.
+        """
+
+        def decorate(f: Callable[P, R]) -> Callable[P, R]:
+            return guard_call(lambda text: self.check(text, metadata=metadata), f)
+
+        return decorate(func) if func is not None else decorate
+
     # ----------------------------------------------------------------- read side
 
     def _hit(self, record: _Record, distance: float | None, as_of: float | None) -> Hit:
@@ -1003,8 +1081,10 @@ class Collection:
         return embed_query(texts) if embed_query is not None else self._ef(texts)
 
     def _sole_writer(self) -> bool:
-        """Return whether this process holds the writer lock of a local store."""
-        return self._writer_path is not None and holds_writer_lock(self._writer_path)
+        """Return whether no other process can change this store's corrections."""
+        if self._writer_path is None:
+            return self._in_process  # an in-memory store has no other writers
+        return holds_writer_lock(self._writer_path)
 
     def _ensure_writer(self) -> None:
         """Take the store's writer lock before the first write to a local store."""
@@ -1195,17 +1275,20 @@ def _resolve_embedding_function(
     return embedding_function()
 
 
-def _persist_path(collection: ChromaCollection) -> str | None:
-    """Return the folder of a local persistent store, or None for servers and memory."""
-    settings = getattr(
-        getattr(getattr(collection, "_client", None), "_system", None), "settings", None
-    )
-    if settings is None or not getattr(settings, "is_persistent", False):
-        return None
-    if type(collection._client).__name__ not in ("RustBindingsAPI", "SegmentAPI"):
-        return None
+def _local_store(collection: ChromaCollection) -> tuple[bool, str | None]:
+    """Return whether the store lives in this process, and its folder if it is persistent.
+
+    An in-memory store is private to this process; a persistent local store is shared by
+    every process that opens its folder; a server's store is reached over HTTP.
+    """
+    api = getattr(collection, "_client", None)
+    settings = getattr(getattr(api, "_system", None), "settings", None)
+    if settings is None or type(api).__name__ not in ("RustBindingsAPI", "SegmentAPI"):
+        return False, None
+    if not getattr(settings, "is_persistent", False):
+        return True, None
     path = getattr(settings, "persist_directory", None)
-    return str(path) if path else None
+    return True, (str(path) if path else None)
 
 
 def _max_batch_size(collection: ChromaCollection) -> int:

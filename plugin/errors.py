@@ -11,6 +11,7 @@ The tree::
     ├── InvalidInput (ValueError)           an argument has the wrong type or value
     │   └── InvalidCorrection               a correction's ``deprecates`` or text is unusable
     │       └── CorrectionTooBroad          its strings would reach too much of the store
+    ├── StaleReference (ValueError)         a guarded action names a superseded string
     ├── UnknownRecord (KeyError)            no record has the given id
     └── StoreBusy (RuntimeError)            another process holds the store's writer lock
 
@@ -19,12 +20,15 @@ Callers should branch on the class, never on the message text.
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
     "CorrectionTooBroad",
     "InvalidCorrection",
     "InvalidInput",
     "InvalidPhrase",
     "NowlineError",
+    "StaleReference",
     "StoreBusy",
     "UnknownRecord",
 ]
@@ -59,6 +63,20 @@ class CorrectionTooBroad(InvalidCorrection):
         super().__init__(message)
         self.reach = reach
         self.limit = limit
+
+
+class StaleReference(NowlineError, ValueError):
+    """A guarded action names a string that an active correction deprecates; it did not run.
+
+    Attributes:
+        trips: the corrections the action tripped (``nowline.Trip``), each with its newest
+            correction, so the caller can retry with the current value.
+    """
+
+    def __init__(self, message: str, *, trips: list[Any]) -> None:
+        """Create the error with the ``trips`` that caused it."""
+        super().__init__(message)
+        self.trips = trips
 
 
 class UnknownRecord(NowlineError, KeyError):

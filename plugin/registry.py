@@ -12,7 +12,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from nowline.matchers import Matcher
+from nowline.matchers import Match, Matcher
 
 __all__ = ["CorrectionInfo", "Registry", "scope_token"]
 
@@ -90,7 +90,7 @@ class Registry:
         """Create a registry holding ``infos``."""
         self._infos: dict[str, CorrectionInfo] = {}
         self._matcher: Matcher[str] = Matcher()
-        self._sups: dict[str, tuple[str, ...]] | None = None
+        self._sups: dict[str, tuple[str, ...]] = {}
         self.version = 0
         for info in infos:
             self.put(info)
@@ -139,6 +139,10 @@ class Registry:
         info = self._infos.get(correction_id)
         return info is not None and info.retracted is None and (as_of is None or info.time <= as_of)
 
+    def matches(self, text: str) -> list[Match[str]]:
+        """Return every occurrence of an active correction's string in ``text``."""
+        return self._matcher.find(text)
+
     def links(
         self,
         text: str,
@@ -174,7 +178,6 @@ class Registry:
         through supersession that nothing supersedes in turn. Resolution is iterative and
         bounded; ids that are not in the registry are skipped.
         """
-        sups = self._supersessors()
         seen: set[str] = set()
         leaves: list[str] = []
         stack = [correction_id]
@@ -183,7 +186,7 @@ class Registry:
             if cid in seen:
                 continue
             seen.add(cid)
-            nxt = [s for s in sups.get(cid, ()) if self.is_active(s, as_of)]
+            nxt = [s for s in self._supersessors(cid) if self.is_active(s, as_of)]
             if nxt:
                 stack.extend(nxt)
             else:
@@ -200,22 +203,25 @@ class Registry:
         info = self._infos.get(correction_id)
         return info.order if info else (float("-inf"), float("-inf"), correction_id)
 
-    def _supersessors(self) -> dict[str, tuple[str, ...]]:
-        """Return, per correction, the active corrections that supersede it (cached)."""
-        if self._sups is None:
-            self._sups = {}
-            for info in self._infos.values():
-                found = self.links(
+    def _supersessors(self, correction_id: str) -> tuple[str, ...]:
+        """Return the active corrections that supersede a correction (cached until a change)."""
+        cached = self._sups.get(correction_id)
+        if cached is None:
+            info = self._infos.get(correction_id)
+            found = (
+                self.links(
                     info.document,
                     record_id=info.id,
                     scope=info.scope,
                     correction_order=info.order,
                 )
-                if found:
-                    self._sups[info.id] = tuple(sorted(found))
-        return self._sups
+                if info is not None
+                else set()
+            )
+            cached = self._sups[correction_id] = tuple(sorted(found))
+        return cached
 
     def _changed(self) -> None:
         """Invalidate caches after a change."""
-        self._sups = None
+        self._sups = {}
         self.version += 1
