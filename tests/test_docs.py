@@ -1,0 +1,71 @@
+"""The README and the public surface: snippets run, names are documented, extras stay lazy."""
+
+from __future__ import annotations
+
+import inspect
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import nowline
+import nowline.matchers
+
+ROOT = Path(__file__).parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_readme_opens_with_the_two_commands() -> None:
+    """The README's first code block holds the demo and the test command."""
+    first = re.search(r"```sh\n(.*?)```", README, re.S)
+    assert first is not None and README.index(first.group(0)) < README.index("\n## ")
+    commands = [line.split("#")[0].strip() for line in first.group(1).splitlines()]
+    assert commands == ["make demo", "make test"]
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    """.ci/run calls the test command the README gives."""
+    assert "make test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_readme_python_snippets_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every python block of the README runs, in order, in one namespace."""
+    monkeypatch.chdir(tmp_path)
+    blocks = re.findall(r"```python\n(.*?)```", README, re.S)
+    assert blocks
+    namespace: dict[str, object] = {}
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), namespace)
+
+
+@pytest.mark.parametrize("module", [nowline, nowline.matchers])
+def test_all_is_sorted_and_resolves(module: object) -> None:
+    """__all__ is sorted isort-style (constants, classes, functions) and every name exists."""
+    names = list(module.__all__)  # type: ignore[attr-defined]
+    assert names == sorted(
+        names, key=lambda n: (0 if n.isupper() else 1 if n[0].isupper() else 2, n)
+    )
+    for name in names:
+        assert hasattr(module, name), name
+
+
+@pytest.mark.parametrize("name", nowline.__all__)
+def test_public_name_is_documented(name: str) -> None:
+    """Every public name appears in the README and has a docstring."""
+    assert f"`{name}`" in README
+    obj = getattr(nowline, name)
+    if inspect.isclass(obj) or inspect.isfunction(obj):
+        assert (obj.__doc__ or "").strip(), name
+
+
+def test_importing_nowline_leaves_extras_alone() -> None:
+    """Importing nowline imports neither LangChain, typer nor the MCP SDK."""
+    code = (
+        "import sys, nowline; "
+        "bad = [m for m in ('langchain_core', 'langchain_chroma', 'typer', 'mcp') "
+        "if m in sys.modules]; print(bad)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
