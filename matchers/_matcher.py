@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any, Generic, TypeVar
 
-import ahocorasick
+# pyahocorasick ships no type information.
+import ahocorasick  # type: ignore[import-not-found, unused-ignore]
 
 from nowline.errors import InvalidPhrase
 
@@ -41,13 +43,11 @@ class Match(Generic[K]):
     end: int
 
 
-@dataclass(frozen=True, slots=True)
-class _Pattern:
-    """A folded phrase and whether its ends need a token boundary."""
+# What the automata store for each folded phrase: the phrase, its length, and whether its first
+# and last characters are token characters (so the text needs a boundary there).
+_Value = tuple[str, int, bool, bool]
 
-    folded: str
-    bound_start: bool
-    bound_end: bool
+_by_span = itemgetter(0, 1)
 
 
 class Matcher(Generic[K]):
@@ -73,8 +73,8 @@ class Matcher(Generic[K]):
     next scan; it is merged into the main one as it grows.
 
     Pickling: a Matcher pickles as its (phrase, key) pairs and rebuilds its automaton when
-    loaded (``bench/matcher.py`` measures the rebuild: about 0.1 s for 10k phrases and 1 s
-    for 100k on our 2-core machine).
+    loaded. ``bench/matcher.py`` measures the rebuild (``bench/results/matcher.md``): under
+    0.1 s for 10k phrases and one to three seconds for 100k on a busy 2-CPU machine.
     """
 
     def __init__(self, pairs: Iterable[tuple[str, K]] = ()) -> None:
@@ -100,8 +100,10 @@ class Matcher(Generic[K]):
 
         Raises:
             InvalidPhrase: ``phrase`` is not a ``str``, is empty or is only whitespace.
+            TypeError: ``key`` is not hashable.
         """
         folded = _check_phrase(phrase)
+        hash(key)  # an unhashable key must fail before anything is stored
         entries = self._entries.setdefault(folded, [])
         if (phrase, key) in entries:
             return
@@ -116,10 +118,12 @@ class Matcher(Generic[K]):
 
         Raises:
             InvalidPhrase: a phrase is not a ``str``, is empty or is only whitespace.
+            TypeError: a key is not hashable.
         """
         checked = list(pairs)
-        for phrase, _ in checked:
+        for phrase, key in checked:
             _check_phrase(phrase)
+            hash(key)
         for phrase, key in checked:
             self.add(phrase, key)
 
@@ -130,8 +134,8 @@ class Matcher(Generic[K]):
             KeyError: no phrase was added under ``key``.
         """
         phrases = self._by_key.pop(key)
-        for phrase in phrases:
-            folded = fold(phrase)
+        # Two phrases of one key can fold alike ("Foo", "foo"); visit each folded form once.
+        for folded in dict.fromkeys(fold(phrase) for phrase in phrases):
             entries = [e for e in self._entries[folded] if e[1] != key]
             if entries:
                 self._entries[folded] = entries
@@ -174,38 +178,45 @@ class Matcher(Generic[K]):
             raise TypeError(f"Matcher.find() needs a str, not {type(text).__name__}")
         if not self._entries:
             return []
+        self._build()
         ft = fold_text(text)
         folded = ft.folded
         n = len(folded)
-        found: list[Match[K]] = []
-        for last, pattern in self._hits(folded):
-            start = last - len(pattern.folded) + 1
-            if pattern.bound_start and start > 0 and is_token_char(folded[start - 1]):
+        entries_of = self._entries.get
+        spans: list[tuple[int, int, list[tuple[str, K]]]] = []
+        # The hot loop: one pass per automaton over every overlapping hit. is_token_char is
+        # inlined here because a function call per hit costs more than the rest of the check.
+        for automaton in (self._main, self._delta):
+            if automaton is None:
                 continue
-            if pattern.bound_end and last + 1 < n and is_token_char(folded[last + 1]):
-                continue
-            entries = self._entries.get(pattern.folded)
-            if not entries:
-                continue  # removed since the automaton was built
-            o_start, o_end = ft.original_span(start, last + 1)
-            for phrase, key in entries:
-                found.append(Match(phrase, key, o_start, o_end))
-        found.sort(key=lambda m: (m.start, m.end))
-        return found
+            for last, (word, length, bound_start, bound_end) in automaton.iter(folded):
+                end = last + 1
+                start = end - length
+                if bound_start and start:
+                    c = folded[start - 1]
+                    if c.isalnum() or c == "_" or c == "-":
+                        continue
+                if bound_end and end < n:
+                    c = folded[end]
+                    if c.isalnum() or c == "_" or c == "-":
+                        continue
+                entries = entries_of(word)
+                if entries:  # None or empty: removed since the automaton was built
+                    spans.append((start, end, entries))
+        if not ft.identity:
+            spans = ft.original_spans(spans)
+        spans.sort(key=_by_span)
+        return [Match(phrase, key, s, e) for s, e, entries in spans for phrase, key in entries]
 
     def keys(self, text: str) -> set[K]:
-        """Return the keys of every phrase that occurs in ``text``."""
+        """Return the keys of every phrase that occurs in ``text``.
+
+        Raises:
+            TypeError: ``text`` is not a ``str``.
+        """
         return {m.key for m in self.find(text)}
 
     # ---------------------------------------------------------------- internals
-
-    def _hits(self, folded: str) -> Iterator[tuple[int, _Pattern]]:
-        """Yield (index of last char, pattern) for every automaton hit, overlapping ones too."""
-        self._build()
-        if self._main is not None:
-            yield from self._main.iter(folded)
-        if self._delta is not None:
-            yield from self._delta.iter(folded)
 
     def _build(self) -> None:
         """Rebuild the delta automaton (or merge everything into the main one) if stale."""
@@ -251,12 +262,11 @@ def _check_phrase(phrase: object) -> str:
 
 
 def _automaton(words: Iterable[str]) -> Any:
-    """Build a pyahocorasick automaton whose values are the patterns; None when empty."""
+    """Build a pyahocorasick automaton whose values are :data:`_Value`; None when empty."""
     automaton = ahocorasick.Automaton()
     for word in words:
-        automaton.add_word(
-            word, _Pattern(word, is_token_char(word[0]), is_token_char(word[-1]))
-        )
+        value: _Value = (word, len(word), is_token_char(word[0]), is_token_char(word[-1]))
+        automaton.add_word(word, value)
     if len(automaton) == 0:
         return None
     automaton.make_automaton()

@@ -105,7 +105,18 @@ class Client:
         return [self._wrap(c) for c in self._client.list_collections(limit=limit, offset=offset)]
 
     def delete_collection(self, name: str) -> None:
-        """Delete a collection and all its records, as chromadb's."""
+        """Delete a collection and all its records, as chromadb's.
+
+        The records are deleted first: chromadb 1.5.9 otherwise lets their list-valued
+        metadata (such as ``deprecates``) resurface on records of a collection created later
+        (chroma-core/chroma#7594), which would turn new memories into corrections.
+        """
+        collection = self._client.get_collection(name=name)
+        while True:
+            ids = collection.get(limit=5000, include=[])["ids"]
+            if not ids:
+                break
+            collection.delete(ids=ids)
         self._client.delete_collection(name=name)
 
     def count_collections(self) -> int:

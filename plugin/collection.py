@@ -72,6 +72,12 @@ _PAGE = 5000  # rows per bulk read; Chroma fails above ~32k rows with metadatas
 _REFRESH_SLACK = 5.0  # seconds of clock skew tolerated between writer processes
 
 _Embeddings = OneOrMany[Embedding] | OneOrMany[PyEmbedding]
+
+# Per store and collection, how often wrappers in this process changed its corrections. A
+# wrapper that is the only writer of its store skips refreshes unless another wrapper in this
+# process changed something since its last look.
+_generations: dict[tuple[object, str], int] = {}
+_generations_lock = threading.Lock()
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -134,6 +140,9 @@ class Collection:
         self._registry = Registry()
         self._last_refresh = 0.0
         self._changed_mark = 0.0
+        store: object = self._writer_path or id(getattr(collection, "_client", None))
+        self._generation_key = (store, str(collection.id))
+        self._seen_generation = 0
         self._load_registry()
 
     # ------------------------------------------------------------------ attributes
@@ -330,9 +339,12 @@ class Collection:
                 for cid in corrections:
                     self._registry.drop(cid)
                     self._unlink(cid)
-            return self._inner.delete(
+            result = self._inner.delete(
                 ids=ids, where=where, where_document=where_document, limit=limit
             )
+            if corrections:
+                self._changed_corrections()
+            return result
 
     def query(
         self,
@@ -602,6 +614,7 @@ class Collection:
             )
             self._registry.retract(correction_id, now)
             self._unlink(correction_id)
+            self._changed_corrections()
 
     def repair(self) -> RepairReport:
         """Rebuild every link from the documents and persist what differs. Idempotent.
@@ -644,6 +657,7 @@ class Collection:
                 self._ensure_writer()
                 self._update_metadatas(ids, metas)
             self._last_refresh = time.monotonic()
+            self._changed_corrections()
             return RepairReport(
                 records=len(records),
                 corrections=len(registry),
@@ -878,6 +892,8 @@ class Collection:
                 reached[info.id] += sum(1 for m in final_metas if info.id in (m.get(K.BY) or []))
             for cid in dropped:
                 self._unlink(cid, keep_in=batch_ids)
+            if new_infos or dropped:
+                self._changed_corrections()
             return reached
 
     def _batch_metadata(
@@ -1123,6 +1139,7 @@ class Collection:
 
     def _load_registry(self) -> None:
         """Load every correction of the collection into a fresh registry."""
+        self._seen_generation = self._generation()
         self._changed_mark = time.time()
         self._registry = Registry(
             info
@@ -1133,17 +1150,36 @@ class Collection:
         )
         self._last_refresh = time.monotonic()
 
-    def _maybe_refresh(self, force: bool = False) -> None:
-        """Pick up corrections written, retracted or deleted by other processes.
+    def _generation(self) -> int:
+        """Return how often wrappers in this process changed this collection's corrections."""
+        with _generations_lock:
+            return _generations.get(self._generation_key, 0)
 
-        Runs at most once per ``refresh_seconds`` (or when ``force``): one id-only read of the
-        corrections and one read of those changed since the last refresh.
+    def _changed_corrections(self) -> None:
+        """Record that this wrapper changed the corrections (other wrappers will refresh)."""
+        with _generations_lock:
+            new = _generations.get(self._generation_key, 0) + 1
+            _generations[self._generation_key] = new
+        if self._seen_generation == new - 1:
+            self._seen_generation = new  # our own registry is already up to date
+
+    def _maybe_refresh(self, force: bool = False) -> None:
+        """Pick up corrections written, retracted or deleted elsewhere.
+
+        The only writer of a store refreshes only when another wrapper in this process
+        changed the corrections. Otherwise a refresh runs at most once per
+        ``refresh_seconds`` (or when ``force``): one id-only read of the corrections and one
+        read of those changed since the last refresh.
         """
-        if self._sole_writer():
-            return  # no other process can write corrections to this store
-        if not force and time.monotonic() - self._last_refresh < self._refresh_seconds:
-            return
+        generation = self._generation()
+        if not force:
+            if self._sole_writer():
+                if generation == self._seen_generation:
+                    return  # nothing but this wrapper can have changed the corrections
+            elif time.monotonic() - self._last_refresh < self._refresh_seconds:
+                return
         with self._lock:
+            self._seen_generation = generation
             mark = time.time()
             ids = {r.id for r in self._iter_records(where={K.CORRECTION: True}, include=[])}
             for info in self._registry.infos():

@@ -237,3 +237,31 @@ def test_scope_keeps_corrections_apart(scoped: nowline.Collection) -> None:
     scoped.repair()
     roles = {h.id: h.role for h in scoped.recall("ufo", n_results=10).hits}
     assert roles == {"a": "historical", "b": "current", "n": "current", "c": "transition"}
+
+
+def test_two_wrappers_in_one_process_see_each_others_corrections(
+    raw_client: chromadb.api.ClientAPI,
+) -> None:
+    """A second wrapper of the same collection sees corrections written through the first."""
+    a = nowline.wrap(raw_client.create_collection("shared", embedding_function=FakeEmbedding()))
+    b = nowline.wrap(raw_client.get_collection("shared", embedding_function=FakeEmbedding()))
+    a.remember(OLD["pr"], id="pr")
+    b.remember("warm up b's registry", id="warm")
+    a.correct(UFO, deprecates=["metalcraftai/ufo"], id="move")
+    hit = next(h for h in b.recall("ufo", n_results=5).hits if h.id == "pr")
+    assert hit.role == "historical" and [c.id for c in hit.now] == ["move"]
+    b.remember("metalcraftai/ufo issue #3", id="late")
+    assert (b.get(ids=["late"])["metadatas"] or [{}])[0]["nowline_by"] == ["move"]
+    a.retract("move")
+    assert {h.role for h in b.recall("ufo", n_results=5).hits if h.id != "move"} == {"current"}
+
+
+def test_deleted_collection_leaves_no_metadata_behind(client: nowline.Client) -> None:
+    """A collection created after a deleted one never inherits its deprecates (chroma#7594)."""
+    old = client.create_collection("old-one", embedding_function=FakeEmbedding())
+    old.correct(UFO, deprecates=["metalcraftai/ufo"], id="c")
+    client.delete_collection("old-one")
+    new = client.create_collection("new-one", embedding_function=FakeEmbedding())
+    new.remember("plain note", id="n1")
+    meta = (new.get(ids=["n1"])["metadatas"] or [{}])[0]
+    assert "deprecates" not in meta and "nowline_by" not in meta

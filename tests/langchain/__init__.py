@@ -1,0 +1,1 @@
+"""Tests of nowline.langchain: the LangChain standard suite and now-lines through retrievers."""

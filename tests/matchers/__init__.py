@@ -1,0 +1,1 @@
+"""Tests of nowline.matchers: examples, API, and property tests against an oracle."""
