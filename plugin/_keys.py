@@ -12,6 +12,7 @@ __all__ = [
     "PREFIX",
     "RETRACTED",
     "ROLE",
+    "SCOPE_KEY",
     "TIME",
     "WRITTEN",
 ]
@@ -27,3 +28,4 @@ CORRECTION = "nowline_correction"  # True on every correction record (active or 
 CHANGED = "nowline_changed"  # float epoch seconds of a correction's last change
 RETRACTED = "nowline_retracted"  # float epoch seconds when a correction was retracted
 NOW = "nowline_now"  # query() output only: ids of the newest corrections to show
+SCOPE_KEY = "nowline_scope_key"  # collection metadata: the scope key the store is written with

@@ -123,6 +123,14 @@ class Collection:
             raise InvalidInput("This collection is already wrapped by nowline; use it as is.")
         if scope_key is not None and (not isinstance(scope_key, str) or not scope_key):
             raise InvalidInput("scope_key must be a non-empty metadata key (a str) or None.")
+        stored_scope = (collection.metadata or {}).get(K.SCOPE_KEY)
+        if scope_key is None and isinstance(stored_scope, str):
+            scope_key = stored_scope  # the store was written with scopes: keep them apart
+        elif scope_key is not None and stored_scope is not None and stored_scope != scope_key:
+            raise InvalidInput(
+                f"The collection {collection.name!r} was written with scope_key="
+                f"{stored_scope!r}; wrap it with that key (another key would mix scopes)."
+            )
         if scope_key is not None and (scope_key.startswith(K.PREFIX) or scope_key == K.DEPRECATES):
             raise InvalidInput(f"scope_key {scope_key!r} is reserved by nowline; pick a user key.")
         _check_max_reach(max_reach)
@@ -130,6 +138,7 @@ class Collection:
             raise InvalidInput("refresh_seconds must be a number >= 0.")
         self._inner = collection
         self._scope_key = scope_key
+        self._record_scope_key = scope_key is not None and stored_scope is None
         self._ef = _resolve_embedding_function(collection, embedding_function)
         self._annotate = annotate
         self._max_reach = max_reach
@@ -1103,9 +1112,15 @@ class Collection:
         return holds_writer_lock(self._writer_path)
 
     def _ensure_writer(self) -> None:
-        """Take the store's writer lock before the first write to a local store."""
+        """Before the first write: take a local store's writer lock, record the scope key."""
         if self._writer_path is not None:
             hold_writer_lock(self._writer_path)
+        if self._record_scope_key:
+            self._record_scope_key = False
+            meta = dict(self._inner.metadata or {})
+            if not any(k.startswith("hnsw:") for k in meta):  # chromadb refuses to modify those
+                meta[K.SCOPE_KEY] = self._scope_key
+                self._inner.modify(metadata=meta)
 
     # ------------------------------------------------------------------ registry
 
@@ -1302,8 +1317,13 @@ def _resolve_embedding_function(
         return cast(EmbeddingFunction[Any], own)
     try:
         configured = collection.configuration.get("embedding_function")
-    except Exception:
-        configured = None
+    except ValueError as exc:  # chromadb cannot build the persisted function in this process
+        raise InvalidInput(
+            f"The collection {collection.name!r} embeds with a function this process cannot "
+            f"build ({exc}). Import the module that registers it before opening the "
+            "collection, or pass embedding_function= to nowline.wrap(); embedding with "
+            "another model would make its vectors meaningless."
+        ) from None
     if isinstance(configured, EmbeddingFunction) and not isinstance(
         configured, DefaultEmbeddingFunction
     ):

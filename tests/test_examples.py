@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -11,13 +13,22 @@ EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("*.py"))
 SMALL_ARGS: dict[str, list[str]] = {"ufo_repo_move.py": ["--memories", "60"]}
 
 
-@pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
-def test_example_runs(path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The example's main() completes and prints something."""
+def _load(path: Path, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """Import an example file as a module (registered, so dataclasses work in it)."""
     spec = importlib.util.spec_from_file_location(f"example_{path.stem}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, module)
     spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
+def test_example_runs(
+    path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The example's main() completes and prints something."""
+    module = _load(path, monkeypatch)
     args = SMALL_ARGS.get(path.name)
     if args is not None and "--path" not in args:
         args = [*args, "--path", str(tmp_path / "store")]
@@ -25,13 +36,11 @@ def test_example_runs(path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[
     assert capsys.readouterr().out.strip()
 
 
-def test_demo_story_shows_now_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_demo_story_shows_now_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The main demo prints stale memories before, and the same with now-lines after."""
-    path = Path(__file__).parent.parent / "examples" / "ufo_repo_move.py"
-    spec = importlib.util.spec_from_file_location("example_demo", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = _load(Path(__file__).parent.parent / "examples" / "ufo_repo_move.py", monkeypatch)
     module.main(["--memories", "60", "--path", str(tmp_path / "store")])
     out = capsys.readouterr().out
     before, after = out.split("After the correction:")

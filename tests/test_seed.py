@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import chromadb
+import pytest
 
 import nowline
 from tests.conftest import FakeEmbedding
@@ -265,3 +266,38 @@ def test_deleted_collection_leaves_no_metadata_behind(client: nowline.Client) ->
     new.remember("plain note", id="n1")
     meta = (new.get(ids=["n1"])["metadatas"] or [{}])[0]
     assert "deprecates" not in meta and "nowline_by" not in meta
+
+
+def test_scope_key_is_remembered_by_the_collection(
+    store_path: str, scoped: nowline.Collection
+) -> None:
+    """A store written with a scope key reopens scoped, and refuses another key."""
+    scoped.remember("note", id="n", metadata={"user_id": "alice"})
+    raw = chromadb.PersistentClient(path=store_path).get_collection(
+        "scoped", embedding_function=FakeEmbedding()
+    )
+    assert nowline.wrap(raw).scope_key == "user_id"
+    with pytest.raises(nowline.InvalidInput, match="scope_key='user_id'"):
+        nowline.wrap(raw, scope_key="tenant")
+
+
+def test_unknown_embedding_function_is_refused(store_path: str) -> None:
+    """Opening a collection whose embedding function cannot be built raises, never swaps it."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.path.insert(0, '.'); from tests.conftest import FakeEmbedding; "
+        "import chromadb; chromadb.PersistentClient(sys.argv[1]).create_collection("
+        "'memory', embedding_function=FakeEmbedding())"
+    )
+    subprocess.run([sys.executable, "-c", code, store_path], check=True, capture_output=True)
+    from chromadb.utils.embedding_functions import known_embedding_functions
+
+    saved = known_embedding_functions.pop("nowline-test-fake")
+    try:
+        client = nowline.wrap(chromadb.PersistentClient(path=store_path))
+        with pytest.raises(nowline.InvalidInput, match="nowline-test-fake"):
+            client.get_collection("memory")
+    finally:
+        known_embedding_functions["nowline-test-fake"] = saved

@@ -1,0 +1,499 @@
+"""Memory tools for a model: input models, JSON schemas and one dispatcher.
+
+The five tools (``remember``, ``correct``, ``recall``, ``preview``, ``retract``) are defined
+once here, as pydantic models with descriptions written for a model to read. The MCP server
+(:mod:`nowline.mcp_server`), the function-calling schemas of :mod:`nowline.prompts` and any
+hand-written agent loop all use these models, so the schemas cannot drift apart, and
+:func:`run_tool` executes a call the same way everywhere.
+
+This module needs only pydantic and nowline itself (no typer, rich or mcp).
+
+>>> from nowline.tools import run_tool  # doctest: +SKIP
+>>> result = run_tool(memory, "correct", {"body": "Moved from a/b to c/d.", "deprecates": ["a/b"]})
+>>> result.is_error, result.text
+(False, 'Stored correction ...')
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+
+from nowline import _keys as K
+from nowline.collection import MAX_PHRASE_LENGTH, Collection
+from nowline.errors import CorrectionTooBroad, InvalidCorrection, InvalidInput, NowlineError
+from nowline.matchers import Matcher
+from nowline.models import CorrectionReport, Recall
+
+__all__ = [
+    "DEFAULT_COLLECTION",
+    "TOOLS",
+    "CorrectInput",
+    "PreviewInput",
+    "PreviewOutput",
+    "PreviewRecord",
+    "RecallInput",
+    "RememberInput",
+    "RememberOutput",
+    "RetractInput",
+    "RetractOutput",
+    "ToolResult",
+    "ToolSpec",
+    "input_schema",
+    "open_collection",
+    "output_schema",
+    "run_tool",
+    "stored_metadata",
+]
+
+DEFAULT_COLLECTION = "memory"
+"""The collection that is created when a tool opens an empty store."""
+
+_MAX_DEPRECATES = 100  # the core accepts at most this many strings per correction
+_PREVIEW_SHOWN = 20  # records listed in a preview result
+
+_Phrase = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+_DEPRECATES_HELP = (
+    "The exact outdated strings, copied character for character as they appear in the old "
+    "memories: repository slugs ('metalcraftai/ufo'), URLs, channel names ('#ufo-dev'), "
+    "email addresses, hostnames, account or ticket ids. Every stored memory that contains "
+    "one of them is marked as outdated, so never use generic words ('repo', 'channel', "
+    "'the project') and never the new value. Each string must also appear in the body."
+)
+
+
+class _Input(BaseModel):
+    """Tool inputs: unknown fields are errors, so a misspelt argument never vanishes."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RememberInput(_Input):
+    """Arguments of ``remember``."""
+
+    body: str = Field(
+        min_length=1,
+        description=(
+            "The memory, one self-contained fact in one or two sentences. Name things "
+            "exactly (full repository slugs, URLs, channel names, email addresses), so a "
+            "later correction can find this memory."
+        ),
+    )
+
+
+class CorrectInput(_Input):
+    """Arguments of ``correct``."""
+
+    body: str = Field(
+        min_length=1,
+        description=(
+            "What changed, in one or two sentences that name both the old and the new "
+            "value, e.g. 'Moved from metalcraftai/ufo to ufo-ai/ufo; do GitHub work in "
+            "ufo-ai/ufo.' This text is shown beneath every outdated memory."
+        ),
+    )
+    deprecates: list[Annotated[_Phrase, StringConstraints(max_length=MAX_PHRASE_LENGTH)]] = Field(
+        min_length=1, max_length=_MAX_DEPRECATES, description=_DEPRECATES_HELP
+    )
+
+
+class RecallInput(_Input):
+    """Arguments of ``recall``."""
+
+    query: str = Field(min_length=1, description="What to recall, in a few words or a question.")
+    k: int = Field(default=5, ge=1, le=50, description="How many memories to return.")
+    as_of: str | None = Field(
+        default=None,
+        description=(
+            "Leave empty to recall what is true now. To see what was known at a past time, "
+            "give that time as ISO 8601 ('2025-03-01' or '2025-03-01T12:00:00Z')."
+        ),
+    )
+
+
+class PreviewInput(_Input):
+    """Arguments of ``preview``."""
+
+    deprecates: list[Annotated[_Phrase, StringConstraints(max_length=MAX_PHRASE_LENGTH)]] = Field(
+        min_length=1,
+        max_length=_MAX_DEPRECATES,
+        description="The outdated strings a correction would name. " + _DEPRECATES_HELP,
+    )
+
+
+class RetractInput(_Input):
+    """Arguments of ``retract``."""
+
+    id: str = Field(
+        min_length=1,
+        description="The id of the wrong correction, as returned by correct.",
+    )
+
+
+class RememberOutput(BaseModel):
+    """What ``remember`` stored.
+
+    Attributes:
+        id: the new memory's id.
+        superseded_by: ids of stored corrections that already mark it as outdated.
+    """
+
+    id: str
+    superseded_by: list[str] = Field(default_factory=list)
+
+
+class PreviewRecord(BaseModel):
+    """One record a correction would reach."""
+
+    id: str
+    document: str | None
+
+
+class PreviewOutput(BaseModel):
+    """What a correction naming these strings would reach.
+
+    Attributes:
+        deprecates: the strings that were checked.
+        count: how many records the correction would mark as outdated.
+        records: the first of them, with their text.
+    """
+
+    deprecates: list[str]
+    count: int
+    records: list[PreviewRecord]
+
+
+class RetractOutput(BaseModel):
+    """What ``retract`` did.
+
+    Attributes:
+        id: the correction's id.
+        already_retracted: it had been retracted before; nothing changed.
+    """
+
+    id: str
+    already_retracted: bool = False
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One memory tool: its name, what it is for, and its input and output models."""
+
+    name: str
+    description: str
+    input_model: type[BaseModel]
+    output_model: type[BaseModel]
+
+
+TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        "remember",
+        "Store a new fact in long-term memory. Use it for facts that will matter later "
+        "(where things live, who owns what, decisions, preferences). If the fact replaces "
+        "something stored earlier, use correct instead.",
+        RememberInput,
+        RememberOutput,
+    ),
+    ToolSpec(
+        "correct",
+        "Store a correction: something you stored earlier is no longer true (a repository, "
+        "URL, channel, email address, account or name changed). Nothing is deleted: every "
+        "memory that contains one of the deprecates strings is recalled with this correction "
+        "directly beneath it. Fill deprecates with the exact outdated strings as they appear "
+        "in the old memories (repo slugs, URLs, channel names, emails), never generic words; "
+        "each must also appear in body. If unsure what a string would reach, call preview "
+        "first.",
+        CorrectInput,
+        CorrectionReport,
+    ),
+    ToolSpec(
+        "recall",
+        "Recall the stored memories closest to a query. An outdated memory comes with a line "
+        "starting with 'now:' directly beneath it: that is the newest correction, and it "
+        "overrides the memory above it. Recall before acting on names, places, accounts or "
+        "URLs learned earlier.",
+        RecallInput,
+        Recall,
+    ),
+    ToolSpec(
+        "preview",
+        "Check, without storing anything, which memories a correction with these deprecates "
+        "strings would mark as outdated. Use it before correct when a string might be too "
+        "broad.",
+        PreviewInput,
+        PreviewOutput,
+    ),
+    ToolSpec(
+        "retract",
+        "Undo a wrong correction by its id: the memories it covered read as current again, "
+        "and the correction stays in memory marked as retracted.",
+        RetractInput,
+        RetractOutput,
+    ),
+)
+"""The memory tools, in the order they are offered to a model."""
+
+_BY_NAME = {t.name: t for t in TOOLS}
+
+
+def _strip_titles(schema: Any) -> Any:
+    """Return a JSON schema without pydantic's ``title`` keys (noise for a model)."""
+    if isinstance(schema, list):
+        return [_strip_titles(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key == "title" and isinstance(value, str):
+            continue
+        if key in ("properties", "$defs") and isinstance(value, dict):
+            out[key] = {name: _strip_titles(sub) for name, sub in value.items()}
+        else:
+            out[key] = _strip_titles(value)
+    return out
+
+
+def input_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """Return the JSON schema of a tool's input model, as every surface offers it.
+
+    Args:
+        model: one of the ``*Input`` models of :data:`TOOLS`.
+
+    Returns:
+        An object schema (``type``, ``properties``, ``required``,
+        ``additionalProperties: false``) without titles.
+    """
+    schema = dict(_strip_titles(model.model_json_schema(mode="validation")))
+    schema.pop("description", None)  # the model's docstring; the tool has its own description
+    return schema
+
+
+def output_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """Return the JSON schema of a tool's structured result."""
+    return dict(_strip_titles(model.model_json_schema(mode="serialization")))
+
+
+class ToolResult(BaseModel):
+    """The result of one tool call, ready for any transport.
+
+    Attributes:
+        name: the tool that was called.
+        text: what to show the model (the rendered context block for ``recall``).
+        data: the structured result (the evidence packet for ``recall``), or None on error.
+        is_error: the call failed; ``text`` says why and what to do.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    text: str
+    data: dict[str, Any] | None = None
+    is_error: bool = False
+
+
+def run_tool(collection: Collection, name: str, arguments: Mapping[str, Any] | None) -> ToolResult:
+    """Validate a model's tool call and run it against a nowline collection.
+
+    Mistakes the model can fix (unknown tool, bad arguments, a correction that a guard
+    refuses, an unknown id) come back as a result with ``is_error`` set and a message that
+    says what to do, never as an exception.
+
+    Args:
+        collection: the nowline collection the tools act on.
+        name: the tool's name, one of :data:`TOOLS`.
+        arguments: the call's arguments (a JSON object).
+
+    Returns:
+        A :class:`ToolResult`.
+    """
+    spec = _BY_NAME.get(name)
+    if spec is None:
+        known = ", ".join(t.name for t in TOOLS)
+        return ToolResult(
+            name=name, text=f"Unknown tool {name!r}; the tools are: {known}.", is_error=True
+        )
+    try:
+        args = spec.input_model.model_validate(dict(arguments or {}))
+    except ValidationError as exc:
+        return ToolResult(name=name, text=_explain(name, exc), is_error=True)
+    try:
+        text, data = _RUNNERS[name](collection, args)
+    except NowlineError as exc:
+        return ToolResult(name=name, text=f"{name} failed: {exc}", is_error=True)
+    return ToolResult(name=name, text=text, data=data.model_dump(mode="json"))
+
+
+def _explain(name: str, exc: ValidationError) -> str:
+    """Return a short message listing what is wrong with each argument."""
+    problems = []
+    for err in exc.errors(include_url=False):
+        where = ".".join(str(p) for p in err["loc"]) or "arguments"
+        problems.append(f"{where}: {err['msg']}")
+    return f"Invalid arguments for {name}: " + "; ".join(problems) + "."
+
+
+def _remember(col: Collection, args: BaseModel) -> tuple[str, BaseModel]:
+    """Run ``remember``."""
+    assert isinstance(args, RememberInput)
+    rid = col.remember(args.body)
+    links = (stored_metadata(col, rid) or {}).get(K.BY)
+    by = [b for b in links if isinstance(b, str)] if isinstance(links, list) else []
+    text = f"Stored memory {rid}."
+    if by:
+        docs = col.get(ids=by, include=["documents"])["documents"] or []
+        lines = "".join(f"\n    now: {d}" for d in docs if d)
+        text += (
+            " It names something a stored correction marks as outdated; recall will show:" + lines
+        )
+    return text, RememberOutput(id=rid, superseded_by=by)
+
+
+def _correct(col: Collection, args: BaseModel) -> tuple[str, BaseModel]:
+    """Run ``correct``."""
+    assert isinstance(args, CorrectInput)
+    phrases = list(dict.fromkeys(args.deprecates))
+    present = Matcher((p, p) for p in phrases).keys(args.body)
+    absent = [p for p in phrases if p not in present]
+    if absent:
+        # Checked here, not left to the core, so the message speaks to the model's arguments.
+        raise InvalidCorrection(
+            f"body does not mention {absent!r}. Each deprecates string must appear in body, "
+            "written as in the old memories, so the reader sees what changed (e.g. 'Moved "
+            "from OLD to NEW'). Fix body or deprecates and call correct again."
+        )
+    try:
+        report = col.correct(args.body, deprecates=phrases)
+    except CorrectionTooBroad as exc:
+        raise CorrectionTooBroad(
+            f"Nothing was stored: {phrases!r} would mark {exc.reach} memories as outdated "
+            f"(the limit is {exc.limit}), so a string is too broad. Use the exact, specific "
+            "outdated strings (e.g. 'org/repo' rather than 'repo'); call preview to check "
+            "what a string reaches.",
+            reach=exc.reach,
+            limit=exc.limit,
+        ) from None
+    noun = "memory that names" if report.reached == 1 else "memories that name"
+    return (
+        f"Stored correction {report.id}. It is now shown beneath {report.reached} {noun} "
+        f"{', '.join(repr(s) for s in phrases)}. If it was a mistake, retract it with id "
+        f"{report.id}.",
+        report,
+    )
+
+
+def _recall(col: Collection, args: BaseModel) -> tuple[str, BaseModel]:
+    """Run ``recall``."""
+    assert isinstance(args, RecallInput)
+    as_of = args.as_of.strip() if args.as_of else None
+    recall = col.recall(args.query, n_results=args.k, as_of=as_of or None)
+    return recall.render(), recall
+
+
+def _preview(col: Collection, args: BaseModel) -> tuple[str, BaseModel]:
+    """Run ``preview``."""
+    assert isinstance(args, PreviewInput)
+    ids = col.preview(list(args.deprecates))
+    shown = ids[:_PREVIEW_SHOWN]
+    docs = col.get(ids=shown, include=["documents"])["documents"] if shown else []
+    records = [PreviewRecord(id=i, document=d) for i, d in zip(shown, docs or [], strict=True)]
+    lines = [f"A correction naming {list(args.deprecates)!r} would mark {len(ids)} memories:"]
+    lines += [f"- {r.document}" for r in records]
+    if len(ids) > len(shown):
+        lines.append(f"... and {len(ids) - len(shown)} more.")
+    return "\n".join(lines), PreviewOutput(
+        deprecates=list(args.deprecates), count=len(ids), records=records
+    )
+
+
+def _retract(col: Collection, args: BaseModel) -> tuple[str, BaseModel]:
+    """Run ``retract``."""
+    assert isinstance(args, RetractInput)
+    already = (stored_metadata(col, args.id) or {}).get(K.RETRACTED) is not None
+    col.retract(args.id)
+    if already:
+        return f"Correction {args.id} was already retracted; nothing changed.", RetractOutput(
+            id=args.id, already_retracted=True
+        )
+    return (
+        f"Retracted correction {args.id}. The memories it covered read as current again "
+        "unless another correction still covers them; the correction stays, marked retracted.",
+        RetractOutput(id=args.id),
+    )
+
+
+def stored_metadata(col: Collection, record_id: str) -> dict[str, Any] | None:
+    """Return a record's metadata as stored ({} when it has none), or None if it is absent."""
+    got = col.get(ids=[record_id], include=["metadatas"])
+    metas = got["metadatas"]
+    if not got["ids"] or metas is None:
+        return None
+    return dict(metas[0]) if metas[0] is not None else {}
+
+
+_RUNNERS = {
+    "remember": _remember,
+    "correct": _correct,
+    "recall": _recall,
+    "preview": _preview,
+    "retract": _retract,
+}
+
+
+def open_collection(
+    path: str,
+    name: str | None = None,
+    *,
+    create: bool = False,
+    scope_key: str | None = None,
+) -> Collection:
+    """Open a collection of the local Chroma store at ``path``, wrapped by nowline.
+
+    Without ``name`` the store's only collection is opened; with ``create``, an empty store
+    gets a collection named :data:`DEFAULT_COLLECTION` (and a missing ``name`` is created)
+    with nowline's offline embedding function. An existing collection keeps the embedding
+    function persisted in its configuration.
+
+    Args:
+        path: the folder of a ``chromadb.PersistentClient``.
+        name: the collection's name.
+        create: create the store, or the collection, when missing.
+        scope_key: passed to :func:`nowline.wrap` (DESIGN.md §7).
+
+    Raises:
+        InvalidInput: there is no store at ``path`` (and ``create`` is False), ``name`` is
+            not one of its collections, or no ``name`` was given and the store holds
+            several collections.
+    """
+    import chromadb
+
+    from nowline.client import wrap
+
+    if not create and not os.path.isfile(os.path.join(path, "chroma.sqlite3")):
+        raise InvalidInput(
+            f"There is no Chroma store at {path!r} (no chroma.sqlite3 there). Give the folder "
+            "of a chromadb.PersistentClient, or create one with `nowline import`."
+        )
+    client = wrap(chromadb.PersistentClient(path=path), scope_key=scope_key)
+    names = sorted(c.name for c in client.raw.list_collections())
+    if name is None:
+        if len(names) == 1:
+            name = names[0]
+        elif not names and create:
+            name = DEFAULT_COLLECTION
+        elif not names:
+            raise InvalidInput(f"The store at {path!r} has no collections yet.")
+        else:
+            raise InvalidInput(
+                f"The store at {path!r} holds {len(names)} collections; pick one with "
+                f"--collection: {', '.join(names)}."
+            )
+    if name in names:
+        return client.get_collection(name)
+    if not create:
+        listed = ", ".join(names) if names else "none"
+        raise InvalidInput(f"No collection {name!r} in the store at {path!r} (it has: {listed}).")
+    return client.get_or_create_collection(name)

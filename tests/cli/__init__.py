@@ -1,0 +1,1 @@
+"""Tests of the nowline command line (typer CliRunner on real stores in temp folders)."""

@@ -1,0 +1,180 @@
+"""``nowline import``: bulk loading from JSON Lines, validated before anything is written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import chromadb
+import pytest
+
+import nowline
+from tests.cli.conftest import UFO, invoke, invoke_json
+from tests.conftest import snapshot
+
+
+def _jsonl(path: Path, *rows: Any) -> str:
+    """Write rows (dicts as JSON, strings as they are) one per line; return the path."""
+    path.write_text(
+        "\n".join(r if isinstance(r, str) else json.dumps(r) for r in rows) + "\n",
+        encoding="utf-8",
+    )
+    return str(path)
+
+
+GOOD = [
+    {"id": "pr", "text": "metalcraftai/ufo — PR #1705 passed review.", "observed_at": "2025-01-01"},
+    {"text": "Clone with git clone https://github.com/metalcraftai/ufo.git"},
+    {"id": "wiki", "text": "Notes live in the metalcraftai/ufo wiki.", "metadata": {"user": "al"}},
+    {"id": "move", "text": UFO, "deprecates": ["metalcraftai/ufo"], "observed_at": 1738368000},
+    "",
+    {"id": "late", "text": "Opened issue #12 on metalcraftai/ufo.", "metadata": {"tags": ["a"]}},
+    {"id": "hosted", "text": "metalcraftai/ufo-hosted deploys every Friday."},
+]
+
+
+def test_import_loads_memories_and_corrections_in_file_order(
+    memory: nowline.Collection, store_path: str, tmp_path: Path
+) -> None:
+    """Every line is written; corrections link the memories before and after them."""
+    result = invoke("import", store_path, _jsonl(tmp_path / "in.jsonl", *GOOD))
+    assert result.exit_code == 0, result.output
+    assert "6 records (5 memories, 1 corrections)" in result.stdout
+    assert memory.count() == 6
+    got = memory.get(ids=["pr", "wiki", "move", "late", "hosted"], include=["metadatas"])
+    meta = dict(zip(got["ids"], got["metadatas"] or [], strict=True))
+    assert meta["pr"]["nowline_by"] == ["move"] and meta["late"]["nowline_by"] == ["move"]
+    assert "nowline_by" not in meta["hosted"]
+    assert meta["wiki"]["user"] == "al" and meta["late"]["tags"] == ["a"]
+    assert meta["move"]["deprecates"] == ["metalcraftai/ufo"]
+    assert meta["move"]["nowline_time"] == 1738368000.0
+    assert meta["pr"]["nowline_time"] == pytest.approx(1735689600.0)
+    rows = invoke_json("corrections", store_path)
+    assert [(r["id"], r["reach"]) for r in rows] == [("move", 4)]
+
+
+def test_bad_lines_are_all_reported_and_nothing_is_written(
+    memory: nowline.Collection, store_path: str, tmp_path: Path
+) -> None:
+    """Each bad line is reported with its number and the reason; the store is unchanged."""
+    memory.remember("Already here.", id="taken")
+    before = snapshot(memory)
+    bad = [
+        {"id": "ok", "text": "A fine memory about metalcraftai/ufo."},
+        "{not json",
+        ["a", "list"],
+        {"id": "x1"},
+        {"text": "Moved to ufo-ai/ufo.", "deprecates": ["metalcraftai/ufo"]},
+        {"id": "ok", "text": "Same id again."},
+        {"text": "t", "metadata": {"nowline_role": "current"}},
+        {"text": "t", "observed_at": "next tuesday"},
+        {"id": "taken", "text": "Clashes with a stored id."},
+        {"text": "t", "deprecates": ["  "]},
+        {"text": "t", "metadata": {"nested": {"a": 1}}},
+        {"text": "t", "colour": "blue"},
+        {"text": "   "},
+        {"text": "t", "metadata": {"score": float("nan")}},
+    ]
+    result = invoke("import", store_path, _jsonl(tmp_path / "bad.jsonl", *bad))
+    assert result.exit_code == 1
+    err = " ".join(result.stderr.split())
+    assert "13 bad line(s); nothing was written" in err
+    expected = {
+        2: "not valid JSON",
+        3: "expected a JSON object",
+        4: "text: Field required",
+        5: "does not mention ['metalcraftai/ufo']",
+        6: "already used on line 1",
+        7: "'nowline_role' is reserved",
+        8: "not ISO 8601",
+        9: "already in the collection",
+        10: "empty or whitespace",
+        11: "metadata 'nested' must be",
+        12: "colour: Extra inputs are not permitted",
+        13: "text is empty",
+        14: "would drop it silently",
+    }
+    for line, reason in expected.items():
+        assert f"line {line}: " in err and reason in err, (line, reason, err)
+    assert "line 1:" not in err
+    assert snapshot(memory) == before
+
+
+def test_dry_run_validates_without_writing(
+    memory: nowline.Collection, store_path: str, tmp_path: Path
+) -> None:
+    """--dry-run reports the valid lines and writes nothing."""
+    result = invoke("import", store_path, _jsonl(tmp_path / "in.jsonl", *GOOD), "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert "are valid; nothing was written" in result.stdout
+    assert memory.count() == 0
+
+
+def test_dry_run_on_a_missing_store_creates_nothing(tmp_path: Path) -> None:
+    """A dry run into a folder without a store validates and leaves the folder absent."""
+    target = tmp_path / "new-store"
+    result = invoke("import", str(target), _jsonl(tmp_path / "in.jsonl", *GOOD), "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert not target.exists()
+
+
+def test_allow_absent_and_deprecates_in_metadata(
+    memory: nowline.Collection, store_path: str, tmp_path: Path
+) -> None:
+    """--allow-absent accepts absent strings; deprecates inside metadata is lifted."""
+    rows = [
+        {"id": "old", "text": "Deploys go to #ops-deploys."},
+        {
+            "id": "c",
+            "text": "Deploy alerts have a new home.",
+            "metadata": {"deprecates": "#ops-deploys"},
+        },
+    ]
+    path = _jsonl(tmp_path / "in.jsonl", *rows)
+    refused = invoke("import", store_path, path)
+    assert refused.exit_code == 1 and "--allow-absent" in refused.stderr
+    result = invoke("import", store_path, path, "--allow-absent")
+    assert result.exit_code == 0, result.output
+    meta = memory.get(ids=["old"])["metadatas"] or [{}]
+    assert meta[0]["nowline_by"] == ["c"]
+
+
+def test_too_broad_correction_stops_with_its_line_number(
+    memory: nowline.Collection, store_path: str, tmp_path: Path
+) -> None:
+    """A correction refused while writing names its line and what was already written."""
+    rows = [
+        {"id": "a", "text": "metalcraftai/ufo one."},
+        {"id": "b", "text": "metalcraftai/ufo two."},
+        {"id": "c", "text": UFO, "deprecates": ["metalcraftai/ufo"]},
+        {"id": "d", "text": "Later memory."},
+    ]
+    path = _jsonl(tmp_path / "in.jsonl", *rows)
+    result = invoke("import", store_path, path, "--max-reach", "1")
+    assert result.exit_code == 1
+    err = " ".join(result.stderr.split())
+    assert "line 3:" in err and "would reach 2" in err
+    assert "The 2 records before line 3 were written" in err
+    assert sorted(memory.get()["ids"]) == ["a", "b"]
+
+
+def test_bad_max_reach_is_a_usage_error(store_path: str, tmp_path: Path) -> None:
+    """--max-reach takes a share, a count or 'none'; anything else exits 2."""
+    path = _jsonl(tmp_path / "in.jsonl", {"text": "x"})
+    result = invoke("import", store_path, path, "--max-reach", "lots")
+    assert result.exit_code == 2 and "--max-reach" in result.stderr
+
+
+@pytest.mark.model
+def test_import_into_an_empty_store_uses_the_offline_model(tmp_path: Path) -> None:
+    """An empty folder gets a 'memory' collection with nowline's model, and recall works."""
+    store = str(tmp_path / "fresh")
+    result = invoke("import", store, _jsonl(tmp_path / "in.jsonl", *GOOD))
+    assert result.exit_code == 0, result.output
+    raw = chromadb.PersistentClient(path=store).get_collection("memory")
+    config = raw.configuration_json["embedding_function"]
+    assert config["name"] == "nowline-minilm" and "path" not in json.dumps(config)
+    found = invoke("recall", store, "Where does the UFO repository live now?", "-k", "2")
+    assert found.exit_code == 0, found.output
+    assert f"    now: {UFO}" in found.stdout

@@ -1,0 +1,1 @@
+"""Tests of the MCP server, the tool models and the prompt guidance."""

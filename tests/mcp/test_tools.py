@@ -1,0 +1,118 @@
+"""``nowline.tools.run_tool``: the shared dispatcher behind the MCP server and agent loops."""
+
+from __future__ import annotations
+
+import nowline
+from nowline.tools import PreviewOutput, RememberOutput, RetractOutput, run_tool
+from tests.conftest import FakeEmbedding, snapshot
+
+UFO = "UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo."
+
+
+def test_remember_then_correct_then_recall(memory: nowline.Collection) -> None:
+    """A correction made through the tools shows beneath the memory it deprecates."""
+    first = run_tool(memory, "remember", {"body": "metalcraftai/ufo — PR #1705 passed review."})
+    assert not first.is_error and first.text.startswith("Stored memory ")
+    stored = RememberOutput.model_validate(first.data)
+    fixed = run_tool(memory, "correct", {"body": UFO, "deprecates": [" metalcraftai/ufo "]})
+    assert not fixed.is_error and "beneath 1 memory that names 'metalcraftai/ufo'" in fixed.text
+    report = nowline.CorrectionReport.model_validate(fixed.data)
+    assert report.reached == 1
+    recall = run_tool(memory, "recall", {"query": "ufo PR review", "k": 2})
+    packet = nowline.Recall.model_validate(recall.data)
+    assert recall.text == packet.render()
+    hit = next(h for h in packet.hits if h.id == stored.id)
+    assert [c.id for c in hit.now] == [report.id]
+    assert f"    now: {UFO}" in recall.text
+
+
+def test_remember_says_when_a_new_memory_is_already_outdated(memory: nowline.Collection) -> None:
+    """Remembering a fact that names a deprecated string reports the correction at once."""
+    fixed = run_tool(memory, "correct", {"body": UFO, "deprecates": ["metalcraftai/ufo"]})
+    late = run_tool(memory, "remember", {"body": "Opened issue #12 on metalcraftai/ufo."})
+    assert not late.is_error and f"    now: {UFO}" in late.text
+    assert RememberOutput.model_validate(late.data).superseded_by == [fixed.data["id"]]
+
+
+def test_recall_as_of_answers_for_a_past_time(memory: nowline.Collection) -> None:
+    """as_of leaves out the later correction, so the old memory reads as current."""
+    memory.remember("metalcraftai/ufo — PR #1705 passed review.", observed_at="2025-01-01")
+    memory.correct(UFO, deprecates=["metalcraftai/ufo"], observed_at="2025-02-01")
+    then = run_tool(memory, "recall", {"query": "ufo", "as_of": "2025-01-15"})
+    assert not then.is_error and "now:" not in then.text
+    bad = run_tool(memory, "recall", {"query": "ufo", "as_of": "soon"})
+    assert bad.is_error and "ISO 8601" in bad.text
+
+
+def test_preview_counts_and_lists_the_first_records(memory: nowline.Collection) -> None:
+    """Preview reports the full count and lists at most 20 records, writing nothing."""
+    texts = [f"Note {i} about metalcraftai/ufo." for i in range(25)]
+    memory.raw.add(
+        ids=[f"n{i}" for i in range(25)], documents=texts, embeddings=FakeEmbedding()(texts)
+    )
+    before = snapshot(memory)
+    result = run_tool(memory, "preview", {"deprecates": ["metalcraftai/ufo"]})
+    out = PreviewOutput.model_validate(result.data)
+    assert out.count == 25 and len(out.records) == 20
+    assert "would mark 25 memories" in result.text and "... and 5 more." in result.text
+    assert snapshot(memory) == before
+
+
+def test_retract_twice_reports_already_retracted(memory: nowline.Collection) -> None:
+    """Retract undoes a correction; a second retract says nothing changed."""
+    rid = memory.remember("metalcraftai/ufo — PR #1705 passed review.")
+    cid = memory.correct(UFO, deprecates=["metalcraftai/ufo"]).id
+    first = run_tool(memory, "retract", {"id": cid})
+    assert (
+        not first.is_error and RetractOutput.model_validate(first.data).already_retracted is False
+    )
+    hit = next(h for h in memory.recall("ufo").hits if h.id == rid)
+    assert hit.role == "current" and hit.now == []
+    second = run_tool(memory, "retract", {"id": cid})
+    assert RetractOutput.model_validate(second.data).already_retracted is True
+
+
+def test_mistakes_come_back_as_error_results(memory: nowline.Collection) -> None:
+    """Bad calls return is_error with a message that says what to fix, and write nothing."""
+    memory.remember("metalcraftai/ufo — PR #1705 passed review.", id="pr")
+    before = snapshot(memory)
+    cases = {
+        ("correct", "absent"): (
+            {"body": "Use the new repo.", "deprecates": ["metalcraftai/ufo"]},
+            "body does not mention ['metalcraftai/ufo']",
+        ),
+        ("correct", "empty"): (
+            {"body": "Moved.", "deprecates": []},
+            "deprecates: List should have at least 1 item",
+        ),
+        ("correct", "blank"): (
+            {"body": "Moved.", "deprecates": ["  "]},
+            "deprecates.0: String should have at least 1 character",
+        ),
+        ("recall", "extra"): (
+            {"query": "ufo", "limit": 3},
+            "limit: Extra inputs are not permitted",
+        ),
+        ("retract", "unknown"): ({"id": "nope"}, "No record has id 'nope'"),
+        ("retract", "plain"): ({"id": "pr"}, "not a correction"),
+        ("nosuch", "tool"): ({}, "Unknown tool 'nosuch'; the tools are: remember, correct"),
+    }
+    for (name, _), (arguments, message) in cases.items():
+        result = run_tool(memory, name, arguments)
+        assert result.is_error and result.data is None, (name, result)
+        assert message in result.text, (name, result.text)
+    assert snapshot(memory) == before
+
+
+def test_too_broad_correction_is_refused_with_advice(memory: nowline.Collection) -> None:
+    """A correction reaching more than the default limit is refused with the count."""
+    texts = [f"Note {i}: the ufo board." for i in range(101)]
+    memory.raw.add(
+        ids=[f"n{i}" for i in range(101)], documents=texts, embeddings=FakeEmbedding()(texts)
+    )
+    before = snapshot(memory)
+    result = run_tool(memory, "correct", {"body": "The ufo board moved.", "deprecates": ["ufo"]})
+    assert result.is_error
+    assert "would mark 101 memories as outdated (the limit is 100)" in result.text
+    assert "call preview" in result.text
+    assert snapshot(memory) == before
