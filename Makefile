@@ -38,7 +38,7 @@ pytest: setup
 bench-smoke: setup
 	$(PY) bench/matcher.py --smoke --out build/bench-smoke
 
-test: lint typecheck pytest bench-smoke
+test: lint typecheck bench-smoke pytest
 
 demo: setup
 	$(PY) examples/ufo_repo_move.py
