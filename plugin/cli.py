@@ -8,6 +8,7 @@ all-MiniLM-L6-v2 by default)::
     nowline corrections PATH                every correction: time, deprecates, reach, status
     nowline recall PATH "text" [-k N] [--as-of T] [--json]
     nowline preview PATH --deprecates S [--deprecates S2 ...]
+    nowline check PATH "text" | -            exit 1 when the text names something outdated
     nowline retract PATH ID
     nowline repair PATH
     nowline import PATH FILE.jsonl
@@ -24,6 +25,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import sys
 import time
 import uuid
 from collections import Counter
@@ -53,6 +55,7 @@ from nowline.collection import DEFAULT_MAX_REACH, REACH_FLOOR, Collection
 from nowline.collection import _clean_metadata as clean_metadata
 from nowline.collection import _parse_deprecates as parse_deprecates
 from nowline.errors import InvalidInput, NowlineError
+from nowline.guard import stale_message
 from nowline.matchers import Matcher
 from nowline.tools import open_collection, stored_metadata
 
@@ -472,6 +475,57 @@ def preview(
             f"({DEFAULT_MAX_REACH:.0%} of the store, at least {REACH_FLOOR}). Use a narrower "
             "string, or pass a larger max_reach.[/]"
         )
+
+
+@app.command()
+def check(
+    path: PathArg,
+    text: Annotated[
+        str,
+        typer.Argument(
+            metavar="TEXT",
+            help="The text to check, or - to read it from stdin.",
+            show_default=False,
+        ),
+    ],
+    metadata: Annotated[
+        str | None,
+        typer.Option(
+            "--metadata",
+            help="The caller's metadata as JSON (its scope key selects the corrections).",
+            show_default=False,
+        ),
+    ] = None,
+    json_out: JsonOpt = False,
+    collection: CollectionOpt = None,
+    scope_key: ScopeKeyOpt = None,
+) -> None:
+    """Check a command, plan or document against the corrections; exit 1 if any apply.
+
+    Use it as a pre-tool-use hook or a git hook: it prints each correction the text trips,
+    with the now-line, and exits 1; it exits 0 when nothing is outdated.
+    """
+    body = sys.stdin.read() if text == "-" else text
+    meta: dict[str, Any] | None = None
+    if metadata is not None:
+        try:
+            parsed = json.loads(metadata)
+        except json.JSONDecodeError as exc:
+            raise typer.BadParameter(f"not JSON: {exc}", param_hint="'--metadata'") from None
+        if not isinstance(parsed, dict):
+            raise typer.BadParameter("give a JSON object", param_hint="'--metadata'")
+        meta = parsed
+    col = _open(path, collection, scope_key)
+    with _nowline_errors():
+        trips = col.check(body, metadata=meta)
+    if json_out:
+        typer.echo(json.dumps([t.model_dump(mode="json") for t in trips], indent=2))
+    elif trips:
+        typer.echo(stale_message(trips))
+    else:
+        typer.echo("Nothing in this text is outdated.")
+    if trips:
+        raise typer.Exit(1)
 
 
 @app.command()

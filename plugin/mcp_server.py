@@ -1,8 +1,9 @@
 """An MCP server that gives a model nowline-backed memory tools, over stdio.
 
 Start it with ``nowline mcp --path PATH [--collection NAME]`` and register that command with
-an MCP client (see ``examples/mcp_client_config.md``). It offers the five tools of
-:mod:`nowline.tools` (``remember``, ``correct``, ``recall``, ``preview``, ``retract``), whose
+an MCP client (see ``examples/mcp_client_config.md``). It offers the six tools of
+:mod:`nowline.tools` (``remember``, ``correct``, ``recall``, ``preview``, ``check``,
+``retract``), whose
 input schemas are the JSON schemas of their pydantic models, and it sends
 :data:`nowline.prompts.SYSTEM_PROMPT` as the server's instructions (and as the prompt
 ``nowline-memory``), since guidance in the system prompt is what makes a model fill

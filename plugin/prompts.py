@@ -31,11 +31,15 @@ __all__ = ["SYSTEM_PROMPT", "anthropic_tools", "openai_tools"]
 SYSTEM_PROMPT = """\
 ## Long-term memory
 
-You have a long-term memory with the tools remember, correct, recall, preview and retract.
+You have a long-term memory with the tools remember, correct, recall, preview, check and \
+retract.
 
 Reading memory:
 - Call recall before you act on names, places, accounts, repositories, URLs or people that \
 you learned earlier.
+- Before you run a command or call a tool with a repository, URL, channel or account that \
+you remembered, call check with that exact text. If it names something outdated, use the \
+current value from the correction it returns.
 - A recalled memory may have lines beneath it that start with "now:". Each such line is the \
 newest correction of that memory. Trust it over the memory above it: the memory above is \
 history, kept so you can see what changed.

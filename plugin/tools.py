@@ -1,7 +1,7 @@
 """Memory tools for a model: input models, JSON schemas and one dispatcher.
 
-The five tools (``remember``, ``correct``, ``recall``, ``preview``, ``retract``) are defined
-once here, as pydantic models with descriptions written for a model to read. The MCP server
+The six tools (``remember``, ``correct``, ``recall``, ``preview``, ``check``, ``retract``) are
+defined once here, as pydantic models with descriptions written for a model to read. The MCP server
 (:mod:`nowline.mcp_server`), the function-calling schemas of :mod:`nowline.prompts` and any
 hand-written agent loop all use these models, so the schemas cannot drift apart, and
 :func:`run_tool` executes a call the same way everywhere.
@@ -26,12 +26,15 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 from nowline import _keys as K
 from nowline.collection import MAX_PHRASE_LENGTH, Collection
 from nowline.errors import CorrectionTooBroad, InvalidCorrection, InvalidInput, NowlineError
+from nowline.guard import Trip, stale_message
 from nowline.matchers import Matcher
 from nowline.models import CorrectionReport, Recall
 
 __all__ = [
     "DEFAULT_COLLECTION",
     "TOOLS",
+    "CheckInput",
+    "CheckOutput",
     "CorrectInput",
     "PreviewInput",
     "PreviewOutput",
@@ -134,6 +137,28 @@ class RetractInput(_Input):
     )
 
 
+class CheckInput(_Input):
+    """Arguments of ``check``."""
+
+    text: str = Field(
+        min_length=1,
+        description=(
+            "The text to check before acting on it: a planned command or tool call, a URL, a "
+            "repository or account name you remembered, a plan, a cached tool result."
+        ),
+    )
+
+
+class CheckOutput(BaseModel):
+    """What ``check`` found.
+
+    Attributes:
+        trips: the active corrections whose outdated strings occur in the text.
+    """
+
+    trips: list[Trip] = Field(default_factory=list)
+
+
 class RememberOutput(BaseModel):
     """What ``remember`` stored.
 
@@ -226,6 +251,15 @@ TOOLS: tuple[ToolSpec, ...] = (
         "broad.",
         PreviewInput,
         PreviewOutput,
+    ),
+    ToolSpec(
+        "check",
+        "Check a text against the stored corrections before acting on it: call it with the "
+        "exact command, URL or name you are about to use (especially a repository, URL, "
+        "channel or account you remember). If it names something outdated, the result gives "
+        "the correction with the current value; use that instead.",
+        CheckInput,
+        CheckOutput,
     ),
     ToolSpec(
         "retract",
@@ -434,11 +468,21 @@ def stored_metadata(col: Collection, record_id: str) -> dict[str, Any] | None:
     return dict(metas[0]) if metas[0] is not None else {}
 
 
+def _check(col: Collection, args: BaseModel) -> tuple[str, BaseModel]:
+    """Run ``check``."""
+    assert isinstance(args, CheckInput)
+    trips = col.check(args.text)
+    if not trips:
+        return "Nothing in this text is outdated.", CheckOutput()
+    return stale_message(trips), CheckOutput(trips=trips)
+
+
 _RUNNERS = {
     "remember": _remember,
     "correct": _correct,
     "recall": _recall,
     "preview": _preview,
+    "check": _check,
     "retract": _retract,
 }
 

@@ -105,3 +105,14 @@ def test_require_current_helper(corrected: nowline.Collection) -> None:
     corrected.require_current(CLONE_SIBLING, "ufo-ai/ufo")
     with pytest.raises(nowline.StaleReference):
         corrected.require_current("plan: open PR on metalcraftai/ufo")
+
+
+def test_check_tool_for_models(corrected: nowline.Collection) -> None:
+    """The check tool gives a model the trips with the now-line, and nothing for current text."""
+    from nowline.tools import run_tool
+
+    stale = run_tool(corrected, "check", {"text": CLONE_OLD})
+    assert not stale.is_error and f"    now: {UFO}" in stale.text
+    assert stale.data is not None and stale.data["trips"][0]["correction"]["id"] == "move"
+    fine = run_tool(corrected, "check", {"text": CLONE_SIBLING})
+    assert fine.data == {"trips": []}

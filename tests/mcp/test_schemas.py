@@ -15,7 +15,7 @@ import nowline.prompts
 from nowline.prompts import SYSTEM_PROMPT, anthropic_tools, openai_tools
 from nowline.tools import TOOLS, input_schema
 
-NAMES = ["remember", "correct", "recall", "preview", "retract"]
+NAMES = ["remember", "correct", "recall", "preview", "check", "retract"]
 
 EXAMPLES: list[tuple[str, dict[str, Any], bool]] = [
     ("remember", {"body": "UFO core lives at metalcraftai/ufo."}, True),

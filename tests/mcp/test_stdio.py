@@ -62,6 +62,9 @@ async def _session_run(store: str, log: Path) -> dict[str, Any]:
             out["recall"] = await session.call_tool(
                 "recall", {"query": "Where do I open a UFO core pull request?", "k": 4}
             )
+            out["check"] = await session.call_tool(
+                "check", {"text": "git clone https://github.com/metalcraftai/ufo.git"}
+            )
             cid = out["correct"].structured_content["id"]
             out["retract"] = await session.call_tool("retract", {"id": cid})
             out["after"] = await session.call_tool(
@@ -99,6 +102,12 @@ def test_every_tool_over_stdio(tmp_path: Path) -> None:
     roles = {h.id: h.role for h in packet.hits}
     assert roles[ids[0]] == roles[ids[1]] == "historical" and roles[ids[2]] == "current"
     assert json.loads(recall.content[1].text) == recall.structured_content
+
+    check = out["check"]
+    assert not check.is_error and f"    now: {UFO}" in _text(check)
+    assert (
+        check.structured_content["trips"][0]["correction"]["id"] == correct.structured_content["id"]
+    )
 
     assert not out["retract"].is_error
     assert "now:" not in _text(out["after"])
