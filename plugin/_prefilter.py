@@ -5,12 +5,16 @@ nowline asks Chroma for the documents that match one ``$regex`` and lets the mat
 The regex must match every document in which a deprecated string *occurs* (DESIGN.md §3),
 although Chroma's ``(?i)`` folds only simple cases. It is the alternation of:
 
-* for a phrase whose folded form is ASCII, the phrase itself under ``(?i)``: a document made of
-  ASCII folds by lowercasing, so an occurrence there is a case variant of the phrase;
+* for each phrase, an *anchor* under ``(?i)``: the phrase itself when its folded form is ASCII,
+  else the longest run of ASCII letters, digits, ``_``, ``-`` and ``/`` in its folded form
+  (any ASCII substring of the folded phrase works: wherever the phrase occurs, so does it);
 * one character class of every non-ASCII code point whose folded form shares a character with
-  any folded phrase (full-width letters, ligatures, ``ẞ``, the Kelvin sign, ...), every combining
-  mark, and the non-ASCII characters of the phrases themselves. An occurrence that is not a
-  plain ASCII case variant needs one of these in the document.
+  an anchor (full-width letters, ligatures, ``ẞ``, the Kelvin sign, ...), and every combining
+  mark. A folded text contains an ASCII anchor either as a plain case variant of raw ASCII, or
+  through a raw character that folds into one of the anchor's characters, or through a mark.
+* a phrase without a usable anchor (no ASCII run of two or more such characters) adds its own
+  characters to the class instead: any document it occurs in contains one of them, or a
+  character that folds into one.
 
 The class is built from a table of every code point that folding changes. The table for the
 running Python's Unicode version is computed once per process (about 0.6 s), unless it is the
@@ -20,6 +24,7 @@ version shipped in ``_foldtable`` (then it is parsed in milliseconds).
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
 from collections.abc import Iterable
 
@@ -41,14 +46,27 @@ def _fold_table() -> tuple[dict[str, str], frozenset[str]]:
 def candidate_regex(phrases: Iterable[str]) -> str:
     """Return a Chroma ``$regex`` matching every document in which any phrase could occur."""
     folds, marks = _fold_table()
-    folded = [fold(p) for p in phrases]
-    wanted = {c for f in folded for c in f}
-    klass = {c for f in folded for c in f if not c.isascii()}
+    anchors: set[str] = set()
+    wanted: set[str] = set()
+    klass: set[str] = set(marks)
+    for phrase in phrases:
+        folded = fold(phrase)
+        anchor = folded if folded.isascii() else _anchor(folded)
+        if anchor:
+            anchors.add(anchor)
+            wanted.update(anchor)
+        else:
+            wanted.update(folded)
+            klass.update(c for c in folded if not c.isascii())
     klass.update(c for c, f in folds.items() if wanted.intersection(f))
-    klass.update(marks)
-    literals = sorted({_escape(f) for f in folded if f.isascii()})
-    parts = literals + ([_char_class(klass)] if klass else [])
+    parts = sorted(_escape(a) for a in anchors) + ([_char_class(klass)] if klass else [])
     return "(?i)(?:" + "|".join(parts) + ")"
+
+
+def _anchor(folded: str) -> str:
+    """Return the longest identifier-like ASCII run of a folded phrase ("" if none of 2+)."""
+    runs = re.findall(r"[a-z0-9_/-]{2,}", folded)
+    return max(runs, key=len) if runs else ""
 
 
 def _escape(s: str) -> str:

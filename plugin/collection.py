@@ -537,10 +537,8 @@ class Collection:
             flt = time_filter if where is None else _where({"$and": [where, time_filter]})
         emb = self._embed_query([query])
         self._maybe_refresh()
-        total = self._inner.count()
-        want = n_results
+        fetch = n_results
         while True:
-            fetch = min(want, max(total, 1))
             res = self._inner.query(
                 query_embeddings=emb,
                 n_results=fetch,
@@ -562,9 +560,10 @@ class Collection:
             ]
             if not include_historical:
                 hits = [h for h in hits if h.role != "historical"]
-            if len(hits) >= n_results or fetch >= total or len(res["ids"][0]) < fetch:
+            # Chroma returns fewer than n_results once the collection is exhausted.
+            if len(hits) >= n_results or len(res["ids"][0]) < fetch:
                 return Recall(query=query, as_of=cutoff, hits=hits[:n_results])
-            want = fetch * 4
+            fetch *= 4
 
     def preview(
         self, deprecates: Sequence[str] | str, *, metadata: Mapping[str, Any] | None = None

@@ -54,3 +54,10 @@ def test_regex_prefilter_is_selective() -> None:
     assert "metalcraftai" in regex
     assert "\\x{E9}" not in regex and "\\x{2014}" not in regex  # é and the em dash
     assert "\\x{FF4D}" in regex  # full-width m
+
+
+def test_non_ascii_phrase_uses_an_ascii_anchor() -> None:
+    """A phrase with a dash or accent is anchored on its longest ASCII run, not on the dash."""
+    regex = candidate_regex(["…world cup? — 1990"])
+    assert regex.startswith("(?i)(?:world|") and "\\x{2014}" not in regex
+    assert "\\x{6771}" in candidate_regex(["東京"])  # no ASCII anchor: its own characters
