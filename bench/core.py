@@ -1,0 +1,631 @@
+"""Core cost of nowline against the bare chromadb collection (DESIGN.md §9), and its scaling.
+
+Run ``.venv/bin/python bench/core.py`` (10k and 100k records: 5 to 13 minutes on a shared
+2-core machine, depending on its load) or ``--smoke`` (seconds).
+``--sizes 10000,100000,1000000`` adds the opt-in 1M point (40 minutes to hours on such a
+machine: building the two 1M stores dominates). Writes ``core.json``,
+``core.md``, ``scaling.json``, ``scaling.md`` and ``scaling.png`` to ``--out``.
+
+This script is also the scaling benchmark (issue 4 §4): every size in ``--sizes`` is measured
+the same way and the per-size numbers go to ``scaling.*``.
+
+Setup, per size N. One chromadb ``PersistentClient`` in a temporary folder holds two cosine
+collections built from the same records in the same order: a bare chromadb collection and a
+nowline-wrapped one. Records are N synthetic agent memories (``bench/_synth.py``) with
+precomputed random unit embeddings (384 dimensions, the size of MiniLM's), of which
+``--reach`` (1,682, the seed incident's count) name ``metalcraftai/ufo`` and ``--sibling``
+name ``metalcraftai/ufo-hosted``; one in a thousand also mentions one of the 1,000 rare
+identifiers below. Before the memories, ``--corrections`` (1,000) corrections are written: in
+the wrapped collection each deprecates one realistic identifier (retired repositories, hosts,
+ticket keys, e-mail addresses, URLs) that almost never occurs; the bare collection stores the
+same records (with the same metadata) as plain records. Both stores thus hold the same
+N + 1,000 records.
+
+Measurements and their caveats:
+
+* add: the memories are added in batches of ``--batch`` (1,000) with precomputed embeddings,
+  alternately to the bare and the wrapped collection (order swapped every batch, so drift from
+  other processes and from the growing index hits both equally). The ratio is total wrapped
+  time over total bare time; the median of the per-batch ratios is given too. Chroma's HNSW
+  insert dominates both sides, and the machine is shared with other jobs, so single batches
+  are noisy; compare ratios, not absolute rates, across machines.
+* query: ``--queries`` random unit vectors, ``n_results=10``, chromadb's default ``include``,
+  each run on both collections back to back (order alternating) after a warm-up. Random
+  queries hit random records, so about 2% of hits are historical and carry now-lines (what
+  the wrapper does for them costs only on those hits). ``recall()`` (which also embeds the
+  text, here with a cheap hash function, and builds pydantic models) is reported next to it.
+* propagation: ``correct("UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo; ...",
+  deprecates=["metalcraftai/ufo"])`` on the full wrapped store, repeated ``--repeats`` times
+  (each followed by ``retract()``, timed, and a delete of the correction record, so every run
+  starts from the same store). Reported: the wall
+  time of ``correct()`` and its ``CorrectionReport.seconds``; the phases, timed by wrapping the
+  collection's private methods on the instance (``_reach``: the Chroma regex prefilter plus the
+  matcher; ``_link``: persisting the links with chromadb ``update``; ``_inner_write``: writing
+  the correction record itself; ``_embeddings_for``: embedding its text, with the cheap hash
+  function here, so model time is excluded; see ``seed_replay.py`` for the model); and a bare
+  ``add`` of one record, as the floor that any write pays. "propagation" below is
+  ``_reach + _link``. Correctness is checked from the stored metadata after every run: the
+  records linked must be exactly the ``--reach`` stale ones, and no sibling may be linked.
+  The phase split relies on private method names; if they change, phases read as missing and
+  only the totals are reported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import _common as C
+from _synth import STALE, memories, random_embeddings
+
+import nowline
+
+SEED = 20240611
+SIZES = (10_000, 100_000)
+CORRECTION_TEXT = (
+    "UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo; do GitHub work in ufo-ai/ufo."
+)
+TARGETS = {"add_ratio": 1.15, "query_p50_ratio": 1.5, "propagation_s": 0.5, "seed_system_s": 5.0}
+RARE_SHARE = 0.001  # share of memories that mention one of the rare deprecated identifiers
+
+_OLD_ORGS = ["legacyco", "oldcorp", "retiredlabs", "sunsetio", "formerhq", "archivex"]
+_NEW_ORGS = ["platform", "corehq", "newco", "mainline"]
+_SYL = [c + v for c in "bdfgklmnprstvz" for v in "aeiou"]
+_DOMAINS = ["old-mail.example", "legacy-corp.example", "retired.example"]
+_PROJECTS = ["OPS", "BILL", "INFRA", "SEC", "DATA", "WEB", "MOB", "PLAT"]
+
+
+def _word(rng: random.Random) -> str:
+    """Return a made-up word of two or three syllables."""
+    return "".join(rng.choice(_SYL) for _ in range(rng.randint(2, 3)))
+
+
+def rare_identifiers(n: int, seed: int) -> list[tuple[str, str]]:
+    """Return ``n`` distinct (old, new) identifier pairs of five kinds, as agents note them."""
+    rng = random.Random(seed)
+    seen: set[str] = set()
+    out: list[tuple[str, str]] = []
+    while len(out) < n:
+        kind = len(out) % 5
+        w, k = _word(rng), rng.randrange(1, 99)
+        if kind == 0:
+            old = f"{rng.choice(_OLD_ORGS)}/{w}-{k}"
+            new = f"{rng.choice(_NEW_ORGS)}/{w}-{k}"
+        elif kind == 1:
+            old = f"{w}{k}.dc{rng.randrange(1, 9)}.internal"
+            new = f"{w}{k}.cloud.internal"
+        elif kind == 2:
+            old = f"{rng.choice(_PROJECTS)}-{rng.randrange(1000, 99999)}"
+            new = f"{old}-v2"
+        elif kind == 3:
+            old = f"{w}.{_word(rng)}@{rng.choice(_DOMAINS)}"
+            new = f"{w}@corp.example"
+        else:
+            old = f"https://{w}.{rng.choice(_DOMAINS)}/api/v{k}"
+            new = f"https://api.corp.example/{w}/v{k + 1}"
+        if old not in seen:
+            seen.add(old)
+            out.append((old, new))
+    return out
+
+
+def correction_records(pairs: Sequence[tuple[str, str]]) -> list[tuple[str, str, dict[str, Any]]]:
+    """Return (id, text, metadata) for one correction per identifier pair."""
+    return [
+        (
+            f"fix-{i}",
+            f"{old} was retired; use {new} from now on.",
+            {"source": "bench", "deprecates": [old]},
+        )
+        for i, (old, new) in enumerate(pairs)
+    ]
+
+
+def memory_records(
+    n: int, reach: int, sibling: int, pairs: Sequence[tuple[str, str]], seed: int
+) -> list[tuple[str, str, dict[str, Any]]]:
+    """Return (id, text, metadata) for ``n`` synthetic memories; a few name a rare identifier."""
+    rng = random.Random(seed + 1)
+    out = []
+    for rid, text in memories(n, reach, sibling, seed=seed):
+        if pairs and rid.startswith("other-") and rng.random() < RARE_SHARE:
+            text = f"{text} (see {rng.choice(pairs)[0]})"
+        out.append((rid, text, {"source": "bench"}))
+    return out
+
+
+def measure_size(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
+    """Build both stores of ``n`` memories and measure add, query and propagation."""
+    client = C.new_client(tmp / f"store-{n}")
+    bare = C.new_collection(client, "bare")
+    wrapped = nowline.wrap(
+        C.new_collection(client, "wrapped"), embedding_function=C.HashEmbedding()
+    )
+    pairs = rare_identifiers(args.corrections, args.seed)
+    fixes = correction_records(pairs)
+    mems = memory_records(n, args.reach, args.sibling, pairs, args.seed)
+    fix_emb = random_embeddings(len(fixes), seed=args.seed + 2)
+    mem_emb = random_embeddings(n, seed=args.seed + 3)
+
+    # 1. the corrections, then the memories, alternating bare and wrapped per batch.
+    fix_times = {"bare": 0.0, "wrapped": 0.0}
+    for start in range(0, len(fixes), args.batch):
+        part = fixes[start : start + args.batch]
+        kw = _add_kwargs(part, fix_emb[start : start + args.batch])
+        fix_times["bare"] += C.timed(lambda kw=kw: bare.add(**kw))
+        fix_times["wrapped"] += C.timed(lambda kw=kw: wrapped.add(**kw))
+    bare_t: list[float] = []
+    wrap_t: list[float] = []
+    batches = range(0, n, args.batch)
+    for b, start in enumerate(C.progress(batches, desc=f"add {n:,} (x2)", unit="batch")):
+        kw = _add_kwargs(mems[start : start + args.batch], mem_emb[start : start + args.batch])
+        first, second = (
+            ((bare, bare_t), (wrapped, wrap_t))
+            if b % 2 == 0
+            else ((wrapped, wrap_t), (bare, bare_t))
+        )
+        first[1].append(C.timed(lambda kw=kw, c=first[0]: c.add(**kw)))
+        second[1].append(C.timed(lambda kw=kw, c=second[0]: c.add(**kw)))
+    assert bare.count() == wrapped.count() == n + len(fixes), "stores differ in size"
+    per_batch = [w / b for w, b in zip(wrap_t, bare_t, strict=True) if b > 0]
+    add = {
+        "records": n,
+        "batch": args.batch,
+        "active_corrections": len(C.paged_ids(wrapped.raw, where={"nowline_correction": True})),
+        "rare_mentions": sum(1 for _, t, _m in mems if "(see " in t),
+        "bare_s": sum(bare_t),
+        "wrapped_s": sum(wrap_t),
+        "bare_docs_per_s": n / sum(bare_t),
+        "wrapped_docs_per_s": n / sum(wrap_t),
+        "ratio": sum(wrap_t) / sum(bare_t),
+        "median_batch_ratio": float(np.median(per_batch)),
+        "corrections_write_s": fix_times,
+    }
+
+    # 2. queries, n_results=10, interleaved.
+    q_emb = random_embeddings(args.queries + 10, seed=args.seed + 4)
+    for v in q_emb[:10]:
+        bare.query(query_embeddings=[v], n_results=10)
+        wrapped.query(query_embeddings=[v], n_results=10)
+    qb: list[float] = []
+    qw: list[float] = []
+    historical_hits = 0
+    for i, v in enumerate(C.progress(q_emb[10:], desc=f"query {n:,}", unit="q")):
+        order = ((bare, qb), (wrapped, qw)) if i % 2 == 0 else ((wrapped, qw), (bare, qb))
+        for col, sink in order:
+            start = time.perf_counter()
+            res = col.query(query_embeddings=[v], n_results=10)
+            sink.append(time.perf_counter() - start)
+            if col is wrapped:
+                historical_hits += sum(
+                    1 for m in res["metadatas"][0] if m.get("nowline_role") == "historical"
+                )
+    q_texts = [mems[i][1] for i in random.Random(args.seed).sample(range(n), min(n, args.queries))]
+    rw = [C.timed(lambda t=t: wrapped.recall(t, n_results=10)) for t in q_texts]
+    query = {
+        "n_results": 10,
+        "queries": args.queries,
+        "bare": C.summarize(qb),
+        "wrapped": C.summarize(qw),
+        "p50_ratio": float(np.median(qw) / np.median(qb)),
+        "p95_ratio": float(np.percentile(qw, 95) / np.percentile(qb, 95)),
+        "historical_hits_per_query": historical_hits / max(1, len(qw)),
+        "recall": C.summarize(rw),
+        "recall_p50_ratio": float(np.median(rw) / np.median(qb)),
+    }
+
+    # 3. propagation of the seed correction, verified from the stored metadata.
+    stale_ids = {rid for rid, _t, _m in mems if rid.startswith("stale-")}
+    sibling_ids = {rid for rid, _t, _m in mems if rid.startswith("sibling-")}
+    one = random_embeddings(1, seed=args.seed + 5)
+    bare_one = [
+        C.timed(
+            lambda r=r: bare.add(
+                ids=[f"floor-{r}"],
+                embeddings=one,
+                documents=[CORRECTION_TEXT],
+                metadatas=[{"s": 1}],
+            )
+        )
+        for r in range(3)
+    ]
+    floor = [_chroma_floor(bare, sorted(stale_ids), r) for r in range(args.repeats)]
+    runs = []
+    for r in range(args.repeats):
+        phases: dict[str, float] = {}
+        C.instrument(wrapped, phases)
+        start = time.perf_counter()
+        report = wrapped.correct(CORRECTION_TEXT, deprecates=[STALE], id=f"move-{r}")
+        wall = time.perf_counter() - start
+        C.uninstrument(wrapped)
+        linked = set(C.paged_ids(wrapped.raw, where={"nowline_by": {"$contains": report.id}}))
+        runs.append(
+            {
+                "reached": report.reached,
+                "report_seconds": report.seconds,
+                "wall_s": wall,
+                "phases_s": phases,
+                "propagation_s": (
+                    phases["_reach"] + phases["_link"]
+                    if "_reach" in phases and "_link" in phases
+                    else None
+                ),
+                "linked_stored": len(linked),
+                "linked_equals_stale": linked == stale_ids,
+                "sibling_linked": len(linked & sibling_ids),
+                "other_linked": len(linked - stale_ids - sibling_ids),
+                "retract_s": C.timed(functools.partial(wrapped.retract, report.id)),
+            }
+        )
+        # Retracting keeps the record, whose text names the stale string: the next run's
+        # correction would link it too. Deleting it restores the starting state exactly.
+        wrapped.delete(ids=[report.id])
+    first = runs[0]
+    propagation = {
+        "store_records": wrapped.count(),
+        "stale": len(stale_ids),
+        "sibling": len(sibling_ids),
+        "runs": runs,
+        "report_seconds_first": first["report_seconds"],
+        "report_seconds_median": float(np.median([x["report_seconds"] for x in runs])),
+        "propagation_s_median": (
+            float(np.median([x["propagation_s"] for x in runs]))
+            if all(x["propagation_s"] is not None for x in runs)
+            else None
+        ),
+        "bare_add_one_s": float(np.median(bare_one)),
+        "floor_runs": floor,
+        "floor_s_median": float(np.median([f["read_s"] + f["update_s"] for f in floor])),
+        "correct": all(
+            x["reached"] == len(stale_ids) and x["linked_equals_stale"] and x["sibling_linked"] == 0
+            for x in runs
+        ),
+    }
+    return {"size": n, "add": add, "query": query, "propagation": propagation}
+
+
+def _chroma_floor(bare: Any, stale: list[str], run: int) -> dict[str, float]:
+    """Time what chromadb itself needs for a propagation: read the candidates, update rows.
+
+    The read uses nowline's own prefilter regex (``$contains`` if that private module moves);
+    the update writes the two keys nowline writes to each reached record. It runs on the bare
+    collection, which is not used afterwards.
+    """
+    try:
+        from nowline._prefilter import candidate_regex
+
+        where_document: Any = {"$regex": candidate_regex([STALE])}
+    except ImportError:
+        where_document = {"$contains": STALE}
+    start = time.perf_counter()
+    got = C.paged_get(bare, where_document=where_document)
+    read_s = time.perf_counter() - start
+    metas = [{"nowline_by": [f"floor-{run}"], "nowline_role": "historical"}] * len(stale)
+    update_s = C.timed(lambda: bare.update(ids=stale, metadatas=metas))
+    return {"read_s": read_s, "update_s": update_s, "read_rows": len(got), "updated": len(stale)}
+
+
+def _add_kwargs(rows: Sequence[tuple[str, str, dict[str, Any]]], emb: np.ndarray) -> dict[str, Any]:
+    """Return the keyword arguments of one ``add`` call."""
+    return {
+        "ids": [r[0] for r in rows],
+        "documents": [r[1] for r in rows],
+        "metadatas": [dict(r[2]) for r in rows],
+        "embeddings": emb,
+    }
+
+
+def _pass(ok: bool) -> str:
+    """Return a pass mark."""
+    return "yes" if ok else "**no**"
+
+
+def core_markdown(data: dict[str, Any]) -> str:
+    """Return the markdown summary of the core measurements."""
+    sizes = data["sizes"]
+    big = sizes[-1]
+    rows = []
+    for s in sizes:
+        a = s["add"]
+        rows.append(
+            [
+                f"add ({a['active_corrections']} corrections), {s['size']:,} records",
+                f"{a['bare_s']:.1f} s ({a['bare_docs_per_s']:.0f}/s)",
+                f"{a['wrapped_s']:.1f} s ({a['wrapped_docs_per_s']:.0f}/s)",
+                f"{C.fmt_ratio(a['ratio'])} (median batch {C.fmt_ratio(a['median_batch_ratio'])})",
+                f"≤ {TARGETS['add_ratio']}x",
+                _pass(a["ratio"] <= TARGETS["add_ratio"]),
+            ]
+        )
+    for s in sizes:
+        q = s["query"]
+        rows.append(
+            [
+                f"query p50, n_results=10, {s['size']:,} records",
+                C.fmt_s(q["bare"]["p50"]),
+                C.fmt_s(q["wrapped"]["p50"]),
+                C.fmt_ratio(q["p50_ratio"]),
+                f"≤ {TARGETS['query_p50_ratio']}x",
+                _pass(q["p50_ratio"] <= TARGETS["query_p50_ratio"]),
+            ]
+        )
+    for s in sizes:
+        q = s["query"]
+        rows.append(
+            [
+                f"query p95 / recall() p50, {s['size']:,} records",
+                C.fmt_s(q["bare"]["p95"]),
+                f"{C.fmt_s(q['wrapped']['p95'])} / {C.fmt_s(q['recall']['p50'])}",
+                f"{C.fmt_ratio(q['p95_ratio'])} / {C.fmt_ratio(q['recall_p50_ratio'])}",
+                "–",
+                "–",
+            ]
+        )
+    p = big["propagation"]
+    rows.append(
+        [
+            f"correction reaching {p['stale']:,} of {p['store_records']:,}: "
+            f"CorrectionReport.seconds, median of {len(p['runs'])} (first run)",
+            f"seed system: {TARGETS['seed_system_s']:.0f} s",
+            f"{C.fmt_s(p['report_seconds_median'])} ({C.fmt_s(p['report_seconds_first'])})",
+            "–",
+            f"< {TARGETS['propagation_s']} s",
+            _pass(p["report_seconds_median"] < TARGETS["propagation_s"]),
+        ]
+    )
+    if p["propagation_s_median"] is not None:
+        rows.append(
+            [
+                "…propagation phase alone (find + persist links), median; chromadb floor: "
+                "the same regex read + an update of the same rows",
+                C.fmt_s(p["floor_s_median"]),
+                C.fmt_s(p["propagation_s_median"]),
+                C.fmt_ratio(p["propagation_s_median"] / p["floor_s_median"]),
+                f"< {TARGETS['propagation_s']} s",
+                _pass(p["propagation_s_median"] < TARGETS["propagation_s"]),
+            ]
+        )
+    table = C.md_table(["measurement", "bare chromadb", "nowline", "ratio", "target", "met"], rows)
+    prow = []
+    for s in sizes:
+        for i, r in enumerate(s["propagation"]["runs"]):
+            ph = r["phases_s"]
+            prow.append(
+                [
+                    f"{s['propagation']['store_records']:,}",
+                    i + 1,
+                    r["reached"],
+                    C.fmt_s(r["report_seconds"]),
+                    C.fmt_s(ph.get("_reach")),
+                    C.fmt_s(ph.get("_link")),
+                    C.fmt_s(ph.get("_inner_write")),
+                    C.fmt_s(ph.get("_embeddings_for")),
+                    "yes" if r["linked_equals_stale"] else "**no**",
+                    r["sibling_linked"],
+                    C.fmt_s(r["retract_s"]),
+                ]
+            )
+    ptable = C.md_table(
+        [
+            "records",
+            "run",
+            "reached",
+            "correct() seconds",
+            "find (_reach)",
+            "persist (_link)",
+            "write record",
+            "embed",
+            "linked = stale",
+            "siblings linked",
+            "retract()",
+        ],
+        prow,
+    )
+    return (
+        C.run_header(
+            "nowline core costs vs bare chromadb", data["machine"], data["command"], data["seconds"]
+        )
+        + "\nRatios are nowline over bare chromadb, measured interleaved in one run on one "
+        "PersistentClient, with precomputed random 384-d embeddings (see the caveats in "
+        "`bench/core.py`).\n\n" + table + "\n\n## Propagation runs\n\n" + ptable + "\n"
+    )
+
+
+def scaling_markdown(data: dict[str, Any]) -> str:
+    """Return the markdown summary of the per-size numbers."""
+    rows = [
+        [
+            f"{s['size']:,}",
+            C.fmt_ratio(s["add"]["ratio"]),
+            f"{C.fmt_s(s['query']['bare']['p50'])} → {C.fmt_s(s['query']['wrapped']['p50'])}",
+            C.fmt_ratio(s["query"]["p50_ratio"]),
+            C.fmt_s(s["propagation"]["report_seconds_median"]),
+            C.fmt_s(s["propagation"]["propagation_s_median"]),
+            C.fmt_s(s["propagation"]["floor_s_median"]),
+            "yes" if s["propagation"]["correct"] else "**no**",
+        ]
+        for s in data["sizes"]
+    ]
+    return (
+        C.run_header("nowline scaling", data["machine"], data["command"], data["seconds"])
+        + "\n"
+        + C.md_table(
+            [
+                "memories",
+                "add ratio",
+                "query p50 bare → nowline",
+                "query p50 ratio",
+                f"correct() reaching {data['config']['reach']:,}, median",
+                "find + persist links",
+                "chromadb floor (same read + update)",
+                "links correct",
+            ],
+            rows,
+        )
+        + "\n\n![scaling](scaling.png)\n"
+    )
+
+
+def plot(data: dict[str, Any], path: Path) -> None:
+    """Draw propagation time and the two overhead ratios against store size."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    sizes = [s["size"] for s in data["sizes"]]
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
+    ax = axes[0]
+    ax.plot(
+        sizes,
+        [s["propagation"]["report_seconds_median"] for s in data["sizes"]],
+        "o-",
+        label="correct() total",
+    )
+    prop = [s["propagation"]["propagation_s_median"] for s in data["sizes"]]
+    if all(p is not None for p in prop):
+        ax.plot(sizes, prop, "s--", label="find + persist links")
+    ax.plot(
+        sizes,
+        [s["propagation"]["floor_s_median"] for s in data["sizes"]],
+        "^:",
+        color="grey",
+        label="chromadb floor (read + update)",
+    )
+    ax.axhline(TARGETS["propagation_s"], color="green", ls=":", label="target 0.5 s")
+    ax.axhline(TARGETS["seed_system_s"], color="red", ls=":", label="seed system 5 s")
+    ax.set_yscale("log")
+    ax.set_title(f"correction reaching {data['config']['reach']:,} records")
+    ax.set_ylabel("seconds")
+    for ax, key, target, title in (
+        (axes[1], ("add", "ratio"), TARGETS["add_ratio"], "add time, nowline / bare"),
+        (axes[2], ("query", "p50_ratio"), TARGETS["query_p50_ratio"], "query p50, nowline / bare"),
+    ):
+        ax.plot(sizes, [s[key[0]][key[1]] for s in data["sizes"]], "o-", label="measured")
+        ax.axhline(target, color="green", ls=":", label=f"target {target}x")
+        ax.axhline(1.0, color="grey", lw=0.5)
+        ax.set_ylim(0.8, max(target, *(s[key[0]][key[1]] for s in data["sizes"])) * 1.15)
+        ax.set_title(title)
+        ax.set_ylabel("ratio")
+    for ax in axes:
+        ax.set_xscale("log")
+        ax.set_xlabel("memories in the store")
+        ax.legend(fontsize=8)
+        ax.grid(alpha=0.3)
+    fig.suptitle(
+        f"nowline vs bare chromadb {data['machine']['packages']['chromadb']} "
+        f"({data['config']['corrections']:,} active corrections)"
+    )
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    C.add_common_args(parser, seed=SEED)
+    parser.add_argument(
+        "--sizes",
+        default=None,
+        help="comma-separated store sizes (default 10000,100000; smoke 1000; 1000000 is opt-in)",
+    )
+    parser.add_argument("--corrections", type=int, default=None, help="active corrections (1000)")
+    parser.add_argument("--reach", type=int, default=None, help="stale memories (1682)")
+    parser.add_argument("--sibling", type=int, default=None, help="sibling memories (300)")
+    parser.add_argument("--batch", type=int, default=None, help="records per add call (1000)")
+    parser.add_argument("--queries", type=int, default=None, help="timed queries per size (300)")
+    parser.add_argument("--repeats", type=int, default=None, help="propagation runs per size (3)")
+    args = parser.parse_args(argv)
+    smoke = {
+        "sizes": "1000",
+        "corrections": 50,
+        "reach": 100,
+        "sibling": 20,
+        "batch": 250,
+        "queries": 30,
+        "repeats": 1,
+    }
+    full = {
+        "sizes": ",".join(map(str, SIZES)),
+        "corrections": 1000,
+        "reach": 1682,
+        "sibling": 300,
+        "batch": 1000,
+        "queries": 300,
+        "repeats": 3,
+    }
+    for key, value in (smoke if args.smoke else full).items():
+        if getattr(args, key) is None:
+            setattr(args, key, value)
+    sizes = sorted(int(s.replace("_", "")) for s in str(args.sizes).split(","))
+    if min(sizes) < args.reach + args.sibling:
+        parser.error("every size must hold --reach + --sibling memories")
+    info = C.machine_info()
+    start = time.perf_counter()
+    results = []
+    with tempfile.TemporaryDirectory(prefix="nowline-core-") as tmp:
+        for n in sizes:
+            results.append(measure_size(n, args, Path(tmp)))
+    config = {
+        k: getattr(args, k)
+        for k in ("corrections", "reach", "sibling", "batch", "queries", "repeats", "seed", "smoke")
+    }
+    config["sizes"] = sizes
+    data = {
+        "benchmark": "core",
+        "command": C.command_line(),
+        "seconds": time.perf_counter() - start,
+        "machine": info,
+        "config": config,
+        "targets": TARGETS,
+        "sizes": results,
+    }
+    big = results[-1]
+    data["summary"] = {
+        "add_ratio": {str(s["size"]): s["add"]["ratio"] for s in results},
+        "query_p50_ratio": {str(s["size"]): s["query"]["p50_ratio"] for s in results},
+        "correction_seconds": big["propagation"]["report_seconds_median"],
+        "correction_seconds_first": big["propagation"]["report_seconds_first"],
+        "chromadb_floor_seconds": big["propagation"]["floor_s_median"],
+        "propagation_seconds": big["propagation"]["propagation_s_median"],
+        "propagation_correct": all(s["propagation"]["correct"] for s in results),
+        "size": big["size"],
+    }
+    C.write_report(args.out, "core", data, core_markdown(data))
+    scaling = {k: data[k] for k in ("command", "seconds", "machine", "config", "targets")}
+    scaling["benchmark"] = "scaling"
+    scaling["sizes"] = [
+        {
+            "size": s["size"],
+            "add_ratio": s["add"]["ratio"],
+            "query_p50_ratio": s["query"]["p50_ratio"],
+            "query_p50_bare_s": s["query"]["bare"]["p50"],
+            "query_p50_wrapped_s": s["query"]["wrapped"]["p50"],
+            "correction_seconds": s["propagation"]["report_seconds_median"],
+            "chromadb_floor_seconds": s["propagation"]["floor_s_median"],
+            "propagation_seconds": s["propagation"]["propagation_s_median"],
+            "links_correct": s["propagation"]["correct"],
+        }
+        for s in results
+    ]
+    C.write_report(args.out, "scaling", scaling, scaling_markdown(data), echo=False)
+    plot(data, args.out / "scaling.png")
+    print(f"wrote {args.out / 'scaling.png'}")
+    return 0 if data["summary"]["propagation_correct"] else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

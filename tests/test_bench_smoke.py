@@ -1,0 +1,162 @@
+"""Smoke runs of the wrapper benchmarks: each script runs at smoke size and writes sane JSON.
+
+All scripts start at once in subprocesses (a module fixture), so the module takes about as
+long as the slowest script rather than their sum.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+BENCH = REPO / "bench"
+DATA = REPO.parent / "shared" / "data"
+SCRIPTS = {
+    "core": None,
+    "seed_replay": None,
+    "situatedqa": DATA / "situatedqa" / "data" / "raw_data" / "temp.dev.jsonl",
+    "locomo": DATA / "locomo" / "locomo10.json",
+}
+TIMEOUT = 240
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """Start every benchmark with --smoke (and --help) at once; yield their results."""
+    env = dict(os.environ, NOWLINE_BENCH_QUIET="1", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+    started: dict[str, tuple[subprocess.Popen[str], Path | None]] = {}
+    for name, data in SCRIPTS.items():
+        if data is not None and not data.exists():
+            continue
+        out = tmp_path_factory.mktemp(name)
+        cmd = [sys.executable, str(BENCH / f"{name}.py"), "--smoke", "--out", str(out)]
+        started[name] = (_popen(cmd, env), out)
+        started[f"{name} --help"] = (
+            _popen([sys.executable, str(BENCH / f"{name}.py"), "--help"], env),
+            None,
+        )
+    results: dict[str, Any] = {}
+    try:
+        for key, (proc, out) in started.items():
+            stdout, stderr = proc.communicate(timeout=TIMEOUT)
+            results[key] = {"rc": proc.returncode, "stdout": stdout, "stderr": stderr, "out": out}
+        yield results
+    finally:
+        for proc, _out in started.values():
+            if proc.poll() is None:
+                proc.kill()
+
+
+def _popen(cmd: list[str], env: dict[str, str]) -> subprocess.Popen[str]:
+    """Start a script from the repository root, capturing its output."""
+    return subprocess.Popen(
+        cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def _result(runs: dict[str, Any], name: str) -> tuple[dict[str, Any], Path]:
+    """Return a script's JSON result and its output folder, failing with its stderr."""
+    if name not in runs:
+        pytest.skip(f"data for {name} is not available")
+    run = runs[name]
+    assert run["rc"] == 0, f"{name} failed:\n{run['stderr'][-3000:]}"
+    out: Path = run["out"]
+    assert (out / f"{name}.md").read_text().startswith("# ")
+    return json.loads((out / f"{name}.json").read_text()), out
+
+
+def _share(value: Any) -> bool:
+    """Return whether a value is a share in [0, 1]."""
+    return isinstance(value, (int, float)) and 0.0 <= value <= 1.0
+
+
+@pytest.mark.parametrize("name", list(SCRIPTS))
+def test_help_describes_the_benchmark(runs: dict[str, Any], name: str) -> None:
+    """Each script's --help exits 0 and documents --smoke and --out."""
+    if f"{name} --help" not in runs:
+        pytest.skip(f"data for {name} is not available")
+    run = runs[f"{name} --help"]
+    assert run["rc"] == 0, run["stderr"]
+    assert "--smoke" in run["stdout"] and "--out" in run["stdout"]
+
+
+def test_core_smoke_measures_overheads_and_links_exactly_the_stale_records(
+    runs: dict[str, Any],
+) -> None:
+    """The core benchmark reports ratios, a correct propagation, and the scaling plot."""
+    data, out = _result(runs, "core")
+    assert data["benchmark"] == "core" and data["config"]["smoke"] is True
+    assert {"machine", "config", "targets", "sizes", "summary", "command", "seconds"} <= set(data)
+    for size in data["sizes"]:
+        assert 0.2 < size["add"]["ratio"] < 20
+        assert 0.2 < size["query"]["p50_ratio"] < 20
+        assert size["query"]["bare"]["n"] == data["config"]["queries"]
+        prop = size["propagation"]
+        assert prop["correct"] is True
+        for run in prop["runs"]:
+            assert run["reached"] == data["config"]["reach"] == prop["stale"]
+            assert run["sibling_linked"] == 0 and run["other_linked"] == 0
+            assert 0 < run["report_seconds"] < 60
+            assert set(run["phases_s"]) >= {"_reach", "_link"}
+    assert data["summary"]["propagation_correct"] is True
+    scaling = json.loads((out / "scaling.json").read_text())
+    assert [s["size"] for s in scaling["sizes"]] == data["config"]["sizes"]
+    assert (out / "scaling.png").stat().st_size > 1000
+
+
+def test_seed_replay_smoke_links_every_stale_memory_and_no_sibling(runs: dict[str, Any]) -> None:
+    """The replay links all memories naming the old repository and none of the sibling's."""
+    data, _out = _result(runs, "seed_replay")
+    store, summary = data["store"], data["summary"]
+    assert store["stale_total"] == data["config"]["stale"] + 9
+    assert store["stale_linked"] == store["stale_total"] == store["reached"]
+    assert store["sibling_linked"] == 0 and store["other_linked"] == 0
+    assert summary["misleading_with_now_line"] == summary["misleading_retrieved"]
+    assert summary["misleading_all_with_now_line"] == summary["misleading_within_40"] > 0
+    main = data["queries"][0]
+    assert main["nowline"]["stale_exposure_strict"] == 0
+    assert main["bare"]["stale_exposure_strict"] == main["bare"]["stale_retrieved"]
+    assert main["nowline"]["sibling_with_now_line"] == 0
+    assert "now: UFO core" in main["nowline"]["rendered"]
+
+
+def test_situatedqa_smoke_scores_every_store(runs: dict[str, Any]) -> None:
+    """The SituatedQA benchmark scores bare Chroma and every deprecation policy."""
+    data, _out = _result(runs, "situatedqa")
+    assert data["dataset"]["changed"] > 0 and data["dataset"]["unchanged"] > 0
+    assert set(data["scores"]) == {"bare", "answer", "name", "fact"}
+    for scores in data["scores"].values():
+        changed = scores["changed"]
+        for key in ("stale_exposure_strict", "stale_exposure_lenient", "current_fact_presence"):
+            assert _share(changed[key]), key
+        assert _share(scores["unchanged"]["answer_presence"])
+    assert data["scores"]["bare"]["changed"]["stale_exposure_strict"] > 0
+    answer = data["stores"]["answer"]
+    assert answer["reach"] == 1.0 or answer["refused_corrections"] > 0
+    assert data["stores"]["fact"]["collateral_memories"] == 0
+    assert data["stores"]["fact"]["reach_by_phrasing"]["old-a"] == 1.0
+    assert (
+        data["scores"]["answer"]["changed"]["stale_exposure_strict"]
+        < data["scores"]["bare"]["changed"]["stale_exposure_strict"]
+    )
+
+
+def test_locomo_smoke_rankings_are_identical(runs: dict[str, Any]) -> None:
+    """The wrapper returns chromadb's exact top-10 lists, so the same evidence recall."""
+    data, _out = _result(runs, "locomo")
+    assert data["dataset"]["questions"] > 0
+    assert data["identical_top10_same_collection_share"] == 1.0
+    assert data["identical_top10_share"] > 0.9
+    overall = data["metrics"]["all"]
+    for k in (1, 5, 10):
+        assert _share(overall[f"bare_recall@{k}"])
+        assert abs(overall[f"bare_recall@{k}"] - overall[f"nowline_recall@{k}"]) < 0.05
+    assert 0.2 < data["latency"]["p50_ratio"] < 20
