@@ -32,7 +32,10 @@ typecheck: setup
 	ln -s "$(CURDIR)/matchers" build/typecheck/nowline/matchers
 	cd build/typecheck && ../../$(VENV)/bin/mypy --strict --no-incremental -p nowline
 
+# The core suite runs twice: on local PersistentClient stores, then against a real Chroma
+# server (`chroma run` on 127.0.0.1, started and stopped by the tests) through HttpClient.
 pytest: setup
+	$(PY) -m pytest --backend=http
 	$(PY) -m pytest
 
 bench-smoke: setup

@@ -1,10 +1,32 @@
-"""Shared fixtures: real PersistentClient stores in temp dirs and a deterministic fake embedder."""
+"""Shared fixtures: real Chroma stores in temp dirs and a deterministic fake embedder.
+
+Two backends serve the ``raw_client`` fixture (and so ``client``, ``memory`` and ``scoped``):
+
+* ``--backend=local`` (the default): a ``chromadb.PersistentClient`` on a fresh folder.
+* ``--backend=http``: a ``chromadb.HttpClient`` on a fresh database of one Chroma server
+  (``chroma run``) that this session starts on a free loopback port and stops at the end, also
+  on failure. Only the modules in :data:`HTTP_SUITE` run; the others are deselected. In those
+  modules ``chromadb.PersistentClient(path=store_path)`` is redirected to the test's server
+  database, so tests that reopen "their" store reopen it over HTTP.
+
+Tests that need a server whatever the backend use the ``chroma_server`` fixture directly.
+"""
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import hashlib
 import os
-from collections.abc import Iterator
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -64,15 +86,18 @@ def store_path(tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def raw_client(store_path: str) -> Iterator[chromadb.api.ClientAPI]:
-    """Return a chromadb PersistentClient on a fresh folder."""
+def raw_client(request: pytest.FixtureRequest, store_path: str) -> Iterator[chromadb.api.ClientAPI]:
+    """Return a fresh store's client: a PersistentClient, or an HttpClient with --backend=http."""
+    if backend(request.config) == "http":
+        yield request.getfixturevalue("http_database").client()
+        return
     client = chromadb.PersistentClient(path=store_path)
     yield client
 
 
 @pytest.fixture
 def client(raw_client: chromadb.api.ClientAPI) -> nowline.Client:
-    """Return the fresh PersistentClient wrapped by nowline."""
+    """Return the fresh store's client wrapped by nowline."""
     return nowline.wrap(raw_client)
 
 
@@ -102,3 +127,233 @@ def strip_nowline(meta: Any) -> Any:
         return None
     rest = {k: v for k, v in meta.items() if not k.startswith("nowline_")}
     return rest or None
+
+
+# --------------------------------------------------------------------------- backends
+
+BACKENDS = ("local", "http")
+
+HTTP_SUITE = (
+    "tests/test_seed.py",
+    "tests/test_guards.py",
+    "tests/test_dropin.py",
+    "tests/test_guard.py",
+    "tests/reliability/test_scope.py",
+    "tests/reliability/test_undo.py",
+    "tests/reliability/test_bad_input.py",
+    "tests/reliability/test_forgery.py",
+    "tests/reliability/test_state_machine.py",
+)
+"""The modules that ``--backend=http`` runs against a Chroma server (paths from the repo root)."""
+
+HTTP_SKIP = {
+    "tests/test_seed.py::test_unknown_embedding_function_is_refused": "a subprocess writes a "
+    "local store at store_path; the test is about that local store",
+}
+"""Tests of HTTP_SUITE that are inherently local: skipped with --backend=http, with the reason."""
+
+HTTP_XFAIL = {
+    "tests/test_seed.py::test_two_wrappers_in_one_process_see_each_others_corrections": "core: "
+    "over a server, a second wrapper in the same process sees a retraction only after "
+    "refresh_seconds (Collection._maybe_refresh consults the in-process generation only for "
+    "the sole writer of a local store)",
+}
+"""Known divergences on the server backend (strict: an XPASS fails, so fixed ones get removed)."""
+
+SERVER_START_SECONDS = 60.0
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """Add ``--backend``: which Chroma client the store fixtures give."""
+    parser.addoption(
+        "--backend",
+        choices=BACKENDS,
+        default="local",
+        help="local: PersistentClient stores (default); http: run HTTP_SUITE against a "
+        "Chroma server started for the session (chroma run), through chromadb.HttpClient.",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register this suite's markers (the run uses --strict-markers)."""
+    config.addinivalue_line("markers", "server: starts a Chroma server (chroma run) on loopback")
+
+
+def backend(config: pytest.Config) -> str:
+    """Return the backend this run uses: ``local`` or ``http``."""
+    return str(config.getoption("--backend", default="local"))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With ``--backend=http``, keep only the modules of HTTP_SUITE (the rest are local-only)."""
+    if backend(config) != "http":
+        return
+    keep: list[pytest.Item] = []
+    drop: list[pytest.Item] = []
+    for item in items:
+        try:
+            rel = item.path.relative_to(config.rootpath).as_posix()
+        except ValueError:
+            rel = ""
+        (keep if rel in HTTP_SUITE else drop).append(item)
+        node = f"{rel}::{item.name}"
+        if node in HTTP_SKIP:
+            item.add_marker(pytest.mark.skip(reason=HTTP_SKIP[node]))
+        if node in HTTP_XFAIL:
+            item.add_marker(pytest.mark.xfail(strict=True, reason=HTTP_XFAIL[node]))
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+def _free_port() -> int:
+    """Return a TCP port on 127.0.0.1 that is free right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _chroma_cli() -> str:
+    """Return the ``chroma`` command of the running environment."""
+    beside = Path(sys.executable).parent / "chroma"
+    found = str(beside) if beside.exists() else shutil.which("chroma")
+    if found is None:
+        pytest.fail("The chroma CLI is not installed; it comes with chromadb (make setup).")
+    return found
+
+
+@dataclass
+class ChromaServer:
+    """A Chroma server process that this test session started on a loopback port."""
+
+    path: Path
+    host: str = "127.0.0.1"
+    port: int = 0
+    process: subprocess.Popen[bytes] | None = None
+    log: Path | None = None
+    _admin: Any = field(default=None, repr=False)
+
+    def start(self) -> ChromaServer:
+        """Start ``chroma run`` on a free port and wait for its heartbeat (three tries)."""
+        problem = ""
+        for attempt in range(3):
+            self.port = _free_port()
+            self.log = self.path.parent / f"{self.path.name}-server-{attempt}.log"
+            with open(self.log, "wb") as out:
+                self.process = subprocess.Popen(
+                    [
+                        _chroma_cli(),
+                        "run",
+                        "--path",
+                        str(self.path),
+                        "--host",
+                        self.host,
+                        "--port",
+                        str(self.port),
+                    ],
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                    env={**os.environ, "ANONYMIZED_TELEMETRY": "False"},
+                    start_new_session=True,
+                )
+            atexit.register(self.stop)
+            problem = self._wait_for_heartbeat()
+            if not problem:
+                return self
+            self.stop()
+        pytest.fail(f"The Chroma server did not start: {problem}")
+
+    def _wait_for_heartbeat(self) -> str:
+        """Return "" once the server answers its heartbeat, else what went wrong."""
+        url = f"http://{self.host}:{self.port}/api/v2/heartbeat"
+        deadline = time.monotonic() + SERVER_START_SECONDS
+        while time.monotonic() < deadline:
+            assert self.process is not None
+            if self.process.poll() is not None:
+                tail = self.log.read_text(errors="replace")[-2000:] if self.log else ""
+                return f"it exited with {self.process.returncode}:\n{tail}"
+            with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=1) as resp:
+                if resp.status == 200:
+                    return ""
+            time.sleep(0.1)
+        return f"no heartbeat at {url} within {SERVER_START_SECONDS} s"
+
+    def stop(self) -> None:
+        """Stop the server (SIGTERM, then SIGKILL after 10 s). Safe to call twice."""
+        proc, self.process = self.process, None
+        if proc is None or proc.poll() is not None:
+            return
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+
+    def client(self, database: str = chromadb.DEFAULT_DATABASE) -> chromadb.api.ClientAPI:
+        """Return a chromadb HttpClient on one of the server's databases."""
+        return chromadb.HttpClient(host=self.host, port=self.port, database=database)
+
+    def new_database(self) -> str:
+        """Create a database with a fresh name and return the name."""
+        name = f"t{uuid.uuid4().hex}"
+        self._admin_client().create_database(name)
+        return name
+
+    def _admin_client(self) -> Any:
+        """Return an AdminClient with the settings of this server's HttpClient."""
+        if self._admin is None:
+            self._admin = chromadb.AdminClient(self.client()._system.settings)
+        return self._admin
+
+
+@dataclass(frozen=True)
+class ServerDatabase:
+    """One database of the session's Chroma server, private to one test."""
+
+    server: ChromaServer
+    name: str
+
+    def client(self) -> chromadb.api.ClientAPI:
+        """Return an HttpClient on this database."""
+        return self.server.client(self.name)
+
+
+@pytest.fixture(scope="session")
+def chroma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ChromaServer]:
+    """Start one Chroma server for the session; it is stopped at the end, also on failure."""
+    server = ChromaServer(path=tmp_path_factory.mktemp("chroma-server") / "data").start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def http_database(chroma_server: ChromaServer) -> ServerDatabase:
+    """Return a fresh, empty database on the session's server.
+
+    It is never deleted: with chromadb 1.5.9, deleting a collection or database leaves its
+    list-valued metadata behind, and the next record written anywhere on the server inherits
+    it (chroma-core/chroma#7594). The server's folder goes away with the session instead.
+    """
+    return ServerDatabase(chroma_server, chroma_server.new_database())
+
+
+@pytest.fixture(autouse=True)
+def _persistent_client_follows_backend(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With --backend=http, open the test's server database where a test opens its store_path."""
+    if backend(request.config) != "http" or "store_path" not in request.fixturenames:
+        return
+    store_path: str = request.getfixturevalue("store_path")
+    database: ServerDatabase = request.getfixturevalue("http_database")
+    real: Callable[..., chromadb.api.ClientAPI] = chromadb.PersistentClient
+
+    def persistent_client(path: Any = "./chroma", *args: Any, **kwargs: Any) -> Any:
+        if os.fspath(path) == store_path:
+            return database.client()
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(chromadb, "PersistentClient", persistent_client)

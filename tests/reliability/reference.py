@@ -1,0 +1,240 @@
+"""A from-scratch reference for DESIGN.md §4–§5, written from the text, not from the code.
+
+Given every record of a collection (id, document, metadata), it says for each record:
+which active corrections supersede it (the links that must be stored in ``nowline_by``), its
+role, and its now-line corrections. It shares nothing with nowline but the metadata key names:
+occurrence is a slow loop over ``str.find`` on folded text, chains are a memoised recursion.
+
+Inputs it reads from a record's metadata: ``deprecates`` (a correction), the scope key,
+``nowline_time`` and ``nowline_written`` (order), ``nowline_retracted`` (retraction). Outputs it
+never reads: ``nowline_by`` and ``nowline_role``; those are what it checks.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from functools import cache
+from typing import Any
+
+__all__ = [
+    "Expect",
+    "Record",
+    "all_records",
+    "expected",
+    "expected_links",
+    "expected_states",
+    "fold",
+    "occurs",
+    "recall_states",
+    "stored_links",
+]
+
+Order = tuple[float, float, str]
+
+
+def fold(s: str) -> str:
+    """Return ``s`` as §3 compares it: NFKC, then casefold."""
+    return unicodedata.normalize("NFKC", s).casefold()
+
+
+def _token(c: str) -> bool:
+    """Return whether ``c`` is a token character (§3): a letter or digit, ``_`` or ``-``."""
+    return c.isalnum() or c in "_-"
+
+
+def occurs(phrase: str, text: str) -> bool:
+    """Return whether ``phrase`` occurs in ``text`` (§3), by trying every position."""
+    p, t = fold(phrase.strip()), fold(text)
+    if not p:
+        return False
+    start = t.find(p)
+    while start != -1:
+        end = start + len(p)
+        free_before = not (_token(p[0]) and start > 0 and _token(t[start - 1]))
+        free_after = not (_token(p[-1]) and end < len(t) and _token(t[end]))
+        if free_before and free_after:
+            return True
+        start = t.find(p, start + 1)
+    return False
+
+
+@dataclass(frozen=True)
+class Record:
+    """A record as stored: id, document and metadata."""
+
+    id: str
+    document: str
+    metadata: Mapping[str, Any]
+
+    @property
+    def deprecates(self) -> tuple[str, ...]:
+        """Return the deprecated strings (empty unless the record is a correction)."""
+        value = self.metadata.get("deprecates")
+        if isinstance(value, str):
+            value = [value]
+        return tuple(s.strip() for s in value or () if isinstance(s, str) and s.strip())
+
+    @property
+    def is_correction(self) -> bool:
+        """Return whether a non-empty ``deprecates`` makes the record a correction (§2)."""
+        return bool(self.deprecates)
+
+    @property
+    def retracted(self) -> bool:
+        """Return whether the record is a retracted correction (§6)."""
+        return self.is_correction and self.metadata.get("nowline_retracted") is not None
+
+    @property
+    def time(self) -> float:
+        """Return the record's time (§2); a record nowline never wrote has its observed_at or 0."""
+        stored = self.metadata.get("nowline_time")
+        if stored is not None:
+            return float(stored)
+        observed = self.metadata.get("observed_at")
+        if isinstance(observed, (int, float)) and not isinstance(observed, bool):
+            return float(observed)
+        if isinstance(observed, str):
+            text = observed.strip().replace("Z", "+00:00").replace("z", "+00:00")
+            parsed = datetime.fromisoformat(text)
+            return (parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)).timestamp()
+        return 0.0
+
+    @property
+    def order(self) -> Order:
+        """Return the order of §2: time, then write order, then id."""
+        written = self.metadata.get("nowline_written")
+        return (self.time, self.time if written is None else float(written), self.id)
+
+    def scope(self, scope_key: str | None) -> Any:
+        """Return the record's scope (§7): records without the key share one scope."""
+        if scope_key is None:
+            return None
+        value = self.metadata.get(scope_key)
+        if value is None:
+            return ("missing",)
+        return (type(value), tuple(value) if isinstance(value, list) else value)
+
+
+@dataclass(frozen=True)
+class Expect:
+    """What §4–§5 say about one record.
+
+    Attributes:
+        by: the active corrections that supersede it (the stored ``nowline_by``), sorted.
+        role: ``current``, ``historical`` or ``transition``.
+        now: the ids of its now-line corrections, oldest first (empty unless historical).
+    """
+
+    by: tuple[str, ...]
+    role: str
+    now: tuple[str, ...]
+
+    @property
+    def stored_role(self) -> str | None:
+        """Return the role as stored in ``nowline_role`` (current is stored as no key)."""
+        return None if self.role == "current" else self.role
+
+
+def expected(
+    records: Iterable[Record], scope_key: str | None = None, as_of: float | None = None
+) -> dict[str, Expect]:
+    """Return, for every record, its links, role and now-line corrections (§4–§5).
+
+    With ``as_of``, records and corrections whose time is later are left out (§8).
+    """
+    recs = [r for r in records if as_of is None or r.time <= as_of]
+    active = [c for c in recs if c.is_correction and not c.retracted]
+
+    def supersedes(c: Record, r: Record) -> bool:
+        if c.id == r.id or c.scope(scope_key) != r.scope(scope_key):
+            return False
+        if r.is_correction and r.order > c.order:
+            return False  # a newer correction is never made historical by an older one
+        return any(occurs(p, r.document) for p in c.deprecates)
+
+    links = {r.id: tuple(sorted(c.id for c in active if supersedes(c, r))) for r in recs}
+    order = {r.id: r.order for r in recs}
+
+    @cache
+    def newest(cid: str) -> str:
+        sups = links[cid]
+        if not sups:
+            return cid
+        return max((newest(s) for s in sups), key=order.__getitem__)
+
+    out: dict[str, Expect] = {}
+    for r in recs:
+        by = links[r.id]
+        if r.retracted:
+            out[r.id] = Expect(by, "historical", ())
+        elif by:
+            now = tuple(sorted({newest(c) for c in by}, key=order.__getitem__))
+            out[r.id] = Expect(by, "historical", now)
+        else:
+            out[r.id] = Expect(by, "transition" if r.is_correction else "current", ())
+    return out
+
+
+def expected_links(
+    records: Iterable[Record], scope_key: str | None = None
+) -> dict[str, tuple[tuple[str, ...], str | None]]:
+    """Return {id: (nowline_by, nowline_role)} as a store must hold them after repair()."""
+    return {rid: (e.by, e.stored_role) for rid, e in expected(records, scope_key).items()}
+
+
+def all_records(collection: Any) -> list[Record]:
+    """Return every record of a (raw or wrapped) collection, read in pages."""
+    out: list[Record] = []
+    offset, page = 0, 5000
+    while True:
+        got = collection.get(limit=page, offset=offset, include=["documents", "metadatas"])
+        for rid, doc, meta in zip(got["ids"], got["documents"], got["metadatas"], strict=True):
+            out.append(Record(rid, doc or "", dict(meta or {})))
+        if len(got["ids"]) < page:
+            return out
+        offset += page
+
+
+def stored_links(records: Sequence[Record]) -> dict[str, tuple[tuple[str, ...], str | None]]:
+    """Return {id: (nowline_by, nowline_role)} as stored."""
+    return {
+        r.id: (tuple(sorted(r.metadata.get("nowline_by") or ())), r.metadata.get("nowline_role"))
+        for r in records
+    }
+
+
+def recall_states(
+    collection: Any, query: str = "memory", as_of: Any = None
+) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Recall every record of a wrapped collection: {id: (role, now-line correction ids)}.
+
+    One recall() with n_results = count. Chroma's HNSW index is approximate and can leave a
+    record out even then; without ``as_of`` those few are read through the wrapper's query()
+    restricted to their ids (the same read-time computation, reported in metadata).
+    """
+    n = collection.count()
+    if n == 0:
+        return {}
+    recall = collection.recall(query, n_results=n, as_of=as_of)
+    got = {h.id: (h.role, tuple(c.id for c in h.now)) for h in recall.hits}
+    if as_of is not None:
+        return got
+    missing = [rid for rid in collection.get(include=[])["ids"] if rid not in got]
+    for i in range(0, len(missing), 100):
+        chunk = missing[i : i + 100]
+        q = collection.query(
+            query_texts=[query], ids=chunk, n_results=len(chunk), include=["metadatas"]
+        )
+        for rid, meta in zip(q["ids"][0], (q["metadatas"] or [[]])[0], strict=True):
+            got[rid] = (meta["nowline_role"], tuple(meta["nowline_now"]))
+    return got
+
+
+def expected_states(
+    records: Iterable[Record], scope_key: str | None = None, as_of: float | None = None
+) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Return {id: (role, now-line correction ids)} as recall() must show them."""
+    return {rid: (e.role, e.now) for rid, e in expected(records, scope_key, as_of).items()}
