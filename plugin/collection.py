@@ -208,6 +208,7 @@ class Collection:
         configuration: UpdateCollectionConfiguration | None = None,
     ) -> None:
         """Rename the collection or change its metadata, as ``chromadb.Collection.modify``."""
+        self._ensure_writer()
         self._inner.modify(name=name, metadata=metadata, configuration=configuration)
 
     def peek(self, limit: int = 10) -> GetResult:
@@ -343,8 +344,8 @@ class Collection:
                 for rid, meta in zip(doomed["ids"], doomed["metadatas"] or [], strict=True)
                 if _is_correction(meta)
             ]
+            self._ensure_writer()
             if corrections:
-                self._ensure_writer()
                 for cid in corrections:
                     self._registry.drop(cid)
                     self._unlink(cid)
@@ -443,7 +444,7 @@ class Collection:
         Raises:
             InvalidInput: the text, id, metadata or time cannot be used.
         """
-        rid = _new_id(id)
+        rid = self._fresh_id(id)
         meta = _with_observed_at(metadata, observed_at)
         self._write("add", [rid], None, [meta] if meta else None, [_text(text)], None, None)
         return rid
@@ -457,7 +458,7 @@ class Collection:
         metadata: Mapping[str, Any] | None = None,
         observed_at: str | float | int | None = None,
         allow_absent: bool = False,
-        max_reach: float | int | None = DEFAULT_MAX_REACH,
+        max_reach: float | int | Literal["default"] | None = "default",
     ) -> CorrectionReport:
         """Store a correction and link every record that names what it deprecates.
 
@@ -470,7 +471,9 @@ class Collection:
             allow_absent: accept deprecated strings that do not occur in ``text``.
             max_reach: refuse the correction if it would reach more records than this: a
                 share of the store (a float in (0, 1]; the limit is never below
-                ``REACH_FLOOR``), a count (an int), or None for no limit.
+                ``REACH_FLOOR``), a count (an int), or None for no limit. The default is
+                the collection's setting (``wrap(max_reach=...)``, itself
+                ``DEFAULT_MAX_REACH`` = 0.25 unless changed).
 
         Returns:
             The correction's id, how many records it reached and the seconds taken.
@@ -481,10 +484,11 @@ class Collection:
             CorrectionTooBroad: it would reach more than ``max_reach``; nothing is written.
         """
         start = time.perf_counter()
-        rid = _new_id(id)
+        rid = self._fresh_id(id)
         if deprecates is None:
             raise InvalidCorrection("correct() needs deprecates: the exact outdated strings.")
-        _check_max_reach(max_reach)
+        if max_reach != "default":
+            _check_max_reach(max_reach)
         meta = dict(_with_observed_at(metadata, observed_at) or {})
         meta[K.DEPRECATES] = [deprecates] if isinstance(deprecates, str) else deprecates
         reached = self._write(
@@ -578,6 +582,8 @@ class Collection:
             InvalidCorrection: ``deprecates`` is malformed.
         """
         phrases = _parse_deprecates(deprecates)
+        if metadata is not None and not isinstance(metadata, Mapping):
+            raise InvalidInput(f"metadata must be a mapping, not {type(metadata).__name__}.")
         meta = dict(metadata or {})
         info = CorrectionInfo(
             id="\x00preview",
@@ -819,6 +825,7 @@ class Collection:
         for rid in id_list:
             if not isinstance(rid, str):
                 raise InvalidInput(f"Every id must be a str, got {type(rid).__name__}.")
+            _check_text(rid, "an id")
         meta_list = _column(metadatas, n, "metadatas", Mapping)
         doc_list = _column(documents, n, "documents", str)
         user_metas = [_clean_metadata(m, op) for m in meta_list] if meta_list else [None] * n
@@ -870,9 +877,11 @@ class Collection:
                 elif was or (user_metas[i] or {}).get(K.DEPRECATES, 0) is None:
                     dropped.append(rec.id)
             batch_ids = set(id_list)
-            reach = self._reach(new_infos, exclude=batch_ids)
-            total = self._inner.count() if new_infos else 0
-            for info in new_infos:
+            # A retracted correction stays inert whatever is edited in it.
+            active = [info for info in new_infos if info.retracted is None]
+            reach = self._reach(active, exclude=batch_ids)
+            total = self._inner.count() if active else 0
+            for info in active:
                 _check_reach(info, len(reach[info.id]), limit_setting, total)
             # Embeddings are computed only now that every guard has passed.
             emb = self._embeddings_for(op, embeddings, doc_list, images)
@@ -892,12 +901,14 @@ class Collection:
                     else:
                         self._registry.put(prev)
                 raise
-            for info in new_infos:
+            for info in active:
                 if info.id in known and _is_correction(known[info.id].metadata):
                     self._unlink(info.id, keep_in=batch_ids)
             reached = self._link(reach)
             for info in new_infos:
-                reached[info.id] += sum(1 for m in final_metas if info.id in (m.get(K.BY) or []))
+                reached[info.id] = reached.get(info.id, 0) + sum(
+                    1 for m in final_metas if info.id in (m.get(K.BY) or [])
+                )
             for cid in dropped:
                 self._unlink(cid, keep_in=batch_ids)
             if new_infos or dropped:
@@ -919,7 +930,10 @@ class Collection:
             old = known.get(rec.id)
             links = self._write_links(rec, self._registry)
             patch: dict[str, Any] = dict(user or {})
+            removed = K.DEPRECATES in patch and patch[K.DEPRECATES] is None
             patch.pop(K.DEPRECATES, None)
+            if removed:
+                patch[K.DEPRECATES] = None  # update(): a None value deletes the key
             if _is_correction(meta):
                 patch[K.DEPRECATES] = list(_parse_deprecates(meta[K.DEPRECATES]))
             patch[K.TIME] = meta[K.TIME]
@@ -1104,6 +1118,16 @@ class Collection:
         embed_query = getattr(self._ef, "embed_query", None)
         return embed_query(texts) if embed_query is not None else self._ef(texts)
 
+    def _fresh_id(self, rid: object) -> str:
+        """Return a new record's id: the given one if no record has it, else raise."""
+        new = _new_id(rid)
+        if rid is not None and self._inner.get(ids=[new], include=[])["ids"]:
+            raise InvalidInput(
+                f"A record with id {new!r} already exists (chromadb would ignore this add); "
+                "change it with update() or upsert(), or give another id."
+            )
+        return new
+
     def _sole_writer(self) -> bool:
         """Return whether no other process can change this store's corrections."""
         if self._writer_path is None:
@@ -1186,11 +1210,10 @@ class Collection:
         read of those changed since the last refresh.
         """
         generation = self._generation()
-        if not force:
+        if not force and generation == self._seen_generation:
             if self._sole_writer():
-                if generation == self._seen_generation:
-                    return  # nothing but this wrapper can have changed the corrections
-            elif time.monotonic() - self._last_refresh < self._refresh_seconds:
+                return  # nothing but this wrapper can have changed the corrections
+            if time.monotonic() - self._last_refresh < self._refresh_seconds:
                 return
         with self._lock:
             self._seen_generation = generation
@@ -1418,6 +1441,7 @@ def _new_id(rid: object) -> str:
         return str(uuid.uuid4())
     if not isinstance(rid, str) or not rid:
         raise InvalidInput("id must be a non-empty str (or None for a generated one).")
+    _check_text(rid, "id")
     return rid
 
 
@@ -1446,6 +1470,7 @@ def _clean_metadata(meta: Mapping[str, Any] | None, op: str) -> dict[str, Any] |
     for key, value in meta.items():
         if not isinstance(key, str):
             raise InvalidInput(f"Metadata keys must be str, got {key!r}.")
+        _check_text(key, "a metadata key")
         if key.startswith(K.PREFIX):
             continue  # nowline's own bookkeeping is recomputed, never taken from callers
         if value is None:

@@ -234,7 +234,8 @@ BAD: dict[str, Bad] = {
     "modify-bad-name": Bad("modify", {"name": "a"}, CHROMA, "name"),
 }
 
-KNOWN_BUGS: dict[str, tuple[Bad, str]] = {
+# Cases that were core bugs when this suite was written (the reason says what was wrong).
+FIXED_BUGS: dict[str, tuple[Bad, str]] = {
     "remember-id-surrogate": (
         Bad("remember", {"text": "a", "id": "id\ud800"}, II, "surrogate"),
         "core bug: a lone surrogate in an id reaches chromadb and fails with a bare "
@@ -268,12 +269,9 @@ def _call(col: nowline.Collection, bad: Bad) -> Any:
 
 
 def _params() -> list[Any]:
-    """Return every bad call as a pytest param; known bugs are xfail(strict)."""
+    """Return every bad call as a pytest param, with the cases that once were core bugs."""
     out = [pytest.param(bad, id=name) for name, bad in BAD.items()]
-    out += [
-        pytest.param(bad, id=name, marks=pytest.mark.xfail(strict=True, reason=reason))
-        for name, (bad, reason) in KNOWN_BUGS.items()
-    ]
+    out += [pytest.param(bad, id=name) for name, (bad, _) in FIXED_BUGS.items()]
     return out
 
 
@@ -410,11 +408,6 @@ def test_lone_surrogates_never_reach_the_store(store: nowline.Collection) -> Non
     assert snapshot(store) == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core bug: correct() has its own default max_reach=0.25, so the collection's "
-    "max_reach given to wrap() applies to add/update/upsert but never to correct()",
-)
 def test_the_collections_max_reach_applies_to_correct(memory: nowline.Collection) -> None:
     """wrap(max_reach=None) lets correct() reach the whole store, as it lets add()."""
     n = 150

@@ -84,10 +84,9 @@ class NowlineMachine(RuleBasedStateMachine):
     """A wrapped collection and the model it must agree with."""
 
     client: ClassVar[Any] = None
-    # Core bug (tests/reliability/test_undo.py, xfail): editing the text of a retracted
-    # correction re-links records to it. Hypothesis finds it within a few hundred programs;
-    # this driver leaves that one input out until it is fixed, then set it to True.
-    edit_retracted: ClassVar[bool] = False
+    # Editing the text of a retracted correction once re-linked records to it (a core bug
+    # Hypothesis found within a few hundred programs, now fixed); False leaves that input out.
+    edit_retracted: ClassVar[bool] = True
 
     def __init__(self) -> None:
         """Start each program on a new, empty collection."""
@@ -323,11 +322,6 @@ def test_wrapper_agrees_with_the_model(module_client: chromadb.api.ClientAPI) ->
     run_state_machine_as_test(NowlineMachine, settings=_settings())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core bug: update() of a retracted correction's document re-links records to it "
-    "(the minimal program Hypothesis found with edit_retracted=True)",
-)
 def test_minimal_program_found_by_hypothesis(module_client: chromadb.api.ClientAPI) -> None:
     """Editing the text of a retracted correction keeps the stored links of the model."""
     NowlineMachine.client = module_client

@@ -136,11 +136,6 @@ def test_delete_a_correction_with_its_memories_in_one_call(chain: nowline.Collec
     assert s["m2"] == s["c1"] == ("historical", ("c2",))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core bug: update(metadatas=[{'deprecates': None}]) unlinks the correction but "
-    "leaves 'deprecates' stored (_batch_metadata pops the None), so repair() revives it",
-)
 def test_dropping_deprecates_turns_a_correction_into_a_memory(chain: nowline.Collection) -> None:
     """update(metadatas={"deprecates": None}) unlinks the former correction everywhere."""
     chain.update(ids=["c3"], metadatas=[{"deprecates": None}])
@@ -175,11 +170,6 @@ def test_retract_and_delete_of_missing_records(chain: nowline.Collection) -> Non
     assert _states(chain) == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core bug: update() of a retracted correction's document re-links every record "
-    "that names its strings (stored nowline_by/role), although it stays retracted",
-)
 def test_editing_a_retracted_correction_keeps_it_inert(memory: nowline.Collection) -> None:
     """Changing the text of a retracted correction links nothing to it."""
     memory.remember("deploy acme/app now", id="m")
