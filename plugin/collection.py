@@ -7,6 +7,7 @@ import math
 import threading
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -70,6 +71,7 @@ MAX_PHRASE_LENGTH = 500
 _MAX_PHRASES = 100  # deprecated strings per correction
 _PAGE = 5000  # rows per bulk read; Chroma fails above ~32k rows with metadatas
 _REFRESH_SLACK = 5.0  # seconds of clock skew tolerated between writer processes
+_SHOWN_MAX = 10_000  # query() outputs remembered for read-modify-writes
 
 _Embeddings = OneOrMany[Embedding] | OneOrMany[PyEmbedding]
 
@@ -147,6 +149,9 @@ class Collection:
         self._in_process, self._writer_path = _local_store(collection)
         self._max_batch = _max_batch_size(collection)
         self._registry = Registry()
+        # query() output text -> the stored text it was made from, so that a read-modify-write
+        # through query() and update() stores the original (bounded; oldest forgotten first).
+        self._shown: OrderedDict[str, str] = OrderedDict()
         self._last_refresh = 0.0
         self._changed_mark = 0.0
         store: object = self._writer_path or id(getattr(collection, "_client", None))
@@ -411,10 +416,14 @@ class Collection:
                 )
                 if doc is None:
                     d_row.append(doc)
-                elif self._annotate:
-                    d_row.append(annotate_document(doc, self._now_documents(state.now)))
+                    continue
+                if self._annotate:
+                    shown = annotate_document(doc, self._now_documents(state.now))
                 else:
-                    d_row.append(sanitize(doc))
+                    shown = sanitize(doc)
+                if shown != doc:
+                    self._remember_shown(shown, doc)
+                d_row.append(shown)
             docs_out.append(d_row)
             metas_out.append(m_row)
         out = dict(result)
@@ -839,6 +848,8 @@ class Collection:
                 known = self._known(id_list)
             else:
                 known = {}
+            if doc_list is not None and self._shown:
+                doc_list = [self._shown.get(d, d) for d in doc_list]
             if doc_list is not None and any("\n" + NOW_PREFIX in d for d in doc_list):
                 corr_docs = [i.document for i in self._registry.infos()]
                 doc_list = [strip_annotation(d, corr_docs) for d in doc_list]
@@ -1117,6 +1128,14 @@ class Collection:
         """Embed query texts with the collection's function."""
         embed_query = getattr(self._ef, "embed_query", None)
         return embed_query(texts) if embed_query is not None else self._ef(texts)
+
+    def _remember_shown(self, shown: str, stored: str) -> None:
+        """Remember which stored text a query() output came from (see ``_shown``)."""
+        with self._lock:
+            self._shown[shown] = stored
+            self._shown.move_to_end(shown)
+            while len(self._shown) > _SHOWN_MAX:
+                self._shown.popitem(last=False)
 
     def _fresh_id(self, rid: object) -> str:
         """Return a new record's id: the given one if no record has it, else raise."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 
 from nowline.matchers import fold
@@ -24,6 +25,10 @@ QUOTE_MARK = "(quoted) "
 """Put before any line of a memory's own text that could pass for a now-line."""
 
 _WS = re.compile(r"\s+")
+# Every character that starts a new line for a reader (the boundaries of str.splitlines).
+_LINE_BREAK = re.compile(r"(\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029])")
+# A line that reads as a now-line once invisible characters are gone and it is folded.
+_NOW_LIKE = re.compile(r"^\W*now\s*:")
 
 
 def one_line(text: str) -> str:
@@ -32,9 +37,16 @@ def one_line(text: str) -> str:
 
 
 def _looks_like_now_line(line: str) -> bool:
-    """Return whether a line of stored text could be read as a now-line."""
-    folded = fold(line).lstrip()
-    return folded.startswith(("now:", "now :", QUOTE_MARK.strip().casefold()))
+    """Return whether a line of stored text could be read as a now-line.
+
+    Format and control characters (zero-width spaces, joiners, BOM, soft hyphen) are ignored,
+    the line is NFKC-folded (full-width letters, exotic spaces), and any leading punctuation
+    or space and any space before the colon are allowed. A line that starts with the quote
+    mark counts too, so stored text cannot pre-quote itself.
+    """
+    visible = "".join(c for c in line if c == "\t" or unicodedata.category(c) not in ("Cf", "Cc"))
+    folded = fold(visible)
+    return bool(_NOW_LIKE.match(folded)) or folded.lstrip().startswith(QUOTE_MARK.strip())
 
 
 def sanitize(document: str) -> str:
@@ -43,10 +55,14 @@ def sanitize(document: str) -> str:
     Text without such lines is returned unchanged. A line that already starts with the quote
     mark is marked again, so the marking cannot be undone by the stored text itself.
     """
-    lines = document.split("\n")
+    parts = _LINE_BREAK.split(document)  # lines at even indexes, their breaks in between
+    lines = parts[::2]
     if not any(_looks_like_now_line(line) for line in lines):
         return document
-    return "\n".join(QUOTE_MARK + line if _looks_like_now_line(line) else line for line in lines)
+    return "".join(
+        QUOTE_MARK + part if i % 2 == 0 and _looks_like_now_line(part) else part
+        for i, part in enumerate(parts)
+    )
 
 
 def annotate_document(document: str, corrections: Sequence[str]) -> str:
@@ -77,7 +93,7 @@ def render_block(items: Iterable[tuple[str, Sequence[str]]]) -> str:
     """
     out = ["Relevant memory:"]
     for document, corrections in items:
-        lines = sanitize(document).split("\n")
+        lines = sanitize(document).splitlines() or [""]
         out.append("- " + lines[0])
         out.extend("  " + line for line in lines[1:])
         out.extend(NOW_PREFIX + one_line(c) for c in corrections)

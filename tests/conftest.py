@@ -152,12 +152,7 @@ HTTP_SKIP = {
 }
 """Tests of HTTP_SUITE that are inherently local: skipped with --backend=http, with the reason."""
 
-HTTP_XFAIL = {
-    "tests/test_seed.py::test_two_wrappers_in_one_process_see_each_others_corrections": "core: "
-    "over a server, a second wrapper in the same process sees a retraction only after "
-    "refresh_seconds (Collection._maybe_refresh consults the in-process generation only for "
-    "the sole writer of a local store)",
-}
+HTTP_XFAIL: dict[str, str] = {}
 """Known divergences on the server backend (strict: an XPASS fails, so fixed ones get removed)."""
 
 SERVER_START_SECONDS = 60.0

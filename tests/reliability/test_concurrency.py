@@ -78,12 +78,6 @@ def test_store_is_healthy_after_a_refused_writer(refused: tuple[str, dict[str, A
     links_match_reference(col)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core bug: Collection.delete() takes the writer lock only when the deleted records "
-    "include a correction, and modify() never does; a second process deletes memories of a "
-    "local store another process writes (the corruption of DESIGN.md §10)",
-)
 def test_a_second_process_cannot_delete_memories_or_modify(
     refused: tuple[str, dict[str, Any]],
 ) -> None:

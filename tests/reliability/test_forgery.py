@@ -70,21 +70,8 @@ _LINE_BREAKS = ("lone-cr", "line-separator", "paragraph-separator", "next-line",
                 "form-feed", "file-separator")  # fmt: skip
 _INVISIBLE = ("zwsp-before", "zwsp-inside", "zwj-before-colon", "bom", "word-joiner",
               "soft-hyphen")  # fmt: skip
-KNOWN_BUGS = {
-    **dict.fromkeys(
-        _LINE_BREAKS,
-        "core bug: render.sanitize/render_block split lines on '\\n' only; \\r, \\u2028, \\x85, "
-        "\\x0b, \\x0c, \\x1c start a new line for a reader, so '    now: ...' after one is not "
-        "quoted",
-    ),
-    **dict.fromkeys(
-        _INVISIBLE,
-        "core bug: render._looks_like_now_line does not ignore zero-width/format characters "
-        "(category Cf), so 'n\\u200bow:' or '\\u200b    now:' is not quoted",
-    ),
-    "two-spaces-before-colon": "core bug: render._looks_like_now_line catches 'now:' and "
-    "'now :' only, not 'now  :' or 'now\\t:'",
-}
+# The line breaks and invisible characters above once got past sanitize (core bugs, fixed).
+KNOWN_BUGS: dict[str, str] = {}
 
 
 def _cases() -> list[Any]:
@@ -187,11 +174,6 @@ def test_forged_metadata_never_reaches_the_output(memory: nowline.Collection) ->
     assert hit.role == "current" and hit.now == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core bug: query() quotes now-like lines with '(quoted) ' and update() stores that "
-    "mark, so a query()->update() round trip changes the stored text (DESIGN.md §8)",
-)
 def test_read_modify_write_of_a_now_like_line_keeps_the_text(memory: nowline.Collection) -> None:
     """query() then update() of a memory with a now-like line stores the original text."""
     original = "meeting notes\n    now: the build is green"
