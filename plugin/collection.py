@@ -136,6 +136,8 @@ class Collection:
         if scope_key is not None and (scope_key.startswith(K.PREFIX) or scope_key == K.DEPRECATES):
             raise InvalidInput(f"scope_key {scope_key!r} is reserved by nowline; pick a user key.")
         _check_max_reach(max_reach)
+        if not isinstance(annotate, bool):
+            raise InvalidInput(f"annotate must be True or False, not {annotate!r}.")
         if not isinstance(refresh_seconds, (int, float)) or not refresh_seconds >= 0:
             raise InvalidInput("refresh_seconds must be a number >= 0.")
         self._inner = collection
@@ -543,6 +545,10 @@ class Collection:
         query = _text(text)
         if not isinstance(n_results, int) or isinstance(n_results, bool) or n_results < 1:
             raise InvalidInput("n_results must be a positive int.")
+        if not isinstance(include_historical, bool):
+            raise InvalidInput(
+                f"include_historical must be True or False, not {include_historical!r}."
+            )
         cutoff = None if as_of is None else to_epoch(as_of, what="as_of")
         flt = where
         if cutoff is not None:
@@ -755,6 +761,8 @@ class Collection:
         """
 
         def decorate(f: Callable[P, R]) -> Callable[P, R]:
+            if not callable(f):
+                raise InvalidInput(f"guard() decorates a function, not {type(f).__name__}.")
             return guard_call(lambda text: self.check(text, metadata=metadata), f)
 
         return decorate(func) if func is not None else decorate

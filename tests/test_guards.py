@@ -161,3 +161,13 @@ def test_chroma_errors_pass_through(seeded: nowline.Collection) -> None:
     with pytest.raises(chromadb.errors.DuplicateIDError):
         seeded.add(ids=["d", "d"], documents=["a", "b"])
     assert snapshot(seeded) == before
+
+
+def test_flags_must_be_booleans(memory: nowline.Collection) -> None:
+    """Truthy strings are refused where a bool is expected, and guard() needs a function."""
+    with pytest.raises(nowline.InvalidInput, match="include_historical"):
+        memory.recall("x", include_historical="no")  # type: ignore[arg-type]
+    with pytest.raises(nowline.InvalidInput, match="annotate"):
+        nowline.wrap(memory.raw, annotate="no")  # type: ignore[arg-type]
+    with pytest.raises(nowline.InvalidInput, match="decorates a function"):
+        memory.guard(5)  # type: ignore[arg-type]
