@@ -64,17 +64,12 @@ class FoldedText:
         """Whether folded offsets equal original offsets (every code point folds to one)."""
         return not self._folded_starts
 
-    def original_span(self, start: int, end: int) -> tuple[int, int]:
-        """Map the half-open folded span ``[start, end)`` to the original text's offsets.
+    def original_spans(self, spans: list[tuple[int, int, T]]) -> list[tuple[int, int, T]]:
+        """Map half-open ``(start, end, payload)`` folded spans to the original text's offsets.
 
         A span that begins or ends inside the folded form of one original cluster (``ß`` folds
         to ``ss``) is widened to cover that whole cluster.
         """
-        ((o_start, o_end, _),) = self.original_spans([(start, end, None)])
-        return o_start, o_end
-
-    def original_spans(self, spans: list[tuple[int, int, T]]) -> list[tuple[int, int, T]]:
-        """Map many ``(start, end, payload)`` folded spans at once, as :meth:`original_span`."""
         if not self._folded_starts:
             return spans
         f_starts, o_starts, o_ends = self._folded_starts, self._original_starts, self._original_ends

@@ -798,9 +798,7 @@ class Collection:
         meta = record.metadata or {}
         is_correction = _is_correction(meta)
         info = self._registry.get(record.id) if is_correction else None
-        if is_correction and (
-            meta.get(K.RETRACTED) is not None or (info is not None and info.retracted)
-        ):
+        if is_correction and _is_retracted(meta, info):
             return _State("historical", ())
         links = self._registry.links(
             record.document or "",
@@ -1645,12 +1643,16 @@ def _order_of(rec: _Record, info: CorrectionInfo | None) -> tuple[float, float, 
     return (t, _float(meta.get(K.WRITTEN), t), rec.id)
 
 
+def _is_retracted(meta: Mapping[str, Any], info: CorrectionInfo | None) -> bool:
+    """Return whether a correction is retracted, by its stored metadata or the registry."""
+    return meta.get(K.RETRACTED) is not None or (info is not None and info.retracted is not None)
+
+
 def _stored_role(rec: _Record, links: set[str], registry: Registry) -> Role:
     """Return the role to store for a record with these links."""
     meta = rec.metadata or {}
     if _is_correction(meta):
-        info = registry.get(rec.id)
-        if meta.get(K.RETRACTED) is not None or (info is not None and info.retracted):
+        if _is_retracted(meta, registry.get(rec.id)):
             return "historical"
         return "historical" if links else "transition"
     return "historical" if links else "current"

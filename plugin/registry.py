@@ -192,13 +192,9 @@ class Registry:
             else:
                 leaves.append(cid)
         pool = [c for c in (leaves or seen) if c in self._infos] or [correction_id]
-        return max(pool, key=self._order_of)
+        return max(pool, key=self.order_of)
 
     def order_of(self, correction_id: str) -> tuple[float, float, str]:
-        """Return a correction's sort key (unknown ids sort first)."""
-        return self._order_of(correction_id)
-
-    def _order_of(self, correction_id: str) -> tuple[float, float, str]:
         """Return a correction's sort key (unknown ids sort first)."""
         info = self._infos.get(correction_id)
         return info.order if info else (float("-inf"), float("-inf"), correction_id)
