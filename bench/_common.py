@@ -278,34 +278,54 @@ def timed(fn: Callable[[], Any]) -> float:
     return time.perf_counter() - start
 
 
-PHASES = ("_reach", "_link", "_inner_write", "_embeddings_for")
-"""Private methods of ``nowline.Collection`` whose time a write is split into (see core.py)."""
+PHASES = ("find", "persist", "write", "embed", "read", "query")
+"""What a write's time is split into: the Chroma operations nowline's paths yield.
+
+``find``: the candidate read (the ``$regex`` prefilter) and the matcher; ``persist``: the
+metadata updates that store links; ``write``: the caller's records; ``embed``: embedding;
+``read``: other reads; ``query``: nearest-neighbour queries.
+"""
+
+
+def _phase(op: Any) -> str:
+    """Return the phase an operation of ``nowline._store`` belongs to."""
+    kind = type(op).__name__
+    if kind == "Get":
+        return "find" if op.where_document is not None else "read"
+    if kind == "Work":
+        return "find"
+    if kind == "Write":
+        return "persist" if op.op == "update" else "write"
+    if kind == "Embed":
+        return "embed"
+    if kind == "Query":
+        return "query"
+    return "read"
 
 
 def instrument(collection: Any, phases: dict[str, float]) -> None:
-    """Add the time spent in each of ``PHASES`` to ``phases``, by wrapping them on the instance.
+    """Add the time of every Chroma operation of ``collection`` to its phase in ``phases``.
 
-    A method that no longer exists is skipped, so its phase reads as missing.
+    It wraps the collection's store driver (``nowline._store``), so the paths are timed
+    exactly as they run.
     """
-    for name in PHASES:
-        fn = getattr(collection, name, None)
-        if fn is None:
-            continue
+    store = collection._store
+    execute = store.execute
 
-        def wrapper(*args: Any, _fn: Callable[..., Any] = fn, _name: str = name, **kw: Any) -> Any:
-            start = time.perf_counter()
-            try:
-                return _fn(*args, **kw)
-            finally:
-                phases[_name] = phases.get(_name, 0.0) + time.perf_counter() - start
+    def timed_execute(op: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return execute(op)
+        finally:
+            name = _phase(op)
+            phases[name] = phases.get(name, 0.0) + time.perf_counter() - start
 
-        setattr(collection, name, wrapper)
+    store.execute = timed_execute
 
 
 def uninstrument(collection: Any) -> None:
-    """Remove the wrappers that :func:`instrument` added."""
-    for name in PHASES:
-        collection.__dict__.pop(name, None)
+    """Remove the wrapper that :func:`instrument` added."""
+    collection._store.__dict__.pop("execute", None)
 
 
 def summarize(values: Sequence[float]) -> dict[str, float]:

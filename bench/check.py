@@ -25,7 +25,8 @@ from pathlib import Path
 import chromadb
 
 import nowline
-from nowline.registry import CorrectionInfo, Registry
+from nowline._records import CorrectionInfo
+from nowline._registry import Registry
 
 WORDS = ["the", "of", "and", "to", "in", "is", "for", "on", "that", "with", "as", "was", "by"]
 
@@ -56,11 +57,12 @@ def measure(n: int, runs: int, rng: random.Random) -> dict[str, float]:
     col = nowline.wrap(raw, embedding_function=nowline.embedding_function())
     start = time.perf_counter()
     # Load a large registry directly: writing 100k corrections through Chroma takes minutes.
-    col._registry = Registry(
+    col._core.registry = Registry(
         CorrectionInfo(
             id=f"c{i}",
             document=f"org{i}/repo{i} moved to neworg/repo{i}; mail user{i}@example.com",
             deprecates=(f"org{i}/repo{i}", f"user{i}@example.com"),
+            about=(),
             time=float(i),
             written=float(i),
             scope=None,

@@ -38,16 +38,14 @@ Measurements and their caveats:
   deprecates=["metalcraftai/ufo"])`` on the full wrapped store, repeated ``--repeats`` times
   (each followed by ``retract()``, timed, and a delete of the correction record, so every run
   starts from the same store). Reported: the wall
-  time of ``correct()`` and its ``CorrectionReport.seconds``; the phases, timed by wrapping the
-  collection's private methods on the instance (``_reach``: the Chroma regex prefilter plus the
-  matcher; ``_link``: persisting the links with chromadb ``update``; ``_inner_write``: writing
-  the correction record itself; ``_embeddings_for``: embedding its text, with the cheap hash
-  function here, so model time is excluded; see ``seed_replay.py`` for the model); and a bare
-  ``add`` of one record, as the floor that any write pays. "propagation" below is
-  ``_reach + _link``. Correctness is checked from the stored metadata after every run: the
-  records linked must be exactly the ``--reach`` stale ones, and no sibling may be linked.
-  The phase split relies on private method names; if they change, phases read as missing and
-  only the totals are reported.
+  time of ``correct()`` and its ``CorrectionReport.seconds``; the phases, timed per Chroma
+  operation of nowline's write path (``find``: the Chroma regex prefilter read plus the
+  matcher; ``persist``: the metadata updates that store the links; ``write``: the correction
+  record itself; ``embed``: embedding its text, with the cheap hash function here, so model
+  time is excluded; see ``seed_replay.py`` for the model); and a bare ``add`` of one record,
+  as the floor that any write pays. "propagation" below is ``find + persist``. Correctness is
+  checked from the stored metadata after every run: the records linked must be exactly the
+  ``--reach`` stale ones, and no sibling may be linked.
 """
 
 from __future__ import annotations
@@ -209,7 +207,7 @@ def measure_size(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
             sink.append(time.perf_counter() - start)
             if col is wrapped:
                 historical_hits += sum(
-                    1 for m in res["metadatas"][0] if m.get("nowline_role") == "historical"
+                    1 for m in res["metadatas"][0] if (m or {}).get("nowline_role") == "historical"
                 )
     q_texts = [mems[i][1] for i in random.Random(args.seed).sample(range(n), min(n, args.queries))]
     rw = [C.timed(lambda t=t: wrapped.recall(t, n_results=10)) for t in q_texts]
@@ -257,8 +255,8 @@ def measure_size(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
                 "wall_s": wall,
                 "phases_s": phases,
                 "propagation_s": (
-                    phases["_reach"] + phases["_link"]
-                    if "_reach" in phases and "_link" in phases
+                    phases["find"] + phases["persist"]
+                    if "find" in phases and "persist" in phases
                     else None
                 ),
                 "linked_stored": len(linked),
@@ -407,10 +405,10 @@ def core_markdown(data: dict[str, Any]) -> str:
                     i + 1,
                     r["reached"],
                     C.fmt_s(r["report_seconds"]),
-                    C.fmt_s(ph.get("_reach")),
-                    C.fmt_s(ph.get("_link")),
-                    C.fmt_s(ph.get("_inner_write")),
-                    C.fmt_s(ph.get("_embeddings_for")),
+                    C.fmt_s(ph.get("find")),
+                    C.fmt_s(ph.get("persist")),
+                    C.fmt_s(ph.get("write")),
+                    C.fmt_s(ph.get("embed")),
                     "yes" if r["linked_equals_stale"] else "**no**",
                     r["sibling_linked"],
                     C.fmt_s(r["retract_s"]),
@@ -422,8 +420,8 @@ def core_markdown(data: dict[str, Any]) -> str:
             "run",
             "reached",
             "correct() seconds",
-            "find (_reach)",
-            "persist (_link)",
+            "find (prefilter read + matcher)",
+            "persist (link updates)",
             "write record",
             "embed",
             "linked = stale",

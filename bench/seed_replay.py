@@ -187,7 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "embed_correction_s": embed_correction_s,
             "phases_s": phases,
             "propagation_s": (
-                phases["_reach"] + phases["_link"] if {"_reach", "_link"} <= set(phases) else None
+                phases["find"] + phases["persist"] if {"find", "persist"} <= set(phases) else None
             ),
             "model_load_s": load_s,
         }
@@ -332,8 +332,8 @@ def markdown(data: dict[str, Any]) -> str:
                     C.fmt_s(x)
                     for x in (
                         st["propagation_s"],
-                        st["phases_s"].get("_inner_write"),
-                        st["phases_s"].get("_embeddings_for"),
+                        st["phases_s"].get("write"),
+                        st["phases_s"].get("embed"),
                     )
                 ),
             ],

@@ -471,12 +471,19 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             refused = []
             for i in C.progress(fixes, desc=f"corrections {name}", unit="fix"):
                 r = records[i]
-                try:
+                meta = r.metadata(policy)
+                if not isinstance(col, nowline.Collection):
                     col.add(
-                        ids=[r.id],
-                        documents=[r.text],
-                        metadatas=[r.metadata(policy)],
-                        embeddings=rec_vecs[[i]],
+                        ids=[r.id], documents=[r.text], metadatas=[meta], embeddings=rec_vecs[[i]]
+                    )
+                    continue
+                try:
+                    col.correct(
+                        r.text,
+                        deprecates=meta.pop("deprecates"),
+                        id=r.id,
+                        metadata=meta,
+                        allow_generic=True,  # the policies under test choose their strings
                     )
                 except nowline.CorrectionTooBroad as exc:
                     refused.append(
@@ -494,7 +501,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
         # Store-wide reach and collateral, from the stored links.
         for p in POLICIES:
-            got = cols[p].get(include=["metadatas"])
+            got = cols[p].raw.get(include=["metadatas"])
             stale_total = stale_linked = 0
             linked_by_kind: Counter[str] = Counter()
             total_by_kind: Counter[str] = Counter()

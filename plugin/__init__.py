@@ -1,38 +1,64 @@
 """nowline: corrections for agent memory in Chroma.
 
 Wrap a chromadb collection; every recalled memory that names an outdated string then arrives
-with the newest correction directly beneath it. Nothing is deleted.
+with its correction directly beneath it. Nothing is deleted.
 
 >>> import nowline  # doctest: +SKIP
 >>> memory = nowline.wrap(chromadb.PersistentClient("mem")).get_or_create_collection("agent")
 >>> memory.correct("Moved from acme/app to acme-labs/app.", deprecates=["acme/app"])
+
+The public names load lazily, so ``import nowline.matchers`` (or ``nowline.errors``) loads no
+chromadb, pydantic or numpy.
 """
 
-from nowline.client import Client, wrap
-from nowline.collection import DEFAULT_MAX_REACH, MAX_PHRASE_LENGTH, REACH_FLOOR, Collection
-from nowline.embedding import MiniLMEmbeddingFunction, embedding_function
-from nowline.errors import (
-    CorrectionTooBroad,
-    InvalidCorrection,
-    InvalidInput,
-    InvalidPhrase,
-    NowlineError,
-    StaleReference,
-    StoreBusy,
-    UnknownRecord,
-)
-from nowline.guard import Occurrence, Trip
-from nowline.models import CorrectionRef, CorrectionReport, Hit, Recall, RepairReport, Role
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._guard import stale_message
+    from ._time import to_epoch
+    from ._validate import DEFAULT_MAX_REACH, MAX_PHRASE_LENGTH, REACH_FLOOR, validate_correction
+    from .client import Client, wrap
+    from .collection import Collection
+    from .embedding import MiniLMEmbeddingFunction, embedding_function
+    from .errors import (
+        AbsentString,
+        CorrectionTooBroad,
+        GenericString,
+        InvalidCorrection,
+        InvalidInput,
+        InvalidPhrase,
+        NowlineError,
+        StaleReference,
+        StoreBusy,
+        UnknownRecord,
+    )
+    from .models import (
+        CorrectionRef,
+        CorrectionReport,
+        CorrectionSummary,
+        Hit,
+        Occurrence,
+        Recall,
+        RepairReport,
+        Role,
+        Trip,
+    )
 
 __all__ = [
     "DEFAULT_MAX_REACH",
     "MAX_PHRASE_LENGTH",
     "REACH_FLOOR",
+    "AbsentString",
     "Client",
     "Collection",
     "CorrectionRef",
     "CorrectionReport",
+    "CorrectionSummary",
     "CorrectionTooBroad",
+    "GenericString",
     "Hit",
     "InvalidCorrection",
     "InvalidInput",
@@ -47,8 +73,70 @@ __all__ = [
     "StoreBusy",
     "Trip",
     "UnknownRecord",
+    "__version__",
     "embedding_function",
+    "stale_message",
+    "to_epoch",
+    "validate_correction",
     "wrap",
 ]
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
+
+_HOMES = {
+    "DEFAULT_MAX_REACH": "._validate",
+    "MAX_PHRASE_LENGTH": "._validate",
+    "REACH_FLOOR": "._validate",
+    "Client": ".client",
+    "wrap": ".client",
+    "Collection": ".collection",
+    "MiniLMEmbeddingFunction": ".embedding",
+    "embedding_function": ".embedding",
+    "stale_message": "._guard",
+    "to_epoch": "._time",
+    "validate_correction": "._validate",
+    **dict.fromkeys(
+        [
+            "AbsentString",
+            "CorrectionTooBroad",
+            "GenericString",
+            "InvalidCorrection",
+            "InvalidInput",
+            "InvalidPhrase",
+            "NowlineError",
+            "StaleReference",
+            "StoreBusy",
+            "UnknownRecord",
+        ],
+        ".errors",
+    ),
+    **dict.fromkeys(
+        [
+            "CorrectionRef",
+            "CorrectionReport",
+            "CorrectionSummary",
+            "Hit",
+            "Occurrence",
+            "Recall",
+            "RepairReport",
+            "Role",
+            "Trip",
+        ],
+        ".models",
+    ),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Load a public name from its module at first use (PEP 562)."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'nowline' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """List the public names."""
+    return sorted(__all__)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from datetime import date, datetime, timezone
 
-from nowline.errors import InvalidInput
+from .errors import InvalidInput
 
 __all__ = ["to_epoch"]
 
@@ -25,7 +25,10 @@ def to_epoch(value: object, *, what: str = "observed_at") -> float:
     if isinstance(value, bool):
         raise InvalidInput(f"{what} must be ISO 8601 text or epoch seconds, not a bool.")
     if isinstance(value, (int, float)):
-        seconds = float(value)
+        try:
+            seconds = float(value)
+        except OverflowError:
+            seconds = math.inf
     elif isinstance(value, datetime):
         dt = value if value.tzinfo else value.replace(tzinfo=timezone.utc)
         seconds = dt.timestamp()

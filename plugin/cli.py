@@ -28,10 +28,9 @@ import os
 import sys
 import time
 import uuid
-from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, cast
@@ -49,15 +48,20 @@ except ImportError as exc:
 
 from pydantic import BaseModel, ConfigDict, StrictFloat, StrictInt, StrictStr, ValidationError
 
-from nowline import _keys as K
-from nowline._time import to_epoch
-from nowline.collection import DEFAULT_MAX_REACH, REACH_FLOOR, Collection
-from nowline.collection import _clean_metadata as clean_metadata
-from nowline.collection import _parse_deprecates as parse_deprecates
-from nowline.errors import InvalidInput, NowlineError
-from nowline.guard import stale_message
-from nowline.matchers import Matcher
-from nowline.tools import open_collection, stored_metadata
+from nowline import (
+    DEFAULT_MAX_REACH,
+    REACH_FLOOR,
+    AbsentString,
+    Collection,
+    CorrectionSummary,
+    GenericString,
+    InvalidInput,
+    NowlineError,
+    stale_message,
+    to_epoch,
+    validate_correction,
+)
+from nowline.tools import open_collection
 
 __all__ = ["app", "main"]
 
@@ -150,7 +154,7 @@ def _open(
 ) -> Collection:
     """Open the collection, turning a missing store or collection into a usage error."""
     if scope_key is not None and (
-        not scope_key or scope_key.startswith(K.PREFIX) or scope_key == K.DEPRECATES
+        not scope_key or scope_key.startswith("nowline_") or scope_key in ("deprecates", "about")
     ):
         raise typer.BadParameter(
             f"{scope_key!r} cannot be a scope key: give the user metadata key (e.g. user_id) "
@@ -192,99 +196,6 @@ def _short(text: str | None, width: int = 100) -> str:
     return one if len(one) <= width else one[: width - 1] + "…"
 
 
-# ---------------------------------------------------------------- store scan
-
-
-@dataclass
-class _CorrectionRow:
-    """One correction as stored."""
-
-    id: str
-    document: str
-    deprecates: list[str]
-    time: float | None
-    retracted: float | None
-    reach: int = 0
-
-    @property
-    def status(self) -> str:
-        """Return ``active`` or ``retracted``."""
-        return "active" if self.retracted is None else "retracted"
-
-
-@dataclass
-class _Scan:
-    """What one pass over a store found."""
-
-    records: int = 0
-    historical: int = 0
-    corrections: list[_CorrectionRow] = field(default_factory=list)
-    phrase_reach: Counter[str] = field(default_factory=Counter)
-
-
-def _records(col: Collection) -> Iterator[tuple[str, str | None, Mapping[str, Any] | None]]:
-    """Yield every record of the collection as stored, in pages."""
-    offset = 0
-    while True:
-        page = col.get(limit=_PAGE, offset=offset, include=["documents", "metadatas"])
-        ids = page["ids"]
-        empty: list[Any] = [None] * len(ids)
-        docs: list[Any] = list(page["documents"] or empty)
-        metas: list[Any] = list(page["metadatas"] or empty)
-        yield from zip(ids, docs, metas, strict=True)
-        if len(ids) < _PAGE:
-            return
-        offset += len(ids)
-
-
-def _deprecates_of(meta: Mapping[str, Any]) -> list[str]:
-    """Return a stored correction's deprecated strings (a list, or one string)."""
-    value = meta.get(K.DEPRECATES)
-    items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
-    return [s.strip() for s in items if isinstance(s, str) and s.strip()]
-
-
-def _scan(col: Collection) -> _Scan:
-    """Read the whole store once: counts, corrections and the reach of their links.
-
-    Reach comes from the stored links (``nowline_by``), which ``repair`` keeps in step with
-    the documents. A deprecated string's reach is the number of linked records that contain
-    it (DESIGN.md §3 matching) under a correction that names it.
-    """
-    scan = _Scan()
-    linked: list[tuple[str, set[str]]] = []
-    reach: Counter[str] = Counter()
-    for rid, doc, meta in _records(col):
-        scan.records += 1
-        m = meta or {}
-        by = {b for b in m.get(K.BY) or [] if isinstance(b, str)}
-        if by:
-            scan.historical += 1
-            reach.update(by)
-            linked.append((doc or "", by))
-        phrases = _deprecates_of(m)
-        if phrases:
-            scan.corrections.append(
-                _CorrectionRow(
-                    id=rid,
-                    document=doc or "",
-                    deprecates=phrases,
-                    time=_number(m.get(K.TIME)),
-                    retracted=_number(m.get(K.RETRACTED)),
-                )
-            )
-    scan.corrections.sort(key=lambda c: (c.time if c.time is not None else -math.inf, c.id))
-    for row in scan.corrections:
-        row.reach = reach[row.id]
-    active = [c for c in scan.corrections if c.retracted is None]
-    matcher: Matcher[tuple[str, str]] = Matcher(
-        (p, (c.id, p)) for c in active for p in c.deprecates
-    )
-    for doc, by in linked:
-        scan.phrase_reach.update({p for cid, p in matcher.keys(doc) if cid in by})
-    return scan
-
-
 # ------------------------------------------------------------------ commands
 
 
@@ -299,42 +210,52 @@ def stats(
 ) -> None:
     """Show records, corrections, the share that is historical, and the widest reach."""
     col = _open(path, collection, None)
-    scan = _scan(col)
-    active = sum(1 for c in scan.corrections if c.retracted is None)
-    share = scan.historical / scan.records if scan.records else 0.0
-    widest = scan.phrase_reach.most_common(top)
+    with _nowline_errors():
+        roles = col.stats()
+        rows = col.corrections()
+    active = sum(1 for c in rows if c.status == "active")
+    records = roles["records"]
+    share = roles["historical"] / records if records else 0.0
+    widest = sorted((c for c in rows if c.status == "active"), key=lambda c: -c.reach)[:top]
     if json_out:
         data = {
             "path": path,
             "collection": col.name,
-            "records": scan.records,
-            "corrections": {"active": active, "retracted": len(scan.corrections) - active},
-            "historical": scan.historical,
+            "records": records,
+            "roles": {k: v for k, v in roles.items() if k != "records"},
+            "corrections": {"active": active, "retracted": len(rows) - active},
+            "historical": roles["historical"],
             "historical_share": share,
-            "widest_reach": [{"deprecates": s, "reach": n} for s, n in widest],
+            "widest_reach": [
+                {"id": c.id, "deprecates": c.deprecates, "reach": c.reach} for c in widest
+            ],
         }
         typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
     out = _out()
     out.print(f"[bold]{escape(col.name)}[/] in {escape(path)}")
     summary = Table.grid(padding=(0, 2))
-    summary.add_row("records", str(scan.records))
+    summary.add_row("records", str(records))
     summary.add_row(
         "corrections",
-        f"{len(scan.corrections)} ({active} active, {len(scan.corrections) - active} retracted)",
+        f"{len(rows)} ({active} active, {len(rows) - active} retracted)",
+    )
+    summary.add_row(
+        "roles",
+        ", ".join(f"{roles[k]} {k}" for k in ("current", "historical", "transition", "retracted")),
     )
     summary.add_row(
         "historical",
-        f"{scan.historical} ({share:.1%}) superseded by an active correction",
+        f"{roles['historical']} ({share:.1%}) superseded by an active correction",
     )
     out.print(summary)
     if widest:
-        out.print("Deprecated strings with the widest reach:")
+        out.print("Corrections with the widest reach:")
         table = Table()
         table.add_column("deprecates")
         table.add_column("reach", justify="right")
-        for phrase, n in widest:
-            table.add_row(escape(phrase), str(n))
+        for c in widest:
+            table.add_row(escape(", ".join(c.deprecates)), str(c.reach))
         out.print(table)
 
 
@@ -346,21 +267,10 @@ def corrections(
 ) -> None:
     """List every correction: id, time, deprecates, reach and status, oldest first."""
     col = _open(path, collection, None)
-    rows = _scan(col).corrections
+    with _nowline_errors():
+        rows = col.corrections()
     if json_out:
-        data = [
-            {
-                "id": r.id,
-                "time": r.time,
-                "deprecates": r.deprecates,
-                "reach": r.reach,
-                "status": r.status,
-                "retracted": r.retracted,
-                "document": r.document,
-            }
-            for r in rows
-        ]
-        typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        typer.echo(json.dumps([_summary_json(r) for r in rows], indent=2, ensure_ascii=False))
         return
     out = _out()
     if not rows:
@@ -377,6 +287,24 @@ def corrections(
             escape(r.id), _utc(r.time), escape(", ".join(r.deprecates)), str(r.reach), r.status
         )
     out.print(table)
+
+
+def _summary_json(row: CorrectionSummary) -> dict[str, Any]:
+    """Return one correction as the JSON output shows it (times as ISO 8601 and epoch)."""
+    data = row.model_dump(mode="json")
+    data["time_iso"] = _iso(row.time)
+    data["retracted_iso"] = _iso(row.retracted)
+    return data
+
+
+def _iso(seconds: float | None) -> str | None:
+    """Return epoch seconds as ISO 8601 text in UTC, or None."""
+    if seconds is None:
+        return None
+    try:
+        return datetime.fromtimestamp(seconds, tz=timezone.utc).isoformat()
+    except (OverflowError, OSError, ValueError):
+        return None
 
 
 @app.command()
@@ -539,23 +467,21 @@ def retract(
 ) -> None:
     """Undo a wrong correction; it stays in the store, marked retracted."""
     col = _open(path, collection, scope_key)
-    meta = stored_metadata(col, correction_id)
-    if meta and meta.get(K.RETRACTED) is not None:
-        _out().print(
-            f"Correction {escape(correction_id)} was already retracted at "
-            f"{_utc(_number(meta.get(K.RETRACTED)))} UTC; nothing changed."
-        )
-        return
-    covered = col.get(where=cast(Any, {K.BY: {"$contains": correction_id}}), include=[])["ids"]
     with _nowline_errors():
+        before = {c.id: c for c in col.corrections()}.get(correction_id)
+        if before is not None and before.status == "retracted":
+            _out().print(
+                f"Correction {escape(correction_id)} was already retracted at "
+                f"{_utc(before.retracted)} UTC; nothing changed."
+            )
+            return
         col.retract(correction_id)
-    still = col.get(ids=covered, include=["metadatas"])["metadatas"] if covered else []
-    current = sum(1 for m in still or [] if (m or {}).get(K.ROLE) != "historical")
+    covered = before.reach if before is not None else 0
+    noun = "record" if covered == 1 else "records"
     _out().print(
-        f"Retracted correction {escape(correction_id)}. It covered {len(covered)} "
-        f"record{'' if len(covered) == 1 else 's'}; "
-        f"{current} of them read as current again (the rest are still covered by another "
-        "correction)."
+        f"Retracted correction {escape(correction_id)}. It covered {covered} {noun}; they read "
+        "as current again unless another correction still covers them. The correction stays "
+        "in the store, marked retracted."
     )
 
 
@@ -600,6 +526,7 @@ class _Line(BaseModel):
     metadata: dict[str, Any] | None = None
     observed_at: StrictStr | StrictInt | StrictFloat | None = None
     deprecates: list[StrictStr] | StrictStr | None = None
+    about: list[StrictStr] | StrictStr | None = None
 
 
 @dataclass(frozen=True)
@@ -612,6 +539,7 @@ class _Planned:
     metadata: dict[str, Any] | None
     observed_at: str | int | float | None
     deprecates: tuple[str, ...] | None
+    about: tuple[str, ...] = ()
 
 
 def _metadata_value_ok(value: object) -> bool:
@@ -625,7 +553,7 @@ def _metadata_value_ok(value: object) -> bool:
     return value is None
 
 
-def _plan_line(number: int, raw: str, allow_absent: bool) -> _Planned:
+def _plan_line(number: int, raw: str, allow_absent: bool, allow_generic: bool) -> _Planned:
     """Validate one line; raise ValueError with a message for the user."""
     try:
         obj = json.loads(raw)
@@ -648,42 +576,66 @@ def _plan_line(number: int, raw: str, allow_absent: bool) -> _Planned:
         raise ValueError("id is empty; leave it out for a generated one")
     meta = dict(line.metadata) if line.metadata is not None else None
     deprecates: object = line.deprecates
+    about: object = line.about
     if meta is not None:
         for key, value in meta.items():
-            if key.startswith(K.PREFIX):
+            if key.startswith("nowline_"):
                 raise ValueError(f"metadata key {key!r} is reserved for nowline's bookkeeping")
             if not _metadata_value_ok(value):
                 raise ValueError(
                     f"metadata {key!r} must be a string, number, boolean or a non-empty list "
                     "of one of those"
                 )
-        if K.DEPRECATES in meta:
-            if deprecates is not None:
-                raise ValueError("deprecates is given both at the top level and in metadata")
-            deprecates = meta.pop(K.DEPRECATES)
-        try:
-            meta = clean_metadata(meta, "add")
-        except InvalidInput as exc:
-            raise ValueError(str(exc)) from None
+            if isinstance(value, float) and not math.isfinite(value):
+                raise ValueError(
+                    f"metadata {key!r} is {value}; Chroma would drop it silently, so give a "
+                    "finite number or leave the key out"
+                )
+        for key in ("deprecates", "about"):
+            if key in meta:
+                if getattr(line, key) is not None:
+                    raise ValueError(f"{key} is given both at the top level and in metadata")
+                if key == "deprecates":
+                    deprecates = meta.pop(key)
+                else:
+                    about = meta.pop(key)
+        meta = {k: v for k, v in meta.items() if v is not None}
+        if meta.get("observed_at") is not None:
+            try:
+                to_epoch(meta["observed_at"])
+            except InvalidInput as exc:
+                raise ValueError(str(exc)) from None
     if line.observed_at is not None:
         try:
             to_epoch(line.observed_at)
         except InvalidInput as exc:
             raise ValueError(str(exc)) from None
     phrases: tuple[str, ...] | None = None
+    anchors: tuple[str, ...] = ()
     if deprecates is not None:
         try:
-            phrases = parse_deprecates(deprecates)
+            found, anchor_list = validate_correction(
+                line.text,
+                deprecates,
+                about,
+                allow_absent=allow_absent,
+                allow_generic=allow_generic,
+            )
+        except AbsentString as exc:
+            raise ValueError(
+                f"the text does not mention {exc.absent!r}; name the outdated string in the "
+                "text (a now-line must show what changed), or pass --allow-absent"
+            ) from None
+        except GenericString as exc:
+            raise ValueError(
+                f'{exc.phrase!r} is {exc.reason}: use a more specific string, or add "about" '
+                "(the subject it belongs to) to the line, or pass --allow-generic"
+            ) from None
         except InvalidInput as exc:
             raise ValueError(str(exc)) from None
-        if not allow_absent:
-            present = Matcher((p, p) for p in phrases).keys(line.text)
-            absent = [p for p in phrases if p not in present]
-            if absent:
-                raise ValueError(
-                    f"the text does not mention {absent!r}; name the outdated string in the "
-                    "text (a now-line must show what changed), or pass --allow-absent"
-                )
+        phrases, anchors = tuple(found), tuple(anchor_list)
+    elif about is not None:
+        raise ValueError("about needs deprecates: only a correction has anchors")
     return _Planned(
         line=number,
         id=line.id if line.id is not None else str(uuid.uuid4()),
@@ -691,6 +643,7 @@ def _plan_line(number: int, raw: str, allow_absent: bool) -> _Planned:
         metadata=meta or None,
         observed_at=line.observed_at,
         deprecates=phrases,
+        about=anchors,
     )
 
 
@@ -703,7 +656,7 @@ def _check_utf8(text: str, what: str) -> None:
 
 
 def _plan_file(
-    file: Path, col: Collection | None, allow_absent: bool
+    file: Path, col: Collection | None, allow_absent: bool, allow_generic: bool
 ) -> tuple[list[_Planned], list[tuple[int, str]]]:
     """Validate every line of ``file``; return the plan and the bad lines."""
     plan: list[_Planned] = []
@@ -714,7 +667,7 @@ def _plan_file(
             if not raw.strip():
                 continue
             try:
-                item = _plan_line(number, raw, allow_absent)
+                item = _plan_line(number, raw, allow_absent, allow_generic)
             except ValueError as exc:
                 bad.append((number, str(exc)))
                 continue
@@ -767,6 +720,14 @@ def import_(
             show_default=False,
         ),
     ],
+    allow_generic: Annotated[
+        bool,
+        typer.Option(
+            "--allow-generic",
+            help="Accept deprecated strings that are common words or bare numbers without an "
+            '"about" anchor.',
+        ),
+    ] = False,
     allow_absent: Annotated[
         bool,
         typer.Option(
@@ -796,7 +757,7 @@ def import_(
     reach_setting = _max_reach(max_reach)
     has_store = os.path.isfile(os.path.join(path, "chroma.sqlite3"))
     col = _open(path, collection, scope_key, create=True) if has_store or not dry_run else None
-    plan, bad = _plan_file(file, col, allow_absent)
+    plan, bad = _plan_file(file, col, allow_absent, allow_generic)
     if bad:
         lines = [f"line {n}: {msg}" for n, msg in bad[:_SHOWN_BAD_LINES]]
         if len(bad) > _SHOWN_BAD_LINES:
@@ -811,7 +772,7 @@ def import_(
         _out().print(f"{file}: {summary} are valid; nothing was written (--dry-run).")
         return
     start = time.perf_counter()
-    written = _write_plan(col, plan, allow_absent, reach_setting)
+    written = _write_plan(col, plan, allow_absent, allow_generic, reach_setting)
     _out().print(
         f"Imported {summary} into {escape(col.name)} in {time.perf_counter() - start:.1f} s."
         if written == len(plan)
@@ -820,7 +781,11 @@ def import_(
 
 
 def _write_plan(
-    col: Collection, plan: list[_Planned], allow_absent: bool, max_reach: float | int | None
+    col: Collection,
+    plan: list[_Planned],
+    allow_absent: bool,
+    allow_generic: bool,
+    max_reach: float | int | None,
 ) -> int:
     """Write the plan in file order, batching runs of plain memories; return records written."""
     written = 0
@@ -840,7 +805,7 @@ def _write_plan(
         for p in batch:
             meta = dict(p.metadata or {})
             if p.observed_at is not None:
-                meta[K.OBSERVED_AT] = p.observed_at
+                meta["observed_at"] = p.observed_at
             metas.append(meta or None)
         try:
             col.add(
@@ -870,7 +835,9 @@ def _write_plan(
                     id=p.id,
                     metadata=p.metadata,
                     observed_at=p.observed_at,
+                    about=list(p.about) or None,
                     allow_absent=allow_absent,
+                    allow_generic=allow_generic,
                     max_reach=max_reach,
                 )
             except NowlineError as exc:

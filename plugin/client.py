@@ -1,43 +1,114 @@
-"""``nowline.wrap``: wrap a chromadb collection or client."""
+"""``nowline.wrap``: wrap a chromadb collection or client.
+
+:class:`Client` is a chromadb ``ClientAPI`` (``isinstance`` holds). It forwards every client
+method to the wrapped client; the methods that return collections return them wrapped, and
+the ones that change the store take a local store's writer lock first. Attributes it does not
+name (a later chromadb's new methods, ``close``, ``_server``, ...) pass straight through.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import inspect
+from collections.abc import Callable, Sequence
 from typing import Any, overload
+from uuid import UUID
 
 from chromadb.api import ClientAPI
+from chromadb.api.client import Client as ChromaClient
 from chromadb.api.collection_configuration import CreateCollectionConfiguration
 from chromadb.api.models.Collection import Collection as ChromaCollection
 from chromadb.api.types import CollectionMetadata, DataLoader, EmbeddingFunction, Schema
+from chromadb.errors import NotFoundError
 
-from nowline.collection import DEFAULT_MAX_REACH, Collection
-from nowline.embedding import embedding_function as default_embedding_function
-from nowline.errors import InvalidInput
+from ._store import hold_writer_lock, local_store
+from ._validate import DEFAULT_MAX_REACH
+from .collection import Collection, Options
+from .errors import InvalidInput
 
 __all__ = ["Client", "wrap"]
 
+# chromadb's own default argument, so that "not given" can be told from an explicit None.
+_DEFAULT_EF: Any = (
+    inspect.signature(ChromaClient.create_collection).parameters["embedding_function"].default
+)
+_PAGE = 5000
 
-class Client:
+
+def _forward(name: str) -> Callable[..., Any]:
+    """Return a method that calls the wrapped client's method of the same name."""
+
+    def method(self: Client, *args: Any, **kwargs: Any) -> Any:
+        return getattr(self._client, name)(*args, **kwargs)
+
+    method.__name__ = name
+    method.__doc__ = f"Call the wrapped client's ``{name}``."
+    return method
+
+
+class Client(ClientAPI):
     """A chromadb client whose collections come back wrapped by nowline.
 
-    Collections it creates default to nowline's offline embedding function; collections it
-    opens keep the embedding function persisted in their configuration (Chroma's own
-    download-at-first-use default is replaced by the same model, loaded offline).
+    Create one with :func:`nowline.wrap`. Collections created with chromadb's default
+    embedding function keep it in their configuration, and nowline embeds them with the
+    same model loaded offline (all-MiniLM-L6-v2); ``embedding_function=None`` means none.
     """
 
-    def __init__(self, client: ClientAPI, options: dict[str, Any]) -> None:
+    def __init__(self, client: ClientAPI, options: Options) -> None:
         """Wrap ``client``; prefer :func:`nowline.wrap`."""
         self._client = client
         self._options = options
+
+    def __getattr__(self, name: str) -> Any:
+        """Pass any attribute nowline does not name through to the wrapped client."""
+        if name in ("_client", "_options"):
+            raise AttributeError(name)
+        return getattr(self._client, name)
+
+    def __enter__(self) -> Client:
+        """Enter the wrapped client's context."""
+        self._client.__enter__()  # type: ignore[attr-defined]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """Leave the wrapped client's context (it closes)."""
+        self._client.__exit__(*exc)  # type: ignore[attr-defined]
+
+    def __repr__(self) -> str:
+        """Return a short description."""
+        return f"nowline.Client({self._client!r})"
 
     @property
     def raw(self) -> ClientAPI:
         """The wrapped chromadb client."""
         return self._client
 
+    @property  # type: ignore[override]
+    def tenant(self) -> str:
+        """The tenant, as the wrapped client's."""
+        return self._client.tenant
+
+    @tenant.setter
+    def tenant(self, value: str) -> None:
+        self._client.tenant = value
+
+    @property  # type: ignore[override]
+    def database(self) -> str:
+        """The database, as the wrapped client's."""
+        return self._client.database
+
+    @database.setter
+    def database(self, value: str) -> None:
+        self._client.database = value
+
     def _wrap(self, collection: ChromaCollection) -> Collection:
         """Wrap one collection with this client's options."""
-        return Collection(collection, **self._options)
+        return Collection(collection, self._options)
+
+    def _writing(self) -> None:
+        """Before a change to the store: take a local store's writer lock."""
+        _, path = local_store(getattr(self._client, "_server", None))
+        if path is not None:
+            hold_writer_lock(path)
 
     def create_collection(
         self,
@@ -45,18 +116,19 @@ class Client:
         schema: Schema | None = None,
         configuration: CreateCollectionConfiguration | None = None,
         metadata: CollectionMetadata | None = None,
-        embedding_function: EmbeddingFunction[Any] | None = None,
+        embedding_function: EmbeddingFunction[Any] | None = _DEFAULT_EF,
         data_loader: DataLoader[Any] | None = None,
         get_or_create: bool = False,
     ) -> Collection:
-        """Create a collection, as chromadb's; the default embedding function is nowline's."""
+        """Create a collection, as chromadb's, wrapped."""
+        self._writing()
         return self._wrap(
             self._client.create_collection(
                 name=name,
                 schema=schema,
                 configuration=configuration,
                 metadata=metadata,
-                embedding_function=_default_ef(embedding_function),
+                embedding_function=embedding_function,
                 data_loader=data_loader,
                 get_or_create=get_or_create,
             )
@@ -68,17 +140,25 @@ class Client:
         schema: Schema | None = None,
         configuration: CreateCollectionConfiguration | None = None,
         metadata: CollectionMetadata | None = None,
-        embedding_function: EmbeddingFunction[Any] | None = None,
+        embedding_function: EmbeddingFunction[Any] | None = _DEFAULT_EF,
         data_loader: DataLoader[Any] | None = None,
     ) -> Collection:
-        """Open or create a collection, as chromadb's; nowline's embedding function by default."""
+        """Open or create a collection, as chromadb's, wrapped (creating takes the lock)."""
+        try:
+            existing = self._client.get_collection(
+                name=name, embedding_function=embedding_function, data_loader=data_loader
+            )
+        except NotFoundError:
+            self._writing()
+        else:
+            return self._wrap(existing)
         return self._wrap(
             self._client.get_or_create_collection(
                 name=name,
                 schema=schema,
                 configuration=configuration,
                 metadata=metadata,
-                embedding_function=_default_ef(embedding_function),
+                embedding_function=embedding_function,
                 data_loader=data_loader,
             )
         )
@@ -86,15 +166,26 @@ class Client:
     def get_collection(
         self,
         name: str,
-        embedding_function: EmbeddingFunction[Any] | None = None,
+        embedding_function: EmbeddingFunction[Any] | None = _DEFAULT_EF,
         data_loader: DataLoader[Any] | None = None,
     ) -> Collection:
-        """Open a collection, as chromadb's, keeping its persisted embedding function."""
-        if embedding_function is None:
-            return self._wrap(self._client.get_collection(name=name, data_loader=data_loader))
+        """Open a collection, as chromadb's, wrapped."""
         return self._wrap(
             self._client.get_collection(
                 name=name, embedding_function=embedding_function, data_loader=data_loader
+            )
+        )
+
+    def get_collection_by_id(
+        self,
+        id: UUID,
+        embedding_function: EmbeddingFunction[Any] | None = _DEFAULT_EF,
+        data_loader: DataLoader[Any] | None = None,
+    ) -> Collection:
+        """Open a collection by its id, as chromadb's, wrapped."""
+        return self._wrap(
+            self._client.get_collection_by_id(
+                id=id, embedding_function=embedding_function, data_loader=data_loader
             )
         )
 
@@ -112,29 +203,32 @@ class Client:
         (chroma-core/chroma#7594), which would turn new memories into corrections.
         """
         collection = self._client.get_collection(name=name)
-        while True:
-            ids = collection.get(limit=5000, include=[])["ids"]
-            if not ids:
-                break
+        self._writing()
+        while ids := collection.get(limit=_PAGE, include=[])["ids"]:
             collection.delete(ids=ids)
         self._client.delete_collection(name=name)
 
-    def count_collections(self) -> int:
-        """Return the number of collections."""
-        return self._client.count_collections()
-
-    def heartbeat(self) -> int:
-        """Return the server's heartbeat (nanoseconds), as chromadb's."""
-        return self._client.heartbeat()
-
-    def get_max_batch_size(self) -> int:
-        """Return the largest batch the store accepts."""
-        return self._client.get_max_batch_size()
+    def reset(self) -> bool:
+        """Reset the store, as chromadb's (when its settings allow it)."""
+        self._writing()
+        return self._client.reset()
 
 
-def _default_ef(given: EmbeddingFunction[Any] | None) -> Any:
-    """Return the given embedding function, or nowline's offline default."""
-    return given if given is not None else default_embedding_function()
+# Forward every other method of chromadb's client API (abstract or not) explicitly, so that
+# the ABC is satisfied and no stub of ClientAPI shadows the wrapped client's method.
+for _name in sorted(set(dir(ClientAPI))):
+    if (
+        _name.startswith("__")
+        or _name in Client.__dict__
+        or not callable(getattr(ClientAPI, _name))
+    ):
+        continue
+    if isinstance(inspect.getattr_static(ClientAPI, _name), staticmethod):
+        setattr(Client, _name, staticmethod(getattr(ChromaClient, _name)))
+    else:
+        setattr(Client, _name, _forward(_name))
+Client.__abstractmethods__ = frozenset()
+del _name
 
 
 @overload
@@ -175,15 +269,15 @@ def wrap(
     Args:
         target: a ``chromadb.Collection`` or a chromadb client.
         scope_key: a metadata key (e.g. ``"user_id"``); a correction then reaches only
-            records with the same value (DESIGN.md §7).
-        embedding_function: embeds documents and query texts. Default: the collection's
-            own, unless that is Chroma's download-at-first-use default, which is replaced by
+            records with the same value. Corrections record it, so a store keeps its key.
+        embedding_function: embeds documents and query texts. Default: the collection's own,
+            unless that is chromadb's download-at-first-use default, which is replaced by
             :func:`nowline.embedding_function` (the same model, offline).
-        annotate: write now-lines into the documents ``query()`` returns.
+        annotate: write correction lines into the documents ``query()`` returns.
         max_reach: the default limit on how much of the store one correction may reach: a
             share (float in (0, 1], never below ``REACH_FLOOR`` records), a count, or None.
-        refresh_seconds: how often, at most, corrections written by other processes are
-            looked up on read (the freshness bound for read-time checks).
+        refresh_seconds: how often, at most, corrections changed elsewhere are looked up on
+            read (the freshness bound; see the README's "Freshness").
 
     Returns:
         A :class:`nowline.Collection`, or a :class:`nowline.Client` for a client.
@@ -191,17 +285,17 @@ def wrap(
     Raises:
         InvalidInput: ``target`` is neither, or an option is invalid.
     """
-    options: dict[str, Any] = {
-        "scope_key": scope_key,
-        "embedding_function": embedding_function,
-        "annotate": annotate,
-        "max_reach": max_reach,
-        "refresh_seconds": refresh_seconds,
-    }
-    if isinstance(target, ChromaCollection):
-        return Collection(target, **options)
     if isinstance(target, (Client, Collection)):
         raise InvalidInput("This object is already wrapped by nowline; use it as is.")
+    options = Options(
+        scope_key=scope_key,
+        embedding_function=embedding_function,
+        annotate=annotate,
+        max_reach=max_reach,
+        refresh_seconds=refresh_seconds,
+    )
+    if isinstance(target, ChromaCollection):
+        return Collection(target, options)
     if isinstance(target, ClientAPI):
         return Client(target, options)
     raise InvalidInput(

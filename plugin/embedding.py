@@ -40,7 +40,9 @@ class MiniLMEmbeddingFunction(EmbeddingFunction[Documents]):
     ``nowline-minilm`` and the model name, so a store opened from another environment (another
     virtualenv, another machine) resolves the model again there instead of following a stale
     absolute path. Vectors are L2-normalised, as the model was trained for cosine similarity;
-    they are interchangeable with Chroma's own ONNX all-MiniLM-L6-v2 default.
+    they are interchangeable with Chroma's own ONNX all-MiniLM-L6-v2 default, and like it this
+    function leaves a new collection in chromadb's default distance space (l2; on normalised
+    vectors l2 ranks exactly as cosine does).
     """
 
     def __init__(self) -> None:
@@ -48,6 +50,8 @@ class MiniLMEmbeddingFunction(EmbeddingFunction[Documents]):
 
     def __call__(self, input: Documents) -> Embeddings:
         """Embed ``input`` documents, returning one float32 vector per document."""
+        if not input:
+            return []
         model = _load_model()
         vectors = model.encode(
             list(input), convert_to_numpy=True, normalize_embeddings=True, batch_size=64
@@ -60,12 +64,12 @@ class MiniLMEmbeddingFunction(EmbeddingFunction[Documents]):
         return "nowline-minilm"
 
     def default_space(self) -> Space:
-        """Return cosine, the space the model was trained for."""
-        return "cosine"
+        """Return l2, chromadb's default space (it ranks normalised vectors as cosine does)."""
+        return "l2"
 
     def supported_spaces(self) -> list[Space]:
         """Return the spaces that make sense for normalised vectors."""
-        return ["cosine", "l2", "ip"]
+        return ["l2", "cosine", "ip"]
 
     @staticmethod
     def build_from_config(config: dict[str, Any]) -> MiniLMEmbeddingFunction:

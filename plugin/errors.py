@@ -10,6 +10,8 @@ The tree::
     ├── InvalidPhrase (ValueError)          a matcher phrase is empty, blank or not a str
     ├── InvalidInput (ValueError)           an argument has the wrong type or value
     │   └── InvalidCorrection               a correction's ``deprecates`` or text is unusable
+    │       ├── AbsentString                a deprecated string is not in its own text
+    │       ├── GenericString               a string is a common word or number, unanchored
     │       └── CorrectionTooBroad          its strings would reach too much of the store
     ├── StaleReference (ValueError)         a guarded action names a superseded string
     ├── UnknownRecord (KeyError)            no record has the given id
@@ -23,7 +25,9 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = [
+    "AbsentString",
     "CorrectionTooBroad",
+    "GenericString",
     "InvalidCorrection",
     "InvalidInput",
     "InvalidPhrase",
@@ -89,3 +93,31 @@ class UnknownRecord(NowlineError, KeyError):
 
 class StoreBusy(NowlineError, RuntimeError):
     """Another process already writes to this local store; run a Chroma server instead."""
+
+
+class AbsentString(InvalidCorrection):
+    """A deprecated string does not occur in the correction's own text.
+
+    Attributes:
+        absent: the strings that do not occur.
+    """
+
+    def __init__(self, message: str, *, absent: list[str]) -> None:
+        """Create the error with the ``absent`` strings."""
+        super().__init__(message)
+        self.absent = absent
+
+
+class GenericString(InvalidCorrection):
+    """A deprecated string is a common word or a bare number, and the correction has no anchor.
+
+    Attributes:
+        phrase: the generic string.
+        reason: why it is generic (e.g. "a bare number").
+    """
+
+    def __init__(self, message: str, *, phrase: str, reason: str) -> None:
+        """Create the error with the generic ``phrase`` and the ``reason``."""
+        super().__init__(message)
+        self.phrase = phrase
+        self.reason = reason

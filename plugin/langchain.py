@@ -25,7 +25,7 @@ imports LangChain; only importing this module does.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 import chromadb
@@ -33,23 +33,7 @@ import numpy as np
 from chromadb import Search
 from chromadb.api import ClientAPI
 from chromadb.api.collection_configuration import CreateCollectionConfiguration
-from chromadb.api.types import (
-    ID,
-    URI,
-    Documents,
-    Embedding,
-    EmbeddingFunction,
-    Embeddings,
-    Image,
-    Include,
-    Metadata,
-    OneOrMany,
-    PyEmbedding,
-    QueryResult,
-    Where,
-    WhereDocument,
-)
-from chromadb.api.types import Document as ChromaDocument
+from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
 
 try:
     from langchain_chroma import Chroma
@@ -66,17 +50,11 @@ except ImportError as exc:  # the extra is not installed
         "pip install 'nowline[langchain]'"
     ) from exc
 
-from nowline import _keys as K
-from nowline.client import wrap
-from nowline.collection import DEFAULT_MAX_REACH, Collection, _Record
-from nowline.render import annotate_document
+from nowline import DEFAULT_MAX_REACH, Collection, wrap
+from nowline.render import sanitize
 
 __all__ = ["NowlineChroma", "NowlineRetriever"]
 
-# Bookkeeping keys that LangChain documents never show: they describe how nowline stores
-# links, not what the reader must know. The read-time verdict (role, newest corrections) and
-# the mark of a retracted correction are shown instead.
-_HIDDEN = frozenset({K.TIME, K.WRITTEN, K.BY, K.CORRECTION, K.CHANGED, K.ROLE, K.NOW})
 _PAGE = 5000  # rows per read when emptying a collection
 
 
@@ -172,7 +150,7 @@ class NowlineChroma(Chroma):
             "refresh_seconds": refresh_seconds,
         }
         self._nowline_raw: chromadb.Collection | None = None
-        self._nowline_view: _ChromaView | None = None
+        self._nowline_view: Collection | None = None
         super().__init__(
             collection_name=collection_name,
             embedding_function=embedding_function,
@@ -197,37 +175,35 @@ class NowlineChroma(Chroma):
     # collection in ``reset_collection``), so wrapping here routes every read and write
     # through nowline, including after a reset.
     @property
-    def _collection(self) -> _ChromaView:  # type: ignore[override]
+    def _collection(self) -> Collection:
         """Return the wrapped collection, as ``Chroma`` calls it."""
         return self._view()
 
-    def _view(self) -> _ChromaView:
-        """Return the view of the current raw collection, wrapping it once."""
+    def _view(self) -> Collection:
+        """Return the wrapped collection of the current raw collection, wrapping it once."""
         raw = self._chroma_collection
         if raw is None:  # deleted: Chroma raises its own "not initialized" error
-            return cast(_ChromaView, super()._collection)
+            return cast(Collection, super()._collection)
         if self._nowline_view is None or self._nowline_raw is not raw:
-            self._nowline_view = _ChromaView(wrap(raw, **self._nowline_options))
+            self._nowline_view = wrap(raw, **self._nowline_options)
             self._nowline_raw = raw
         return self._nowline_view
 
     @property
     def nowline(self) -> Collection:
         """The :class:`nowline.Collection` under this store: ``correct``, ``retract``, etc."""
-        return self._view().inner
+        return self._view()
 
     def get_by_ids(self, ids: Sequence[str], /) -> list[Document]:
-        """Return the stored documents with these ids, untouched: no now-lines are added.
+        """Return the stored documents with these ids, as ``Chroma.get_by_ids``.
 
-        The metadata is the user's: nowline's bookkeeping keys (``nowline_*``) are left out.
-        Missing ids are skipped; no error is raised.
+        A record stored without metadata comes back with empty metadata (``Chroma`` itself
+        fails on it: a LangChain Document needs a dict). Missing ids are skipped.
         """
-        got = self._view().inner.get(ids=list(ids), include=["documents", "metadatas"])
-        metas: list[Any] = [None] * len(got["ids"])
-        if got["metadatas"] is not None:
-            metas = list(got["metadatas"])
+        got = self._view().get(ids=list(ids), include=["documents", "metadatas"])
+        metas: list[Any] = list(got["metadatas"] or [None] * len(got["ids"]))
         return [
-            Document(page_content=doc, metadata=_user_metadata(meta), id=rid)
+            Document(page_content=doc, metadata=meta or {}, id=rid)
             for rid, doc, meta in zip(got["ids"], got["documents"] or [], metas, strict=True)
             if doc is not None
         ]
@@ -240,14 +216,14 @@ class NowlineChroma(Chroma):
         stale ``deprecates`` would turn a new memory into a correction. Deleting the records
         first clears it, as record deletion cleans list values up.
         """
-        raw = self._view().inner.raw
+        raw = self._view().raw
         while ids := raw.get(limit=_PAGE, include=[])["ids"]:
             raw.delete(ids=ids)
         super().delete_collection()
 
     def fork(self, new_name: str) -> NowlineChroma:
         """Fork this store under a new name (hosted Chroma only), as ``Chroma.fork``."""
-        forked = self._view().inner.raw.fork(new_name=new_name)
+        forked = self._view().raw.fork(new_name=new_name)
         return NowlineChroma(
             client=self._client,
             embedding_function=self._embedding_function,
@@ -315,78 +291,23 @@ class NowlineRetriever(BaseRetriever):
 
 
 def _annotate(corrections: Collection, doc: Document) -> Document:
-    """Return ``doc`` with the now-lines and role that ``corrections`` gives it at read time.
+    """Return ``doc`` with the lines and role that ``corrections`` gives it at read time.
 
-    This uses the collection's own read-time check (the one ``query()`` applies to hits that
-    were written without stored links), so the rules are the core's, not a copy of them.
+    The document is checked as a plain memory of its own scope (``check()``, the same rule as
+    a recalled hit), so the rules are the core's, not a copy of them. A document that trips
+    nothing comes back with its text sanitized, so it cannot forge a line either.
     """
-    corrections._maybe_refresh()
+    key = corrections.scope_key
+    scope = {key: doc.metadata.get(key)} if key is not None else None
+    trips = corrections.check(doc.page_content, metadata=scope)
+    if not trips:
+        return Document(page_content=sanitize(doc.page_content), metadata=doc.metadata, id=doc.id)
     meta = dict(doc.metadata)
-    state = corrections._state(_Record(doc.id or "", doc.page_content, meta), None)
-    if state.role == "current":
-        return doc
-    content = annotate_document(doc.page_content, corrections._now_documents(state.now))
-    meta[K.ROLE] = state.role
-    meta[K.NOW] = list(state.now)
+    meta["nowline_role"] = "historical"
+    meta["nowline_by"] = sorted({t.correction.id for t in trips})
+    meta["nowline_now"] = sorted({t.newest.id for t in trips})
+    content = corrections.annotate(doc.page_content, metadata=scope)
     return Document(page_content=content, metadata=meta, id=doc.id)
-
-
-class _ChromaView:
-    """The face of a :class:`nowline.Collection` that ``langchain_chroma.Chroma`` calls.
-
-    Writes and ``get`` are the wrapped collection's own. ``query`` is too, except that its
-    metadatas are reduced to what a LangChain document should carry (see ``_hit_metadata``).
-    """
-
-    def __init__(self, inner: Collection) -> None:
-        """Face ``inner``."""
-        self.inner = inner
-        self.get = inner.get
-        self.add = inner.add
-        self.upsert = inner.upsert
-        self.update = inner.update
-        self.delete = inner.delete
-        self.count = inner.count
-
-    @property
-    def name(self) -> str:
-        """The collection's name."""
-        return self.inner.name
-
-    @property
-    def configuration(self) -> Any:
-        """The collection's configuration (``Chroma`` reads its distance space here)."""
-        return self.inner.configuration
-
-    def query(
-        self,
-        query_embeddings: OneOrMany[Embedding] | OneOrMany[PyEmbedding] | None = None,
-        query_texts: OneOrMany[ChromaDocument] | None = None,
-        query_images: OneOrMany[Image] | None = None,
-        query_uris: OneOrMany[URI] | None = None,
-        ids: OneOrMany[ID] | None = None,
-        n_results: int = 10,
-        where: Where | None = None,
-        where_document: WhereDocument | None = None,
-        include: Include = ["metadatas", "documents", "distances"],  # noqa: B006 (as chromadb)
-    ) -> QueryResult:
-        """Query through nowline; metadatas keep the user's keys and the read-time verdict."""
-        result = self.inner.query(
-            query_embeddings=query_embeddings,
-            query_texts=query_texts,
-            query_images=query_images,
-            query_uris=query_uris,
-            ids=ids,
-            n_results=n_results,
-            where=where,
-            where_document=where_document,
-            include=include,
-        )
-        if result["metadatas"] is None:
-            return result
-        out = dict(result)
-        out["metadatas"] = [[_hit_metadata(m) for m in row] for row in result["metadatas"]]
-        return cast(QueryResult, out)
 
 
 class _LangChainEF(EmbeddingFunction[Documents]):
@@ -421,24 +342,3 @@ class _LangChainEF(EmbeddingFunction[Documents]):
     def build_from_config(config: dict[str, Any]) -> _LangChainEF:
         """Refuse: LangChain embeddings cannot be rebuilt from a stored configuration."""
         raise NotImplementedError("LangChain embeddings are not persisted in Chroma.")
-
-
-def _user_metadata(meta: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Return a stored metadata without nowline's bookkeeping keys."""
-    return {k: v for k, v in (meta or {}).items() if not k.startswith(K.PREFIX)}
-
-
-def _hit_metadata(meta: Metadata | None) -> Metadata:
-    """Return a hit's metadata as a LangChain document carries it.
-
-    The user's keys, ``nowline_retracted`` when set, and, unless the hit is current,
-    ``nowline_role`` and ``nowline_now``. Current hits carry no role key (as nowline stores
-    them), so plain memories keep exactly the metadata they were stored with.
-    """
-    src: Mapping[str, Any] = meta or {}
-    out: dict[str, Any] = {k: v for k, v in src.items() if k not in _HIDDEN}
-    role = src.get(K.ROLE)
-    if role is not None and role != "current":
-        out[K.ROLE] = role
-        out[K.NOW] = list(src.get(K.NOW) or [])
-    return cast(Metadata, out)

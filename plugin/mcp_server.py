@@ -45,7 +45,7 @@ except ImportError as exc:  # pragma: no cover - an MCP SDK older than 2.x
         "installed): pip install -U 'nowline[mcp]'"
     ) from exc
 
-from nowline.collection import Collection
+from nowline import Collection
 from nowline.prompts import SYSTEM_PROMPT
 from nowline.tools import TOOLS, input_schema, open_collection, output_schema, run_tool
 

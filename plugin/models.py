@@ -1,4 +1,4 @@
-"""The evidence packet and reports that nowline returns (pydantic models, JSON-ready)."""
+"""The evidence packet, reports and check results that nowline returns (pydantic, JSON-ready)."""
 
 from __future__ import annotations
 
@@ -6,13 +6,24 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from nowline.render import render_block
+from .render import Line, correction_lines, render_block
 
-__all__ = ["CorrectionRef", "CorrectionReport", "Hit", "Recall", "RepairReport", "Role"]
+__all__ = [
+    "CorrectionRef",
+    "CorrectionReport",
+    "CorrectionSummary",
+    "Hit",
+    "Occurrence",
+    "Recall",
+    "RepairReport",
+    "Role",
+    "Trip",
+]
 
-Role = Literal["current", "historical", "transition"]
-"""A record's role: no active correction supersedes it (current), one does (historical), or
-it is itself an active correction that nothing supersedes (transition)."""
+Role = Literal["current", "historical", "transition", "retracted"]
+"""A record's role: no active correction supersedes it (current), one does (historical), it is
+itself an active correction that nothing supersedes (transition), or it is a correction that was
+retracted (retracted)."""
 
 
 class _Model(BaseModel):
@@ -22,31 +33,36 @@ class _Model(BaseModel):
 
 
 class CorrectionRef(_Model):
-    """The newest correction of a link, as shown in a now-line.
+    """A correction as a hit or a check shows it.
 
     Attributes:
         id: the correction's record id.
-        document: its text (what the now-line shows).
+        document: its text (what its line shows).
         deprecates: the outdated strings it names.
+        about: its anchors (empty when it has none).
         time: its time, epoch seconds.
     """
 
     id: str
     document: str
     deprecates: list[str]
+    about: list[str] = Field(default_factory=list)
     time: float
 
 
 class Hit(_Model):
-    """One recalled memory with its role and the newest corrections to show beneath it.
+    """One recalled memory with its role and the corrections to show beneath it.
 
     Attributes:
         id: the record's id.
         document: the record's text exactly as stored.
-        metadata: the record's metadata exactly as stored.
+        metadata: the record's metadata as chromadb returns it (nowline's keys left out).
         distance: Chroma's distance to the query (lower is closer).
-        role: ``current``, ``historical`` or ``transition``.
-        now: one entry per distinct newest correction, oldest first (empty unless historical).
+        role: ``current``, ``historical``, ``transition`` or ``retracted``.
+        now: the newest corrections: one per distinct chain, oldest first (empty unless
+            historical). These are the ``now:`` lines.
+        direct: the corrections that supersede the memory directly (they name its string),
+            oldest first. One whose chain moved on is shown as superseded, above the now-lines.
     """
 
     id: str
@@ -55,6 +71,15 @@ class Hit(_Model):
     distance: float | None
     role: Role
     now: list[CorrectionRef] = Field(default_factory=list)
+    direct: list[CorrectionRef] = Field(default_factory=list)
+
+    def lines(self) -> list[Line]:
+        """Return the labelled lines shown beneath this hit, in order."""
+        return correction_lines(
+            self.role,
+            [(c.id, c.document) for c in self.direct],
+            [(c.id, c.document) for c in self.now],
+        )
 
 
 class Recall(_Model):
@@ -72,7 +97,7 @@ class Recall(_Model):
 
     def render(self) -> str:
         """Return the context block: each hit, with its now-lines directly beneath it."""
-        return render_block((h.document or "", [c.document for c in h.now]) for h in self.hits)
+        return render_block((h.document or "", h.lines()) for h in self.hits)
 
 
 class CorrectionReport(_Model):
@@ -107,3 +132,67 @@ class RepairReport(_Model):
     links_added: int
     links_removed: int
     seconds: float
+
+
+class Occurrence(_Model):
+    """Where a deprecated string occurs in a checked text (half-open code-point offsets).
+
+    Attributes:
+        phrase: the deprecated string as the correction names it.
+        start: offset of the occurrence's first character.
+        end: offset just past its last character; ``text[start:end]`` is the occurrence.
+    """
+
+    phrase: str
+    start: int
+    end: int
+
+
+class Trip(_Model):
+    """An active correction that a checked text trips.
+
+    Attributes:
+        correction: the correction whose strings occur in the text (directly).
+        newest: the newest correction of its chain (itself when nothing supersedes it); what
+            the now-line shows.
+        occurrences: every occurrence of its strings in the text, ordered by start.
+    """
+
+    correction: CorrectionRef
+    newest: CorrectionRef
+    occurrences: list[Occurrence]
+
+    def lines(self) -> list[Line]:
+        """Return the labelled lines this trip shows: the correction, then its newest."""
+        return correction_lines(
+            "historical",
+            [(self.correction.id, self.correction.document)],
+            [(self.newest.id, self.newest.document)],
+        )
+
+
+class CorrectionSummary(_Model):
+    """One correction of a collection, as ``corrections()`` lists it.
+
+    Attributes:
+        id: the correction's record id.
+        document: its text.
+        deprecates: the outdated strings it names.
+        about: its anchors (empty when it has none).
+        time: its time, epoch seconds.
+        status: ``active`` or ``retracted``.
+        retracted: when it was retracted (epoch seconds), or None.
+        reach: how many records store a link to it.
+        newest: the id of the newest correction of its chain (itself when nothing supersedes
+            it; None when it is retracted).
+    """
+
+    id: str
+    document: str
+    deprecates: list[str]
+    about: list[str] = Field(default_factory=list)
+    time: float
+    status: Literal["active", "retracted"]
+    retracted: float | None = None
+    reach: int = 0
+    newest: str | None = None

@@ -23,12 +23,20 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
-from nowline import _keys as K
-from nowline.collection import MAX_PHRASE_LENGTH, Collection
-from nowline.errors import CorrectionTooBroad, InvalidCorrection, InvalidInput, NowlineError
-from nowline.guard import Trip, stale_message
-from nowline.matchers import Matcher
-from nowline.models import CorrectionReport, Recall
+from nowline import (
+    MAX_PHRASE_LENGTH,
+    AbsentString,
+    Collection,
+    CorrectionReport,
+    CorrectionTooBroad,
+    GenericString,
+    InvalidInput,
+    NowlineError,
+    Recall,
+    Trip,
+    stale_message,
+)
+from nowline.render import format_lines, one_line, sanitize
 
 __all__ = [
     "DEFAULT_COLLECTION",
@@ -50,7 +58,6 @@ __all__ = [
     "open_collection",
     "output_schema",
     "run_tool",
-    "stored_metadata",
 ]
 
 DEFAULT_COLLECTION = "memory"
@@ -67,6 +74,14 @@ _DEPRECATES_HELP = (
     "one of them is marked as outdated, so never use generic words ('repo', 'channel', "
     "'the project') and never the new value. Each string must also appear in the body."
 )
+_ABOUT_HELP = (
+    "Optional anchors: the subject the outdated strings belong to. Fill it when a deprecated "
+    "string is a common word, a first name or a number that other memories also use, e.g. "
+    "deprecates ['Michelle'] with about ['Acme'] when Acme's CEO changed from Michelle: only "
+    "memories that name Michelle AND Acme are marked. Each anchor is matched like deprecates "
+    "(exact string, case-insensitive, whole words)."
+)
+_Anchors = list[Annotated[_Phrase, StringConstraints(max_length=MAX_PHRASE_LENGTH)]]
 
 
 class _Input(BaseModel):
@@ -102,6 +117,9 @@ class CorrectInput(_Input):
     deprecates: list[Annotated[_Phrase, StringConstraints(max_length=MAX_PHRASE_LENGTH)]] = Field(
         min_length=1, max_length=_MAX_DEPRECATES, description=_DEPRECATES_HELP
     )
+    about: _Anchors = Field(
+        default_factory=list, max_length=_MAX_DEPRECATES, description=_ABOUT_HELP
+    )
 
 
 class RecallInput(_Input):
@@ -125,6 +143,9 @@ class PreviewInput(_Input):
         min_length=1,
         max_length=_MAX_DEPRECATES,
         description="The outdated strings a correction would name. " + _DEPRECATES_HELP,
+    )
+    about: _Anchors = Field(
+        default_factory=list, max_length=_MAX_DEPRECATES, description=_ABOUT_HELP
     )
 
 
@@ -374,15 +395,12 @@ def _remember(col: Collection, args: BaseModel) -> tuple[str, BaseModel]:
     """Run ``remember``."""
     assert isinstance(args, RememberInput)
     rid = col.remember(args.body)
-    links = (stored_metadata(col, rid) or {}).get(K.BY)
-    by = [b for b in links if isinstance(b, str)] if isinstance(links, list) else []
+    hit = next(iter(col.hits([rid])), None)
+    by = [c.id for c in hit.direct] if hit is not None else []
     text = f"Stored memory {rid}."
-    if by:
-        docs = col.get(ids=by, include=["documents"])["documents"] or []
-        lines = "".join(f"\n    now: {d}" for d in docs if d)
-        text += (
-            " It names something a stored correction marks as outdated; recall will show:" + lines
-        )
+    if hit is not None and hit.direct:
+        text += " It names something a stored correction marks as outdated; recall will show:\n"
+        text += "\n".join(format_lines(hit.lines()))
     return text, RememberOutput(id=rid, superseded_by=by)
 
 
@@ -390,23 +408,31 @@ def _correct(col: Collection, args: BaseModel) -> tuple[str, BaseModel]:
     """Run ``correct``."""
     assert isinstance(args, CorrectInput)
     phrases = list(dict.fromkeys(args.deprecates))
-    present = Matcher((p, p) for p in phrases).keys(args.body)
-    absent = [p for p in phrases if p not in present]
-    if absent:
-        # Checked here, not left to the core, so the message speaks to the model's arguments.
-        raise InvalidCorrection(
-            f"body does not mention {absent!r}. Each deprecates string must appear in body, "
-            "written as in the old memories, so the reader sees what changed (e.g. 'Moved "
-            "from OLD to NEW'). Fix body or deprecates and call correct again."
-        )
     try:
-        report = col.correct(args.body, deprecates=phrases)
+        report = col.correct(args.body, deprecates=phrases, about=list(args.about) or None)
+    except AbsentString as exc:
+        raise AbsentString(
+            f"Nothing was stored: body does not mention {exc.absent!r}. Each deprecates string "
+            "must appear in body, written as in the old memories, so the reader sees what "
+            "changed (e.g. 'Moved from OLD to NEW'). Fix body or deprecates and call correct "
+            "again.",
+            absent=exc.absent,
+        ) from None
+    except GenericString as exc:
+        raise GenericString(
+            f"Nothing was stored: {exc.phrase!r} is {exc.reason}, so it would mark unrelated "
+            "memories too. Use the full, specific outdated string (a repository slug, URL, "
+            "email address, full name), or keep it and add about: the subject it belongs to "
+            f"(e.g. deprecates [{exc.phrase!r}], about ['<the company, project or person>']).",
+            phrase=exc.phrase,
+            reason=exc.reason,
+        ) from None
     except CorrectionTooBroad as exc:
         raise CorrectionTooBroad(
             f"Nothing was stored: {phrases!r} would mark {exc.reach} memories as outdated "
             f"(the limit is {exc.limit}), so a string is too broad. Use the exact, specific "
-            "outdated strings (e.g. 'org/repo' rather than 'repo'); call preview to check "
-            "what a string reaches.",
+            "outdated strings (e.g. 'org/repo' rather than 'repo'), or add about to narrow it "
+            "to its subject; call preview to check what a string reaches.",
             reach=exc.reach,
             limit=exc.limit,
         ) from None
@@ -430,12 +456,13 @@ def _recall(col: Collection, args: BaseModel) -> tuple[str, BaseModel]:
 def _preview(col: Collection, args: BaseModel) -> tuple[str, BaseModel]:
     """Run ``preview``."""
     assert isinstance(args, PreviewInput)
-    ids = col.preview(list(args.deprecates))
+    ids = col.preview(list(args.deprecates), about=list(args.about) or None)
     shown = ids[:_PREVIEW_SHOWN]
-    docs = col.get(ids=shown, include=["documents"])["documents"] if shown else []
-    records = [PreviewRecord(id=i, document=d) for i, d in zip(shown, docs or [], strict=True)]
+    got = col.get(ids=shown, include=["documents"]) if shown else None
+    docs = dict(zip(got["ids"], got["documents"] or [], strict=True)) if got else {}
+    records = [PreviewRecord(id=i, document=docs.get(i)) for i in shown]
     lines = [f"A correction naming {list(args.deprecates)!r} would mark {len(ids)} memories:"]
-    lines += [f"- {r.document}" for r in records]
+    lines += [f"- {one_line(sanitize(r.document or ''))}" for r in records]
     if len(ids) > len(shown):
         lines.append(f"... and {len(ids) - len(shown)} more.")
     return "\n".join(lines), PreviewOutput(
@@ -446,7 +473,8 @@ def _preview(col: Collection, args: BaseModel) -> tuple[str, BaseModel]:
 def _retract(col: Collection, args: BaseModel) -> tuple[str, BaseModel]:
     """Run ``retract``."""
     assert isinstance(args, RetractInput)
-    already = (stored_metadata(col, args.id) or {}).get(K.RETRACTED) is not None
+    before = col.hits([args.id])
+    already = bool(before) and before[0].role == "retracted"
     col.retract(args.id)
     if already:
         return f"Correction {args.id} was already retracted; nothing changed.", RetractOutput(
@@ -459,22 +487,13 @@ def _retract(col: Collection, args: BaseModel) -> tuple[str, BaseModel]:
     )
 
 
-def stored_metadata(col: Collection, record_id: str) -> dict[str, Any] | None:
-    """Return a record's metadata as stored ({} when it has none), or None if it is absent."""
-    got = col.get(ids=[record_id], include=["metadatas"])
-    metas = got["metadatas"]
-    if not got["ids"] or metas is None:
-        return None
-    return dict(metas[0]) if metas[0] is not None else {}
-
-
 def _check(col: Collection, args: BaseModel) -> tuple[str, BaseModel]:
     """Run ``check``."""
     assert isinstance(args, CheckInput)
     trips = col.check(args.text)
     if not trips:
         return "Nothing in this text is outdated.", CheckOutput()
-    return stale_message(trips), CheckOutput(trips=trips)
+    return stale_message(trips, override=None), CheckOutput(trips=trips)
 
 
 _RUNNERS = {
@@ -505,7 +524,7 @@ def open_collection(
         path: the folder of a ``chromadb.PersistentClient``.
         name: the collection's name.
         create: create the store, or the collection, when missing.
-        scope_key: passed to :func:`nowline.wrap` (DESIGN.md §7).
+        scope_key: passed to :func:`nowline.wrap`.
 
     Raises:
         InvalidInput: there is no store at ``path`` (and ``create`` is False), ``name`` is
@@ -514,7 +533,7 @@ def open_collection(
     """
     import chromadb
 
-    from nowline.client import wrap
+    from nowline import wrap
 
     if not create and not os.path.isfile(os.path.join(path, "chroma.sqlite3")):
         raise InvalidInput(

@@ -115,7 +115,8 @@ def scoped(client: nowline.Client) -> nowline.Collection:
 
 
 def snapshot(collection: Any) -> dict[str, Any]:
-    """Return every record of a collection (ids, documents, metadatas), sorted by id."""
+    """Return every record of a collection as stored (bookkeeping too), sorted by id."""
+    collection = getattr(collection, "raw", collection)  # a wrapper hides its bookkeeping
     got = collection.get(include=["documents", "metadatas"])
     rows = sorted(zip(got["ids"], got["documents"], got["metadatas"], strict=True))
     return {"count": collection.count(), "rows": rows}

@@ -148,10 +148,15 @@ def test_count_and_peek_parity(subject: Any) -> None:
     assert [strip_nowline(m) for m in subject.peek(2)["metadatas"]] == METAS[:2]
 
 
-def test_get_keeps_requested_order(memory: nowline.Collection) -> None:
-    """get(ids=...) returns rows in the order asked for."""
+def test_get_by_ids_keeps_chromadbs_order_limit_and_offset(memory: nowline.Collection) -> None:
+    """get(ids=...) returns chromadb's order, and honours limit and offset as chromadb does."""
     memory.add(ids=["a", "b", "c"], documents=["x a", "y b", "z c"])
-    assert memory.get(ids=["c", "a", "b"])["ids"] == ["c", "a", "b"]
+    raw = memory.raw
+    for kwargs in ({}, {"limit": 2}, {"offset": 1}, {"limit": 1, "offset": 1}):
+        assert (
+            memory.get(ids=["c", "a", "b"], **kwargs)["ids"]
+            == (raw.get(ids=["c", "a", "b"], **kwargs)["ids"])
+        )
 
 
 def test_get_pages_large_reads(memory: nowline.Collection) -> None:
@@ -179,8 +184,8 @@ def test_query_annotates_and_get_does_not(memory: nowline.Collection) -> None:
         docs["m"]
         == "deploy metalcraftai/ufo now\n    now: Moved from metalcraftai/ufo to ufo-ai/ufo."
     )
-    assert metas["m"]["nowline_role"] == "historical" and metas["m"]["nowline_now"] == ["c"]
-    assert metas["c"]["nowline_role"] == "transition" and metas["c"]["nowline_now"] == []
+    assert metas["m"] == {"nowline_role": "historical", "nowline_by": ["c"], "nowline_now": ["c"]}
+    assert metas["c"] == {"deprecates": ["metalcraftai/ufo"]}  # not superseded: as stored
     assert memory.get(ids=["m"])["documents"] == ["deploy metalcraftai/ufo now"]
 
 

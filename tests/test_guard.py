@@ -60,7 +60,9 @@ def test_check_is_scope_aware(scoped: nowline.Collection) -> None:
     scoped.correct(UFO, deprecates=["metalcraftai/ufo"], metadata={"user_id": "alice"})
     assert len(scoped.check(CLONE_OLD, metadata={"user_id": "alice"})) == 1
     assert scoped.check(CLONE_OLD, metadata={"user_id": "bob"}) == []
-    assert scoped.check(CLONE_OLD) == []
+    assert scoped.check(CLONE_OLD, metadata={"user_id": None}) == []
+    with pytest.raises(nowline.InvalidInput, match="metadata=\\{'user_id'"):
+        scoped.check(CLONE_OLD)  # a scoped store needs the scope: never a silent pass
 
 
 def test_annotate_appends_now_lines(corrected: nowline.Collection) -> None:

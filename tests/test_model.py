@@ -33,12 +33,22 @@ def test_real_model_recall_brings_the_correction(store_path: str) -> None:
 
 
 def test_persisted_config_names_the_model_not_a_path(store_path: str) -> None:
-    """The collection config stores nowline's function by name, so a moved env resolves it."""
+    """The collection config stores the function by name, so a moved environment resolves it.
+
+    A collection created with chromadb's default keeps chromadb's name ("default", the same
+    all-MiniLM-L6-v2) and its l2 space, and nowline embeds it offline; nowline's own function
+    persists as "nowline-minilm" with the model's name, never a path.
+    """
     client = chromadb.PersistentClient(path=store_path)
     nowline.wrap(client).create_collection("agent")
+    nowline.wrap(client).create_collection("own", embedding_function=nowline.embedding_function())
     config = client.get_collection("agent").configuration_json
-    ef = config["embedding_function"]
+    assert config["embedding_function"]["name"] == "default"
+    assert config["hnsw"]["space"] == "l2"
+    own = client.get_collection("own").configuration_json
+    ef = own["embedding_function"]
     assert ef["name"] == "nowline-minilm" and ef["config"] == {"model": "all-MiniLM-L6-v2"}
-    assert "/" not in json.dumps(ef["config"])
-    reopened = nowline.wrap(chromadb.PersistentClient(path=store_path)).get_collection("agent")
-    assert isinstance(reopened.embedding_function, nowline.MiniLMEmbeddingFunction)
+    assert "/" not in json.dumps(ef["config"]) and own["hnsw"]["space"] == "l2"
+    for name in ("agent", "own"):
+        reopened = nowline.wrap(chromadb.PersistentClient(path=store_path)).get_collection(name)
+        assert isinstance(reopened.embedding_function, nowline.MiniLMEmbeddingFunction)

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
-from nowline.registry import CorrectionInfo, Registry, scope_token
+from nowline._records import CorrectionInfo, scope_token
+from nowline._registry import Registry
 
 
-def _c(cid: str, doc: str, deprecates: list[str], t: float, scope: object = None) -> CorrectionInfo:
+def _c(
+    cid: str,
+    doc: str,
+    deprecates: list[str],
+    t: float,
+    scope: object = None,
+    about: tuple[str, ...] = (),
+) -> CorrectionInfo:
     """Return a correction info."""
-    return CorrectionInfo(cid, doc, tuple(deprecates), t, t, scope)  # type: ignore[arg-type]
+    return CorrectionInfo(cid, doc, tuple(deprecates), about, t, t, scope)
 
 
 def test_chain_resolves_to_newest_leaf() -> None:
@@ -39,13 +47,8 @@ def test_branching_chain_takes_newest_by_time() -> None:
 def test_older_correction_never_supersedes_newer_one() -> None:
     """A correction's strings never make a newer correction historical (no cycles)."""
     reg = Registry([_c("old", "b replaced a", ["a"], 1), _c("new", "a replaced b", ["b"], 2)])
-    assert (
-        reg.links("a replaced b", record_id="new", scope=None, correction_order=(2, 2, "new"))
-        == set()
-    )
-    assert reg.links(
-        "b replaced a", record_id="old", scope=None, correction_order=(1, 1, "old")
-    ) == {"new"}
+    assert reg.links("a replaced b", record_id="new", scope=None, order=(2, 2, "new")) == set()
+    assert reg.links("b replaced a", record_id="old", scope=None, order=(1, 1, "old")) == {"new"}
     assert reg.newest("old") == "new" and reg.newest("new") == "new"
 
 
@@ -58,7 +61,7 @@ def test_retracted_corrections_do_not_link() -> None:
     """A retracted correction neither links records nor takes part in chains."""
     reg = Registry([_c("c1", "a to b", ["a"], 1), _c("c2", "b to c", ["b"], 2)])
     reg.retract("c2", 10)
-    assert reg.links("x b y", record_id="r", scope=None, correction_order=None) == set()
+    assert reg.links("x b y", record_id="r", scope=None, order=None) == set()
     assert reg.newest("c1") == "c1"
     assert not reg.is_active("c2")
 
@@ -74,9 +77,6 @@ def test_scope_tokens_compare_type_and_value() -> None:
 def test_links_respect_scope_and_as_of() -> None:
     """Links come only from corrections in the same scope and not after as_of."""
     reg = Registry([_c("c", "moved a", ["a"], 5, scope=("str", "alice"))])
-    assert reg.links("a", record_id="r", scope=("str", "alice"), correction_order=None) == {"c"}
-    assert reg.links("a", record_id="r", scope=("str", "bob"), correction_order=None) == set()
-    assert (
-        reg.links("a", record_id="r", scope=("str", "alice"), correction_order=None, as_of=4)
-        == set()
-    )
+    assert reg.links("a", record_id="r", scope=("str", "alice"), order=None) == {"c"}
+    assert reg.links("a", record_id="r", scope=("str", "bob"), order=None) == set()
+    assert reg.links("a", record_id="r", scope=("str", "alice"), order=None, as_of=4) == set()

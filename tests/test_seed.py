@@ -53,7 +53,7 @@ def test_stored_links_reach_every_memory_not_only_retrieved_ones(
 ) -> None:
     """Links are persisted in metadata for every matching record at correction time."""
     _seed(memory)
-    got = memory.get(include=["metadatas"])
+    got = memory.raw.get(include=["metadatas"])
     meta = dict(zip(got["ids"], got["metadatas"] or [], strict=True))
     for key in OLD:
         assert meta[key]["nowline_by"] == ["move"]
@@ -72,7 +72,7 @@ def test_memory_written_after_correction_is_linked_at_write_time(
     """A new memory that still names the old string gets the correction when written."""
     _seed(memory)
     memory.remember("Opened issue #12 on metalcraftai/ufo.", id="late")
-    meta = memory.get(ids=["late"])["metadatas"]
+    meta = memory.raw.get(ids=["late"])["metadatas"]
     assert meta is not None and meta[0]["nowline_by"] == ["move"]
     hit = next(h for h in memory.recall("issue ufo", n_results=10).hits if h.id == "late")
     assert hit.role == "historical" and [c.id for c in hit.now] == ["move"]
@@ -93,7 +93,7 @@ def test_foreign_write_is_annotated_at_read_time_and_linked_by_repair(
     assert memory.get(ids=["foreign"])["metadatas"] == [None]
     report = memory.repair()
     assert report.links_added == 1 and report.updated >= 1
-    assert (memory.get(ids=["foreign"])["metadatas"] or [{}])[0]["nowline_by"] == ["move"]
+    assert (memory.raw.get(ids=["foreign"])["metadatas"] or [{}])[0]["nowline_by"] == ["move"]
     again = memory.repair()
     assert again.updated == 0 and again.links_added == again.links_removed == 0
 
@@ -113,16 +113,19 @@ def test_chain_resolves_to_newest_and_retract_restores(memory: nowline.Collectio
     hits = {h.id: h for h in memory.recall("ufo", n_results=10).hits}
     assert [c.id for c in hits["pr"].now] == ["move"]
     assert hits["move"].role == "transition" and hits["new"].role == "current"
-    assert hits["again"].role == "historical" and hits["again"].now == []
-    meta = memory.get(ids=["again", "move", "new"])["metadatas"] or []
-    assert meta[0]["nowline_retracted"] > 0
-    assert "nowline_by" not in meta[1] and "nowline_by" not in meta[2]
+    assert hits["again"].role == "retracted" and hits["again"].now == []
+    got = memory.raw.get(ids=["again", "move", "new"])
+    meta = dict(zip(got["ids"], got["metadatas"] or [], strict=True))
+    assert meta["again"]["nowline_retracted"] > 0
+    assert "nowline_by" not in meta["move"] and "nowline_by" not in meta["new"]
 
 
 def test_several_corrections_give_one_now_line_each(memory: nowline.Collection) -> None:
     """A memory reached by two unrelated corrections shows both, oldest first."""
     memory.remember("Ask Dana about metalcraftai/ufo in #ops.", id="m")
-    memory.correct("Dana left; ask Lee instead of Dana.", deprecates=["Dana"], id="c1")
+    memory.correct(
+        "Dana left; ask Lee instead of Dana.", deprecates=["Dana"], allow_generic=True, id="c1"
+    )
     memory.correct(UFO, deprecates=["metalcraftai/ufo"], id="c2")
     hit = next(h for h in memory.recall("ops", n_results=10).hits if h.id == "m")
     assert [c.id for c in hit.now] == ["c1", "c2"]
@@ -196,10 +199,10 @@ def test_update_of_document_relinks(memory: nowline.Collection) -> None:
     """Updating a historical memory's text so it no longer names the old string makes it current."""
     _seed(memory)
     memory.update(ids=["pr"], documents=["ufo-ai/ufo — PR #1705 passed review."])
-    meta = (memory.get(ids=["pr"])["metadatas"] or [{}])[0]
+    meta = (memory.raw.get(ids=["pr"])["metadatas"] or [{}])[0]
     assert "nowline_by" not in meta and "nowline_role" not in meta
     memory.update(ids=["hosted"], documents=["metalcraftai/ufo deploys every Friday."])
-    meta = (memory.get(ids=["hosted"])["metadatas"] or [{}])[0]
+    meta = (memory.raw.get(ids=["hosted"])["metadatas"] or [{}])[0]
     assert meta["nowline_by"] == ["move"]
 
 
@@ -209,7 +212,7 @@ def test_delete_of_correction_unlinks(memory: nowline.Collection) -> None:
     memory.delete(ids=["move"])
     hits = memory.recall("ufo", n_results=10).hits
     assert {h.role for h in hits} == {"current"}
-    got = memory.get(include=["metadatas"])
+    got = memory.raw.get(include=["metadatas"])
     assert all("nowline_by" not in (m or {}) for m in got["metadatas"] or [])
 
 
@@ -217,9 +220,10 @@ def test_correction_through_add_metadata(memory: nowline.Collection) -> None:
     """A plain add() with deprecates in metadata (one string or a list) is a correction."""
     memory.add(ids=["m"], documents=[OLD["pr"]])
     memory.add(ids=["c"], documents=[UFO], metadatas=[{"deprecates": "metalcraftai/ufo"}])
-    meta = memory.get(ids=["c", "m"])["metadatas"] or []
-    assert meta[0]["deprecates"] == ["metalcraftai/ufo"]
-    assert meta[1]["nowline_by"] == ["c"]
+    got = memory.raw.get(ids=["c", "m"])
+    meta = dict(zip(got["ids"], got["metadatas"] or [], strict=True))
+    assert meta["c"]["deprecates"] == ["metalcraftai/ufo"]
+    assert meta["m"]["nowline_by"] == ["c"]
 
 
 def test_scope_keeps_corrections_apart(scoped: nowline.Collection) -> None:
@@ -252,7 +256,7 @@ def test_two_wrappers_in_one_process_see_each_others_corrections(
     hit = next(h for h in b.recall("ufo", n_results=5).hits if h.id == "pr")
     assert hit.role == "historical" and [c.id for c in hit.now] == ["move"]
     b.remember("metalcraftai/ufo issue #3", id="late")
-    assert (b.get(ids=["late"])["metadatas"] or [{}])[0]["nowline_by"] == ["move"]
+    assert (b.raw.get(ids=["late"])["metadatas"] or [{}])[0]["nowline_by"] == ["move"]
     a.retract("move")
     assert {h.role for h in b.recall("ufo", n_results=5).hits if h.id != "move"} == {"current"}
 
@@ -264,15 +268,18 @@ def test_deleted_collection_leaves_no_metadata_behind(client: nowline.Client) ->
     client.delete_collection("old-one")
     new = client.create_collection("new-one", embedding_function=FakeEmbedding())
     new.remember("plain note", id="n1")
-    meta = (new.get(ids=["n1"])["metadatas"] or [{}])[0]
+    meta = (new.raw.get(ids=["n1"])["metadatas"] or [{}])[0]
     assert "deprecates" not in meta and "nowline_by" not in meta
 
 
 def test_scope_key_is_remembered_by_the_collection(
     store_path: str, scoped: nowline.Collection
 ) -> None:
-    """A store written with a scope key reopens scoped, and refuses another key."""
-    scoped.remember("note", id="n", metadata={"user_id": "alice"})
+    """A store whose corrections were written with a scope key reopens scoped, refusing others."""
+    scoped.remember("note acme/app", id="n", metadata={"user_id": "alice"})
+    scoped.correct(
+        "Moved from acme/app to acme/web.", deprecates=["acme/app"], metadata={"user_id": "alice"}
+    )
     raw = chromadb.PersistentClient(path=store_path).get_collection(
         "scoped", embedding_function=FakeEmbedding()
     )

@@ -28,9 +28,10 @@ def test_stats_counts_records_corrections_and_widest_reach(seeded: str) -> None:
     assert data["collection"] == "memory" and data["records"] == 7
     assert data["corrections"] == {"active": 2, "retracted": 0}
     assert data["historical"] == 3 and data["historical_share"] == pytest.approx(3 / 7)
+    assert data["roles"] == {"current": 2, "historical": 3, "transition": 2, "retracted": 0}
     assert data["widest_reach"] == [
-        {"deprecates": "metalcraftai/ufo", "reach": 3},
-        {"deprecates": "#ufo-dev", "reach": 1},
+        {"id": "move", "deprecates": ["metalcraftai/ufo"], "reach": 3},
+        {"id": "chan", "deprecates": ["#ufo-dev"], "reach": 1},
     ]
 
 
@@ -143,7 +144,7 @@ def test_retract_restores_records_and_keeps_the_correction(
     """Retract unlinks a correction, reports what became current, and marks it retracted."""
     result = invoke("retract", seeded, "move")
     assert result.exit_code == 0, result.output
-    assert "covered 3 records; 2 of them read as current again" in " ".join(result.stdout.split())
+    assert "covered 3 records; they read as current again" in " ".join(result.stdout.split())
     rows = invoke_json("corrections", seeded)
     assert [(r["id"], r["status"], r["reach"]) for r in rows] == [
         ("move", "retracted", 0),
@@ -171,7 +172,7 @@ def test_repair_links_foreign_writes_and_is_idempotent(
     result = invoke("repair", seeded)
     assert result.exit_code == 0, result.output
     assert "links added      1" in result.stdout
-    assert (memory.get(ids=["foreign"])["metadatas"] or [{}])[0]["nowline_by"] == ["move"]
+    assert (memory.raw.get(ids=["foreign"])["metadatas"] or [{}])[0]["nowline_by"] == ["move"]
     again = invoke("repair", seeded)
     assert again.exit_code == 0 and "already right" in again.stdout
 

@@ -42,7 +42,7 @@ def test_import_loads_memories_and_corrections_in_file_order(
     assert result.exit_code == 0, result.output
     assert "6 records (5 memories, 1 corrections)" in result.stdout
     assert memory.count() == 6
-    got = memory.get(ids=["pr", "wiki", "move", "late", "hosted"], include=["metadatas"])
+    got = memory.raw.get(ids=["pr", "wiki", "move", "late", "hosted"], include=["metadatas"])
     meta = dict(zip(got["ids"], got["metadatas"] or [], strict=True))
     assert meta["pr"]["nowline_by"] == ["move"] and meta["late"]["nowline_by"] == ["move"]
     assert "nowline_by" not in meta["hosted"]
@@ -136,7 +136,7 @@ def test_allow_absent_and_deprecates_in_metadata(
     assert refused.exit_code == 1 and "--allow-absent" in refused.stderr
     result = invoke("import", store_path, path, "--allow-absent")
     assert result.exit_code == 0, result.output
-    meta = memory.get(ids=["old"])["metadatas"] or [{}]
+    meta = memory.raw.get(ids=["old"])["metadatas"] or [{}]
     assert meta[0]["nowline_by"] == ["c"]
 
 
@@ -174,7 +174,8 @@ def test_import_into_an_empty_store_uses_the_offline_model(tmp_path: Path) -> No
     assert result.exit_code == 0, result.output
     raw = chromadb.PersistentClient(path=store).get_collection("memory")
     config = raw.configuration_json["embedding_function"]
-    assert config["name"] == "nowline-minilm" and "path" not in json.dumps(config)
+    assert config["name"] == "default" and "path" not in json.dumps(config)
+    assert isinstance(nowline.wrap(raw).embedding_function, nowline.MiniLMEmbeddingFunction)
     found = invoke("recall", store, "Where does the UFO repository live now?", "-k", "2")
     assert found.exit_code == 0, found.output
     assert f"    now: {UFO}" in found.stdout

@@ -21,6 +21,7 @@ from langchain_core.runnables import Runnable, RunnableLambda, RunnablePassthrou
 import nowline
 from nowline.langchain import NowlineChroma
 
+RETRACTED = "this correction was withdrawn; do not rely on it."
 UFO = "UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo; do GitHub work in ufo-ai/ufo."
 PR = "metalcraftai/ufo — PR #1705 passed review."
 CLONE = "Clone with git clone https://github.com/metalcraftai/ufo.git"
@@ -124,15 +125,12 @@ def test_every_search_method_annotates(store: NowlineChroma) -> None:
         assert got["pr"].metadata == {
             "topic": "pr",
             "nowline_role": "historical",
+            "nowline_by": ["move"],
             "nowline_now": ["move"],
         }, name
         assert got["hosted"].page_content == HOSTED, name
         assert got["hosted"].metadata == {"topic": "hosted"}, name
-        assert got["move"].metadata == {
-            "deprecates": ["metalcraftai/ufo"],
-            "nowline_role": "transition",
-            "nowline_now": [],
-        }, name
+        assert got["move"].metadata == {"deprecates": ["metalcraftai/ufo"]}, name
 
 
 def test_memory_added_after_correction_is_annotated(store: NowlineChroma) -> None:
@@ -150,10 +148,10 @@ def test_add_documents_accepts_deprecates(store: NowlineChroma) -> None:
     store.add_documents(
         [Document(page_content=UFO, metadata={"deprecates": ["metalcraftai/ufo"]}, id="move")]
     )
-    raw = store.get(ids=["pr", "move"])
-    assert raw["metadatas"] is not None
-    assert raw["metadatas"][0]["nowline_by"] == ["move"]
-    assert raw["metadatas"][1]["deprecates"] == ["metalcraftai/ufo"]
+    raw = store.nowline.raw.get(ids=["pr", "move"])
+    meta = dict(zip(raw["ids"], raw["metadatas"] or [], strict=True))
+    assert meta["pr"]["nowline_by"] == ["move"]
+    assert meta["move"]["deprecates"] == ["metalcraftai/ufo"]
 
 
 def test_get_by_ids_returns_stored_documents_untouched(store: NowlineChroma) -> None:
@@ -166,8 +164,9 @@ def test_get_by_ids_returns_stored_documents_untouched(store: NowlineChroma) -> 
         id="move", page_content=UFO, metadata={"deprecates": ["metalcraftai/ufo"]}
     )
     raw = store.get(ids=["pr"])
-    assert raw["documents"] == [PR]
-    assert raw["metadatas"] is not None and raw["metadatas"][0]["nowline_by"] == ["move"]
+    assert raw["documents"] == [PR] and raw["metadatas"] == [{"topic": "pr"}]
+    stored = store.nowline.raw.get(ids=["pr"])["metadatas"]
+    assert stored is not None and stored[0]["nowline_by"] == ["move"]
 
 
 def test_delete_of_correction_unlinks(store: NowlineChroma) -> None:
@@ -187,9 +186,11 @@ def test_retract_through_nowline_property(store: NowlineChroma) -> None:
     store.nowline.retract("move")
     docs = _by_id(store.similarity_search("ufo", k=ALL))
     assert docs["pr"].page_content == PR
-    assert docs["move"].metadata["nowline_role"] == "historical"
-    assert docs["move"].metadata["nowline_now"] == []
-    assert docs["move"].metadata["nowline_retracted"] > 0
+    assert docs["move"].metadata == {
+        "deprecates": ["metalcraftai/ufo"],
+        "nowline_role": "retracted",
+    }
+    assert docs["move"].page_content.endswith("\n    retracted: " + RETRACTED)
 
 
 def test_nowline_correct_embeds_with_langchain_embeddings(store: NowlineChroma) -> None:
@@ -329,8 +330,9 @@ def test_deleted_collection_leaves_no_metadata_behind() -> None:
     old.delete_collection()
     new = NowlineChroma(f"new-{uuid.uuid4().hex}", embedding_function=emb, client=client)
     new.add_texts([PR, HOSTED, NEW, CLONE, UFO], ids=["a", "b", "c", "d", "e"])
-    metas = new.get()["metadatas"] or []
+    metas = new.nowline.raw.get()["metadatas"] or []
     assert all(set(m) == {"nowline_time"} for m in metas), metas
+    assert new.get()["metadatas"] == [None] * 5
     assert all(d.page_content.count("now:") == 0 for d in new.similarity_search("ufo", k=ALL))
     new.delete_collection()
 

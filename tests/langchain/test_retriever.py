@@ -57,7 +57,12 @@ def test_foreign_store_documents_get_now_lines() -> None:
     assert docs["pr"] == Document(
         id="pr",
         page_content=f"{PR}\n    now: {UFO}",
-        metadata={"topic": "pr", "nowline_role": "historical", "nowline_now": ["move"]},
+        metadata={
+            "topic": "pr",
+            "nowline_role": "historical",
+            "nowline_by": ["move"],
+            "nowline_now": ["move"],
+        },
     )
     hosted = Document(id="hosted", page_content=HOSTED, metadata={"topic": "hosted"})
     assert docs["hosted"] == hosted

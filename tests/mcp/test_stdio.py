@@ -113,7 +113,8 @@ def test_every_tool_over_stdio(tmp_path: Path) -> None:
     assert "now:" not in _text(out["after"])
     assert out["bad"].is_error and "body does not mention ['y']" in _text(out["bad"])
 
-    # The server created the store with nowline's model, persisted by name, not by path.
+    # The server created the store with chromadb's default model, persisted by name, not by
+    # path; nowline embeds it with its offline copy of that model.
     raw = chromadb.PersistentClient(path=store).get_collection("memory")
-    assert raw.configuration_json["embedding_function"]["name"] == "nowline-minilm"
+    assert raw.configuration_json["embedding_function"]["name"] == "default"
     assert raw.count() == 4

@@ -106,12 +106,14 @@ def test_mistakes_come_back_as_error_results(memory: nowline.Collection) -> None
 
 def test_too_broad_correction_is_refused_with_advice(memory: nowline.Collection) -> None:
     """A correction reaching more than the default limit is refused with the count."""
-    texts = [f"Note {i}: the ufo board." for i in range(101)]
+    texts = [f"Note {i}: the ufo-9 board." for i in range(101)]
     memory.raw.add(
         ids=[f"n{i}" for i in range(101)], documents=texts, embeddings=FakeEmbedding()(texts)
     )
     before = snapshot(memory)
-    result = run_tool(memory, "correct", {"body": "The ufo board moved.", "deprecates": ["ufo"]})
+    result = run_tool(
+        memory, "correct", {"body": "The ufo-9 board moved.", "deprecates": ["ufo-9"]}
+    )
     assert result.is_error
     assert "would mark 101 memories as outdated (the limit is 100)" in result.text
     assert "call preview" in result.text

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+import nowline
 from tests.reliability.reference import (
     Record,
     all_records,
@@ -69,7 +70,10 @@ def unreachable(raw: Any, rid: str) -> bool:
 def recall_matches_reference(
     collection: Any, scope_key: str | None = None, as_of: Any = None
 ) -> dict[str, tuple[str, tuple[str, ...]]]:
-    """Assert that recall() of every record shows the reference's roles and now-lines.
+    """Assert that recall() of every record shows the reference's roles and correction lines.
+
+    Compares each hit's role, direct corrections and now-line corrections; returns
+    ``{id: (role, now-line ids)}``.
 
     A record that recall() leaves out must be one Chroma itself cannot return (see
     :func:`unreachable`); with ``as_of`` (no per-id fallback) at most a tenth may be missing.
@@ -77,9 +81,7 @@ def recall_matches_reference(
     records = all_records(collection)
     cutoff = None
     if as_of is not None:
-        from nowline._time import to_epoch
-
-        cutoff = to_epoch(as_of)
+        cutoff = nowline.to_epoch(as_of)
     got = recall_states(collection, as_of=as_of)
     want = expected_states(records, scope_key, cutoff)
     assert set(got) <= set(want), f"recalled records that must not be: {set(got) - set(want)}"
@@ -91,7 +93,8 @@ def recall_matches_reference(
         assert not reachable, f"recall() left out records Chroma can return: {reachable}"
     want = {k: v for k, v in want.items() if k in got}
     assert got == want, "recall differs from the reference:\n" + _diff(got, want)
-    return got
+    # The direct corrections are checked above; callers spell out role and now-lines.
+    return {rid: (role, now) for rid, (role, _, now) in got.items()}
 
 
 def user_view(records: list[Record]) -> dict[str, tuple[str, dict[str, Any]]]:

@@ -78,6 +78,16 @@ class Record:
         return tuple(s.strip() for s in value or () if isinstance(s, str) and s.strip())
 
     @property
+    def about(self) -> tuple[str, ...]:
+        """Return the correction's anchors (§6); empty when it has none."""
+        if not self.deprecates:
+            return ()
+        value = self.metadata.get("about")
+        if isinstance(value, str):
+            value = [value]
+        return tuple(s.strip() for s in value or () if isinstance(s, str) and s.strip())
+
+    @property
     def is_correction(self) -> bool:
         """Return whether a non-empty ``deprecates`` makes the record a correction (§2)."""
         return bool(self.deprecates)
@@ -124,8 +134,11 @@ class Expect:
 
     Attributes:
         by: the active corrections that supersede it (the stored ``nowline_by``), sorted.
-        role: ``current``, ``historical`` or ``transition``.
+        role: ``current``, ``historical``, ``transition`` or ``retracted``.
         now: the ids of its now-line corrections, oldest first (empty unless historical).
+
+    A historical record shows every correction in ``by`` (its direct corrections), oldest
+    first, and ``now`` (the newest of their chains) as its now-lines (§5).
     """
 
     by: tuple[str, ...]
@@ -151,8 +164,12 @@ def expected(
     def supersedes(c: Record, r: Record) -> bool:
         if c.id == r.id or c.scope(scope_key) != r.scope(scope_key):
             return False
+        if r.retracted:
+            return False  # a retracted correction is inert: it holds no links (§6)
         if r.is_correction and r.order > c.order:
             return False  # a newer correction is never made historical by an older one
+        if c.about and not any(occurs(a, r.document) for a in c.about):
+            return False  # an anchored correction reaches only records naming its anchor
         return any(occurs(p, r.document) for p in c.deprecates)
 
     links = {r.id: tuple(sorted(c.id for c in active if supersedes(c, r))) for r in recs}
@@ -169,7 +186,7 @@ def expected(
     for r in recs:
         by = links[r.id]
         if r.retracted:
-            out[r.id] = Expect(by, "historical", ())
+            out[r.id] = Expect(by, "retracted", ())
         elif by:
             now = tuple(sorted({newest(c) for c in by}, key=order.__getitem__))
             out[r.id] = Expect(by, "historical", now)
@@ -186,7 +203,8 @@ def expected_links(
 
 
 def all_records(collection: Any) -> list[Record]:
-    """Return every record of a (raw or wrapped) collection, read in pages."""
+    """Return every record of a (raw or wrapped) collection as stored, read in pages."""
+    collection = getattr(collection, "raw", collection)  # a wrapper hides its bookkeeping
     out: list[Record] = []
     offset, page = 0, 5000
     while True:
@@ -208,33 +226,33 @@ def stored_links(records: Sequence[Record]) -> dict[str, tuple[tuple[str, ...], 
 
 def recall_states(
     collection: Any, query: str = "memory", as_of: Any = None
-) -> dict[str, tuple[str, tuple[str, ...]]]:
-    """Recall every record of a wrapped collection: {id: (role, now-line correction ids)}.
+) -> dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]]:
+    """Recall every record: {id: (role, direct correction ids sorted, now-line ids in order)}.
 
     One recall() with n_results = count. Chroma's HNSW index is approximate and can leave a
-    record out even then; without ``as_of`` those few are read through the wrapper's query()
-    restricted to their ids (the same read-time computation, reported in metadata).
+    record out even then; without ``as_of`` those few are read with ``hits()`` (the same
+    read-time computation, by id).
     """
     n = collection.count()
     if n == 0:
         return {}
     recall = collection.recall(query, n_results=n, as_of=as_of)
-    got = {h.id: (h.role, tuple(c.id for c in h.now)) for h in recall.hits}
+    got = {h.id: _state(h) for h in recall.hits}
     if as_of is not None:
         return got
     missing = [rid for rid in collection.get(include=[])["ids"] if rid not in got]
-    for i in range(0, len(missing), 100):
-        chunk = missing[i : i + 100]
-        q = collection.query(
-            query_texts=[query], ids=chunk, n_results=len(chunk), include=["metadatas"]
-        )
-        for rid, meta in zip(q["ids"][0], (q["metadatas"] or [[]])[0], strict=True):
-            got[rid] = (meta["nowline_role"], tuple(meta["nowline_now"]))
+    for hit in collection.hits(missing):
+        got[hit.id] = _state(hit)
     return got
+
+
+def _state(hit: Any) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    """Return a hit's (role, sorted direct ids, now ids)."""
+    return (hit.role, tuple(sorted(c.id for c in hit.direct)), tuple(c.id for c in hit.now))
 
 
 def expected_states(
     records: Iterable[Record], scope_key: str | None = None, as_of: float | None = None
-) -> dict[str, tuple[str, tuple[str, ...]]]:
-    """Return {id: (role, now-line correction ids)} as recall() must show them."""
-    return {rid: (e.role, e.now) for rid, e in expected(records, scope_key, as_of).items()}
+) -> dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]]:
+    """Return {id: (role, direct ids sorted, now-line ids)} as recall() must show them."""
+    return {rid: (e.role, e.by, e.now) for rid, e in expected(records, scope_key, as_of).items()}

@@ -126,7 +126,7 @@ def test_two_writer_processes_over_a_server(chroma_server: ChromaServer) -> None
         assert a.finish() == 0 and b.finish() == 0
     assert sorted(store_is_healthy(raw)) == sorted(_written_ids("a") | _written_ids("b"))
     records = all_records(raw)
-    want = {rid: [role, list(now)] for rid, (role, now) in expected_states(records).items()}
+    want = {rid: [role, list(now)] for rid, (role, _, now) in expected_states(records).items()}
     for name, got in zip("ab", states, strict=True):
         missing = [rid for rid in want if rid not in got]
         assert all(unreachable(raw, rid) for rid in missing), (name, missing)

@@ -2,8 +2,9 @@
 
 A template store holds 5,000 memories (3,000 name ``acme/app``, 2,000 are near misses) and an
 older correction c0 that the new one supersedes. A worker process writes the correction c1
-(reaching 3,001 records) or adds 3,000 records, with the store reporting a max batch of 250 so
-that nowline writes in many batches, and is killed with SIGKILL mid-way. After a restart:
+(reaching 3,001 records), with the store reporting a max batch of 250 so that nowline writes
+its links in many batches, or adds 3,000 records in calls of 250, and is killed with SIGKILL
+mid-way. After a restart:
 
 * no record is lost or duplicated (count and ids) and the store is healthy (§10's checks);
 * the stored links are partial, yet recall() already shows every role and now-line right;
@@ -148,7 +149,7 @@ def test_kill_inside_a_link_write(
 def test_kill_in_the_middle_of_a_batch_add(
     template: Path, tmp_path: Path, clean_batch: list[Record], pause: bool
 ) -> None:
-    """A killed 3,000-record add keeps whole batches with their links; a retry completes it."""
+    """Killed adds keep whole calls, each with its links; a retry of the calls completes them."""
     path = _copy(template, tmp_path, "store")
     args = ["add", path, "--batch", str(BATCH)] + (["--pause-after", "4"] if pause else [])
     with Child(*args) as child:

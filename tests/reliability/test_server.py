@@ -1,8 +1,9 @@
 """The Chroma server backend: its lifecycle in the test run, and batch limits of bulk writes.
 
 A server reports the largest batch it accepts (``get_max_batch_size()``; 5,461 for chromadb
-1.5.9), and chromadb's HttpClient refuses larger writes before sending them. nowline must split
-every bulk write (records, links, unlinks, repairs) into batches of at most that size.
+1.5.9), and chromadb's HttpClient refuses larger writes before sending them. A caller's write
+above it is refused exactly as chromadb refuses it (nothing is written); nowline's own bulk
+writes (links, unlinks, repairs) are split into batches of at most that size.
 """
 
 from __future__ import annotations
@@ -122,11 +123,20 @@ def test_bulk_writes_stay_within_the_servers_batch_size(
     sizes.clear()
     col = nowline.wrap(raw)
     n = 6 * SMALL + 7
-    col.add(ids=[f"m{i}" for i in range(n)], documents=[f"deploy acme/app {i}" for i in range(n)])
+
+    def chunks(prefix: str, text: str) -> Iterator[tuple[list[str], list[str]]]:
+        for start in range(0, n, SMALL):
+            ids = [f"{prefix}{i}" for i in range(start, min(n, start + SMALL))]
+            yield ids, [text.format(i) for i in range(start, start + len(ids))]
+
+    for ids, docs in chunks("m", "deploy acme/app {}"):
+        col.add(ids=ids, documents=docs)
     report = col.correct("acme/app is acme/web.", deprecates=["acme/app"], id="c", max_reach=None)
     assert report.reached == n
-    col.update(ids=[f"m{i}" for i in range(n)], documents=[f"run acme/app {i}" for i in range(n)])
-    col.upsert(ids=[f"u{i}" for i in range(n)], documents=[f"acme/app up {i}" for i in range(n)])
+    for ids, docs in chunks("m", "run acme/app {}"):
+        col.update(ids=ids, documents=docs)
+    for ids, docs in chunks("u", "acme/app up {}"):
+        col.upsert(ids=ids, documents=docs)
     raw.update(ids=[f"u{i}" for i in range(SMALL)], metadatas=[{"nowline_by": ["gone"]}] * SMALL)
     col.repair()
     links_match_reference(col)
@@ -142,7 +152,7 @@ def test_bulk_writes_stay_within_the_servers_batch_size(
 
 
 def test_one_call_larger_than_the_real_server_limit(chroma_server: ChromaServer) -> None:
-    """An add bigger than the server's own max batch goes through nowline in several batches."""
+    """An add bigger than the server's own max batch is refused as chromadb refuses it."""
     client = chroma_server.client(chroma_server.new_database())
     limit = client.get_max_batch_size()
     raw = client.create_collection("big", embedding_function=FakeEmbedding())
@@ -151,5 +161,8 @@ def test_one_call_larger_than_the_real_server_limit(chroma_server: ChromaServer)
     embeddings = [[1.0, float(i % 7), 0.5] for i in range(n)]
     with pytest.raises(ValueError, match="exceeds maximum batch size"):
         raw.add(ids=ids, embeddings=embeddings)
-    nowline.wrap(raw).add(ids=ids, embeddings=embeddings, documents=["note"] * n)
-    assert raw.count() == n
+    with pytest.raises(ValueError, match="exceeds maximum batch size"):
+        nowline.wrap(raw).add(ids=ids, embeddings=embeddings, documents=["note"] * n)
+    assert raw.count() == 0
+    nowline.wrap(raw).add(ids=ids[:limit], embeddings=embeddings[:limit])
+    assert raw.count() == limit

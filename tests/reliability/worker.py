@@ -30,7 +30,6 @@ from collections.abc import Callable
 from typing import Any
 
 import chromadb
-from chromadb.api.models.Collection import Collection as ChromaCollection
 
 import nowline
 from tests.conftest import FakeEmbedding, snapshot
@@ -96,10 +95,16 @@ def write_correction(col: nowline.Collection) -> nowline.CorrectionReport:
     return col.correct(C1, deprecates=[OLD], id=C1_ID, observed_at=C1_OBSERVED, max_reach=None)
 
 
-def add_batch(col: nowline.Collection) -> None:
-    """Add the new batch in one call (the same call in crashed and clean runs)."""
+def add_batch(col: nowline.Collection, step: int = 250) -> None:
+    """Add the new batch in calls of ``step`` records (the same calls in crashed and clean runs).
+
+    A call larger than the store's max batch size is refused, as chromadb refuses it, so a
+    caller with many records writes them in several calls.
+    """
     ids, docs = new_batch()
-    col.add(ids=ids, documents=docs, metadatas=[{"batch": "new"} for _ in ids])
+    for i in range(0, len(ids), step):
+        chunk = ids[i : i + step]
+        col.add(ids=chunk, documents=docs[i : i + step], metadatas=[{"batch": "new"}] * len(chunk))
 
 
 def build(path: str) -> None:
@@ -114,16 +119,20 @@ def build(path: str) -> None:
 
 
 def instrument(op: str, pause_after: int | None) -> None:
-    """Announce every chromadb ``op`` call; after call ``pause_after`` block on stdin.
+    """Announce every Chroma ``op`` write of the local store; after call ``pause_after`` block.
 
-    Blocking there lets the parent kill the process between two Chroma writes at a known
-    point; without a pause the parent kills it while writes are under way.
+    The hook sits on the local store's API (``RustBindingsAPI._update`` / ``_add``), where
+    every write of a collection arrives. Blocking there lets the parent kill the process
+    between two Chroma writes at a known point; without a pause the parent kills it while
+    writes are under way.
     """
-    original: Callable[..., Any] = getattr(ChromaCollection, op)
+    from chromadb.api.rust import RustBindingsAPI
+
+    original: Callable[..., Any] = getattr(RustBindingsAPI, f"_{op}")
     calls = 0
 
     @functools.wraps(original)
-    def announced(self: ChromaCollection, *args: Any, **kwargs: Any) -> Any:
+    def announced(self: Any, *args: Any, **kwargs: Any) -> Any:
         nonlocal calls
         calls += 1
         say(f"{op}-start", calls)
@@ -133,7 +142,7 @@ def instrument(op: str, pause_after: int | None) -> None:
             sys.stdin.readline()
         return result
 
-    setattr(ChromaCollection, op, announced)
+    setattr(RustBindingsAPI, f"_{op}", announced)
 
 
 def small_batches(size: int) -> None:
@@ -201,7 +210,8 @@ def writer(host: str, port: int, db: str, name: str, rounds: int) -> None:
     say("done")
     sys.stdin.readline()  # both writers are done
     time.sleep(0.3)  # > refresh_seconds: the bound for read-time checks
-    say("states", json.dumps(recall_states(col)))
+    states = {rid: [role, list(now)] for rid, (role, _, now) in recall_states(col).items()}
+    say("states", json.dumps(states))
 
 
 def correct_once(host: str, port: int, db: str) -> None:

@@ -1,0 +1,187 @@
+"""Post-retrieval assembly: a hit's role, the corrections it shows, and how they are written.
+
+Every surface that shows a recalled memory (``query()``, ``recall()``, LangChain, the tools, the
+CLI and ``check()``) takes its verdict from here:
+
+* :func:`read_state` decides a record's role and which corrections it shows: every correction
+  that supersedes it **directly** (it names the memory's string), oldest first, and the
+  **newest** correction of each of their chains. Chains are inferred from strings that occur
+  in a correction's own text, which is weaker evidence, so a chain adds a line and never
+  replaces the direct one.
+* :func:`lines_of` turns that verdict into labelled lines: a direct correction whose chain moved
+  on is labelled ``superseded correction:``, the newest ones ``now:``, and a recalled retracted
+  correction ``retracted:``. Forgery quoting of stored text lives in :mod:`nowline.render`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from . import _records as R
+from ._records import Record, Role, scope_token
+from ._registry import Registry
+from .models import CorrectionRef, Hit, Occurrence, Trip
+from .render import Line, annotate_document, retracted_line, sanitize
+
+__all__ = [
+    "HitState",
+    "hit_of",
+    "lines_of",
+    "query_row",
+    "read_state",
+    "ref_of",
+    "trips_of",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class HitState:
+    """A record's read-time verdict.
+
+    Attributes:
+        role: its role.
+        direct: the corrections that supersede it directly, oldest first.
+        newest: the newest correction of each of their chains, oldest first.
+    """
+
+    role: Role
+    direct: tuple[str, ...] = ()
+    newest: tuple[str, ...] = ()
+
+    @property
+    def superseded(self) -> bool:
+        """Return whether the record shows correction lines (it is historical)."""
+        return bool(self.direct)
+
+
+def read_state(
+    record: Record, registry: Registry, scope_key: str | None, as_of: float | None = None
+) -> HitState:
+    """Return a record's role and corrections as the registry knows them now (or at ``as_of``)."""
+    meta = record.metadata
+    is_correction = R.is_correction(meta)
+    info = registry.get(record.id) if is_correction else None
+    if is_correction and (R.is_retracted(meta) or (info is not None and info.retracted)):
+        return HitState("retracted")
+    if is_correction:
+        order = info.order if info is not None else R.order_of(record.id, meta)
+    else:
+        order = None
+    direct = registry.links(
+        record.document or "",
+        record_id=record.id,
+        scope=scope_token(meta, scope_key),
+        order=order,
+        as_of=as_of,
+    )
+    if not direct:
+        return HitState("transition" if is_correction else "current")
+    newest = {registry.newest(c, as_of) for c in direct}
+    return HitState(
+        "historical", tuple(registry.sorted_ids(direct)), tuple(registry.sorted_ids(newest))
+    )
+
+
+def lines_of(state: HitState, registry: Registry) -> list[Line]:
+    """Return the labelled lines a hit shows beneath it, in order.
+
+    Each direct correction whose chain moved on, oldest first, labelled as superseded; then
+    each newest correction, oldest first, as a ``now:`` line; or the retracted mark.
+    """
+    if state.role == "retracted":
+        return [retracted_line()]
+    out: list[Line] = []
+    newest = set(state.newest)
+    for cid in state.direct:
+        info = registry.get(cid)
+        if info is not None and cid not in newest:
+            out.append(("superseded", info.document))
+    for cid in state.newest:
+        info = registry.get(cid)
+        if info is not None:
+            out.append(("now", info.document))
+    return out
+
+
+def ref_of(registry: Registry, correction_id: str) -> CorrectionRef | None:
+    """Return the public view of a correction, or None if the registry does not hold it."""
+    info = registry.get(correction_id)
+    if info is None:
+        return None
+    return CorrectionRef(
+        id=info.id,
+        document=info.document,
+        deprecates=list(info.deprecates),
+        about=list(info.about),
+        time=info.time,
+    )
+
+
+def _refs(registry: Registry, ids: Sequence[str]) -> list[CorrectionRef]:
+    """Return the public views of the corrections with these ids (unknown ids skipped)."""
+    return [ref for cid in ids if (ref := ref_of(registry, cid)) is not None]
+
+
+def hit_of(record: Record, distance: float | None, state: HitState, registry: Registry) -> Hit:
+    """Return one recalled record as an evidence-packet hit."""
+    return Hit(
+        id=record.id,
+        document=record.document,
+        metadata=R.user_metadata(record.metadata),
+        distance=distance,
+        role=state.role,
+        now=_refs(registry, state.newest),
+        direct=_refs(registry, state.direct),
+    )
+
+
+def query_row(
+    record: Record, state: HitState, registry: Registry, annotate: bool
+) -> tuple[str | None, dict[str, Any] | None]:
+    """Return a hit's document and metadata as ``query()`` returns them.
+
+    A hit that no correction supersedes comes back exactly as chromadb returns it (nowline's
+    keys removed). A superseded hit carries its correction lines in its document (unless
+    ``annotate`` is off) and its role and correction ids in its metadata; a retracted
+    correction carries its mark the same way. Stored text that could pass for a nowline line
+    is quoted whenever lines are added.
+    """
+    meta = R.user_metadata(record.metadata)
+    if not state.superseded and state.role != "retracted":
+        return record.document, meta
+    out: dict[str, Any] = dict(meta or {})
+    out[R.ROLE] = state.role
+    if state.superseded:
+        out[R.BY] = list(state.direct)
+        out[R.NOW] = list(state.newest)
+    doc = record.document
+    if doc is not None:
+        doc = annotate_document(doc, lines_of(state, registry)) if annotate else sanitize(doc)
+    return doc, out
+
+
+def trips_of(registry: Registry, text: str, scope: Any, as_of: float | None = None) -> list[Trip]:
+    """Return the active corrections of ``scope`` that a text trips, first occurrence first.
+
+    The text is checked as a plain memory of that scope: every active correction applies
+    whose deprecated string (and anchor, if it has one) occurs in it.
+    """
+    found = registry.direct(text, record_id="", scope=scope, order=None, as_of=as_of)
+    trips: list[Trip] = []
+    for cid, matches in found.items():
+        ref = ref_of(registry, cid)
+        newest = ref_of(registry, registry.newest(cid, as_of))
+        if ref is None or newest is None:
+            continue
+        occurrences = [Occurrence(phrase=m.phrase, start=m.start, end=m.end) for m in matches]
+        occurrences.sort(key=lambda o: (o.start, o.end))
+        trips.append(Trip(correction=ref, newest=newest, occurrences=occurrences))
+    trips.sort(key=lambda t: (t.occurrences[0].start, t.correction.time, t.correction.id))
+    return trips
+
+
+def scope_of(meta: Mapping[str, Any] | None, scope_key: str | None) -> Any:
+    """Return the scope token of a caller's metadata (see ``_records.scope_token``)."""
+    return scope_token(meta, scope_key)

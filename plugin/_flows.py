@@ -1,0 +1,597 @@
+"""The read and write paths of a wrapped collection, shared by the sync and async facades.
+
+Each path is a generator: it yields the Chroma operations it needs (:mod:`nowline._store`),
+receives their results, and applies the pure rules of :mod:`nowline._validate`,
+:mod:`nowline._links`, :mod:`nowline._assembly` and :mod:`nowline._freshness` in between. The
+sync :class:`nowline.Collection` runs a path with blocking calls, the async one with
+``await``; neither holds a copy of the rules.
+
+A write lands whole or not at all: everything is validated and planned first, the caller's
+records go to Chroma in one call, and only then do the registry and other records' links
+change. If a process dies after that call, read-time checks already show the right lines and
+``repair()`` stores the missing links (see the README's "Reliability").
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, cast
+
+from chromadb.api.types import Where, WhereDocument
+
+from . import _records as R
+from ._assembly import HitState, hit_of, query_row, read_state, trips_of
+from ._freshness import (
+    PAGE,
+    SLACK,
+    Freshness,
+    load_flow,
+    read_all,
+    read_by_ids,
+    records_of,
+    refresh_flow,
+)
+from ._links import (
+    batch_metadata,
+    link_patches,
+    plan_write,
+    reach_of,
+    repair_plan,
+    unlink_patches,
+)
+from ._prefilter import candidate_regex
+from ._records import CorrectionInfo, Record, correction_info, scope_token
+from ._registry import PlannedRegistry, Registry
+from ._store import Count, Delete, Embed, Flow, Get, Lock, Query, Work, Write
+from ._validate import InsertRequest, QueryRequest, check_correction, check_reach
+from .errors import InvalidInput, UnknownRecord
+from .models import (
+    CorrectionSummary,
+    Hit,
+    Recall,
+    RepairReport,
+    Trip,
+)
+
+__all__ = [
+    "Core",
+    "check_flow",
+    "corrections_flow",
+    "delete_flow",
+    "get_flow",
+    "load",
+    "preview_flow",
+    "query_flow",
+    "recall_flow",
+    "repair_flow",
+    "retract_flow",
+    "stats_flow",
+    "write_flow",
+]
+
+
+@dataclass
+class Core:
+    """What one wrapped collection knows and how it is configured (shared by its paths)."""
+
+    registry: Registry
+    fresh: Freshness
+    scope_key: str | None
+    annotate: bool
+    max_reach: float | int | None
+    max_batch: int
+    checked_missing: set[str] = field(default_factory=set)
+
+    def refresh(self, force: bool = False) -> Flow[bool]:
+        """Catch up with corrections changed elsewhere, if due."""
+        return refresh_flow(self.fresh, self.registry, self.scope_key, force=force)
+
+
+def load(core: Core, choose_scope: Callable[[set[str]], str | None]) -> Flow[None]:
+    """Load the collection's corrections (at wrap time) and settle its scope key."""
+    core.scope_key = yield from load_flow(core.fresh, core.registry, choose_scope)
+
+
+# ------------------------------------------------------------------------- reading
+
+
+def _observe(core: Core, records: Iterable[Record]) -> Flow[None]:
+    """Take in what a read shows about corrections: new ones, retractions, unknown links.
+
+    A correction that a read returns and the registry does not hold is taken in at once; a
+    stored retraction mark is applied at once; a stored link that names a correction the
+    registry does not hold forces a refresh (once per unknown id).
+    """
+    unknown_links = False
+    for record in records:
+        meta = record.metadata
+        if not meta:
+            continue
+        if R.is_correction(meta):
+            held = core.registry.get(record.id)
+            if held is None:
+                info = correction_info(record, core.scope_key)
+                if info is not None:
+                    core.registry.put(info)
+            elif held.retracted is None and R.is_retracted(meta):
+                core.registry.retract(record.id, float(meta[R.RETRACTED]))
+        links = meta.get(R.BY)
+        for cid in links if isinstance(links, list) else ():
+            if (
+                isinstance(cid, str)
+                and cid not in core.registry
+                and cid not in core.checked_missing
+            ):
+                core.checked_missing.add(cid)
+                unknown_links = True
+    yield from core.refresh(force=unknown_links)
+
+
+def _strip_rows(result: Mapping[str, Any]) -> dict[str, Any]:
+    """Return a GetResult with nowline's keys removed from its metadatas."""
+    out = dict(result)
+    metas = result.get("metadatas")
+    if metas is not None:
+        out["metadatas"] = [R.user_metadata(m) for m in metas]
+    return out
+
+
+def get_flow(
+    core: Core,
+    ids: list[str] | None,
+    where: Where | None,
+    limit: int | None,
+    offset: int | None,
+    where_document: WhereDocument | None,
+    include: list[str],
+) -> Flow[dict[str, Any]]:
+    """Read records as chromadb's ``get`` (paged past Chroma's row limit), keys removed."""
+    start = offset or 0
+    parts: list[Mapping[str, Any]] = []
+    remaining = limit
+    while True:
+        size = PAGE if remaining is None else min(PAGE, remaining)
+        page = yield Get(
+            ids=ids,
+            where=where,
+            where_document=where_document,
+            limit=size,
+            offset=start,
+            include=tuple(include),
+        )
+        parts.append(page)
+        got = len(page["ids"])
+        start += got
+        if remaining is not None:
+            remaining -= got
+        if got < size or (remaining is not None and remaining <= 0):
+            break
+    result = _concat(parts, include)
+    if "metadatas" in include:
+        yield from _observe(core, records_of(result))
+    return _strip_rows(result)
+
+
+def _concat(parts: Sequence[Mapping[str, Any]], include: Sequence[str]) -> dict[str, Any]:
+    """Join the pages of one read into one GetResult."""
+    if len(parts) == 1:
+        return dict(parts[0])
+    out: dict[str, Any] = dict(parts[0])
+    out["ids"] = [i for p in parts for i in p["ids"]]
+    for key in ("embeddings", "documents", "uris", "metadatas"):
+        if parts[0].get(key) is not None:
+            out[key] = [v for p in parts for v in (p.get(key) or [])]
+    return out
+
+
+def peek_flow(core: Core, limit: int) -> Flow[dict[str, Any]]:
+    """Read the first records as chromadb's ``peek``, keys removed."""
+    page = yield Get(limit=limit, include=("embeddings", "metadatas", "documents"))
+    return _strip_rows(page)
+
+
+def query_flow(core: Core, req: QueryRequest) -> Flow[dict[str, Any]]:
+    """Query as chromadb's ``query``; a superseded hit carries its lines (``_assembly``)."""
+    embeddings = req.embeddings
+    if embeddings is None:
+        embeddings, _ = yield Embed(req.record_set, is_query=True)
+    include = list(req.include)
+    wanted = tuple(dict.fromkeys([*include, "documents", "metadatas"]))
+    result = yield Query(
+        embeddings=embeddings,
+        ids=req.ids,
+        n_results=req.n_results,
+        where=req.where,
+        where_document=req.where_document,
+        include=wanted,
+    )
+    rows = [
+        [Record(i, d, m) for i, d, m in zip(ids, docs, metas, strict=True)]
+        for ids, docs, metas in zip(
+            result["ids"], result["documents"] or [], result["metadatas"] or [], strict=True
+        )
+    ]
+    yield from _observe(core, (r for row in rows for r in row))
+    docs_out: list[list[Any]] = []
+    metas_out: list[list[Any]] = []
+    for row in rows:
+        d_row: list[Any] = []
+        m_row: list[Any] = []
+        for record in row:
+            state = read_state(record, core.registry, core.scope_key)
+            doc, meta = query_row(record, state, core.registry, core.annotate)
+            d_row.append(doc)
+            m_row.append(meta)
+        docs_out.append(d_row)
+        metas_out.append(m_row)
+    out = dict(result)
+    out["documents"] = docs_out if "documents" in include else None
+    out["metadatas"] = metas_out if "metadatas" in include else None
+    out["included"] = include
+    return out
+
+
+def recall_flow(
+    core: Core,
+    text: str,
+    n_results: int,
+    where: Where | None,
+    where_document: WhereDocument | None,
+    as_of: float | None,
+    include_historical: bool,
+    record_set: Any,
+) -> Flow[Recall]:
+    """Recall the memories closest to ``text`` as an evidence packet.
+
+    With ``as_of``, records whose time is later are left out here rather than by a Chroma
+    filter, so a record written around nowline (no stored time) takes part with its
+    ``observed_at``. More neighbours are fetched until enough hits remain.
+    """
+    embeddings, _ = yield Embed(record_set, is_query=True)
+    fetch = n_results
+    while True:
+        res = yield Query(
+            embeddings=embeddings,
+            ids=None,
+            n_results=fetch,
+            where=where,
+            where_document=where_document,
+            include=("documents", "metadatas", "distances"),
+        )
+        row = [
+            (Record(i, d, m), dist)
+            for i, d, m, dist in zip(
+                res["ids"][0],
+                (res["documents"] or [[]])[0],
+                (res["metadatas"] or [[]])[0],
+                (res["distances"] or [[]])[0],
+                strict=True,
+            )
+        ]
+        yield from _observe(core, (r for r, _ in row))
+        hits: list[Hit] = []
+        for record, distance in row:
+            if as_of is not None and R.time_of(record.metadata) > as_of:
+                continue
+            state = read_state(record, core.registry, core.scope_key, as_of)
+            if not include_historical and state.role == "historical":
+                continue
+            hits.append(hit_of(record, distance, state, core.registry))
+        # Chroma returns fewer than asked once the collection is exhausted.
+        if len(hits) >= n_results or len(row) < fetch:
+            return Recall(query=text, as_of=as_of, hits=hits[:n_results])
+        fetch *= 4
+
+
+def hits_flow(core: Core, ids: Sequence[str], as_of: float | None) -> Flow[list[Hit]]:
+    """Return the records with these ids as hits (no distance), in the order given."""
+    found = yield from read_by_ids(ids)
+    yield from _observe(core, found.values())
+    return [
+        hit_of(r, None, read_state(r, core.registry, core.scope_key, as_of), core.registry)
+        for rid in ids
+        if (r := found.get(rid)) is not None
+    ]
+
+
+def check_flow(core: Core, text: str, metadata: Mapping[str, Any] | None) -> Flow[list[Trip]]:
+    """Return the active corrections a text trips, after catching up if a refresh is due."""
+    yield from core.refresh()
+    return trips_of(core.registry, text, scope_token(metadata, core.scope_key))
+
+
+def assess(core: Core, record: Record) -> HitState:
+    """Return the read-time verdict of a record that was read elsewhere (no I/O)."""
+    return read_state(record, core.registry, core.scope_key)
+
+
+def preview_flow(
+    core: Core, deprecates: Sequence[str], about: Sequence[str], metadata: Mapping[str, Any] | None
+) -> Flow[list[str]]:
+    """Return the ids of the records a correction would reach, without writing anything."""
+    yield from core.refresh()
+    info = CorrectionInfo(
+        id="\x00preview",
+        document="",
+        deprecates=tuple(deprecates),
+        about=tuple(about),
+        time=float("inf"),
+        written=float("inf"),
+        scope=scope_token(metadata, core.scope_key),
+    )
+    reach = yield from _reach(core, [info], exclude=())
+    return [r.id for r in reach[info.id]]
+
+
+# ------------------------------------------------------------------------- writing
+
+
+def _reach(
+    core: Core, infos: Sequence[CorrectionInfo], exclude: Iterable[str]
+) -> Flow[dict[str, list[Record]]]:
+    """Return, per correction, the stored records it would supersede.
+
+    One Chroma read serves every correction: a regex that cannot miss (``_prefilter``)
+    narrows the candidates, in the corrections' scope when they share one; the matcher
+    decides.
+    """
+    if not infos:
+        return {}
+    where: Where | None = None
+    scopes = {info.scope for info in infos}
+    if core.scope_key is not None and len(scopes) == 1:
+        scope = next(iter(scopes))
+        if isinstance(scope, tuple) and len(scope) == 2:
+            value = scope[1]
+            if isinstance(value, (str, int, float, bool)):
+                where = cast(Where, {core.scope_key: value})
+    phrases = [p for info in infos for p in info.deprecates]
+    candidates = yield from read_all(
+        where=where, where_document={"$regex": candidate_regex(phrases)}
+    )
+    found: dict[str, list[Record]] = yield Work(
+        reach_of, (infos, candidates, core.registry, core.scope_key, tuple(exclude))
+    )
+    return found
+
+
+def _update_metadatas(core: Core, ids: list[str], metas: list[dict[str, Any]]) -> Flow[None]:
+    """Merge metadata patches into stored records, in batches the store accepts."""
+    step = core.max_batch
+    for i in range(0, len(ids), step):
+        yield Write("update", ids=ids[i : i + step], metadatas=metas[i : i + step])
+
+
+def _unlink(core: Core, correction_id: str, keep: Iterable[str] = ()) -> Flow[None]:
+    """Set the stored links of the records a correction held to what the registry says now."""
+    held = yield from read_all(where=cast(Where, {R.BY: {"$contains": correction_id}}))
+    ids, metas = unlink_patches(held, core.registry, core.scope_key, keep)
+    yield from _update_metadatas(core, ids, metas)
+
+
+def write_flow(
+    core: Core,
+    req: InsertRequest,
+    *,
+    allow_absent: bool = False,
+    allow_generic: bool = False,
+    max_reach: float | int | Literal["default"] | None = "default",
+) -> Flow[dict[str, int]]:
+    """Validate, plan, link and write records; then propagate new corrections.
+
+    Returns how many records each written correction reaches.
+    """
+    yield from core.refresh()
+    metas = req.metadatas
+    corrections_in_batch = metas is not None and any(R.is_correction(m) for m in metas)
+    touches_known = any(rid in core.registry for rid in req.ids)
+    known: dict[str, Record] = {}
+    if req.op != "add" or corrections_in_batch or touches_known:
+        known = yield from read_by_ids(req.ids)
+    stamps = R.write_stamps(time.time(), len(req.ids))
+    plan = plan_write(
+        req.op, req.ids, metas, req.documents, known, core.registry, core.scope_key, stamps
+    )
+    for info in plan.put:
+        if info.retracted is None:
+            old = known.get(info.id)
+            before = correction_info(old, core.scope_key) if old is not None else None
+            # A string is judged generic when it is set; editing an accepted correction's
+            # text, scope or time does not ask again.
+            same_strings = before is not None and (before.deprecates, before.about) == (
+                info.deprecates,
+                info.about,
+            )
+            check_correction(
+                info, allow_absent=allow_absent, allow_generic=allow_generic or same_strings
+            )
+    view = PlannedRegistry(core.registry, plan.put, plan.drop)
+    final = batch_metadata(req.op, plan, known, metas, view, core.scope_key, changed=0.0)
+    active = plan.active
+    reach: dict[str, list[Record]] = {}
+    if active:
+        reach = yield from _reach(core, active, exclude=plan.landing)
+        setting = core.max_reach if max_reach == "default" else max_reach
+        if setting is not None:
+            total = yield Count()
+            for info in active:
+                own = sum(
+                    1
+                    for rid, m in zip(req.ids, final, strict=True)
+                    if rid in plan.landing and info.id in ((m or {}).get(R.BY) or ())
+                )
+                check_reach(info, len(reach[info.id]) + own, setting, total)
+    # Every guard has passed: now embed, and write the caller's records in one call.
+    embeddings = req.embeddings
+    embedded, final = yield Embed(
+        req.record_set if req.needs_embedding else None,
+        fields=req.embed_fields,
+        metadatas=final,
+        documents=req.documents,
+    )
+    if req.needs_embedding:
+        embeddings = embedded
+    yield Lock()
+    started = time.time()
+    changed_ids = [rid for rid, m in zip(req.ids, final, strict=True) if m and R.CHANGED in m]
+    for m in final:
+        if m and R.CHANGED in m:
+            m[R.CHANGED] = started
+    yield Write(
+        req.op,
+        ids=req.ids,
+        embeddings=embeddings,
+        metadatas=final if any(m is not None for m in final) else None,
+        documents=req.documents,
+        uris=req.uris,
+    )
+    # The write landed: the registry and the links of other records follow.
+    for info in plan.put:
+        core.registry.put(info)
+    for cid in plan.drop:
+        core.registry.drop(cid)
+    for cid in [*plan.relink, *plan.drop]:
+        yield from _unlink(core, cid, keep=plan.landing)
+    ids, patches = link_patches(reach, core.registry)
+    yield from _update_metadatas(core, ids, patches)
+    if changed_ids and time.time() - started > SLACK / 2:
+        # A long write: stamp again, so readers that refreshed meanwhile still see it.
+        again = time.time()
+        yield from _update_metadatas(core, changed_ids, [{R.CHANGED: again}] * len(changed_ids))
+    if plan.put or plan.drop:
+        core.fresh.changed_here()
+    reached = {info.id: len(reach.get(info.id, ())) for info in plan.put}
+    for info in plan.put:
+        reached[info.id] += sum(
+            1
+            for rid, m in zip(req.ids, final, strict=True)
+            if rid in plan.landing and info.id in ((m or {}).get(R.BY) or ())
+        )
+    return reached
+
+
+def delete_flow(
+    core: Core,
+    ids: list[str] | None,
+    where: Where | None,
+    where_document: WhereDocument | None,
+    limit: int | None,
+) -> Flow[Any]:
+    """Delete records as chromadb's ``delete``; a deleted correction is unlinked after."""
+    yield from core.refresh()
+    doomed = yield Get(
+        ids=ids, where=where, where_document=where_document, limit=limit, include=("metadatas",)
+    )
+    corrections = [r.id for r in records_of(doomed) if R.is_correction(r.metadata)]
+    corrections += [i for i in doomed["ids"] if i in core.registry and i not in corrections]
+    yield Lock()
+    result = yield Delete(ids=ids, where=where, where_document=where_document, limit=limit)
+    for cid in corrections:
+        core.registry.drop(cid)
+    for cid in corrections:
+        yield from _unlink(core, cid)
+    if corrections:
+        core.fresh.changed_here()
+    return result
+
+
+def retract_flow(core: Core, correction_id: str) -> Flow[bool]:
+    """Retract a correction; return False when it was already retracted."""
+    got = yield from read_by_ids([correction_id], include=("metadatas",))
+    record = got.get(correction_id)
+    if record is None:
+        raise UnknownRecord(f"No record has id {correction_id!r}; nothing was retracted.")
+    if not R.is_correction(record.metadata):
+        raise InvalidInput(
+            f"Record {correction_id!r} is not a correction (it has no deprecates); only "
+            "corrections can be retracted."
+        )
+    if R.is_retracted(record.metadata):
+        held = core.registry.get(correction_id)
+        if held is not None and held.retracted is None:
+            core.registry.retract(correction_id, float((record.metadata or {})[R.RETRACTED]))
+        return False
+    yield Lock()
+    now = time.time()
+    yield Write(
+        "update",
+        ids=[correction_id],
+        metadatas=[{R.RETRACTED: now, R.CHANGED: now, R.ROLE: "retracted", R.BY: None}],
+    )
+    if correction_id not in core.registry:
+        full = yield from read_by_ids([correction_id])
+        info = correction_info(full[correction_id], core.scope_key)
+        if info is not None:
+            core.registry.put(info)
+    core.registry.retract(correction_id, now)
+    yield from _unlink(core, correction_id)
+    core.fresh.changed_here()
+    return True
+
+
+def repair_flow(core: Core) -> Flow[RepairReport]:
+    """Rebuild every link from the documents and store what differs."""
+    start = time.perf_counter()
+    records = yield from read_all()
+    infos = [i for r in records if (i := correction_info(r, core.scope_key)) is not None]
+    core.registry.replace_all(infos)
+    plan = yield Work(repair_plan, (records, core.registry, core.scope_key, time.time()))
+    if plan.ids:
+        yield Lock()
+        yield from _update_metadatas(core, plan.ids, plan.metas)
+    core.fresh.last_refresh = time.monotonic()
+    core.fresh.changed_here()
+    return RepairReport(
+        records=len(records),
+        corrections=len(infos),
+        updated=len(plan.ids),
+        links_added=plan.links_added,
+        links_removed=plan.links_removed,
+        seconds=time.perf_counter() - start,
+    )
+
+
+# ------------------------------------------------------------------- summaries
+
+
+def corrections_flow(core: Core) -> Flow[list[CorrectionSummary]]:
+    """List every correction, oldest first, with its status, reach and newest successor."""
+    yield from core.refresh(force=True)
+    linked = yield from read_all(
+        where=cast(Where, {R.ROLE: {"$in": ["historical", "retracted"]}}), include=("metadatas",)
+    )
+    reach: dict[str, int] = {}
+    for record in linked:
+        by = (record.metadata or {}).get(R.BY)
+        for cid in by if isinstance(by, list) else ():
+            reach[cid] = reach.get(cid, 0) + 1
+    out = []
+    for info in core.registry.infos():
+        out.append(
+            CorrectionSummary(
+                id=info.id,
+                document=info.document,
+                deprecates=list(info.deprecates),
+                about=list(info.about),
+                time=info.time,
+                status="active" if info.retracted is None else "retracted",
+                retracted=info.retracted,
+                reach=reach.get(info.id, 0),
+                newest=core.registry.newest(info.id) if info.retracted is None else None,
+            )
+        )
+    return out
+
+
+def stats_flow(core: Core) -> Flow[dict[str, int]]:
+    """Count the records of each stored role (``current`` is every record without a role)."""
+    total = yield Count()
+    counts: dict[str, int] = {}
+    for role in ("historical", "transition", "retracted"):
+        rows = yield from read_all(where=cast(Where, {R.ROLE: role}), include=())
+        counts[role] = len(rows)
+    counts["current"] = total - sum(counts.values())
+    counts["records"] = total
+    return counts

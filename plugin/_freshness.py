@@ -1,0 +1,244 @@
+"""Registry freshness: what a process knows of the corrections, and when it reads them again.
+
+Corrections change through this wrapper, through other wrappers of this process, through other
+processes (over a Chroma server), and around nowline altogether (the raw collection, a plain
+chromadb client). The registry catches up with all of them:
+
+* **This process.** Every wrapper of one store and collection shares a change counter; a
+  wrapper that sees another's change refreshes before it reads.
+* **nowline elsewhere.** Every correction change is stamped (``nowline_changed``) just before
+  the call that makes it visible, and stamped again when that call took long, so a reader
+  that reads the stamps since its last refresh, less a slack, never misses it. Deletions show
+  as ids missing from the corrections' id list.
+* **Around nowline.** A correction written by a plain client carries no stamp. Each refresh
+  also reads one page of the collection in turn (a rolling scan), so every record is looked at
+  once per rotation; and any correction that a read returns is taken in at once.
+
+A refresh runs at most once per ``refresh_seconds`` (and at once when a hit names an unknown
+correction). The bounds this gives are stated in the README ("Freshness").
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+from chromadb.api.types import Where
+
+from . import _records as R
+from ._records import CorrectionInfo, Record, correction_info
+from ._registry import Registry
+from ._store import Flow, Get
+
+__all__ = [
+    "PAGE",
+    "SLACK",
+    "Freshness",
+    "changed_corrections",
+    "load_flow",
+    "read_all",
+    "read_by_ids",
+    "records_of",
+    "refresh_flow",
+    "take_in",
+]
+
+PAGE = 5000
+"""Rows per bulk read (a single Chroma read of more than about 32k rows with metadatas fails)."""
+
+SLACK = 5.0
+"""Seconds of clock skew and write latency tolerated between processes."""
+
+SCAN_PAGE = 1000
+"""Rows the rolling scan reads per refresh."""
+
+# Per store and collection, how often wrappers in this process changed its corrections.
+_generations: dict[tuple[object, str], int] = {}
+_generations_lock = threading.Lock()
+
+
+@dataclass
+class Freshness:
+    """One wrapper's knowledge of when it last caught up with the store's corrections."""
+
+    key: tuple[object, str]
+    refresh_seconds: float
+    last_refresh: float = 0.0  # time.monotonic() of the last refresh
+    mark: float = 0.0  # wall-clock lower bound of changes not yet read
+    seen_generation: int = 0
+    scan_offset: int = 0
+
+    def generation(self) -> int:
+        """Return how often wrappers in this process changed this collection's corrections."""
+        with _generations_lock:
+            return _generations.get(self.key, 0)
+
+    def changed_here(self) -> None:
+        """Record that this wrapper changed the corrections (other wrappers will refresh)."""
+        with _generations_lock:
+            new = _generations.get(self.key, 0) + 1
+            _generations[self.key] = new
+        if self.seen_generation == new - 1:
+            self.seen_generation = new  # this wrapper's registry is already up to date
+
+    def due(self, force: bool = False) -> bool:
+        """Return whether a refresh should run now."""
+        if force or self.generation() != self.seen_generation:
+            return True
+        return time.monotonic() - self.last_refresh >= self.refresh_seconds
+
+
+def records_of(page: Mapping[str, Any]) -> list[Record]:
+    """Return the records of a raw GetResult."""
+    ids: list[str] = list(page["ids"])
+    empty: list[Any] = [None] * len(ids)
+    docs: list[Any] = list(page.get("documents") or empty)
+    metas: list[Any] = list(page.get("metadatas") or empty)
+    return [Record(i, d, m) for i, d, m in zip(ids, docs, metas, strict=True)]
+
+
+def read_all(
+    where: Where | None = None,
+    where_document: Any = None,
+    include: Sequence[str] = ("documents", "metadatas"),
+) -> Flow[list[Record]]:
+    """Read every matching record, in pages."""
+    out: list[Record] = []
+    offset = 0
+    while True:
+        page = yield Get(
+            where=where,
+            where_document=where_document,
+            limit=PAGE,
+            offset=offset,
+            include=tuple(include),
+        )
+        got = records_of(page)
+        out += got
+        if len(got) < PAGE:
+            return out
+        offset += PAGE
+
+
+def read_by_ids(
+    ids: Iterable[str], include: Sequence[str] = ("documents", "metadatas")
+) -> Flow[dict[str, Record]]:
+    """Read the stored records among ``ids`` (missing ids are left out), by id."""
+    wanted = list(dict.fromkeys(ids))
+    out: dict[str, Record] = {}
+    for i in range(0, len(wanted), PAGE):
+        page = yield Get(ids=wanted[i : i + PAGE], include=tuple(include))
+        out.update((r.id, r) for r in records_of(page))
+    return out
+
+
+def changed_corrections(
+    records: Iterable[Record], registry: Registry, scope_key: str | None
+) -> tuple[list[CorrectionInfo], list[str]]:
+    """Return the corrections among ``records`` that the registry lacks or holds differently.
+
+    Returns the corrections to put and the ids to drop (records the registry holds as
+    corrections that are no longer corrections).
+    """
+    put: list[CorrectionInfo] = []
+    drop: list[str] = []
+    for record in records:
+        info = correction_info(record, scope_key)
+        if info is not None:
+            if registry.get(info.id) != info:
+                put.append(info)
+        elif record.id in registry:
+            drop.append(record.id)
+    return put, drop
+
+
+def take_in(registry: Registry, put: Iterable[CorrectionInfo], drop: Iterable[str]) -> bool:
+    """Apply corrections found by a read to the registry; return whether anything changed."""
+    changed = False
+    for info in put:
+        registry.put(info)
+        changed = True
+    for cid in drop:
+        if cid in registry:
+            registry.drop(cid)
+            changed = True
+    return changed
+
+
+def load_flow(
+    fresh: Freshness, registry: Registry, choose_scope: Callable[[set[str]], str | None]
+) -> Flow[str | None]:
+    """Load every correction stored with nowline's keys into ``registry``.
+
+    ``choose_scope`` receives the scope keys the corrections were written with and returns the
+    key to read them with (it raises when they conflict). Returns that key.
+    """
+    fresh.seen_generation = fresh.generation()
+    fresh.mark = time.time()
+    records = yield from read_all(where=cast(Where, {R.CORRECTION: True}))
+    stored = {key for r in records if isinstance(key := (r.metadata or {}).get(R.SCOPE_KEY), str)}
+    scope_key = choose_scope(stored)
+    registry.replace_all(
+        info for r in records if (info := correction_info(r, scope_key)) is not None
+    )
+    fresh.last_refresh = time.monotonic()
+    return scope_key
+
+
+def refresh_flow(
+    fresh: Freshness, registry: Registry, scope_key: str | None, *, force: bool = False
+) -> Flow[bool]:
+    """Catch up with corrections changed since the last refresh, if one is due.
+
+    Returns whether the registry changed.
+    """
+    if not fresh.due(force):
+        return False
+    fresh.seen_generation = fresh.generation()
+    started = time.time()
+    changed = False
+    # 1. Changes made through nowline anywhere, by their stamps.
+    stamped = yield from read_all(
+        where=cast(Where, {R.CHANGED: {"$gte": fresh.mark - SLACK}}),
+    )
+    put, drop = changed_corrections(stamped, registry, scope_key)
+    changed |= take_in(registry, put, drop)
+    # 2. Deletions, as ids missing from the corrections' id list.
+    listed = yield from read_all(where=cast(Where, {R.CORRECTION: True}), include=())
+    present = {r.id for r in listed}
+    stamped_ids = {r.id for r in stamped}
+    gone = [c for c in registry.ids() if c not in present]
+    if gone:
+        # Corrections written around nowline carry no CORRECTION key: check they are gone.
+        still = yield from read_by_ids(gone, include=())
+        changed |= take_in(registry, (), [c for c in gone if c not in still])
+    missing = [c for c in present if c not in registry and c not in stamped_ids]
+    if missing:
+        found = yield from read_by_ids(missing)
+        put, drop = changed_corrections(found.values(), registry, scope_key)
+        changed |= take_in(registry, put, drop)
+    # 3. One page of the rolling scan, for corrections written around nowline.
+    changed |= yield from _scan_step(fresh, registry, scope_key)
+    fresh.mark = started
+    fresh.last_refresh = time.monotonic()
+    return changed
+
+
+def _scan_step(fresh: Freshness, registry: Registry, scope_key: str | None) -> Flow[bool]:
+    """Read the next page of the rolling scan and take in the corrections it shows."""
+    page = yield Get(limit=SCAN_PAGE, offset=fresh.scan_offset, include=("metadatas",))
+    rows = records_of(page)
+    candidates = [r.id for r in rows if R.is_correction(r.metadata) or r.id in registry]
+    changed = False
+    if candidates:
+        found = yield from read_by_ids(candidates)
+        put, drop = changed_corrections(found.values(), registry, scope_key)
+        changed = take_in(registry, put, drop)
+    if len(rows) < SCAN_PAGE:
+        fresh.scan_offset = 0
+    else:
+        fresh.scan_offset += len(rows)
+    return changed

@@ -1,0 +1,97 @@
+"""Guarding actions: stop a tool call before it runs on a superseded string."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, ParamSpec, TypeVar
+
+from .errors import StaleReference
+from .models import Trip
+from .render import Line, format_lines
+
+__all__ = ["guard_call", "stale_message", "text_arguments", "trip_lines"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+# Strings nested deeper than this inside a tool call's arguments are not inspected.
+_MAX_DEPTH = 4
+
+
+def trip_lines(trips: list[Trip]) -> list[Line]:
+    """Return the lines a checked text shows: direct corrections, then the newest ones.
+
+    The same rule as a recalled memory: each tripped correction whose chain moved on, oldest
+    first, as superseded; then each distinct newest correction, oldest first, as ``now:``.
+    """
+    direct = {t.correction.id: t.correction for t in trips}
+    newest = {t.newest.id: t.newest for t in trips}
+    lines: list[Line] = [
+        ("superseded", ref.document)
+        for ref in sorted(direct.values(), key=lambda r: (r.time, r.id))
+        if ref.id not in newest
+    ]
+    lines += [
+        ("now", ref.document) for ref in sorted(newest.values(), key=lambda r: (r.time, r.id))
+    ]
+    return lines
+
+
+def stale_message(trips: list[Trip], *, override: str | None = "allow_stale=True") -> str:
+    """Return the message for text that trips corrections: what is stale, the lines, what to do.
+
+    Args:
+        trips: what ``check()`` returned (not empty).
+        override: how the caller's surface runs an action anyway (e.g. ``allow_stale=True``
+            for a guarded function), or None when it has no such option.
+    """
+    names = sorted({o.phrase for t in trips for o in t.occurrences})
+    out = [f"Stale reference: {', '.join(repr(n) for n in names)} has been superseded."]
+    out += format_lines(trip_lines(trips))
+    advice = "Use the current value from the now-line"
+    if override:
+        advice += (
+            f", or pass {override} if the old value is meant (for example when discussing the "
+            "change itself)"
+        )
+    out.append(advice + ".")
+    return "\n".join(out)
+
+
+def text_arguments(args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> Iterator[str]:
+    """Yield every string in a call's arguments, looking into lists, tuples, sets and dicts."""
+    stack: list[tuple[Any, int]] = [(a, 0) for a in args] + [(v, 0) for v in kwargs.values()]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            yield value
+        elif depth < _MAX_DEPTH and isinstance(value, (list, tuple, set, frozenset)):
+            stack.extend((v, depth + 1) for v in value)
+        elif depth < _MAX_DEPTH and isinstance(value, Mapping):
+            stack.extend((v, depth + 1) for v in value.values())
+            stack.extend((k, depth + 1) for k in value if isinstance(k, str))
+
+
+def guard_call(check: Callable[[str], list[Trip]], func: Callable[P, R]) -> Callable[P, R]:
+    """Wrap ``func`` so that it raises StaleReference instead of running on stale strings.
+
+    The wrapper accepts one extra keyword, ``allow_stale=True``, which runs the call anyway.
+    """
+
+    @functools.wraps(func)
+    def guarded(*args: P.args, **kwargs: P.kwargs) -> R:
+        if kwargs.pop("allow_stale", False):
+            return func(*args, **kwargs)
+        trips: list[Trip] = []
+        seen: set[str] = set()
+        for text in text_arguments(args, kwargs):
+            for trip in check(text):
+                if trip.correction.id not in seen:
+                    seen.add(trip.correction.id)
+                    trips.append(trip)
+        if trips:
+            raise StaleReference(stale_message(trips), trips=trips)
+        return func(*args, **kwargs)
+
+    return guarded

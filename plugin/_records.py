@@ -1,0 +1,311 @@
+"""Record semantics: nowline's metadata keys, what a correction is, a record's time and order.
+
+Every rule about what a stored record *means* lives here and nowhere else: which metadata keys
+are nowline's, when a record is a correction, its deprecated strings and anchors as stored, its
+time and its place in the write order, whether it is retracted, its scope, and how a record looks
+after a write (chromadb merges metadata keys). The functions are pure: records in, facts out.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ._time import to_epoch
+from .errors import InvalidInput
+
+__all__ = [
+    "ABOUT",
+    "BY",
+    "CHANGED",
+    "CORRECTION",
+    "DEPRECATES",
+    "NOW",
+    "OBSERVED_AT",
+    "PREFIX",
+    "RETRACTED",
+    "ROLE",
+    "SCOPE_KEY",
+    "TIME",
+    "WRITTEN",
+    "CorrectionInfo",
+    "Order",
+    "Record",
+    "Role",
+    "ScopeToken",
+    "correction_info",
+    "is_correction",
+    "is_retracted",
+    "merge",
+    "order_of",
+    "role_value",
+    "scope_token",
+    "stored_phrases",
+    "time_of",
+    "user_metadata",
+    "write_stamps",
+]
+
+logger = logging.getLogger("nowline")
+
+# ----------------------------------------------------------------------------- keys
+
+PREFIX = "nowline_"
+"""Every bookkeeping key starts with this; callers never see these keys in results."""
+DEPRECATES = "deprecates"
+"""User-facing: the outdated strings a correction names (a list of strings)."""
+ABOUT = "about"
+"""User-facing, on corrections only: the anchors a record must also name to be reached."""
+OBSERVED_AT = "observed_at"
+"""User-facing: when the fact was observed (ISO 8601 text or epoch seconds)."""
+TIME = "nowline_time"
+"""Epoch seconds: ``observed_at`` if given, else the moment nowline wrote the record."""
+WRITTEN = "nowline_written"
+"""Epoch seconds of the first write, when it differs from TIME; breaks ties of TIME."""
+BY = "nowline_by"
+"""Ids of the active corrections that supersede the record directly (stored links)."""
+ROLE = "nowline_role"
+"""The stored role: ``historical``, ``transition`` or ``retracted`` (current: no key)."""
+CORRECTION = "nowline_correction"
+"""True on a correction record, False on a record that stopped being one."""
+CHANGED = "nowline_changed"
+"""Epoch seconds of a correction's last change, taken just before the change is written."""
+RETRACTED = "nowline_retracted"
+"""Epoch seconds when a correction was retracted."""
+NOW = "nowline_now"
+"""``query()`` output only: ids of the newest corrections of a superseded hit."""
+SCOPE_KEY = "nowline_scope_key"
+"""On each correction: the scope key the store is written with (absent: no scopes)."""
+
+Role = Literal["current", "historical", "transition", "retracted"]
+"""A record's role (see the README's "Roles")."""
+
+Order = tuple[float, float, str]
+"""The sort key of a correction: its time, then its write order, then its id."""
+
+ScopeToken = Hashable
+"""What two records must share to be in one scope (see :func:`scope_token`)."""
+
+_UNKNOWN_TIME = 0.0  # records written around nowline with no observed_at: the epoch
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A record as stored in Chroma (metadata includes nowline's keys)."""
+
+    id: str
+    document: str | None
+    metadata: Mapping[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectionInfo:
+    """One correction as nowline knows it.
+
+    Attributes:
+        id: the correction's record id.
+        document: its text.
+        deprecates: the outdated strings it names.
+        about: its anchors; when not empty, a record must name one of them too.
+        time: its time in epoch seconds.
+        written: its write stamp; breaks ties between equal times.
+        scope: its scope token.
+        retracted: when it was retracted (epoch seconds), or None while it is active.
+    """
+
+    id: str
+    document: str
+    deprecates: tuple[str, ...]
+    about: tuple[str, ...]
+    time: float
+    written: float
+    scope: ScopeToken
+    retracted: float | None = None
+
+    @property
+    def order(self) -> Order:
+        """Return the sort key that orders corrections."""
+        return (self.time, self.written, self.id)
+
+    def may_supersede(self, record_id: str, scope: ScopeToken, order: Order | None) -> bool:
+        """Return whether this correction may supersede a record that names its strings.
+
+        The record must be another record in the same scope, and not a correction newer than
+        this one (``order`` is the record's sort key if it is a correction, else None).
+        """
+        if record_id == self.id or scope != self.scope:
+            return False
+        return order is None or order < self.order
+
+
+# ------------------------------------------------------------------------ reading
+
+
+def is_correction(meta: Mapping[str, Any] | None) -> bool:
+    """Return whether a metadata marks a correction (a non-empty ``deprecates``)."""
+    return bool(meta) and bool(meta.get(DEPRECATES))  # type: ignore[union-attr]
+
+
+def is_retracted(meta: Mapping[str, Any] | None) -> bool:
+    """Return whether a stored correction is marked retracted."""
+    return bool(meta) and meta.get(RETRACTED) is not None  # type: ignore[union-attr]
+
+
+def _number(value: object) -> float | None:
+    """Return ``value`` as a float if it is a finite number, else None."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    return None
+
+
+def time_of(meta: Mapping[str, Any] | None) -> float:
+    """Return a record's time: stored, else its ``observed_at``, else 0 (unknown).
+
+    A record written around nowline without ``observed_at`` has no known time; it sorts before
+    every record with one and takes part in every ``as_of`` answer.
+    """
+    if not meta:
+        return _UNKNOWN_TIME
+    stored = _number(meta.get(TIME))
+    if stored is not None:
+        return stored
+    observed = meta.get(OBSERVED_AT)
+    if observed is not None:
+        try:
+            return to_epoch(observed)
+        except InvalidInput:
+            pass
+    return _UNKNOWN_TIME
+
+
+def order_of(record_id: str, meta: Mapping[str, Any] | None) -> Order:
+    """Return a record's sort key (time, write stamp, id)."""
+    t = time_of(meta)
+    written = _number((meta or {}).get(WRITTEN))
+    return (t, t if written is None else written, record_id)
+
+
+def stored_phrases(value: object) -> tuple[str, ...] | None:
+    """Return stored ``deprecates``/``about`` strings, stripped, or None when malformed.
+
+    Records written around nowline may hold anything; this reads them leniently (a string is
+    one entry, blank entries are skipped) and returns None for a value nowline cannot use.
+    """
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, (list, tuple)):
+        return None
+    out: list[str] = []
+    for item in items:
+        if not isinstance(item, str):
+            return None
+        s = item.strip()
+        if s and s not in out:
+            out.append(s)
+    return tuple(out)
+
+
+def scope_token(meta: Mapping[str, Any] | None, scope_key: str | None) -> ScopeToken:
+    """Return the scope of a record: equal tokens mean the same scope.
+
+    Without a ``scope_key`` every record shares one scope. With one, records whose metadata
+    lacks the key form their own scope. Values are compared with their type, so ``1`` and
+    ``True`` or ``"1"`` are different scopes.
+    """
+    if scope_key is None:
+        return None
+    if meta is None or meta.get(scope_key) is None:
+        return ("missing",)
+    value = meta[scope_key]
+    if isinstance(value, list):
+        return ("list", tuple(value))
+    return (type(value).__name__, value)
+
+
+def correction_info(record: Record, scope_key: str | None) -> CorrectionInfo | None:
+    """Return the correction a stored record is, or None (a plain memory, or malformed)."""
+    meta = record.metadata
+    if not is_correction(meta):
+        return None
+    assert meta is not None
+    phrases = stored_phrases(meta[DEPRECATES])
+    about = stored_phrases(meta.get(ABOUT)) if meta.get(ABOUT) is not None else ()
+    if not phrases or about is None:
+        logger.warning("Ignoring correction %r: its deprecates or about is malformed.", record.id)
+        return None
+    t, written, _ = order_of(record.id, meta)
+    return CorrectionInfo(
+        id=record.id,
+        document=record.document or "",
+        deprecates=phrases,
+        about=about,
+        time=t,
+        written=written,
+        scope=scope_token(meta, scope_key),
+        retracted=_number(meta.get(RETRACTED)) if meta.get(RETRACTED) is not None else None,
+    )
+
+
+def user_metadata(meta: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """Return a stored metadata as chromadb would return it: no ``nowline_`` keys.
+
+    A record whose only keys are nowline's was written with no metadata: it reads back as None.
+    """
+    if meta is None:
+        return None
+    out = {k: v for k, v in meta.items() if not k.startswith(PREFIX)}
+    return out or None
+
+
+def role_value(role: Role) -> str | None:
+    """Return the stored value of a role: ``current`` is stored as no key at all.
+
+    Fewer metadata keys keep writes fast; ``{"nowline_role": {"$ne": "historical"}}`` still
+    selects every record that is not historical, since ``$ne`` matches a missing key.
+    """
+    return None if role == "current" else role
+
+
+# ------------------------------------------------------------------------ writing
+
+
+def write_stamps(now: float, n: int) -> list[float]:
+    """Return one write stamp per record of a batch, increasing in batch order.
+
+    Records of one call are ordered by their position in it, so two chained corrections
+    written in one ``add()`` take the order the caller gave them.
+    """
+    return [now + i * 1e-6 for i in range(n)]
+
+
+def merge(
+    record_id: str,
+    old: Record | None,
+    user: Mapping[str, Any] | None,
+    document: str | None,
+    stamp: float,
+) -> Record:
+    """Return the record as it will be after a write (metadata keys merge as in chromadb).
+
+    ``user`` is the caller's metadata patch: a None value removes the key. The record's time
+    is its ``observed_at`` when given, else the time it already had, else ``stamp``.
+    """
+    meta: dict[str, Any] = dict(old.metadata or {}) if old is not None else {}
+    for key, value in (user or {}).items():
+        if value is None:
+            meta.pop(key, None)
+        else:
+            meta[key] = value
+    observed = (user or {}).get(OBSERVED_AT)
+    if observed is not None:
+        meta[TIME] = to_epoch(observed)
+    elif _number(meta.get(TIME)) is None:
+        observed_before = meta.get(OBSERVED_AT)
+        meta[TIME] = time_of(meta) if observed_before is not None else stamp
+    if _number(meta.get(WRITTEN)) is None and meta[TIME] != stamp:
+        # Only needed when the time is not the write stamp (it breaks ties of equal times).
+        meta[WRITTEN] = stamp
+    doc = document if document is not None else (old.document if old is not None else None)
+    return Record(record_id, doc, meta)

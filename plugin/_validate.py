@@ -1,0 +1,609 @@
+"""Input validation: one validate-and-prepare step per verb, and the correction guards.
+
+chromadb's own validators run first, wrapped the way chromadb wraps them, so a call nowline
+refuses fails with the error chromadb would raise for it (same class, same message). nowline's
+own rules follow: the deprecated strings and anchors of a correction, the generic-string and
+absent-string guards, times, reach limits, and the arguments of nowline's verbs. Everything is
+checked before anything is stored; nothing here does I/O or embeds.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, cast
+
+from chromadb.api.models.CollectionCommon import validation_context
+from chromadb.api.types import (
+    Include,
+    Where,
+    WhereDocument,
+    maybe_cast_one_to_many,
+    normalize_base_record_set,
+    normalize_insert_record_set,
+    validate_base_record_set,
+    validate_batch,
+    validate_filter_set,
+    validate_include,
+    validate_insert_record_set,
+    validate_n_results,
+    validate_record_set_contains_any,
+    validate_record_set_for_embedding,
+)
+from chromadb.types import Metadata
+
+from . import _records as R
+from ._records import CorrectionInfo
+from ._time import to_epoch
+from .errors import (
+    AbsentString,
+    CorrectionTooBroad,
+    GenericString,
+    InvalidCorrection,
+    InvalidInput,
+)
+from .matchers import Matcher, fold
+from .render import unannotate
+
+__all__ = [
+    "DEFAULT_MAX_REACH",
+    "MAX_PHRASES",
+    "MAX_PHRASE_LENGTH",
+    "REACH_FLOOR",
+    "InsertRequest",
+    "QueryRequest",
+    "check_correction",
+    "check_flag",
+    "check_max_reach",
+    "check_reach",
+    "correct_metadata",
+    "delete_request",
+    "get_request",
+    "insert_request",
+    "metadata_arg",
+    "new_id",
+    "parse_about",
+    "parse_deprecates",
+    "positive_int",
+    "query_request",
+    "reach_limit",
+    "text_arg",
+    "time_arg",
+    "validate_correction",
+]
+
+DEFAULT_MAX_REACH = 0.25
+"""By default a correction may reach at most this share of the store's records..."""
+
+REACH_FLOOR = 100
+"""...but a share-based limit never refuses a correction that reaches this many or fewer."""
+
+MAX_PHRASE_LENGTH = 500
+"""Longest deprecated string (or anchor) accepted, in characters."""
+
+MAX_PHRASES = 100
+"""Most deprecated strings (or anchors) one correction may name."""
+
+Verb = Literal["add", "upsert", "update"]
+
+
+# ------------------------------------------------------------------- small checks
+
+
+def text_arg(text: object, what: str = "text") -> str:
+    """Return ``text`` if it is a usable str (lone surrogates cannot be stored)."""
+    if not isinstance(text, str):
+        raise InvalidInput(f"Expected text (a str) for {what}, got {type(text).__name__}.")
+    _encodable(text, what)
+    return text
+
+
+def _encodable(text: str, what: str, error: type[InvalidInput] = InvalidInput) -> None:
+    """Refuse text with lone surrogate code points, which Chroma cannot store."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise error(
+            f"{what} contains a lone surrogate code point, which cannot be stored; decode the "
+            "text properly (e.g. errors='replace')."
+        ) from None
+
+
+def new_id(rid: object) -> str:
+    """Return ``rid``, or a new UUID4 string when it is None."""
+    if rid is None:
+        import uuid
+
+        return str(uuid.uuid4())
+    if not isinstance(rid, str) or not rid:
+        raise InvalidInput("id must be a non-empty str (or None for a generated one).")
+    _encodable(rid, "id")
+    return rid
+
+
+def check_flag(value: object, name: str) -> bool:
+    """Return ``value`` if it is a bool."""
+    if not isinstance(value, bool):
+        raise InvalidInput(f"{name} must be True or False, not {value!r}.")
+    return value
+
+
+def positive_int(value: object, name: str) -> int:
+    """Return ``value`` if it is an int >= 1."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise InvalidInput(f"{name} must be a positive int, not {value!r}.")
+    return value
+
+
+def metadata_arg(metadata: object) -> dict[str, Any] | None:
+    """Return a nowline verb's ``metadata`` argument as a dict (None stays None).
+
+    nowline's own verbs refuse what Chroma would store wrongly or fail on late: keys that are
+    not text, lone surrogates, and NaN or infinite numbers (Chroma drops them silently).
+    """
+    if metadata is None:
+        return None
+    if not isinstance(metadata, Mapping):
+        raise InvalidInput(f"metadata must be a mapping, not {type(metadata).__name__}.")
+    for key, value in metadata.items():
+        if not isinstance(key, str):
+            raise InvalidInput(f"Metadata keys must be str, got {key!r}.")
+        _encodable(key, "a metadata key")
+        if isinstance(value, str):
+            _encodable(value, f"metadata {key!r}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise InvalidInput(
+                f"Metadata {key!r} is {value}; Chroma would drop it silently. Store a finite "
+                "number, or leave the key out."
+            )
+    return dict(metadata)
+
+
+def time_arg(value: object, what: str) -> float | None:
+    """Return a time argument as epoch seconds (None stays None)."""
+    return None if value is None else to_epoch(value, what=what)
+
+
+def check_max_reach(value: object) -> float | int | None:
+    """Return a ``max_reach`` setting if it is valid."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidInput("max_reach must be a share (0 < float <= 1), a count (int) or None.")
+    if isinstance(value, float) and not 0 < value <= 1:
+        raise InvalidInput("max_reach as a share must be in (0, 1].")
+    if isinstance(value, int) and value < 0:
+        raise InvalidInput("max_reach as a count must be >= 0.")
+    return value
+
+
+def reach_limit(setting: float | int | None, total: int) -> int | None:
+    """Return the largest reach a setting allows in a store of ``total`` records."""
+    if setting is None:
+        return None
+    if isinstance(setting, float):
+        return max(REACH_FLOOR, math.floor(setting * total))
+    return setting
+
+
+def check_reach(info: CorrectionInfo, reach: int, setting: float | int | None, total: int) -> None:
+    """Refuse a correction that would reach more records than allowed."""
+    limit = reach_limit(setting, total)
+    if limit is not None and reach > limit:
+        raise CorrectionTooBroad(
+            f"The correction {info.id!r} would reach {reach} of {total} records (limit "
+            f"{limit}) through {list(info.deprecates)!r}. Use a narrower, more specific string "
+            "(e.g. 'org/repo' rather than 'repo'), or anchor it to its subject with about=[...]; "
+            "check the reach with preview(), or pass a larger max_reach.",
+            reach=reach,
+            limit=limit,
+        )
+
+
+# ------------------------------------------------------------- correction strings
+
+
+def _phrases(value: object, what: str, *, allow_empty: bool) -> tuple[str, ...]:
+    """Return a list of strings, stripped and de-duplicated, or raise InvalidCorrection."""
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, (list, tuple)):
+        raise InvalidCorrection(
+            f"{what} must be a list of strings (or one string), not {type(value).__name__}."
+        )
+    if not items and not allow_empty:
+        raise InvalidCorrection(
+            f"{what} is empty; list the exact outdated strings, or leave the key out for a "
+            "plain memory."
+        )
+    if len(items) > MAX_PHRASES:
+        raise InvalidCorrection(
+            f"{what} lists {len(items)} strings; at most {MAX_PHRASES} are accepted. Split "
+            "the correction by topic."
+        )
+    out: list[str] = []
+    for item in items:
+        if not isinstance(item, str):
+            raise InvalidCorrection(
+                f"Every string in {what} must be a str; got {type(item).__name__} ({item!r})."
+            )
+        s = item.strip()
+        if not s:
+            raise InvalidCorrection(
+                f"A string in {what} is empty or whitespace; give the exact text."
+            )
+        if len(s) > MAX_PHRASE_LENGTH:
+            raise InvalidCorrection(
+                f"A string in {what} is {len(s)} characters long; at most {MAX_PHRASE_LENGTH} "
+                "are accepted. Name the outdated identifier, not a passage."
+            )
+        _encodable(s, what, InvalidCorrection)
+        if not any(c.isalnum() for c in fold(s)):
+            raise InvalidCorrection(
+                f"The string {s!r} in {what} has no letter or digit, so it would match "
+                "separators everywhere; give the name itself."
+            )
+        if s not in out:
+            out.append(s)
+    return tuple(out)
+
+
+def parse_deprecates(value: object) -> tuple[str, ...]:
+    """Return a correction's deprecated strings, stripped and de-duplicated.
+
+    Raises:
+        InvalidCorrection: the value is not a non-empty list of usable strings.
+    """
+    return _phrases(value, "deprecates", allow_empty=False)
+
+
+def parse_about(value: object) -> tuple[str, ...]:
+    """Return a correction's anchors (``about``), stripped and de-duplicated (may be empty).
+
+    Raises:
+        InvalidCorrection: the value is not a list of usable strings.
+    """
+    if value is None:
+        return ()
+    return _phrases(value, "about", allow_empty=True)
+
+
+def check_correction(
+    info: CorrectionInfo, *, allow_absent: bool = False, allow_generic: bool = False
+) -> None:
+    """Apply the guards of a correction about to be written.
+
+    Raises:
+        InvalidCorrection: it has no text, a deprecated string is absent from its text (and
+            ``allow_absent`` is False), or a string is generic and the correction has no
+            anchor (and ``allow_generic`` is False).
+    """
+    if not info.document.strip():
+        raise InvalidCorrection(
+            "A correction needs a document: the text shown in its now-line (say what changed, "
+            "e.g. 'Moved from A to B')."
+        )
+    if not allow_absent:
+        present = Matcher((p, p) for p in info.deprecates).keys(info.document)
+        absent = [p for p in info.deprecates if p not in present]
+        if absent:
+            raise AbsentString(
+                f"The correction's text does not mention {absent!r}. The reader of its now-line "
+                "must see what changed: name the outdated string in the text (it is usually a "
+                "typo otherwise), or pass allow_absent=True.",
+                absent=absent,
+            )
+    if not allow_generic and not info.about:
+        from ._generic import is_generic
+
+        for phrase in info.deprecates:
+            reason = is_generic(phrase)
+            if reason is not None:
+                raise GenericString(
+                    f"{phrase!r} is {reason}, so it names no particular thing: it would reach "
+                    "unrelated memories and link unrelated corrections. Use a more specific "
+                    "string (the full name, address or identifier that changed), or anchor the "
+                    f"correction to its subject with about=[...] (e.g. deprecates=[{phrase!r}], "
+                    "about=['<the subject it belongs to>']); allow_generic=True accepts it anyway.",
+                    phrase=phrase,
+                    reason=reason,
+                )
+
+
+def validate_correction(
+    text: str,
+    deprecates: Sequence[str] | str,
+    about: Sequence[str] | str | None = None,
+    *,
+    allow_absent: bool = False,
+    allow_generic: bool = False,
+) -> tuple[list[str], list[str]]:
+    """Check a correction as ``correct()`` would, without a store; write nothing.
+
+    Every guard that does not depend on the store applies: malformed or over-long strings,
+    a deprecated string absent from the text, a generic string without an anchor. (Reach
+    depends on the store: ``Collection.preview()`` tells it.)
+
+    Args:
+        text: the correction's text.
+        deprecates: its outdated strings.
+        about: its anchors, if any.
+        allow_absent: accept strings that do not occur in ``text``.
+        allow_generic: accept generic strings without an anchor.
+
+    Returns:
+        The deprecated strings and the anchors, stripped and de-duplicated.
+
+    Raises:
+        InvalidCorrection: the correction would be refused (``AbsentString`` and
+            ``GenericString`` carry the offending strings).
+    """
+    phrases = parse_deprecates(deprecates)
+    anchors = parse_about(about)
+    info = CorrectionInfo(
+        id="",
+        document=text_arg(text),
+        deprecates=phrases,
+        about=anchors,
+        time=0.0,
+        written=0.0,
+        scope=None,
+    )
+    check_correction(info, allow_absent=allow_absent, allow_generic=allow_generic)
+    return list(phrases), list(anchors)
+
+
+def correct_metadata(
+    metadata: Mapping[str, Any] | None,
+    deprecates: object,
+    about: object,
+    observed_at: object,
+) -> dict[str, Any]:
+    """Return the metadata a ``correct()`` call stores (validated)."""
+    if deprecates is None:
+        raise InvalidCorrection("correct() needs deprecates: the exact outdated strings.")
+    meta = metadata_arg(metadata) or {}
+    if observed_at is not None:
+        to_epoch(observed_at)
+        meta[R.OBSERVED_AT] = observed_at
+    meta[R.DEPRECATES] = list(parse_deprecates(deprecates))
+    anchors = parse_about(about)
+    if anchors:
+        meta[R.ABOUT] = list(anchors)
+    else:
+        meta.pop(R.ABOUT, None)
+    return meta
+
+
+# ---------------------------------------------------------------- chromadb verbs
+
+
+@dataclass(frozen=True)
+class InsertRequest:
+    """A validated add, upsert or update.
+
+    Attributes:
+        op: the verb.
+        ids: the records' ids.
+        embeddings: the caller's embeddings (normalised), or None to embed.
+        record_set: chromadb's normalised record set (for embedding).
+        metadatas: the caller's metadata patches, nowline keys removed (None: none given).
+        documents: the documents to store, nowline's lines removed (None: none given).
+        uris: the caller's uris.
+    """
+
+    op: Verb
+    ids: list[str]
+    embeddings: Any
+    record_set: Any
+    metadatas: list[dict[str, Any] | None] | None
+    documents: list[str | None] | None
+    uris: list[Any] | None
+
+    @property
+    def embed_fields(self) -> frozenset[str] | None:
+        """Return the fields chromadb embeds for this verb (None: its default)."""
+        return None if self.op == "add" else frozenset({"documents", "images"})
+
+    @property
+    def needs_embedding(self) -> bool:
+        """Return whether embeddings must be computed before the write."""
+        if self.embeddings is not None:
+            return False
+        if self.op == "update":
+            rs = self.record_set
+            return rs["documents"] is not None or rs["images"] is not None
+        return True
+
+
+def insert_request(
+    op: Verb,
+    ids: Any,
+    embeddings: Any,
+    metadatas: Any,
+    documents: Any,
+    images: Any,
+    uris: Any,
+    max_batch: int,
+) -> InsertRequest:
+    """Validate an add, upsert or update as chromadb would, then nowline's rules.
+
+    Raises:
+        ValueError, TypeError: what chromadb raises for the same arguments.
+        InvalidCorrection: a correction's deprecates or about is unusable.
+    """
+
+    @validation_context(op)
+    def prepare(_: object) -> Any:
+        records = normalize_insert_record_set(
+            ids=ids,
+            embeddings=embeddings,
+            metadatas=metadatas,
+            documents=documents,
+            images=images,
+            uris=uris,
+        )
+        validate_insert_record_set(record_set=records)
+        if op == "add":
+            validate_record_set_contains_any(record_set=records, contains_any={"ids"})
+        if records["embeddings"] is None:
+            if op == "add":
+                validate_record_set_for_embedding(record_set=records)
+            elif op == "upsert" or (
+                records["documents"] is not None or records["images"] is not None
+            ):
+                validate_record_set_for_embedding(
+                    records, embeddable_fields={"documents", "images"}
+                )
+        validate_batch(
+            (records["ids"], records["embeddings"], records["metadatas"], None, None),
+            {"max_batch_size": max_batch},
+        )
+        return records
+
+    records = prepare(None)
+    metas = records["metadatas"]
+    clean = [_clean_metadata(m, op) for m in metas] if metas is not None else None
+    docs = records["documents"]
+    return InsertRequest(
+        op=op,
+        ids=list(records["ids"]),
+        embeddings=records["embeddings"],
+        record_set=records,
+        metadatas=clean,
+        documents=[unannotate(d) if isinstance(d, str) else d for d in docs]
+        if docs is not None
+        else None,
+        uris=records["uris"],
+    )
+
+
+def _clean_metadata(meta: Metadata | None, op: Verb) -> dict[str, Any] | None:
+    """Copy a caller's metadata: drop nowline's keys, absorb Chroma quirks, check our keys.
+
+    nowline's keys are recomputed, never taken from callers (a ``query()`` result written
+    back carries them). A None value means "no value" in ``add`` (chromadb would fail on it)
+    and "remove the key" in ``update`` and ``upsert``, as in chromadb.
+    """
+    if meta is None:
+        return None
+    out: dict[str, Any] = {}
+    for key, value in meta.items():
+        if key.startswith(R.PREFIX):
+            continue
+        if value is None and op == "add":
+            continue
+        out[key] = value
+    if out.get(R.OBSERVED_AT) is not None:
+        to_epoch(out[R.OBSERVED_AT])
+    if out.get(R.DEPRECATES) is not None:
+        out[R.DEPRECATES] = list(parse_deprecates(out[R.DEPRECATES]))
+    if out.get(R.ABOUT) is not None and out.get(R.DEPRECATES) is not None:
+        out[R.ABOUT] = list(parse_about(out[R.ABOUT]))
+    return out
+
+
+@dataclass(frozen=True)
+class QueryRequest:
+    """A validated query: embeddings to compute or given, and chromadb's request fields."""
+
+    embeddings: Any
+    record_set: Any
+    ids: list[str] | None
+    n_results: int
+    where: Where | None
+    where_document: WhereDocument | None
+    include: list[str]
+
+
+def query_request(
+    query_embeddings: Any,
+    query_texts: Any,
+    query_images: Any,
+    query_uris: Any,
+    ids: Any,
+    n_results: int,
+    where: Where | None,
+    where_document: WhereDocument | None,
+    include: Include,
+    has_data_loader: bool,
+) -> QueryRequest:
+    """Validate a query as chromadb would (without embedding; that is the caller's step)."""
+
+    @validation_context("query")
+    def prepare(_: object) -> QueryRequest:
+        records = normalize_base_record_set(
+            embeddings=query_embeddings,
+            documents=query_texts,
+            images=query_images,
+            uris=query_uris,
+        )
+        filter_ids = maybe_cast_one_to_many(ids)
+        filters = {"where": where, "where_document": where_document}
+        validate_base_record_set(record_set=records)
+        validate_filter_set(filter_set=cast(Any, filters))
+        validate_include(include=include)
+        validate_n_results(n_results=n_results)
+        if records["embeddings"] is None:
+            validate_record_set_for_embedding(record_set=records)
+        wanted = list(include)
+        if "data" in wanted and "uris" not in wanted:
+            wanted.append("uris")
+        return QueryRequest(
+            embeddings=records["embeddings"],
+            record_set=records,
+            ids=filter_ids,
+            n_results=n_results,
+            where=where,
+            where_document=where_document,
+            include=wanted,
+        )
+
+    return prepare(None)
+
+
+def get_request(
+    ids: Any,
+    where: Where | None,
+    where_document: WhereDocument | None,
+    include: Include,
+    has_data_loader: bool,
+) -> tuple[list[str] | None, list[str]]:
+    """Validate a get as chromadb would; return the ids and the include to send."""
+
+    @validation_context("get")
+    def prepare(_: object) -> tuple[list[str] | None, list[str]]:
+        unpacked = maybe_cast_one_to_many(target=ids)
+        from chromadb.api.types import validate_ids
+
+        if unpacked is not None:
+            validate_ids(ids=unpacked)
+        validate_filter_set(
+            filter_set=cast(Any, {"where": where, "where_document": where_document})
+        )
+        validate_include(include=include, dissalowed=["distances"])
+        if "data" in include and not has_data_loader:
+            raise ValueError("You must set a data loader on the collection if loading from URIs.")
+        wanted = list(include)
+        if "data" in wanted and "uris" not in wanted:
+            wanted.append("uris")
+        return unpacked, wanted
+
+    return prepare(None)
+
+
+def delete_request(collection: Any, ids: Any, where: Any, where_document: Any, limit: Any) -> Any:
+    """Validate a delete with chromadb's own step (it embeds nothing); return its request."""
+    return collection._validate_and_prepare_delete_request(ids, where, where_document, limit)
+
+
+def include_list(include: object, verb: str) -> list[str]:
+    """Return a copy of an ``include`` argument (chromadb validates it; never mutate it)."""
+    if isinstance(include, list):
+        return list(include)
+    return cast(list[str], include)
+
+
+def ids_of(value: Sequence[str] | None) -> list[str] | None:
+    """Return a list of ids or None."""
+    return list(value) if value is not None else None
