@@ -6372,9 +6372,10 @@ def regenerate(source: str) -> str:
         "marks": f'_MARKS = """{marks_text}"""',
     }
     for name, pattern in _BLOCKS.items():
-        source, count = pattern.subn(lambda _m, text=new[name]: text, source)
-        if count != 1:
-            raise ValueError(f"expected one {name} block in the fold table's source, found {count}")
+        found = list(pattern.finditer(source))
+        if len(found) != 1:
+            raise ValueError(f"expected one {name} block in the fold table's source: {len(found)}")
+        source = source[: found[0].start()] + new[name] + source[found[0].end() :]
     return source
 
 

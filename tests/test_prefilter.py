@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -145,7 +145,8 @@ def _assert_regex_keeps_every_match(phrase: str, docs: list[str]) -> set[str]:
     col = client.get_or_create_collection("prefilter", embedding_function=None)
     try:
         ids = [f"d{i}" for i in range(len(docs))]
-        col.add(ids=ids, documents=docs, embeddings=[[1.0, 0.0]] * len(docs))
+        embeddings: list[Sequence[float]] = [[1.0, 0.0]] * len(docs)
+        col.add(ids=ids, documents=docs, embeddings=embeddings)
         got = set(col.get(where_document={"$regex": candidate_regex([phrase])}, include=[])["ids"])
         matcher = Matcher([(phrase, "p")])
         expected = {i for i, d in zip(ids, docs, strict=True) if matcher.keys(d)}

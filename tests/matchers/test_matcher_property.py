@@ -115,7 +115,7 @@ def _cases(draw: st.DrawFn, piece: st.SearchStrategy[str]) -> tuple[list[tuple[s
             start = draw(st.integers(0, len(text) - 1))
             end = draw(st.integers(start + 1, min(len(text), start + 8)))
             dots = [i for i in range(start + 1, min(len(text), start + 12)) if text[i] in ".．…"]
-            if dots and draw(st.booleans()):
+            if draw(st.booleans()) and dots:
                 end = draw(st.sampled_from(dots)) + draw(st.integers(0, 1))
             phrase = text[start:end]
             if draw(st.booleans()):
