@@ -296,7 +296,7 @@ def _value(word: str) -> _Value:
     # DESIGN.md §3 item 5. The last segment is what follows the last "/", "@", ":" or
     # whitespace; its trailing dots are left out, so "ufo." (a sentence's full stop) is no
     # dotted name while "v1.2." and ".net" are.
-    dotted = "." in _SEGMENT_SEPARATOR.split(word)[-1].rstrip(".")
+    dotted = "." in word and "." in _SEGMENT_SEPARATOR.split(word)[-1].rstrip(".")
     last = word[-1]
     ends_in_token = is_token_char(last)
     # A dotted name that ends with a "." continues when a token character follows it
