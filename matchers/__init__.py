@@ -9,6 +9,12 @@ keys occur in a text, and where.
 [('c1', 17, 33)]
 >>> m.keys("see metalcraftai/ufo-hosted")
 set()
+
+A phrase whose last segment has a dot (an address, a host, a version) goes on through dots:
+
+>>> v = Matcher([("v1.2", "c2")])
+>>> [(x.start, x.end) for x in v.find("From v1.2.3 back to v1.2.")]
+[(20, 24)]
 """
 
 from ._matcher import Match, Matcher

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from operator import itemgetter
@@ -10,8 +11,7 @@ from typing import Any, Generic, TypeVar
 # pyahocorasick ships no type information.
 import ahocorasick  # type: ignore[import-not-found, unused-ignore]
 
-from nowline.errors import InvalidPhrase
-
+from ..errors import InvalidPhrase
 from ._normalize import fold, fold_text, is_token_char
 
 __all__ = ["Match", "Matcher"]
@@ -43,9 +43,13 @@ class Match(Generic[K]):
     end: int
 
 
-# What the automata store for each folded phrase: the phrase, its length, and whether its first
-# and last characters are token characters (so the text needs a boundary there).
-_Value = tuple[str, int, bool, bool]
+# What the automata store for each folded phrase (see _value): the phrase, its length, whether
+# the text needs a boundary before and after it, and whether it is a dotted name that a "."
+# plus a token character after it continues.
+_Value = tuple[str, int, bool, bool, bool]
+
+# What separates the segments of a phrase; a dotted name is a phrase whose last segment has a ".".
+_SEGMENT_SEPARATOR = re.compile(r"[/@:\s]")
 
 _by_span = itemgetter(0, 1)
 
@@ -56,7 +60,17 @@ class Matcher(Generic[K]):
     A phrase *occurs* in a text when its folded form (NFKC, then casefold) is a substring of the
     text's folded form and, where the phrase begins (ends) with a token character (a letter,
     digit, ``_`` or ``-``), the folded character before (after) the occurrence is not a token
-    character. Every occurrence is reported, overlapping ones included: boundaries are checked
+    character. A *dotted name*, a phrase whose last segment (what follows its last ``/``,
+    ``@``, ``:`` or whitespace, trailing dots left out) contains a ``.`` (an e-mail address, a
+    host, a version, a file name), continues through dots: where it ends with a token
+    character, a ``.`` followed by a token character after it means the name goes on, so
+    ``v1.2`` does not occur in ``v1.2.3`` nor ``oldco.example`` in ``oldco.example.net``; where
+    it ends with a ``.``, a token character after it does the same (``v1.2.`` is not in
+    ``v1.2.3``); where it ends with another character (``v1.2)``), the name ends there. Other
+    phrases keep ``.`` as a separator (``metalcraftai/ufo`` occurs in ``metalcraftai/ufo.git``).
+    All these checks look at the folded text, so a full-width ``．`` counts as a ``.``.
+
+    Every occurrence is reported, overlapping ones included: boundaries are checked
     on all the overlapping hits of one pyahocorasick automaton, never on a leftmost-longest
     stream, so a phrase can never hide another.
 
@@ -189,7 +203,7 @@ class Matcher(Generic[K]):
         for automaton in (self._main, self._delta):
             if automaton is None:
                 continue
-            for last, (word, length, bound_start, bound_end) in automaton.iter(folded):
+            for last, (word, length, bound_start, bound_end, dotted) in automaton.iter(folded):
                 end = last + 1
                 start = end - length
                 if bound_start and start:
@@ -200,6 +214,11 @@ class Matcher(Generic[K]):
                     c = folded[end]
                     if c.isalnum() or c == "_" or c == "-":
                         continue
+                    # A dotted name continues through ".": "v1.2" is not in "v1.2.3".
+                    if c == "." and dotted and end + 1 < n:
+                        c = folded[end + 1]
+                        if c.isalnum() or c == "_" or c == "-":
+                            continue
                 entries = entries_of(word)
                 if entries:  # None or empty: removed since the automaton was built
                     spans.append((start, end, entries))
@@ -265,9 +284,23 @@ def _automaton(words: Iterable[str]) -> Any:
     """Build a pyahocorasick automaton whose values are :data:`_Value`; None when empty."""
     automaton = ahocorasick.Automaton()
     for word in words:
-        value: _Value = (word, len(word), is_token_char(word[0]), is_token_char(word[-1]))
-        automaton.add_word(word, value)
+        automaton.add_word(word, _value(word))
     if len(automaton) == 0:
         return None
     automaton.make_automaton()
     return automaton
+
+
+def _value(word: str) -> _Value:
+    """Return what the automata store for a folded phrase: the rules its occurrences obey."""
+    # DESIGN.md §3 item 5. The last segment is what follows the last "/", "@", ":" or
+    # whitespace; its trailing dots are left out, so "ufo." (a sentence's full stop) is no
+    # dotted name while "v1.2." and ".net" are.
+    dotted = "." in word and "." in _SEGMENT_SEPARATOR.split(word)[-1].rstrip(".")
+    last = word[-1]
+    ends_in_token = is_token_char(last)
+    # A dotted name that ends with a "." continues when a token character follows it
+    # ("v1.2." is not in "v1.2.3"), so it needs a boundary after it like a token ending does.
+    # One that ends with any other non-token character (")") ends there.
+    bound_end = ends_in_token or (dotted and last == ".")
+    return (word, len(word), is_token_char(word[0]), bound_end, dotted and ends_in_token)

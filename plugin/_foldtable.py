@@ -1,15 +1,27 @@
-"""Generated table of Unicode folding (NFKC + casefold) for the prefilter; do not edit.
+"""The table of Unicode folding (NFKC + casefold) that the prefilter builds its class from.
 
-A Python with another ``unicodedata.unidata_version`` computes the table at run time instead
-(``compute``). ``tests/test_prefilter.py`` checks the shipped table and can rewrite it:
-``NOWLINE_REGENERATE=1 make pytest``.
+The data (``UNIDATA_VERSION``, ``_FOLDS``, ``_MARKS``) is generated; never edit it by hand.
+Regenerate it from a source checkout (an editable install) with the Python whose Unicode
+version it should record, the one ``make setup`` puts in ``.venv``::
+
+    .venv/bin/python -m nowline._foldtable --write   # rewrite the data in this file
+    .venv/bin/python -m nowline._foldtable --check   # exit 1 if it differs from this Python's
+
+``--write`` replaces the three data blocks of this file and keeps the code. A Python with
+another ``unicodedata.unidata_version`` does not use the shipped data: the prefilter computes
+the table at run time instead (``compute``, about 0.6 s once per process).
 """
 
 from __future__ import annotations
 
+import argparse
+import re
+import sys
+import textwrap
 import unicodedata
+from pathlib import Path
 
-__all__ = ["UNIDATA_VERSION", "compute", "load"]
+__all__ = ["UNIDATA_VERSION", "compute", "load", "main", "regenerate", "render"]
 
 UNIDATA_VERSION = "14.0.0"
 
@@ -6296,15 +6308,7 @@ AAB7-AAB8 AABE-AABF AAC1-AAC1 AAF6-AAF6 ABED-ABED FB1E-FB1E FE20-FE2F 101FD-101F
 
 def load() -> tuple[dict[str, str], frozenset[str]]:
     """Parse the shipped table: {char: folded} and the set of combining marks."""
-    folds: dict[str, str] = {}
-    for line in _FOLDS.splitlines():
-        cp, _, folded = line.partition(":")
-        folds[chr(int(cp, 16))] = "".join(chr(int(x, 16)) for x in folded.split("."))
-    marks: set[str] = set()
-    for r in _MARKS.split():
-        a, _, b = r.partition("-")
-        marks.update(chr(c) for c in range(int(a, 16), int(b, 16) + 1))
-    return folds, frozenset(marks)
+    return _parse(_FOLDS, _MARKS)
 
 
 def compute() -> tuple[dict[str, str], frozenset[str]]:
@@ -6321,3 +6325,94 @@ def compute() -> tuple[dict[str, str], frozenset[str]]:
         if unicodedata.combining(c):
             marks.add(c)
     return folds, frozenset(marks)
+
+
+def render(folds: dict[str, str], marks: frozenset[str]) -> tuple[str, str]:
+    """Return the text of the ``_FOLDS`` and ``_MARKS`` blocks that hold a table."""
+    folds_text = "".join(
+        f"{ord(c):X}:" + ".".join(f"{ord(x):X}" for x in f) + "\n" for c, f in sorted(folds.items())
+    )
+    ranges: list[list[int]] = []
+    for cp in sorted(ord(c) for c in marks):
+        if ranges and cp == ranges[-1][1] + 1:
+            ranges[-1][1] = cp
+        else:
+            ranges.append([cp, cp])
+    spans = " ".join(f"{a:X}-{b:X}" for a, b in ranges)
+    return folds_text, "\n" + "\n".join(textwrap.wrap(spans, width=96)) + "\n"
+
+
+def _parse(folds_text: str, marks_text: str) -> tuple[dict[str, str], frozenset[str]]:
+    """Parse the text of the ``_FOLDS`` and ``_MARKS`` blocks (see :func:`render`)."""
+    folds: dict[str, str] = {}
+    for line in folds_text.splitlines():
+        cp, _, folded = line.partition(":")
+        folds[chr(int(cp, 16))] = "".join(chr(int(x, 16)) for x in folded.split("."))
+    marks: set[str] = set()
+    for r in marks_text.split():
+        a, _, b = r.partition("-")
+        marks.update(chr(c) for c in range(int(a, 16), int(b, 16) + 1))
+    return folds, frozenset(marks)
+
+
+# The three data blocks of this file, as --write finds and replaces them.
+_BLOCKS = {
+    "version": re.compile(r'^UNIDATA_VERSION = "[^"]*"$', re.M),
+    "folds": re.compile(r'^_FOLDS = """\\\n.*?"""$', re.M | re.S),
+    "marks": re.compile(r'^_MARKS = """\n.*?"""$', re.M | re.S),
+}
+
+
+def regenerate(source: str) -> str:
+    """Return ``source`` (this module's text) with its data computed from this Python."""
+    folds_text, marks_text = render(*compute())
+    new = {
+        "version": f'UNIDATA_VERSION = "{unicodedata.unidata_version}"',
+        "folds": f'_FOLDS = """\\\n{folds_text}"""',
+        "marks": f'_MARKS = """{marks_text}"""',
+    }
+    for name, pattern in _BLOCKS.items():
+        found = list(pattern.finditer(source))
+        if len(found) != 1:
+            raise ValueError(f"expected one {name} block in the fold table's source: {len(found)}")
+        source = source[: found[0].start()] + new[name] + source[found[0].end() :]
+    return source
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Check or rewrite the shipped table against this Python's ``unicodedata``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m nowline._foldtable",
+        description="Check or regenerate nowline's shipped Unicode fold table from this "
+        f"Python's unicodedata (Unicode {unicodedata.unidata_version}).",
+    )
+    action = parser.add_mutually_exclusive_group(required=True)
+    action.add_argument("--check", action="store_true", help="exit 1 if the table is stale")
+    action.add_argument("--write", action="store_true", help="rewrite the table's data")
+    parser.add_argument(
+        "--file",
+        type=Path,
+        default=Path(__file__),
+        help="the module file to check or rewrite (default: this module's source)",
+    )
+    args = parser.parse_args(argv)
+    source = args.file.read_text(encoding="utf-8")
+    fresh = regenerate(source)
+    if args.write:
+        if fresh != source:
+            args.file.write_text(fresh, encoding="utf-8")
+        print(f"{args.file}: Unicode {unicodedata.unidata_version}, {len(fresh):,} characters")
+        return 0
+    if fresh == source:
+        print(f"{args.file}: up to date (Unicode {unicodedata.unidata_version})")
+        return 0
+    print(
+        f"{args.file}: differs from this Python's Unicode {unicodedata.unidata_version}; "
+        "run python -m nowline._foldtable --write",
+        file=sys.stderr,
+    )
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

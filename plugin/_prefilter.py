@@ -16,6 +16,10 @@ although Chroma's ``(?i)`` folds only simple cases. It is the alternation of:
   characters to the class instead: any document it occurs in contains one of them, or a
   character that folds into one.
 
+Dotted names (DESIGN.md §3 item 5) need nothing here: that rule only takes occurrences away
+(a ``.`` and a token character after a dotted name end none), and the regex only has to find
+a superset of the documents that hold an occurrence.
+
 The class is built from a table of every code point that folding changes. The table for the
 running Python's Unicode version is computed once per process (about 0.6 s), unless it is the
 version shipped in ``_foldtable`` (then it is parsed in milliseconds).
@@ -28,7 +32,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from nowline.matchers import fold
+from .matchers import fold
 
 __all__ = ["candidate_regex"]
 
@@ -36,7 +40,7 @@ __all__ = ["candidate_regex"]
 @functools.cache
 def _fold_table() -> tuple[dict[str, str], frozenset[str]]:
     """Return {char: folded} for chars that folding changes, and the set of combining marks."""
-    from nowline import _foldtable
+    from . import _foldtable  # the table's data is large: load it only when it is needed
 
     if unicodedata.unidata_version == _foldtable.UNIDATA_VERSION:
         return _foldtable.load()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import doctest
 import pickle
 from typing import Any, ClassVar
 
@@ -337,3 +338,10 @@ def test_all_is_sorted_and_resolves() -> None:
     for name in names:
         obj = getattr(nowline.matchers, name)
         assert obj.__doc__, name
+
+
+def test_package_docstring_examples_hold() -> None:
+    """The examples in nowline.matchers' docstring give the output they show."""
+    result = doctest.testmod(nowline.matchers, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0
+    assert result.failed == 0

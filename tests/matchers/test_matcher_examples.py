@@ -48,6 +48,27 @@ def test_design_examples_that_do_not_occur(text: str) -> None:
     assert Matcher([(UFO, "c1")]).find(text) == []
 
 
+# DESIGN.md §3 item 5: (phrase, text, expected spans), half-open offsets into the text.
+DOTTED_DESIGN_EXAMPLES = [
+    pytest.param("billing@oldco.example", "billing@oldco.example.net", [], id="email-longer-host"),
+    pytest.param("dara@corp.example", "dara@corp.example.org", [], id="email-longer-tld"),
+    pytest.param("v1.2", "v1.2.3", [], id="version-longer"),
+    pytest.param("v1.2", "upgrade from v1.2.", [(13, 17)], id="version-sentence-end"),
+    pytest.param("v1.2", "v1.2, v1.3", [(0, 4)], id="version-in-list"),
+    pytest.param("oldco.example", "mail.oldco.example", [(5, 18)], id="subdomain"),
+    pytest.param(UFO, "github.com/metalcraftai/ufo.git", [(11, 27)], id="undotted-clone-url"),
+    pytest.param(UFO, "We moved metalcraftai/ufo.", [(9, 25)], id="undotted-sentence-end"),
+]
+
+
+@pytest.mark.parametrize(("phrase", "text", "expected"), DOTTED_DESIGN_EXAMPLES)
+def test_design_examples_of_dotted_names(
+    phrase: str, text: str, expected: list[tuple[int, int]]
+) -> None:
+    """A dotted name goes on through a dot and a token character; an undotted one stops at dots."""
+    assert _spans(phrase, text) == expected
+
+
 def test_prefix_phrase_and_longer_phrase_both_occur() -> None:
     """Both ufo-ai and ufo-ai/ufo occur in ufo-ai/ufo: neither hides the other."""
     matcher = Matcher([("ufo-ai", "short"), ("ufo-ai/ufo", "long")])
@@ -97,6 +118,47 @@ CASES = [
     pytest.param("bob@acme.com", "mail jbob@acme.com", [], id="email-longer-user"),
     pytest.param("acme.com", "bob@acme.com", [(4, 12)], id="email-domain"),
     pytest.param("acme.com", "bob@acme.community", [], id="email-domain-longer"),
+    # Dotted names (DESIGN.md §3 item 5): a "." and a token character after one continue it.
+    pytest.param(
+        "billing@oldco.example",
+        "write to billing@oldco.example.",
+        [(9, 30)],
+        id="dotted-email-sentence-end",
+    ),
+    pytest.param(
+        "billing@oldco.example", "billing@oldco.example.\nnext", [(0, 21)], id="dotted-line-end"
+    ),
+    pytest.param("oldco.example", "https://oldco.example/login", [(8, 21)], id="dotted-host-url"),
+    pytest.param("oldco.example", "oldco.example:8080", [(0, 13)], id="dotted-host-port"),
+    pytest.param("oldco.example", "oldco.examples", [], id="dotted-token-after"),
+    pytest.param("oldco.example", "mail.oldco.example.", [(5, 18)], id="dotted-subdomain-end"),
+    pytest.param("v1.2", "v1.2.x", [], id="dotted-letter-after-dot"),
+    pytest.param("v1.2", "v1.2._", [], id="dotted-underscore-after-dot"),
+    pytest.param("v1.2", "v1.2.-rc", [], id="dotted-hyphen-after-dot"),
+    pytest.param("v1.2", "v1.2.é", [], id="dotted-non-ascii-letter-after-dot"),
+    pytest.param("v1.2", "v1.2..", [(0, 4)], id="dotted-two-dots"),
+    pytest.param("v1.2", "v1.2.3-rc v1.2", [(10, 14)], id="dotted-second-occurrence"),
+    pytest.param("v1.2", "ß v1.2.3 v1.2", [(9, 13)], id="dotted-after-length-change"),
+    # The check is on the folded text: "．" folds to "." and "…" to "...", "。" stays itself.
+    pytest.param("v1.2", "v1.2．3", [], id="dotted-full-width-dot-in-text"),
+    pytest.param("ｖ１．２", "v1.2.3", [], id="dotted-full-width-phrase"),
+    pytest.param("ｖ１．２", "see v1.2 now", [(4, 8)], id="dotted-full-width-phrase-occurs"),
+    pytest.param("v1.2", "v1.2…3", [(0, 4)], id="dotted-ellipsis"),
+    pytest.param("v1.2", "V1.2。3", [(0, 4)], id="dotted-ideographic-full-stop"),
+    # A dotted name that ends with "." goes on when a token character follows that dot; a
+    # trailing "." alone makes no dotted name ("ufo." is a sentence's end); a dotted name that
+    # ends with another non-token character ends there.
+    pytest.param("v1.2.", "v1.2.3", [], id="dotted-trailing-dot"),
+    pytest.param("v1.2.", "since v1.2. Then", [(6, 11)], id="dotted-trailing-dot-occurs"),
+    pytest.param("ufo.", "ufo.git", [(0, 4)], id="undotted-trailing-dot"),
+    pytest.param("v1.2)", "(v1.2).x", [(1, 6)], id="dotted-closing-paren"),
+    # The last segment follows the last "/", "@", ":" or whitespace.
+    pytest.param("dara@corp", "dara@corp.example", [(0, 9)], id="undotted-last-segment"),
+    pytest.param("release v1.2", "release v1.2.3", [], id="dotted-after-space"),
+    pytest.param("v1.2 release", "v1.2 release.notes", [(0, 12)], id="undotted-after-space"),
+    pytest.param("docs:v1.2", "docs:v1.2.3", [], id="dotted-after-colon"),
+    pytest.param(".env", ".env.local", [], id="dotted-leading-dot"),
+    pytest.param(".net", "ASP.NET", [(3, 7)], id="dotted-leading-dot-occurs"),
     # Slack channels
     pytest.param("#general", "post in #general.", [(8, 16)], id="channel"),
     pytest.param("#general", "post in #General", [(8, 16)], id="channel-case"),
@@ -189,6 +251,21 @@ def test_regression_boundaries_filtered_after_longest_match() -> None:
     matcher = Matcher([("testing", "short"), ("testing 123", "long")])
     assert [(m.key, m.start, m.end) for m in matcher.find("testing 12345")] == [("short", 0, 7)]
     assert matcher.keys("testing 123.") == {"short", "long"}
+
+
+def test_dotted_rule_is_checked_per_overlapping_hit() -> None:
+    """Overlapping hits are judged one by one: a dotted name rejected at "." hides no other."""
+    matcher = Matcher(
+        [
+            ("billing@oldco.example", "email"),
+            ("oldco.example", "host"),
+            ("example", "word"),
+            ("oldco.example.net", "longer-host"),
+            ("billing@oldco", "user-at-host"),
+        ]
+    )
+    found = [(m.key, m.start, m.end) for m in matcher.find("billing@oldco.example.net")]
+    assert found == [("user-at-host", 0, 13), ("longer-host", 8, 25), ("word", 14, 21)]
 
 
 def test_regression_contained_phrase_found_inside_longer_phrase() -> None:

@@ -20,20 +20,29 @@ from hypothesis.stateful import (
 
 from nowline.matchers import Matcher, _matcher
 
-# Token characters (weighted up), separators, and letters whose folded form differs from them:
-# ß and ẞ fold to "ss", İ to "i" + U+0307, ﬁ to "fi", e + U+0301 composes to é.
+# Token characters (weighted up), separators, dots (weighted up, so that phrases are often dotted
+# names and texts often continue them: "v1.2" in "v1.2.3"), and characters whose folded form
+# differs from them: ß and ẞ fold to "ss", İ to "i" + U+0307, ﬁ to "fi", e + U+0301 composes
+# to é, the full-width dot "．" folds to ".", and "…" to "...".
 _TOKEN = "abcxyzABCXYZ019_-"
-_SEPARATORS = " /.#\n"
-_NON_ASCII = ["ü", "Ü", "ß", "ẞ", "İ", "ı", "é", "e\u0301", "Ａ", "ａ", "ﬁ"]
+_SEPARATORS = " /#\n@:"
+_DOTS = "."
+_NON_ASCII = ["ü", "Ü", "ß", "ẞ", "İ", "ı", "é", "e\u0301", "Ａ", "ａ", "ﬁ", "．", "…"]
 _PIECE = st.one_of(
     st.sampled_from(_TOKEN),
     st.sampled_from(_TOKEN),
     st.sampled_from(_TOKEN),
     st.sampled_from(_SEPARATORS),
-    st.sampled_from(_SEPARATORS),
+    st.just(_DOTS),
+    st.just(_DOTS),
     st.sampled_from(_NON_ASCII),
 )
-_ASCII_PIECE = st.one_of(st.sampled_from(_TOKEN), st.sampled_from(_SEPARATORS))
+_ASCII_PIECE = st.one_of(
+    st.sampled_from(_TOKEN),
+    st.sampled_from(_TOKEN),
+    st.sampled_from(_SEPARATORS),
+    st.just(_DOTS),
+)
 _KEY = st.integers(0, 4)
 
 _SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -49,6 +58,28 @@ def _is_token(c: str) -> bool:
     return c.isalnum() or c in "_-"
 
 
+def _is_dotted(fp: str) -> bool:
+    """Return whether a folded phrase is a dotted name: its last segment has an inner dot."""
+    segment = fp
+    for i, c in enumerate(fp):
+        if c in "/@:" or c.isspace():
+            segment = fp[i + 1 :]
+    while segment.endswith("."):
+        segment = segment[:-1]
+    return "." in segment
+
+
+def _name_goes_on(fp: str, rest: str) -> bool:
+    """Return whether ``rest``, the folded text after an occurrence of ``fp``, continues it."""
+    if _is_token(fp[-1]):
+        if rest[:1] and _is_token(rest[0]):
+            return True
+        return _is_dotted(fp) and rest[:1] == "." and rest[1:2] != "" and _is_token(rest[1])
+    if fp[-1] == "." and _is_dotted(fp):
+        return rest[:1] != "" and _is_token(rest[0])
+    return False
+
+
 def _oracle(pairs: list[tuple[str, int]], text: str) -> Counter[tuple[str, int, int, int]]:
     """Find every bounded occurrence, as (phrase, key, folded start, folded end), by str.find."""
     folded = _fold(text)
@@ -59,8 +90,7 @@ def _oracle(pairs: list[tuple[str, int]], text: str) -> Counter[tuple[str, int, 
         while i != -1:
             j = i + len(fp)
             ok_start = not _is_token(fp[0]) or i == 0 or not _is_token(folded[i - 1])
-            ok_end = not _is_token(fp[-1]) or j == len(folded) or not _is_token(folded[j])
-            if ok_start and ok_end:
+            if ok_start and not _name_goes_on(fp, folded[j : j + 2]):
                 found[(phrase, key, i, j)] += 1
             i = folded.find(fp, i + 1)
     return found
@@ -73,13 +103,21 @@ def _offsets_preserved(text: str) -> bool:
 
 @st.composite
 def _cases(draw: st.DrawFn, piece: st.SearchStrategy[str]) -> tuple[list[tuple[str, int]], str]:
-    """Draw a text and (phrase, key) pairs, many phrases cut from the text so that they occur."""
+    """Draw a text and (phrase, key) pairs, many phrases cut from the text so that they occur.
+
+    Half of the cut phrases end just before or just after a dot of the text, where a dotted
+    name may go on.
+    """
     text = draw(st.lists(piece, max_size=60).map("".join))
     pairs = []
     for _ in range(draw(st.integers(1, 8))):
         if text and draw(st.booleans()):
             start = draw(st.integers(0, len(text) - 1))
-            phrase = text[start : draw(st.integers(start + 1, min(len(text), start + 8)))]
+            end = draw(st.integers(start + 1, min(len(text), start + 8)))
+            dots = [i for i in range(start + 1, min(len(text), start + 12)) if text[i] in ".．…"]
+            if draw(st.booleans()) and dots:
+                end = draw(st.sampled_from(dots)) + draw(st.integers(0, 1))
+            phrase = text[start:end]
             if draw(st.booleans()):
                 phrase = phrase.swapcase()
         else:
@@ -89,16 +127,48 @@ def _cases(draw: st.DrawFn, piece: st.SearchStrategy[str]) -> tuple[list[tuple[s
     return pairs, text
 
 
+# Dotted names: labels joined by dots (an ASCII or a full-width one), names joined by gaps.
+_LABEL = st.text(alphabet="abxyAB019_-ü", min_size=1, max_size=3)
+_NAME_DOT = st.sampled_from([".", ".", ".", "．"])
+_GAP = st.sampled_from([" ", "/", "@", ":", ", ", ". ", ".", "…", "\n", "(", ")", ""])
+_PREFIX = st.sampled_from(["", "", "", "x@", "/", "v", "."])
+_SUFFIX = st.sampled_from(["", "", "", "", ".", ".", ")", "@", " "])
+
+
+@st.composite
+def _dotted_cases(draw: st.DrawFn) -> tuple[list[tuple[str, int]], str]:
+    """Draw a text of dotted names (``mail.oldco.example``) and phrases made of their labels.
+
+    A phrase is a run of one name's labels joined by dots (``oldco.example``, a prefix such as
+    ``mail.oldco``, a single label), sometimes with something before or after it (a trailing
+    ``.`` or ``)``, a ``user@``), so it occurs in the text and the text often goes on after it.
+    """
+    names = draw(st.lists(st.lists(_LABEL, min_size=2, max_size=4), min_size=1, max_size=5))
+    text = ""
+    for labels in names:
+        text += labels[0] + "".join(draw(_NAME_DOT) + label for label in labels[1:]) + draw(_GAP)
+    pairs = []
+    for _ in range(draw(st.integers(1, 6))):
+        labels = draw(st.sampled_from(names))
+        i = draw(st.integers(0, len(labels) - 1))
+        # Mostly two labels or more, so that the phrase itself is a dotted name.
+        j = draw(
+            st.integers(min(i + 2, len(labels)) if draw(st.booleans()) else i + 1, len(labels))
+        )
+        phrase = draw(_PREFIX) + ".".join(labels[i:j]) + draw(_SUFFIX)
+        if draw(st.booleans()):
+            phrase = phrase.swapcase()
+        pairs.append((phrase, draw(_KEY)))
+    return pairs, text
+
+
 def _as_counter(matches: list[Any]) -> Counter[tuple[str, int, int, int]]:
     """Count matches as (phrase, key, start, end) tuples."""
     return Counter((m.phrase, m.key, m.start, m.end) for m in matches)
 
 
-@_SETTINGS
-@given(case=_cases(_PIECE))
-def test_matcher_agrees_with_oracle(case: tuple[list[tuple[str, int]], str]) -> None:
-    """The Matcher reports exactly the oracle's occurrences, each covering its phrase."""
-    pairs, text = case
+def _check_against_oracle(pairs: list[tuple[str, int]], text: str) -> None:
+    """Assert that the Matcher reports the oracle's occurrences, each covering its phrase."""
     matches = Matcher(pairs).find(text)
     expected = _oracle(pairs, text)
     assert Counter((m.phrase, m.key) for m in matches) == Counter(
@@ -113,6 +183,20 @@ def test_matcher_agrees_with_oracle(case: tuple[list[tuple[str, int]], str]) -> 
 
 
 @_SETTINGS
+@given(case=_cases(_PIECE))
+def test_matcher_agrees_with_oracle(case: tuple[list[tuple[str, int]], str]) -> None:
+    """The Matcher reports exactly the oracle's occurrences, each covering its phrase."""
+    _check_against_oracle(*case)
+
+
+@_SETTINGS
+@given(case=_dotted_cases())
+def test_dotted_names_agree_with_oracle(case: tuple[list[tuple[str, int]], str]) -> None:
+    """On texts of dotted names the Matcher reports exactly the oracle's occurrences."""
+    _check_against_oracle(*case)
+
+
+@_SETTINGS
 @given(case=_cases(_ASCII_PIECE))
 def test_ascii_offsets_equal_oracle(case: tuple[list[tuple[str, int]], str]) -> None:
     """On ASCII texts the Matcher's offsets are exactly the oracle's."""
@@ -122,13 +206,21 @@ def test_ascii_offsets_equal_oracle(case: tuple[list[tuple[str, int]], str]) -> 
 
 # ------------------------------------------------------------------------ reference model
 
+# Dots and dotted pieces, so that model phrases are often dotted names ("v1.2", "v1.2.") and
+# model texts often go on after them ("v1.2.3", "v1.2．b", "b.ab.ab").
 _MODEL_PHRASE = st.lists(
-    st.sampled_from(["ab", "AB", "b", "a-b", "ß", "ss", "/", "x y", "é", "e\u0301"]),
+    st.one_of(
+        st.sampled_from(["ab", "AB", "b", "a-b", "ß", "ss", "/", "x y", "é", "e\u0301"]),
+        st.sampled_from([".", "v1.2", "v1.2.", "b.ab"]),
+    ),
     min_size=1,
     max_size=3,
 ).map("".join)
 _MODEL_TEXT = st.lists(
-    st.sampled_from(["ab", "b", "-", " ", "/", "ß", "SS", "x y", "é", "e\u0301", "c"]),
+    st.one_of(
+        st.sampled_from(["ab", "b", "-", " ", "/", "ß", "SS", "x y", "é", "e\u0301", "c", "@"]),
+        st.sampled_from([".", "．", "v1.2", "V1.2", ".3", "b.ab"]),
+    ),
     max_size=20,
 ).map("".join)
 
@@ -188,6 +280,17 @@ class MatcherModel(RuleBasedStateMachine):
     @rule(text=_MODEL_TEXT)
     def find(self, text: str) -> None:
         """The Matcher finds what the oracle finds over the model's pairs."""
+        self._check_find(text)
+
+    @precondition(lambda self: bool(self.model))
+    @rule(data=st.data(), before=_MODEL_TEXT, after=_MODEL_TEXT)
+    def find_around_a_phrase(self, data: st.DataObject, before: str, after: str) -> None:
+        """Around a model phrase ("v1.2" in "v1.2.3"), the Matcher finds what the oracle finds."""
+        phrase, _ = data.draw(st.sampled_from(self.model))
+        self._check_find(before + phrase + after)
+
+    def _check_find(self, text: str) -> None:
+        """Assert that the Matcher finds in ``text`` what the oracle finds over the model."""
         matches = self.matcher.find(text)
         assert Counter((m.phrase, m.key) for m in matches) == Counter(
             (p, k) for p, k, _, _ in _oracle(self.model, text).elements()
