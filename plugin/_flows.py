@@ -395,18 +395,17 @@ def write_flow(
         req.op, req.ids, metas, req.documents, known, core.registry, core.scope_key, stamps
     )
     for info in plan.put:
-        if info.retracted is None:
-            old = known.get(info.id)
-            before = correction_info(old, core.scope_key) if old is not None else None
-            # A string is judged generic when it is set; editing an accepted correction's
-            # text, scope or time does not ask again.
-            same_strings = before is not None and (before.deprecates, before.about) == (
-                info.deprecates,
-                info.about,
-            )
-            check_correction(
-                info, allow_absent=allow_absent, allow_generic=allow_generic or same_strings
-            )
+        old = known.get(info.id)
+        before = correction_info(old, core.scope_key) if old is not None else None
+        # A string is judged generic when it is set; editing an accepted correction's text,
+        # scope or time does not ask again.
+        same_strings = before is not None and (before.deprecates, before.about) == (
+            info.deprecates,
+            info.about,
+        )
+        check_correction(
+            info, allow_absent=allow_absent, allow_generic=allow_generic or same_strings
+        )
     view = PlannedRegistry(core.registry, plan.put, plan.drop)
     final = batch_metadata(req.op, plan, known, metas, view, core.scope_key, changed=0.0)
     active = plan.active

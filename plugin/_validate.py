@@ -546,7 +546,7 @@ def query_request(
         validate_n_results(n_results=n_results)
         if records["embeddings"] is None:
             validate_record_set_for_embedding(record_set=records)
-        wanted = list(include)
+        wanted: list[str] = list(include)
         if "data" in wanted and "uris" not in wanted:
             wanted.append("uris")
         return QueryRequest(
@@ -584,7 +584,7 @@ def get_request(
         validate_include(include=include, dissalowed=["distances"])
         if "data" in include and not has_data_loader:
             raise ValueError("You must set a data loader on the collection if loading from URIs.")
-        wanted = list(include)
+        wanted: list[str] = list(include)
         if "data" in wanted and "uris" not in wanted:
             wanted.append("uris")
         return unpacked, wanted

@@ -616,8 +616,8 @@ def _plan_line(number: int, raw: str, allow_absent: bool, allow_generic: bool) -
         try:
             found, anchor_list = validate_correction(
                 line.text,
-                deprecates,
-                about,
+                cast(Any, deprecates),
+                cast(Any, about),
                 allow_absent=allow_absent,
                 allow_generic=allow_generic,
             )

@@ -82,7 +82,7 @@ class Client(ClientAPI):
         """The wrapped chromadb client."""
         return self._client
 
-    @property  # type: ignore[override]
+    @property
     def tenant(self) -> str:
         """The tenant, as the wrapped client's."""
         return self._client.tenant
@@ -91,7 +91,7 @@ class Client(ClientAPI):
     def tenant(self, value: str) -> None:
         self._client.tenant = value
 
-    @property  # type: ignore[override]
+    @property
     def database(self) -> str:
         """The database, as the wrapped client's."""
         return self._client.database
@@ -297,7 +297,8 @@ def wrap(
     if isinstance(target, ChromaCollection):
         return Collection(target, options)
     if isinstance(target, ClientAPI):
-        return Client(target, options)
+        # The forwarders of chromadb's client API are generated above, which mypy cannot see.
+        return Client(target, options)  # type: ignore[abstract]
     raise InvalidInput(
         f"wrap() takes a chromadb Collection or client, not {type(target).__name__}."
     )

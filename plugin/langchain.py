@@ -201,7 +201,9 @@ class NowlineChroma(Chroma):
         fails on it: a LangChain Document needs a dict). Missing ids are skipped.
         """
         got = self._view().get(ids=list(ids), include=["documents", "metadatas"])
-        metas: list[Any] = list(got["metadatas"] or [None] * len(got["ids"]))
+        metas: list[Any] = [None] * len(got["ids"])
+        if got["metadatas"] is not None:
+            metas = list(got["metadatas"])
         return [
             Document(page_content=doc, metadata=meta or {}, id=rid)
             for rid, doc, meta in zip(got["ids"], got["documents"] or [], metas, strict=True)

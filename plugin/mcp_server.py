@@ -189,7 +189,10 @@ def run(path: str, collection: str | None = None, *, scope_key: str | None = Non
 
 def _warm_up(collection: Collection) -> None:
     """Load the embedding model before the first call needs it."""
+    function = collection.embedding_function
+    if function is None:
+        return
     try:
-        collection.embedding_function(["warm up"])
+        function(["warm up"])
     except Exception:  # the first real call reports the problem to the client
         logger.warning("Loading the embedding function failed.", exc_info=True)

@@ -73,7 +73,6 @@ def test_errors_module_imports_only_the_standard_library() -> None:
         assert level == 0 and _is_stdlib(name), name
 
 
-@pytest.mark.xfail(strict=False, reason="needs lazy nowline/__init__ (lead)")
 def test_importing_the_matcher_loads_no_chromadb_pydantic_or_numpy() -> None:
     """A fresh interpreter that imports nowline.matchers loads no wrapper dependency."""
     done = subprocess.run(

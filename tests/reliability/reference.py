@@ -12,6 +12,7 @@ never reads: ``nowline_by`` and ``nowline_role``; those are what it checks.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -46,16 +47,28 @@ def _token(c: str) -> bool:
 
 
 def occurs(phrase: str, text: str) -> bool:
-    """Return whether ``phrase`` occurs in ``text`` (§3), by trying every position."""
+    """Return whether ``phrase`` occurs in ``text`` (§3), by trying every position.
+
+    Dotted names (§3 item 5): when the phrase's last segment (after its last ``/``, ``@``,
+    ``:`` or whitespace; trailing dots aside) holds a ``.``, a ``.`` followed by a token
+    character after the occurrence continues the name, and a phrase ending in ``.`` needs a
+    non-token character after it.
+    """
     p, t = fold(phrase.strip()), fold(text)
     if not p:
         return False
+    last = re.split(r"[/@:\s]", p)[-1].rstrip(".")
+    dotted = "." in last
     start = t.find(p)
     while start != -1:
         end = start + len(p)
         free_before = not (_token(p[0]) and start > 0 and _token(t[start - 1]))
-        free_after = not (_token(p[-1]) and end < len(t) and _token(t[end]))
-        if free_before and free_after:
+        needs_end = _token(p[-1]) or (dotted and p[-1] == ".")
+        free_after = not (needs_end and end < len(t) and _token(t[end]))
+        goes_on = (
+            dotted and _token(p[-1]) and end + 1 < len(t) and t[end] == "." and _token(t[end + 1])
+        )
+        if free_before and free_after and not goes_on:
             return True
         start = t.find(p, start + 1)
     return False

@@ -343,26 +343,44 @@ def test_an_add_of_an_existing_correction_id_changes_nothing(store: nowline.Coll
 def test_strings_that_would_reach_everything_are_refused_on_every_path(
     memory: nowline.Collection,
 ) -> None:
-    """A correction naming a word in every record is refused via correct, add, update, upsert."""
+    """A correction naming a string in every record is refused via correct, add, update, upsert.
+
+    Generic strings are refused on every path too, before their reach is even counted.
+    """
     n = 300
     memory.add(
-        ids=[f"r{i}" for i in range(n)], documents=[f"note {i} about the memory" for i in range(n)]
+        ids=[f"r{i}" for i in range(n)],
+        documents=[f"note {i} about the acme/memory store" for i in range(n)],
     )
     before = snapshot(memory)
-    text = "the memory is now called recall"
+    text = "the acme/memory store is now called acme/recall"
+    old = ["acme/memory"]
     attempts = [
-        lambda: memory.correct(text, deprecates=["memory"]),
-        lambda: memory.correct(text, deprecates=["the", "memory"], id="x"),
-        lambda: memory.add(ids=["x"], documents=[text], metadatas=[{"deprecates": ["memory"]}]),
-        lambda: memory.upsert(ids=["x"], documents=[text], metadatas=[{"deprecates": ["memory"]}]),
-        lambda: memory.update(ids=["r0"], documents=[text], metadatas=[{"deprecates": ["memory"]}]),
+        lambda: memory.correct(text, deprecates=old),
+        lambda: memory.correct(text, deprecates=["acme/recall-x", *old], allow_absent=True),
+        lambda: memory.add(ids=["x"], documents=[text], metadatas=[{"deprecates": old}]),
+        lambda: memory.upsert(ids=["x"], documents=[text], metadatas=[{"deprecates": old}]),
+        lambda: memory.update(ids=["r0"], documents=[text], metadatas=[{"deprecates": old}]),
     ]
     for attempt in attempts:
         with pytest.raises(nowline.CorrectionTooBroad, match=rf"would reach \d+ of {n}") as info:
             attempt()
         assert info.value.reach >= n - 1 and info.value.limit == 100
         assert snapshot(memory) == before
-    assert len(memory.preview(["memory"])) == n  # preview reports it and writes nothing
+    assert len(memory.preview(old)) == n  # preview reports it and writes nothing
+    generic = [
+        lambda: memory.correct("the memory is now called recall", deprecates=["memory"]),
+        lambda: memory.add(
+            ids=["y"], documents=["memory moved"], metadatas=[{"deprecates": "memory"}]
+        ),
+        lambda: memory.upsert(
+            ids=["y"], documents=["the 2018 plan"], metadatas=[{"deprecates": "2018"}]
+        ),
+    ]
+    for attempt in generic:
+        with pytest.raises(nowline.GenericString, match="about=") as refused:
+            attempt()
+        assert isinstance(refused.value, ValueError)
     assert snapshot(memory) == before
 
 
@@ -420,7 +438,11 @@ def test_lone_surrogates_never_reach_the_store(store: nowline.Collection) -> Non
 def test_the_collections_max_reach_applies_to_correct(memory: nowline.Collection) -> None:
     """wrap(max_reach=None) lets correct() reach the whole store, as it lets add()."""
     n = 150
-    memory.add(ids=[f"r{i}" for i in range(n)], documents=[f"use the api {i}" for i in range(n)])
+    memory.add(
+        ids=[f"r{i}" for i in range(n)], documents=[f"use the acme/api {i}" for i in range(n)]
+    )
     relaxed = nowline.wrap(memory.raw, max_reach=None)
-    relaxed.add(ids=["x"], documents=["The api is v2."], metadatas=[{"deprecates": ["api"]}])
-    assert relaxed.correct("The api is v3.", deprecates=["api"], id="y").reached == n + 1
+    relaxed.add(
+        ids=["x"], documents=["The acme/api is v2."], metadatas=[{"deprecates": ["acme/api"]}]
+    )
+    assert relaxed.correct("The acme/api is v3.", deprecates=["acme/api"], id="y").reached == n + 1
