@@ -184,7 +184,9 @@ def load_flow(
     registry.replace_all(
         info for r in records if (info := correction_info(r, scope_key)) is not None
     )
-    fresh.last_refresh = time.monotonic()
+    # The first read refreshes, so a new wrapper starts its rolling scan at once (it finds
+    # corrections written around nowline, which carry no nowline keys to load them by).
+    fresh.last_refresh = -float("inf")
     return scope_key
 
 

@@ -144,6 +144,7 @@ HTTP_SUITE = (
     "tests/reliability/test_bad_input.py",
     "tests/reliability/test_forgery.py",
     "tests/reliability/test_state_machine.py",
+    "tests/reliability/test_faults.py",
 )
 """The modules that ``--backend=http`` runs against a Chroma server (paths from the repo root)."""
 
