@@ -188,7 +188,7 @@ def _concat(parts: Sequence[Mapping[str, Any]], include: Sequence[str]) -> dict[
 
 def peek_flow(core: Core, limit: int) -> Flow[dict[str, Any]]:
     """Read the first records as chromadb's ``peek``, keys removed."""
-    page = yield Get(limit=limit, include=("embeddings", "metadatas", "documents"))
+    page = yield Get(limit=limit, include=("metadatas", "documents", "embeddings"))
     return _strip_rows(page)
 
 
