@@ -60,7 +60,10 @@ def test_anchor_limits_write_time_links_preview_and_check(people: nowline.Collec
     report = people.correct(CEO, deprecates=["Michelle"], about=["Acme"], id="ceo")
     assert report.reached == 1
     stored = people.raw.get(ids=["acme", "globex", "ships"], include=["metadatas"])
-    links = {i: (m or {}).get("nowline_by") for i, m in zip(stored["ids"], stored["metadatas"])}  # type: ignore[arg-type]
+    links = {
+        i: (m or {}).get("nowline_by")
+        for i, m in zip(stored["ids"], stored["metadatas"], strict=True)
+    }  # type: ignore[arg-type]
     assert links == {"acme": ["ceo"], "globex": None, "ships": None}
     assert people.raw.get(ids=["ceo"])["metadatas"][0]["about"] == ["Acme"]  # type: ignore[index]
     assert [t.correction.id for t in people.check("email Michelle at Acme")] == ["ceo"]

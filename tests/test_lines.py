@@ -104,7 +104,9 @@ def test_a_recalled_retracted_correction_is_marked_everywhere(chain: nowline.Col
     block = nowline.Recall(query="q", hits=[hit]).render()
     assert block.splitlines()[-1].startswith("    retracted: ")
     q = chain.query(query_texts=[UFO3], n_results=4)
-    row = {i: (d, m) for i, d, m in zip(q["ids"][0], q["documents"][0], q["metadatas"][0])}  # type: ignore[index]
+    row = {
+        i: (d, m) for i, d, m in zip(q["ids"][0], q["documents"][0], q["metadatas"][0], strict=True)
+    }  # type: ignore[index]
     doc, meta = row["c3"]
     assert doc.startswith(UFO3 + "\n    retracted: ")
     assert meta == {"deprecates": ["ufo-org/ufo"], "nowline_role": "retracted"}
