@@ -145,13 +145,9 @@ class Client(ClientAPI):
     ) -> Collection:
         """Open or create a collection, as chromadb's, wrapped (creating takes the lock)."""
         try:
-            existing = self._client.get_collection(
-                name=name, embedding_function=embedding_function, data_loader=data_loader
-            )
+            self._client.get_collection(name=name, embedding_function=embedding_function)
         except NotFoundError:
-            self._writing()
-        else:
-            return self._wrap(existing)
+            self._writing()  # it will be created: that is a write
         return self._wrap(
             self._client.get_or_create_collection(
                 name=name,

@@ -197,7 +197,9 @@ def _mark_listed(config: pytest.Config, items: list[pytest.Item]) -> None:
             continue
         reason = listed_reason(item.nodeid, sections["deliberate"]) if wrapped else None
         if reason is not None:
-            item.add_marker(pytest.mark.xfail(reason=f"nowline: {reason}", strict=True))
+            # A difference that only some generated data reaches cannot be strict.
+            strict = not reason.startswith("[data-dependent]")
+            item.add_marker(pytest.mark.xfail(reason=f"nowline: {reason}", strict=strict))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
