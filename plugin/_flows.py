@@ -32,6 +32,7 @@ from ._freshness import (
     read_by_ids,
     records_of,
     refresh_flow,
+    verify_flow,
 )
 from ._links import (
     batch_metadata,
@@ -129,6 +130,31 @@ def _observe(core: Core, records: Iterable[Record]) -> Flow[None]:
     yield from core.refresh(force=unknown_links)
 
 
+def _states(
+    core: Core, records: Sequence[Record], as_of: float | None = None
+) -> Flow[list[HitState]]:
+    """Return the read-time verdicts of records, with every correction they show verified.
+
+    The corrections a verdict would show (direct ones and every step of their chains) are
+    read back by id first, so one deleted, edited or retracted elsewhere is never shown as it
+    was; if the registry changed, the verdicts are computed again.
+    """
+    states: list[HitState] = []
+    for _ in range(3):
+        states = [read_state(r, core.registry, core.scope_key, as_of) for r in records]
+        shown: set[str] = set()
+        for state in states:
+            for cid in state.direct:
+                shown |= core.registry.chain(cid, as_of)
+        if not shown:
+            return states
+        changed = yield from verify_flow(core.registry, core.scope_key, shown)
+        if not changed:
+            return states
+        core.fresh.changed_here()
+    return states
+
+
 def _strip_rows(result: Mapping[str, Any]) -> dict[str, Any]:
     """Return a GetResult with nowline's keys removed from its metadatas."""
     out = dict(result)
@@ -214,13 +240,15 @@ def query_flow(core: Core, req: QueryRequest) -> Flow[dict[str, Any]]:
         )
     ]
     yield from _observe(core, (r for row in rows for r in row))
+    flat = [r for row in rows for r in row]
+    verdicts = iter((yield from _states(core, flat)))
     docs_out: list[list[Any]] = []
     metas_out: list[list[Any]] = []
     for row in rows:
         d_row: list[Any] = []
         m_row: list[Any] = []
         for record in row:
-            state = read_state(record, core.registry, core.scope_key)
+            state = next(verdicts)
             doc, meta = query_row(record, state, core.registry, core.annotate)
             d_row.append(doc)
             m_row.append(meta)
@@ -271,11 +299,10 @@ def recall_flow(
             )
         ]
         yield from _observe(core, (r for r, _ in row))
+        kept = [(r, d) for r, d in row if as_of is None or R.time_of(r.metadata) <= as_of]
+        verdicts = yield from _states(core, [r for r, _ in kept], as_of)
         hits: list[Hit] = []
-        for record, distance in row:
-            if as_of is not None and R.time_of(record.metadata) > as_of:
-                continue
-            state = read_state(record, core.registry, core.scope_key, as_of)
+        for (record, distance), state in zip(kept, verdicts, strict=True):
             if not include_historical and state.role == "historical":
                 continue
             hits.append(hit_of(record, distance, state, core.registry))
@@ -289,17 +316,27 @@ def hits_flow(core: Core, ids: Sequence[str], as_of: float | None) -> Flow[list[
     """Return the records with these ids as hits (no distance), in the order given."""
     found = yield from read_by_ids(ids)
     yield from _observe(core, found.values())
+    records = [found[rid] for rid in ids if rid in found]
+    verdicts = yield from _states(core, records, as_of)
     return [
-        hit_of(r, None, read_state(r, core.registry, core.scope_key, as_of), core.registry)
-        for rid in ids
-        if (r := found.get(rid)) is not None
+        hit_of(r, None, state, core.registry) for r, state in zip(records, verdicts, strict=True)
     ]
 
 
 def check_flow(core: Core, text: str, metadata: Mapping[str, Any] | None) -> Flow[list[Trip]]:
     """Return the active corrections a text trips, after catching up if a refresh is due."""
     yield from core.refresh()
-    return trips_of(core.registry, text, scope_token(metadata, core.scope_key))
+    scope = scope_token(metadata, core.scope_key)
+    trips = trips_of(core.registry, text, scope)
+    for _ in range(3):
+        shown: set[str] = set()
+        for trip in trips:
+            shown |= core.registry.chain(trip.correction.id)
+        if not shown or not (yield from verify_flow(core.registry, core.scope_key, shown)):
+            break
+        core.fresh.changed_here()
+        trips = trips_of(core.registry, text, scope)
+    return trips
 
 
 def assess(core: Core, record: Record) -> HitState:

@@ -195,38 +195,40 @@ def refresh_flow(
 ) -> Flow[bool]:
     """Catch up with corrections changed since the last refresh, if one is due.
 
+    Two cheap reads: the corrections stamped since the last refresh (less a slack), and the
+    next page of the rolling scan. Neither grows with the number of corrections. Deletions
+    and edits elsewhere of a correction that a read is about to show are caught at once by
+    :func:`verify_flow` instead.
+
     Returns whether the registry changed.
     """
     if not fresh.due(force):
         return False
     fresh.seen_generation = fresh.generation()
     started = time.time()
-    changed = False
-    # 1. Changes made through nowline anywhere, by their stamps.
-    stamped = yield from read_all(
-        where=cast(Where, {R.CHANGED: {"$gte": fresh.mark - SLACK}}),
-    )
+    stamped = yield from read_all(where=cast(Where, {R.CHANGED: {"$gte": fresh.mark - SLACK}}))
     put, drop = changed_corrections(stamped, registry, scope_key)
-    changed |= take_in(registry, put, drop)
-    # 2. Deletions, as ids missing from the corrections' id list.
-    listed = yield from read_all(where=cast(Where, {R.CORRECTION: True}), include=())
-    present = {r.id for r in listed}
-    stamped_ids = {r.id for r in stamped}
-    gone = [c for c in registry.ids() if c not in present]
-    if gone:
-        # Corrections written around nowline carry no CORRECTION key: check they are gone.
-        still = yield from read_by_ids(gone, include=())
-        changed |= take_in(registry, (), [c for c in gone if c not in still])
-    missing = [c for c in present if c not in registry and c not in stamped_ids]
-    if missing:
-        found = yield from read_by_ids(missing)
-        put, drop = changed_corrections(found.values(), registry, scope_key)
-        changed |= take_in(registry, put, drop)
-    # 3. One page of the rolling scan, for corrections written around nowline.
+    changed = take_in(registry, put, drop)
     changed |= yield from _scan_step(fresh, registry, scope_key)
     fresh.mark = started
     fresh.last_refresh = time.monotonic()
     return changed
+
+
+def verify_flow(registry: Registry, scope_key: str | None, ids: Iterable[str]) -> Flow[bool]:
+    """Check the corrections a read is about to show against the store; fix the registry.
+
+    One read by id: a correction deleted, edited or retracted elsewhere (another process, the
+    raw collection) since this process last looked is dropped or updated before it is shown.
+    Returns whether the registry changed (the caller recomputes what it shows).
+    """
+    wanted = sorted(set(ids))
+    if not wanted:
+        return False
+    found = yield from read_by_ids(wanted)
+    put, drop = changed_corrections(found.values(), registry, scope_key)
+    drop += [cid for cid in wanted if cid not in found]
+    return take_in(registry, put, drop)
 
 
 def _scan_step(fresh: Freshness, registry: Registry, scope_key: str | None) -> Flow[bool]:

@@ -70,16 +70,26 @@ class Registry:
     """All corrections of one collection, with automata over the active ones."""
 
     def __init__(self, infos: Iterable[CorrectionInfo] = ()) -> None:
-        """Create a registry holding ``infos``."""
+        """Create a registry holding ``infos``; the automata are built at the first scan."""
         self._lock = threading.RLock()
-        self._infos: dict[str, CorrectionInfo] = {}
-        for info in infos:
-            self._infos[info.id] = info
-        active = [i for i in self._infos.values() if i.retracted is None]
-        self._deprecated: Matcher[str] = Matcher((p, i.id) for i in active for p in i.deprecates)
-        self._anchors: Matcher[str] = Matcher((p, i.id) for i in active for p in i.about)
+        self._infos: dict[str, CorrectionInfo] = {info.id: info for info in infos}
+        self._automata: tuple[Matcher[str], Matcher[str]] | None = None
         self._sups: dict[str, tuple[str, ...]] = {}
         self.version = 0
+
+    def _matchers(self) -> tuple[Matcher[str], Matcher[str]]:
+        """Return the deprecated-string and anchor automata, building them on first use.
+
+        Loading a registry stays cheap (no automaton is built until a text is scanned), so a
+        process that only lists or counts never pays for it.
+        """
+        if self._automata is None:
+            active = [i for i in self._infos.values() if i.retracted is None]
+            self._automata = (
+                Matcher((p, i.id) for i in active for p in i.deprecates),
+                Matcher((p, i.id) for i in active for p in i.about),
+            )
+        return self._automata
 
     def __len__(self) -> int:
         """Return how many corrections (active or retracted) the registry holds."""
@@ -111,20 +121,23 @@ class Registry:
         with self._lock:
             if self._infos.get(info.id) == info:
                 return
-            self._deprecated.discard(info.id)
-            self._anchors.discard(info.id)
             self._infos[info.id] = info
-            if info.retracted is None:
-                self._deprecated.add_many((p, info.id) for p in info.deprecates)
-                self._anchors.add_many((p, info.id) for p in info.about)
+            if self._automata is not None:
+                deprecated, anchors = self._automata
+                deprecated.discard(info.id)
+                anchors.discard(info.id)
+                if info.retracted is None:
+                    deprecated.add_many((p, info.id) for p in info.deprecates)
+                    anchors.add_many((p, info.id) for p in info.about)
             self._changed()
 
     def drop(self, correction_id: str) -> None:
         """Forget a correction (it was deleted); unknown ids are ignored."""
         with self._lock:
             if self._infos.pop(correction_id, None) is not None:
-                self._deprecated.discard(correction_id)
-                self._anchors.discard(correction_id)
+                if self._automata is not None:
+                    self._automata[0].discard(correction_id)
+                    self._automata[1].discard(correction_id)
                 self._changed()
 
     def retract(self, correction_id: str, when: float) -> None:
@@ -136,11 +149,10 @@ class Registry:
 
     def replace_all(self, infos: Iterable[CorrectionInfo]) -> None:
         """Replace every correction by ``infos`` (a full reload)."""
-        fresh = Registry(infos)
+        fresh = {info.id: info for info in infos}
         with self._lock:
-            self._infos = fresh._infos
-            self._deprecated = fresh._deprecated
-            self._anchors = fresh._anchors
+            self._infos = fresh
+            self._automata = None
             self._changed()
 
     # ----------------------------------------------------------------- queries
@@ -169,10 +181,11 @@ class Registry:
             as_of: leave out corrections whose time is after this (epoch seconds).
         """
         with self._lock:
+            deprecated, anchors = self._matchers()
             return _direct(
                 text,
-                self._deprecated,
-                self._anchors,
+                deprecated,
+                anchors,
                 self._infos.get,
                 record_id=record_id,
                 scope=scope,
@@ -200,6 +213,14 @@ class Registry:
         supersession that nothing supersedes in turn. Resolution is iterative and bounded;
         ids that are not in the registry are skipped.
         """
+        return self._resolve(correction_id, as_of)[0]
+
+    def chain(self, correction_id: str, as_of: float | None = None) -> set[str]:
+        """Return every correction the resolution of ``correction_id``'s newest visits."""
+        return self._resolve(correction_id, as_of)[1]
+
+    def _resolve(self, correction_id: str, as_of: float | None) -> tuple[str, set[str]]:
+        """Return the newest correction of a chain and the corrections visited on the way."""
         with self._lock:
             seen: set[str] = set()
             leaves: list[str] = []
@@ -215,7 +236,7 @@ class Registry:
                 else:
                     leaves.append(cid)
             pool = [c for c in (leaves or seen) if c in self._infos] or [correction_id]
-            return max(pool, key=self.order_of)
+            return max(pool, key=self.order_of), seen
 
     def order_of(self, correction_id: str) -> Order:
         """Return a correction's sort key (unknown ids sort first)."""

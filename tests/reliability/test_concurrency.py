@@ -156,6 +156,7 @@ def test_freshness_of_a_correction_from_another_process(chroma_server: ChromaSer
         writer_proc.expect("ready")
         assert state(reader, "linked") == ("current", [])
         assert checker.check("zeta/old") == []
+        assert state(lazy, "linked") == ("current", [])  # its first read refreshes, then none
         writer_proc.send()
         writer_proc.expect("done")
         done = time.monotonic()
