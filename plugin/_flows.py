@@ -90,9 +90,11 @@ class Core:
         return refresh_flow(self.fresh, self.registry, self.scope_key, force=force)
 
 
-def load(core: Core, choose_scope: Callable[[set[str]], str | None]) -> Flow[None]:
+def load(
+    core: Core, choose_scope: Callable[[set[str]], str | None], snapshot: str | None = None
+) -> Flow[None]:
     """Load the collection's corrections (at wrap time) and settle its scope key."""
-    core.scope_key = yield from load_flow(core.fresh, core.registry, choose_scope)
+    core.scope_key = yield from load_flow(core.fresh, core.registry, choose_scope, snapshot)
 
 
 # ------------------------------------------------------------------------- reading

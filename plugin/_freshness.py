@@ -31,7 +31,7 @@ from chromadb.api.types import Where
 from . import _records as R
 from ._records import CorrectionInfo, Record, correction_info
 from ._registry import Registry
-from ._store import Flow, Get
+from ._store import Flow, Get, Work
 
 __all__ = [
     "PAGE",
@@ -169,14 +169,35 @@ def take_in(registry: Registry, put: Iterable[CorrectionInfo], drop: Iterable[st
 
 
 def load_flow(
-    fresh: Freshness, registry: Registry, choose_scope: Callable[[set[str]], str | None]
+    fresh: Freshness,
+    registry: Registry,
+    choose_scope: Callable[[set[str]], str | None],
+    snapshot: str | None = None,
 ) -> Flow[str | None]:
-    """Load every correction stored with nowline's keys into ``registry``.
+    """Load the collection's corrections into ``registry``: from a snapshot, else from Chroma.
 
     ``choose_scope`` receives the scope keys the corrections were written with and returns the
     key to read them with (it raises when they conflict). Returns that key.
+
+    A snapshot (see :mod:`nowline._snapshot`) is the registry as it was at its mark. It is
+    never trusted beyond that: the first read refreshes from the mark, exactly as a wrapper
+    that had been running since then would, and every correction a read shows is verified
+    by id. Without a usable snapshot every correction is read (and a snapshot is written).
     """
+    from . import _snapshot
+
     fresh.seen_generation = fresh.generation()
+    # The first read refreshes, so a new wrapper catches up from its mark and starts its
+    # rolling scan at once (it finds corrections written around nowline).
+    fresh.last_refresh = -float("inf")
+    if snapshot is not None:
+        saved = yield Work(_snapshot.read, (snapshot,))
+        if saved is not None:
+            scope_key = choose_scope(saved.scope_keys)
+            if scope_key == saved.scope_key:
+                registry.replace_all(saved.infos)
+                fresh.mark, fresh.scan_offset = saved.mark, saved.scan_offset
+                return scope_key
     fresh.mark = time.time()
     records = yield from read_all(where=cast(Where, {R.CORRECTION: True}))
     stored = {key for r in records if isinstance(key := (r.metadata or {}).get(R.SCOPE_KEY), str)}
@@ -184,9 +205,10 @@ def load_flow(
     registry.replace_all(
         info for r in records if (info := correction_info(r, scope_key)) is not None
     )
-    # The first read refreshes, so a new wrapper starts its rolling scan at once (it finds
-    # corrections written around nowline, which carry no nowline keys to load them by).
-    fresh.last_refresh = -float("inf")
+    if snapshot is not None:
+        yield Work(
+            _snapshot.write, (snapshot, _snapshot.state_of(registry, fresh, scope_key, stored))
+        )
     return scope_key
 
 

@@ -155,9 +155,7 @@ def plan_write(
 
 def _keep_retracted(info: CorrectionInfo, when: float) -> CorrectionInfo:
     """Return ``info`` still retracted: a retracted correction stays inert whatever is edited."""
-    from dataclasses import replace
-
-    return replace(info, retracted=when)
+    return info._replace(retracted=when)
 
 
 def _identity(info: CorrectionInfo) -> tuple[Any, ...]:

@@ -12,7 +12,7 @@ import logging
 import math
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from ._time import to_epoch
 from .errors import InvalidInput
@@ -101,9 +101,8 @@ class Record:
     metadata: Mapping[str, Any] | None
 
 
-@dataclass(frozen=True, slots=True)
-class CorrectionInfo:
-    """One correction as nowline knows it.
+class CorrectionInfo(NamedTuple):
+    """One correction as nowline knows it (a named tuple: a registry holds many of them).
 
     Attributes:
         id: the correction's record id.

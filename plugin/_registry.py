@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
 
 from ._records import CorrectionInfo, Order, ScopeToken
 from .matchers import Match, Matcher
@@ -145,7 +144,7 @@ class Registry:
         with self._lock:
             info = self._infos.get(correction_id)
             if info is not None and info.retracted is None:
-                self.put(replace(info, retracted=when))
+                self.put(info._replace(retracted=when))
 
     def replace_all(self, infos: Iterable[CorrectionInfo]) -> None:
         """Replace every correction by ``infos`` (a full reload)."""

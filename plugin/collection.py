@@ -42,6 +42,8 @@ from . import embedding as _embedding  # registers nowline's embedding function 
 from ._freshness import Freshness
 from ._guard import guard_call, stale_message, trip_lines
 from ._registry import Registry
+from ._snapshot import path_for as snapshot_path
+from ._snapshot import save_at_exit
 from ._store import (
     Flow,
     Modify,
@@ -201,12 +203,15 @@ class Collection(ChromaCollection):
         )
         self._store = SyncStore(self, writer_path)
         legacy = (collection.metadata or {}).get(R.SCOPE_KEY)
+        self._snapshot = snapshot_path(collection._client, str(collection.id), writer_path)
         self._run(
             F.load(
                 self._core,
                 lambda stored: settle_scope_key(opts.scope_key, stored, legacy, collection.name),
+                self._snapshot,
             )
         )
+        save_at_exit(self._core, self._snapshot)
 
     def _run(self, flow: Flow[T]) -> T:
         """Run a read or write path with blocking I/O."""
