@@ -35,6 +35,7 @@ from ._freshness import (
     verify_flow,
 )
 from ._links import (
+    WritePlan,
     batch_metadata,
     link_patches,
     plan_write,
@@ -143,11 +144,7 @@ def _states(
     """
     states: list[HitState] = []
     for _ in range(3):
-        states = [read_state(r, core.registry, core.scope_key, as_of) for r in records]
-        shown: set[str] = set()
-        for state in states:
-            for cid in state.direct:
-                shown |= core.registry.chain(cid, as_of)
+        states, shown = yield Work(_verdicts, (records, core.registry, core.scope_key, as_of))
         if not shown:
             return states
         changed = yield from verify_flow(core.registry, core.scope_key, shown)
@@ -155,6 +152,18 @@ def _states(
             return states
         core.fresh.changed_here()
     return states
+
+
+def _verdicts(
+    records: Sequence[Record], registry: Registry, scope_key: str | None, as_of: float | None
+) -> tuple[list[HitState], set[str]]:
+    """Return the verdicts of records and every correction they would show (CPU-bound)."""
+    states = [read_state(r, registry, scope_key, as_of) for r in records]
+    shown: set[str] = set()
+    for state in states:
+        for cid in state.direct:
+            shown |= registry.chain(cid, as_of)
+    return states, shown
 
 
 def _strip_rows(result: Mapping[str, Any]) -> dict[str, Any]:
@@ -329,7 +338,7 @@ def check_flow(core: Core, text: str, metadata: Mapping[str, Any] | None) -> Flo
     """Return the active corrections a text trips, after catching up if a refresh is due."""
     yield from core.refresh()
     scope = scope_token(metadata, core.scope_key)
-    trips = trips_of(core.registry, text, scope)
+    trips: list[Trip] = yield Work(trips_of, (core.registry, text, scope))
     for _ in range(3):
         shown: set[str] = set()
         for trip in trips:
@@ -337,7 +346,7 @@ def check_flow(core: Core, text: str, metadata: Mapping[str, Any] | None) -> Flo
         if not shown or not (yield from verify_flow(core.registry, core.scope_key, shown)):
             break
         core.fresh.changed_here()
-        trips = trips_of(core.registry, text, scope)
+        trips = yield Work(trips_of, (core.registry, text, scope))
     return trips
 
 
@@ -406,8 +415,42 @@ def _update_metadatas(core: Core, ids: list[str], metas: list[dict[str, Any]]) -
 def _unlink(core: Core, correction_id: str, keep: Iterable[str] = ()) -> Flow[None]:
     """Set the stored links of the records a correction held to what the registry says now."""
     held = yield from read_all(where=cast(Where, {R.BY: {"$contains": correction_id}}))
-    ids, metas = unlink_patches(held, core.registry, core.scope_key, keep)
+    ids, metas = yield Work(unlink_patches, (held, core.registry, core.scope_key, tuple(keep)))
     yield from _update_metadatas(core, ids, metas)
+
+
+def _prepare_write(
+    req: InsertRequest,
+    known: Mapping[str, Record],
+    registry: Registry,
+    scope_key: str | None,
+    stamps: Sequence[float],
+    allow_absent: bool,
+    allow_generic: bool,
+) -> tuple[WritePlan, list[dict[str, Any] | None]]:
+    """Plan a write, apply the correction guards, and compute every record's metadata.
+
+    Pure and CPU-bound (a matcher scan per record), so the async collection runs it off the
+    event loop. The guards raise before anything is stored.
+    """
+    plan = plan_write(
+        req.op, req.ids, req.metadatas, req.documents, known, registry, scope_key, stamps
+    )
+    for info in plan.put:
+        old = known.get(info.id)
+        before = correction_info(old, scope_key) if old is not None else None
+        # A string is judged generic when it is set; editing an accepted correction's text,
+        # scope or time does not ask again.
+        same_strings = before is not None and (before.deprecates, before.about) == (
+            info.deprecates,
+            info.about,
+        )
+        check_correction(
+            info, allow_absent=allow_absent, allow_generic=allow_generic or same_strings
+        )
+    view = PlannedRegistry(registry, plan.put, plan.drop)
+    final = batch_metadata(req.op, plan, known, req.metadatas, view, scope_key, changed=0.0)
+    return plan, final
 
 
 def write_flow(
@@ -430,23 +473,10 @@ def write_flow(
     if req.op != "add" or corrections_in_batch or touches_known:
         known = yield from read_by_ids(req.ids)
     stamps = R.write_stamps(time.time(), len(req.ids))
-    plan = plan_write(
-        req.op, req.ids, metas, req.documents, known, core.registry, core.scope_key, stamps
+    plan, final = yield Work(
+        _prepare_write,
+        (req, known, core.registry, core.scope_key, stamps, allow_absent, allow_generic),
     )
-    for info in plan.put:
-        old = known.get(info.id)
-        before = correction_info(old, core.scope_key) if old is not None else None
-        # A string is judged generic when it is set; editing an accepted correction's text,
-        # scope or time does not ask again.
-        same_strings = before is not None and (before.deprecates, before.about) == (
-            info.deprecates,
-            info.about,
-        )
-        check_correction(
-            info, allow_absent=allow_absent, allow_generic=allow_generic or same_strings
-        )
-    view = PlannedRegistry(core.registry, plan.put, plan.drop)
-    final = batch_metadata(req.op, plan, known, metas, view, core.scope_key, changed=0.0)
     active = plan.active
     reach: dict[str, list[Record]] = {}
     if active:
