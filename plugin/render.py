@@ -12,7 +12,9 @@ of a line is what is left of it for such a reader:
 - only letters, digits and colons are kept; everything else a reader could skip over or not see
   at all is dropped: spaces of every kind (``White_Space``, and blanks such as U+2800 BRAILLE
   PATTERN BLANK, which is a symbol), punctuation, symbols, underscores (Markdown emphasis),
-  combining marks, format and control characters, unassigned and private-use code points;
+  combining marks, format and control characters, unassigned and private-use code points, and
+  modifier letters (general category Lm: apostrophes, stress and length marks, U+0640 ARABIC
+  TATWEEL), which read as marks or punctuation;
 - letters that are ``Default_Ignorable_Code_Point`` (the Hangul fillers U+115F, U+1160, U+3164
   and U+FFA0, which render as nothing) are dropped too. That property comes from
   ``DerivedCoreProperties.txt`` and is not in :mod:`unicodedata`, so its ranges are shipped
@@ -122,7 +124,12 @@ def _is_default_ignorable(c: str) -> bool:
 def _skeleton_of_char(c: str) -> str:
     """Return what is left of one non-ASCII character in a line's skeleton (often nothing)."""
     folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", c).casefold())
-    return "".join(d for d in folded if d == ":" or (d.isalnum() and not _is_default_ignorable(d)))
+    return "".join(
+        d
+        for d in folded
+        if d == ":"
+        or (d.isalnum() and unicodedata.category(d) != "Lm" and not _is_default_ignorable(d))
+    )
 
 
 _ASCII_SKELETON = tuple(c.lower() if c.isalnum() or c == ":" else "" for c in map(chr, range(128)))

@@ -146,6 +146,8 @@ INVISIBLE = {
     "markdown-bold": "**Now**: x",
     "markdown-underscores": "__now__: x",
     "small-colon": "now﹕ x",
+    "modifier-apostrophe": "\u02bcnow: x",
+    "tatweel-inside": "n\u0640ow: x",
 }
 
 

@@ -8,7 +8,8 @@ The oracle here is written from Unicode properties through the ``regex`` package
   :meth:`str.splitlines`;
 - a reader does not see ``Default_Ignorable_Code_Point``, control, format, unassigned,
   private-use or surrogate code points, nor combining marks (an accented letter reads as the
-  letter), and reads text NFKD-decomposed and case-folded;
+  letter), reads modifier letters (Lm: apostrophes, length marks, tatweel) as marks, and reads
+  text NFKD-decomposed and case-folded;
 - a reader line *reads as a label* when, after any characters that are not letters or digits,
   it spells a label word (its letters may be spread out by blanks: ``White_Space`` and U+2800
   BRAILLE PATTERN BLANK) followed by blanks or Markdown emphasis and a colon.
@@ -58,12 +59,14 @@ _ALL = "".join(chr(cp) for cp in range(0x110000) if not 0xD800 <= cp < 0xE000)
 _READER_BREAK = regex.compile(
     r"\r\n|[\p{Line_Break=BK}\p{Line_Break=CR}\p{Line_Break=LF}\p{Line_Break=NL}\p{Bidi_Class=B}]"
 )
-_UNSEEN = regex.compile(r"[\p{Default_Ignorable_Code_Point}\p{C}\p{M}]")
+_UNSEEN = regex.compile(r"[\p{Default_Ignorable_Code_Point}\p{C}\p{M}\p{Lm}]")
 _BLANK = r"[\p{White_Space}\u2800]"
+# Surrogates are excluded: regex gives them class R, Unicode's DerivedBidiClass.txt gives L.
 _REORDERING = regex.compile(
-    r"[\p{Bidi_Class=R}\p{Bidi_Class=AL}\p{Bidi_Class=LRE}\p{Bidi_Class=RLE}\p{Bidi_Class=LRO}"
+    r"[[\p{Bidi_Class=R}\p{Bidi_Class=AL}\p{Bidi_Class=LRE}\p{Bidi_Class=RLE}\p{Bidi_Class=LRO}"
     r"\p{Bidi_Class=RLO}\p{Bidi_Class=PDF}\p{Bidi_Class=LRI}\p{Bidi_Class=RLI}"
-    r"\p{Bidi_Class=FSI}\p{Bidi_Class=PDI}]"
+    r"\p{Bidi_Class=FSI}\p{Bidi_Class=PDI}]--\p{Cs}]",
+    regex.V1,
 )
 
 
@@ -121,6 +124,7 @@ _TERMINAL = [
 ]  # fmt: skip
 _BIDI = ["\u202e", "\u202d", "\u202b", "\u2067", "\u2068", "\u2069", "\u202c", "\u200f", "א", "ب"]
 _PREFIXES = ["", "    ", "\t", "- ", "> ", "**", "__", " * ", NOW_PREFIX, QUOTE_MARK, "\u3000"]
+_BETWEEN = ["\u3164", "\u034f", "\u02bc", "\u0640", "\u02d0", "\u2800", "\u200d", "\U000e0041"]
 _COLONS = [":", "：", "﹕", "︓", " :", "**:", "\u2009:", "\u200b:"]
 
 
@@ -143,7 +147,7 @@ def label_like(draw: st.DrawFn) -> str:
             out.append(chr(0x24D0 + ord(c) - ord("a")))
         else:
             out.append(c + "\u0301")
-        out.append(draw(st.sampled_from(["", "", "", *_UNSEEN_CHARS[:40], "\u3164", "\u034f"])))
+        out.append(draw(st.sampled_from(["", "", "", *_UNSEEN_CHARS, *_BETWEEN])))
     prefix = draw(st.sampled_from(_PREFIXES))
     colon = draw(st.sampled_from(_COLONS))
     return prefix + "".join(out) + colon + draw(st.text(max_size=6))
