@@ -124,7 +124,10 @@ _TERMINAL = [
 ]  # fmt: skip
 _BIDI = ["\u202e", "\u202d", "\u202b", "\u2067", "\u2068", "\u2069", "\u202c", "\u200f", "א", "ب"]
 _PREFIXES = ["", "    ", "\t", "- ", "> ", "**", "__", " * ", NOW_PREFIX, QUOTE_MARK, "\u3000"]
-_BETWEEN = ["\u3164", "\u034f", "\u02bc", "\u0640", "\u02d0", "\u2800", "\u200d", "\U000e0041"]
+# What may stand between a label's letters: blanks, marks and letters that read as nothing.
+_BETWEEN = ["\u115f", "\u1160", "\u3164", "\uffa0", "\u034f", "\u02bc", "\u0640", "\u02d0",
+            "\u2800", "\u200d", "\U000e0041", "\ufe0f", "\u17b4", "\u0301"]  # fmt: skip
+_between = st.one_of(st.just(""), st.sampled_from(_BETWEEN), st.sampled_from(_UNSEEN_CHARS))
 _COLONS = [":", "：", "﹕", "︓", " :", "**:", "\u2009:", "\u200b:"]
 
 
@@ -134,7 +137,9 @@ def label_like(draw: st.DrawFn) -> str:
     word = draw(st.sampled_from([*LABELS, "quoted", "know", "nowhere"]))
     out = []
     for c in word:
-        form = draw(st.sampled_from(["plain", "upper", "wide", "bold", "circled", "accent"]))
+        form = draw(
+            st.sampled_from(["plain", "upper", "wide", "bold", "circled", "mark", "precomposed"])
+        )
         if c == " " or form == "plain":
             out.append(c)
         elif form == "upper":
@@ -146,9 +151,10 @@ def label_like(draw: st.DrawFn) -> str:
         elif form == "circled":
             out.append(chr(0x24D0 + ord(c) - ord("a")))
         else:
-            out.append(c + "\u0301")
-        out.append(draw(st.sampled_from(["", "", "", *_UNSEEN_CHARS, *_BETWEEN])))
-    prefix = draw(st.sampled_from(_PREFIXES))
+            mark = draw(st.sampled_from(["\u0300", "\u0301", "\u0303", "\u0308", "\u0338"]))
+            out.append(c + mark if form == "mark" else unicodedata.normalize("NFC", c + mark))
+        out.append(draw(_between))
+    prefix = draw(st.sampled_from(_PREFIXES)) + draw(_between)
     colon = draw(st.sampled_from(_COLONS))
     return prefix + "".join(out) + colon + draw(st.text(max_size=6))
 
