@@ -65,7 +65,10 @@ RETRACTED_MARK = "retracted correction: "
 """Proposed: what follows ``- `` on the first line of a recalled retracted correction."""
 
 LABELS: tuple[str, ...] = ("now", "was", "retracted correction")
-"""The words of nowline's labels; a stored line that reads as ``<word>:`` is quoted."""
+"""The words of nowline's labels; a stored line that reads as ``<word>:`` is quoted.
+
+Each must hold a letter or a digit; spaces and punctuation in it are not significant.
+"""
 
 QUOTE_MARK = "(quoted) "
 """Put before any line of a memory's own text that could pass for a label line."""
@@ -180,11 +183,13 @@ def _looks_like_label_line(line: str, labels: tuple[str, ...] = LABELS) -> bool:
     if _reorders(line):
         skeleton = _skeleton(line, leading_colons=True)
         backwards = skeleton[::-1]
-        return any(w in skeleton or w in backwards for w in words)
-    skeleton = _skeleton(line, max((*map(len, words), len("quoted"))))
-    if skeleton.startswith(words):
+        if any(w in skeleton or w in backwards for w in words):
+            return True
+    elif _skeleton(line, max(map(len, words), default=0)).startswith(words):
         return True
-    return skeleton.startswith("quoted") and _visible(line).lstrip().startswith(QUOTE_MARK.strip())
+    return _skeleton(line, len("quoted")) == "quoted" and _visible(line).lstrip().startswith(
+        QUOTE_MARK.strip()
+    )
 
 
 def _visible(line: str) -> str:
