@@ -110,7 +110,9 @@ def own_now_lines(items: Sequence[tuple[str, Sequence[str]]]) -> list[str]:
 # --- Random documents ------------------------------------------------------------------------
 
 _CATEGORIES = sorted({unicodedata.category(c) for c in _ALL} - {"Cs"})
-_SPLITLINES_BREAKS = sorted(set(_ALL) - set("".join(_ALL.splitlines())))
+_SPLITLINES_BREAKS = sorted(
+    {c for line in _ALL.splitlines(keepends=True) for c in line[len(line.splitlines()[0]) :]}
+)
 _LINE_BREAKS = sorted(set(_READER_BREAK.findall(_ALL)) | set(_SPLITLINES_BREAKS) | {"\r\n"})
 _UNSEEN_CHARS = sorted(
     set(regex.findall(r"[\p{Default_Ignorable_Code_Point}\p{Cf}]", _ALL))
