@@ -220,16 +220,15 @@ TERMINAL_FORGERIES: dict[str, str] = {
 
 def test_terminal_never_shows_a_forged_now_line(memory: nowline.Collection) -> None:
     """recall().render() through terminal_safe() shows, in a terminal, only real now-lines."""
-    pyte = pytest.importorskip("pyte", reason="pyte emulates the terminal (dev extra)")
+    pytest.importorskip("pyte", reason="pyte emulates the terminal (dev extra)")
+    from tests.reliability.terminal import show
+
     memory.raw.add(ids=list(TERMINAL_FORGERIES), documents=list(TERMINAL_FORGERIES.values()))
     memory.correct(FIX, deprecates=["acme/app"], id="fix")
     recall = memory.recall("deploy", n_results=memory.count())
     assert {h.id for h in recall.hits} >= set(TERMINAL_FORGERIES)
     for hit in recall.hits:
         out = terminal_safe(nowline.Recall(query="q", hits=[hit]).render())
-        screen = pyte.Screen(200, 10)
-        screen.set_mode(pyte.modes.LNM)
-        pyte.Stream(screen).feed(out)
-        rows = [row.rstrip() for row in screen.display]
+        rows, _ = show(out, 200)
         assert lookalikes("\n".join(rows)) == [REAL_NOW_LINE] * len(hit.now), rows
         assert len(hit.now) == (hit.id != "fix")
