@@ -56,6 +56,7 @@ from .models import (
     RepairReport,
     Trip,
 )
+from .render import unannotate
 
 __all__ = [
     "Core",
@@ -466,6 +467,12 @@ def write_flow(
     Returns how many records each written correction reaches.
     """
     yield from core.refresh()
+    if req.documents is not None:
+        # A document that comes back from query() is stored without nowline's lines.
+        texts = core.registry.texts()
+        req = req.with_documents(
+            [unannotate(d, texts.__contains__) if isinstance(d, str) else d for d in req.documents]
+        )
     metas = req.metadatas
     corrections_in_batch = metas is not None and any(R.is_correction(m) for m in metas)
     touches_known = any(rid in core.registry for rid in req.ids)

@@ -74,6 +74,7 @@ class Registry:
         self._infos: dict[str, CorrectionInfo] = {info.id: info for info in infos}
         self._automata: tuple[Matcher[str], Matcher[str]] | None = None
         self._sups: dict[str, tuple[str, ...]] = {}
+        self._texts: frozenset[str] | None = None
         self.version = 0
 
     def _matchers(self) -> tuple[Matcher[str], Matcher[str]]:
@@ -107,6 +108,13 @@ class Registry:
         with self._lock:
             values = list(self._infos.values())
         return sorted(values, key=lambda i: i.order)
+
+    def texts(self) -> frozenset[str]:
+        """Return the text of every correction, whitespace collapsed (as a line shows it)."""
+        with self._lock:
+            if self._texts is None:
+                self._texts = frozenset(" ".join(i.document.split()) for i in self._infos.values())
+            return self._texts
 
     def ids(self) -> set[str]:
         """Return the ids of every correction."""
@@ -262,6 +270,7 @@ class Registry:
     def _changed(self) -> None:
         """Invalidate caches after a change."""
         self._sups = {}
+        self._texts = None
         self.version += 1
 
 
