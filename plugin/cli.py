@@ -44,7 +44,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
 
 try:
-    import click
     import typer
     from rich.console import Console
     from rich.markup import escape
@@ -93,7 +92,7 @@ _STORE = "Store"
 PathArg = Annotated[
     str | None,
     typer.Argument(
-        metavar="[PATH]",
+        metavar="PATH",
         help="Folder of a local Chroma store (a chromadb.PersistentClient path). Leave it "
         f"out with --url (or {URL_ENV}) for a Chroma server.",
         show_default=False,
@@ -436,7 +435,7 @@ def _shift(
     if value is None and path is not None and url is not None:
         return None, path
     if value is None:
-        raise click.MissingParameter(param_hint=f"'{what}'", param_type="argument")
+        raise typer.BadParameter(f"missing: give {what}.", param_hint=f"'{what}'")
     return path, value
 
 
@@ -808,7 +807,10 @@ def preview(
     from nowline import DEFAULT_MAX_REACH, REACH_FLOOR
 
     if not deprecates:
-        raise click.MissingParameter(param_hint="'--deprecates'", param_type="option")
+        raise typer.BadParameter(
+            "missing: give the outdated strings, e.g. -d metalcraftai/ufo.",
+            param_hint="'--deprecates'",
+        )
     store = _store(path, url, token, token_header, tenant, database)
     col = _open(store, collection, scope_key)
     metadata = _scope_metadata(col, scope)
