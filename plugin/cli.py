@@ -989,7 +989,8 @@ def _covered(col: Collection, cid: str, summary: CorrectionSummary | None) -> li
     scope = None
     if col.scope_key is not None:
         got = col.get(ids=[cid], include=["metadatas"])
-        meta = (got["metadatas"] or [None])[0] or {}
+        metas = got["metadatas"] or []
+        meta = (metas[0] if metas else None) or {}
         if col.scope_key in meta:
             scope = {col.scope_key: meta[col.scope_key]}
     ids = col.preview(summary.deprecates, about=summary.about or None, metadata=scope)

@@ -580,7 +580,8 @@ def _retract(col: Collection, args: BaseModel, binding: dict[str, Any]) -> tuple
     assert isinstance(args, RetractInput)
     if binding:
         got = col.get(ids=[args.id], include=["metadatas"])
-        meta = (got["metadatas"] or [None])[0] if got["ids"] else None
+        metas = got["metadatas"] or []
+        meta = metas[0] if metas else None
         if meta is None or any(meta.get(k) != v for k, v in binding.items()):
             raise UnknownRecord(f"No record has id {args.id!r}; nothing was retracted.")
     before = col.hits([args.id])
