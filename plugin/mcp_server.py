@@ -182,8 +182,9 @@ async def serve_stdio(collection: Collection, *, metadata: Mapping[str, Any] | N
 def serve(collection: Collection, *, metadata: Mapping[str, Any] | None = None) -> None:
     """Serve the memory tools of ``collection`` over stdio until the client disconnects.
 
-    The embedding model starts loading in a background thread at once, so the first
-    ``recall`` or ``remember`` does not wait for all of it; the load time is logged.
+    The embedding model, Chroma's index and nowline's registry start loading in a background
+    thread at once, so the first ``recall`` or ``remember`` does not wait for all of it; the
+    time it takes is logged to stderr.
 
     Args:
         collection: the nowline collection to serve.
@@ -224,14 +225,17 @@ def run(
 
 
 def _warm_up(collection: Collection) -> None:
-    """Load the embedding model before the first call needs it, and log how long it took."""
+    """Make the first tool call fast: load the embedding model, the index and the registry.
+
+    One recall does it all (the model, Chroma's vector index, nowline's first refresh); it
+    only reads, and the collection's reads are thread-safe. The time it took is logged.
+    """
     start = time.perf_counter()
     try:
-        function = collection.embedding_function
-        if function is None:
+        if collection.embedding_function is None:
             return
-        function(["warm up"])
+        collection.recall("warm up", n_results=1)
     except Exception:  # the first real call reports the problem to the client
-        logger.warning("Loading the embedding function failed.", exc_info=True)
+        logger.warning("Warming up the memory tools failed.", exc_info=True)
         return
-    logger.info("nowline: embedding model ready in %.1f s", time.perf_counter() - start)
+    logger.info("nowline: memory tools ready in %.1f s", time.perf_counter() - start)
