@@ -179,3 +179,14 @@ def test_import_into_an_empty_store_uses_the_offline_model(tmp_path: Path) -> No
     found = invoke("recall", store, "Where does the UFO repository live now?", "-k", "2")
     assert found.exit_code == 0, found.output
     assert f"    now: {UFO}" in found.stdout
+
+
+def test_import_shows_rate_and_time_left(
+    memory: nowline.Collection, store_path: str, tmp_path: Path
+) -> None:
+    """The progress line gives records per second and the time left; the summary the rate."""
+    rows = [{"text": f"Memory {i} about acme/app{i}."} for i in range(40)]
+    result = invoke("import", store_path, _jsonl(tmp_path / "in.jsonl", *rows))
+    assert result.exit_code == 0, result.output
+    assert "rec/s" in result.stderr and "ETA" in result.stderr and "40/40" in result.stderr
+    assert "records/s" in " ".join(result.stdout.split())
