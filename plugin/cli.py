@@ -520,6 +520,8 @@ def _open(
             f"No collection {name!r} in {store.describe()} (it has: {listed}).",
             param_hint="'--collection'",
         )
+    if name in names:
+        _check_embedding_function(client, name)
     try:
         wrapped = wrap(client, scope_key=scope_key)
         if name in names:
@@ -539,6 +541,18 @@ def _open(
             "--scope-key out (the store remembers its key) or give that key.",
             param_hint="'--scope-key'",
         ) from None
+
+
+def _check_embedding_function(client: ClientAPI, name: str) -> None:
+    """Fail with the CLI's advice if the collection's embedding function cannot be built here."""
+    try:
+        client.get_collection(name).configuration  # noqa: B018 (builds the persisted function)
+    except ValueError as exc:
+        _fail(
+            f"The collection {name!r} embeds with a function that the nowline command cannot "
+            f"build ({exc}). The command knows chromadb's default model and nowline's; open "
+            "this collection from Python, with the module that registers its function imported."
+        )
 
 
 def _busy(store: _Store) -> NoReturn:

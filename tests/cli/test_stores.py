@@ -262,3 +262,21 @@ def test_commands_that_embed_nothing_import_no_model(tmp_path: Path) -> None:
     loaded = json.loads(line.removeprefix("RESULT "))
     assert loaded == {" ".join(c): [] for c in commands}
     assert nowline.wrap(col).hits(["pr"])[0].role == "current"  # the retract ran
+
+
+def test_an_embedding_function_the_cli_cannot_build_is_explained(store_path: str) -> None:
+    """A collection whose embedding function is not registered fails with exit 1, CLI terms."""
+    chromadb.PersistentClient(path=store_path).create_collection(
+        "memory", embedding_function=FakeEmbedding()
+    )
+    out = subprocess.run(
+        [sys.executable, "-m", "nowline.cli", "stats", store_path],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "HF_HUB_OFFLINE": "1"},
+        check=False,
+    )
+    err = " ".join(out.stderr.split())
+    assert out.returncode == 1, out.stderr
+    assert "cannot build" in err and "embedding_function=" not in err and "Traceback" not in err
