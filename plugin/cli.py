@@ -31,6 +31,7 @@ import json
 import math
 import os
 import re
+import shutil
 import sys
 import time
 import uuid
@@ -55,6 +56,7 @@ except ImportError as exc:
     ) from exc
 
 import nowline
+from nowline.render import MIN_TERMINAL_WIDTH, terminal_safe
 
 if TYPE_CHECKING:
     from chromadb.api import ClientAPI
@@ -245,36 +247,19 @@ def _root(
 # ----------------------------------------------------------------- output
 
 
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
 # Inside a JSON string the C0 controls are already escaped by json.dumps; the rest are not.
 _JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
 
 
-def _terminal_safe(text: str) -> str:
-    r"""Return ``text`` with every character that could steer a terminal made visible.
-
-    C0 and C1 control characters (except newline and tab), so ANSI escape sequences too, the
-    Unicode line and paragraph separators and the bidirectional controls become ``\xNN`` or
-    ``\uNNNN`` text: a stored document can then never move the cursor, clear the screen or
-    forge a line of nowline's output. (The lead swaps in nowline.render.terminal_safe.)
-    """
-    return _UNSAFE.sub(_escaped, text)
-
-
-def _escaped(match: re.Match[str]) -> str:
-    """Return a character as visible escape text."""
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
 def _safe(text: object) -> str:
     """Return ``text`` ready for a rich table cell: terminal-safe and markup-escaped."""
-    return escape(_terminal_safe(str(text)))
+    return escape(terminal_safe(str(text)))
 
 
 def _echo(text: str) -> None:
     """Print plain text to stdout, terminal-safe."""
-    typer.echo(_terminal_safe(text))
+    width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+    typer.echo(terminal_safe(text, width=max(width, MIN_TERMINAL_WIDTH) if width else None))
 
 
 def _echo_json(data: Any) -> None:

@@ -341,7 +341,10 @@ def render_block(items: Iterable[tuple[str, Sequence[Line]]]) -> str:
 # What a terminal acts on instead of printing: C0 controls but newline and tab, DEL, C1
 # controls, surrogates (which surrogateescape would write out as raw bytes), and the Unicode
 # line and paragraph separators.
-_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029]")
+# ...and the explicit bidirectional controls, which would reorder what a terminal shows.
+_UNPRINTABLE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]"
+)
 
 
 def _escape(match: re.Match[str]) -> str:
