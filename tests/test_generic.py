@@ -1,4 +1,4 @@
-"""Generic deprecated strings: common words and bare numbers (DESIGN.md §6)."""
+"""Generic deprecated strings: common words and bare numbers (the README's "Guards and undo")."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from nowline._generic import ZIPF_THRESHOLD, _shape, is_generic
 
 IDENTIFIERS = [
-    # DESIGN.md and the tests' own deprecated strings.
+    # The README's examples and the tests' own deprecated strings.
     "metalcraftai/ufo",
     "ufo-ai/ufo",
     "metalcraftai/ufo-hosted",

@@ -1,4 +1,4 @@
-"""Chain resolution and linking rules of the correction registry (DESIGN.md §4–§5)."""
+"""Chain resolution and linking rules of the correction registry (the README's "Linking" and "What a stale hit shows")."""
 
 from __future__ import annotations
 

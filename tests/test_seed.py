@@ -1,4 +1,4 @@
-"""The seed scenario and the core behaviour of DESIGN.md §4–§5 on a real PersistentClient."""
+"""The seed scenario and the core behaviour of the README's "Linking" and "What a stale hit shows" on a real PersistentClient."""
 
 from __future__ import annotations
 

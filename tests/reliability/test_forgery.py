@@ -1,4 +1,4 @@
-"""Forged annotations (DESIGN.md §5): no stored text can pass for a now-line.
+"""Forged annotations (the README's "What a stale hit shows"): no stored text can pass for a now-line.
 
 A reader (a person, an LLM, a terminal) splits text into lines at every Unicode line
 boundary, does not see zero-width characters, and reads full-width or spaced-out letters as

@@ -1,4 +1,4 @@
-"""Undo (DESIGN.md §6): retract and delete of corrections, chains restored step by step.
+"""Undo (the README's "Guards and undo"): retract and delete of corrections, chains restored step by step.
 
 After every step the stored links and every recalled role and now-line are compared with the
 from-scratch reference, besides the explicit expectations spelled out in each test.
