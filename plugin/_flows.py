@@ -87,9 +87,9 @@ class Core:
     max_batch: int
     checked_missing: set[str] = field(default_factory=set)
 
-    def refresh(self, force: bool = False) -> Flow[bool]:
-        """Catch up with corrections changed elsewhere, if due."""
-        return refresh_flow(self.fresh, self.registry, self.scope_key, force=force)
+    def refresh(self, force: bool = False, scan: bool = True) -> Flow[bool]:
+        """Catch up with corrections changed elsewhere, if due (see ``refresh_flow``)."""
+        return refresh_flow(self.fresh, self.registry, self.scope_key, force=force, scan=scan)
 
 
 def load(
@@ -466,7 +466,7 @@ def write_flow(
 
     Returns how many records each written correction reaches.
     """
-    yield from core.refresh()
+    yield from core.refresh(scan=False)
     if req.documents is not None:
         # A document that comes back from query() is stored without nowline's lines.
         texts = core.registry.texts()

@@ -67,6 +67,7 @@ class Freshness:
     key: tuple[object, str]
     refresh_seconds: float
     last_refresh: float = 0.0  # time.monotonic() of the last refresh
+    last_scan: float = -float("inf")  # time.monotonic() of the last rolling-scan step
     mark: float = 0.0  # wall-clock lower bound of changes not yet read
     seen_generation: int = 0
     scan_offset: int = 0
@@ -213,25 +214,39 @@ def load_flow(
 
 
 def refresh_flow(
-    fresh: Freshness, registry: Registry, scope_key: str | None, *, force: bool = False
+    fresh: Freshness,
+    registry: Registry,
+    scope_key: str | None,
+    *,
+    force: bool = False,
+    scan: bool = True,
 ) -> Flow[bool]:
     """Catch up with corrections changed since the last refresh, if one is due.
 
     Two cheap reads: the corrections stamped since the last refresh (less a slack), and the
-    next page of the rolling scan. Neither grows with the number of corrections. Deletions
-    and edits elsewhere of a correction that a read is about to show are caught at once by
-    :func:`verify_flow` instead.
+    next page of the rolling scan (reads only; a write needs the stamps alone, since links to
+    a correction written around nowline may lag until ``repair()`` anyway). Neither grows with
+    the number of corrections. Deletions and edits elsewhere of a correction that a read is
+    about to show are caught at once by :func:`verify_flow` instead.
 
     Returns whether the registry changed.
     """
+    scan_due = scan and (
+        force or time.monotonic() - fresh.last_scan >= fresh.refresh_seconds
+    )
     if not fresh.due(force):
-        return False
+        if not scan_due:
+            return False
+        fresh.last_scan = time.monotonic()
+        return (yield from _scan_step(fresh, registry, scope_key))
     fresh.seen_generation = fresh.generation()
     started = time.time()
     stamped = yield from read_all(where=cast(Where, {R.CHANGED: {"$gte": fresh.mark - SLACK}}))
     put, drop = changed_corrections(stamped, registry, scope_key)
     changed = take_in(registry, put, drop)
-    changed |= yield from _scan_step(fresh, registry, scope_key)
+    if scan_due:
+        fresh.last_scan = time.monotonic()
+        changed |= yield from _scan_step(fresh, registry, scope_key)
     fresh.mark = started
     fresh.last_refresh = time.monotonic()
     return changed
