@@ -67,7 +67,8 @@ holds several questions' old facts; each is scored only against its own question
 comes from: a deprecated year occurs in every fact dated that year. A correction's own text
 names years and names too, so an older correction is often superseded by a newer one of
 another question, and the now-line shows that chain's newest correction instead of the
-question's own (the README's "What a stale hit shows"); the "only other questions' corrections" column counts it.
+question's own (the README's "What a stale hit shows"); the "only other questions'
+corrections" column counts it.
 The memories are templated from QA pairs, not an agent's real notes, and the
 queries are the dataset's questions verbatim, so the correction (which quotes the question)
 is often retrieved next to the old fact; that is why lenient exposure is low even for bare

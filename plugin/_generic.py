@@ -1,4 +1,6 @@
-"""Generic deprecated strings: common words and bare numbers (the README's "Guards and undo", "Generic strings").
+"""Generic deprecated strings: common words and bare numbers.
+
+The rule is explained in the README's "Generic strings and anchors".
 
 A deprecated string that is a common word (``billing``, ``owner``, ``Michelle``) or a bare
 number (``2018``, ``5``) names no particular thing: it occurs in unrelated history and, through

@@ -16,9 +16,9 @@ although Chroma's ``(?i)`` folds only simple cases. It is the alternation of:
   characters to the class instead: any document it occurs in contains one of them, or a
   character that folds into one.
 
-Dotted names (the README's "Matching" (dotted names)) need nothing here: that rule only takes occurrences away
-(a ``.`` and a token character after a dotted name end none), and the regex only has to find
-a superset of the documents that hold an occurrence.
+Dotted names (the README's "Matching") need nothing here: that rule only takes occurrences
+away (a ``.`` and a token character after a dotted name end none), and the regex only has to
+find a superset of the documents that hold an occurrence.
 
 The class is built from a table of every code point that folding changes. The table for the
 running Python's Unicode version is computed once per process (about 0.6 s), unless it is the

@@ -43,7 +43,7 @@ def _modules() -> dict[str, Path]:
 def _imports(path: Path, package: str) -> list[tuple[str, list[str]]]:
     """Return (absolute module, imported names) for every import of a module's source."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    base = package if path.stem == "__init__" else package
+    base = package
     out: list[tuple[str, list[str]]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -122,6 +122,6 @@ def test_importing_nowline_loads_no_heavy_module() -> None:
 
 
 def test_the_design_card_shape_is_in_the_file_names() -> None:
-    """wrapper -> links in metadata -> automaton -> post-retrieval assembly, one module each."""
+    """Wrapper -> links in metadata -> automaton -> post-retrieval assembly, one module each."""
     files = {p.stem for p in PACKAGE["nowline"].glob("*.py")} | {"matchers"}
     assert {"collection", "client", "_links", "_registry", "matchers", "_assembly"} <= files

@@ -1,4 +1,7 @@
-"""The seed scenario and the core behaviour of the README's "Linking" and "What a stale hit shows" on a real PersistentClient."""
+"""The seed scenario and the core behaviour on a real PersistentClient.
+
+See the README's "Linking" and "What a stale hit shows".
+"""
 
 from __future__ import annotations
 
