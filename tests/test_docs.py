@@ -86,3 +86,13 @@ def test_importing_nowline_leaves_extras_alone() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_version_agrees_with_the_package_metadata() -> None:
+    """``nowline.__version__`` is the version pyproject.toml declares (and pip installed)."""
+    import tomllib
+    from importlib.metadata import version
+
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert nowline.__version__ == declared["project"]["version"]
+    assert version("nowline") == nowline.__version__
