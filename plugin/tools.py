@@ -100,7 +100,8 @@ _ABOUT_HELP = (
     "deprecates ['Michelle'] with about ['Acme']: only memories that name Michelle AND Acme "
     "are marked, not every Michelle. Fill it too when the old value still exists but stopped "
     "holding this role (a former CEO or champion). Leave it empty for specific strings that "
-    "changed everywhere (slugs, URLs, email addresses). Anchors match like deprecates (exact string, case-insensitive, whole words)."
+    "changed everywhere (slugs, URLs, email addresses). Anchors match like deprecates "
+    "(exact string, case-insensitive, whole words)."
 )
 _Anchors = list[Annotated[_Phrase, StringConstraints(max_length=MAX_PHRASE_LENGTH)]]
 

@@ -90,8 +90,9 @@ def test_importing_nowline_leaves_extras_alone() -> None:
 
 def test_version_agrees_with_the_package_metadata() -> None:
     """``nowline.__version__`` is the version pyproject.toml declares (and pip installed)."""
-    import tomllib
     from importlib.metadata import version
+
+    import tomllib
 
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert nowline.__version__ == declared["project"]["version"]
