@@ -11,12 +11,15 @@ machine: building the two 1M stores dominates). Writes ``core.json``,
 This script is also the scaling benchmark (issue 4 §4): every size in ``--sizes`` is measured
 the same way and the per-size numbers go to ``scaling.*``.
 
-Setup, per size N. One chromadb ``PersistentClient`` in a temporary folder holds two cosine
+Setup, per size N. One chromadb ``PersistentClient`` in a temporary folder (or, with ``--url``,
+a Chroma server reached through ``HttpClient``; use a fresh ``chroma run --path`` folder: the
+collections are left on it) holds two cosine
 collections built from the same records in the same order: a bare chromadb collection and a
 nowline-wrapped one. Records are N synthetic agent memories (``bench/_synth.py``) with
-precomputed random unit embeddings (384 dimensions, the size of MiniLM's), of which
-``--reach`` (1,682, the seed incident's count) name ``metalcraftai/ufo`` and ``--sibling``
-name ``metalcraftai/ufo-hosted``; one in a thousand also mentions one of the 1,000 rare
+precomputed random unit embeddings (384 dimensions, the size of MiniLM's), of which 1.682%
+(``--reach-share``: 1,682 of 100k, the seed incident's count; 16,820 of 1M) name
+``metalcraftai/ufo`` and 300 per 1,682 of those name ``metalcraftai/ufo-hosted``
+(near misses); ``--reach`` fixes the count at every size instead. One in a thousand also mentions one of the 1,000 rare
 identifiers below. Before the memories, ``--corrections`` (1,000) corrections are written: in
 the wrapped collection each deprecates one realistic identifier (retired repositories, hosts,
 ticket keys, e-mail addresses, URLs) that almost never occurs; the bare collection stores the
@@ -47,7 +50,12 @@ Measurements and their caveats:
   time is excluded; see ``seed_replay.py`` for the model); and a bare ``add`` of one record,
   as the floor that any write pays. "propagation" below is ``find + persist``. Correctness is
   checked from the stored metadata after every run: the records linked must be exactly the
-  ``--reach`` stale ones, and no sibling may be linked.
+  stale ones, and no sibling may be linked.
+* retract and repair: ``retract()`` of each propagation's correction (its links removed from
+  every reached record), and one ``repair()`` of the whole store afterwards (it reads every
+  record, recomputes its links and stores the differences: none here).
+* memory: the process's peak RSS after each size (both stores' Chroma indexes live in this
+  process with a local store, so read it as an upper bound on nowline's share).
 """
 
 from __future__ import annotations
@@ -55,12 +63,14 @@ from __future__ import annotations
 import argparse
 import functools
 import random
+import resource
 import sys
 import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import numpy as np
 
@@ -76,7 +86,15 @@ SIZES = (10_000, 100_000)
 CORRECTION_TEXT = (
     "UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo; do GitHub work in ufo-ai/ufo."
 )
-TARGETS = {"add_ratio": 1.15, "query_p50_ratio": 1.5, "propagation_s": 0.5, "seed_system_s": 5.0}
+TARGETS = {
+    "add_ratio": 1.15,
+    "query_p50_ratio": 1.5,
+    "propagation_s": 0.5,
+    "propagation_1m_s": 3.0,
+    "seed_system_s": 5.0,
+}
+REACH_SHARE = 0.01682  # the seed incident: 1,682 stale memories in a store of 100k
+SIBLING_PER_STALE = 300 / 1682  # near misses (metalcraftai/ufo-hosted) per stale memory
 RARE_SHARE = 0.001  # share of memories that mention one of the rare deprecated identifiers
 
 _OLD_ORGS = ["legacyco", "oldcorp", "retiredlabs", "sunsetio", "formerhq", "archivex"]
@@ -145,16 +163,43 @@ def memory_records(
     return out
 
 
+def reach_of(n: int, args: argparse.Namespace) -> tuple[int, int]:
+    """Return the stale and sibling memories of a store of ``n``: fixed, or a share of ``n``."""
+    if args.reach is not None:
+        return args.reach, args.sibling
+    reach = round(n * args.reach_share)
+    return reach, round(reach * SIBLING_PER_STALE)
+
+
+def _client(args: argparse.Namespace, tmp: Path, n: int) -> Any:
+    """Return a local PersistentClient, or an HttpClient of ``--url``."""
+    if args.url is None:
+        return C.new_client(tmp / f"store-{n}")
+    import chromadb
+    from chromadb.config import Settings
+
+    url = urlsplit(args.url)
+    return chromadb.HttpClient(
+        host=url.hostname or "127.0.0.1",
+        port=url.port or 8000,
+        settings=Settings(anonymized_telemetry=False),
+    )
+
+
 def measure_size(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     """Build both stores of ``n`` memories and measure add, query and propagation."""
-    client = C.new_client(tmp / f"store-{n}")
-    bare = C.new_collection(client, "bare")
+    client = _client(args, tmp, n)
+    # New names on every run: a server may hold an earlier run's collections, and deleting
+    # them can leak their list-valued metadata into later records (chroma#7594).
+    tag = f"{n}-{int(time.time())}"
+    bare = C.new_collection(client, f"bare-{tag}")
     wrapped = nowline.wrap(
-        C.new_collection(client, "wrapped"), embedding_function=C.HashEmbedding()
+        C.new_collection(client, f"wrapped-{tag}"), embedding_function=C.HashEmbedding()
     )
+    reach, sibling = reach_of(n, args)
     pairs = rare_identifiers(args.corrections, args.seed)
     fixes = correction_records(pairs)
-    mems = memory_records(n, args.reach, args.sibling, pairs, args.seed)
+    mems = memory_records(n, reach, sibling, pairs, args.seed)
     fix_emb = random_embeddings(len(fixes), seed=args.seed + 2)
     mem_emb = random_embeddings(n, seed=args.seed + 3)
 
@@ -271,6 +316,11 @@ def measure_size(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
         # Retracting keeps the record, whose text names the stale string: the next run's
         # correction would link it too. Deleting it restores the starting state exactly.
         wrapped.delete(ids=[report.id])
+    # 4. repair() of the whole store: reads every record, recomputes its links, stores the
+    # differences (here: none, every write went through nowline).
+    start = time.perf_counter()
+    fixed = wrapped.repair()
+    repair = {"wall_s": time.perf_counter() - start, **fixed.model_dump()}
     first = runs[0]
     propagation = {
         "store_records": wrapped.count(),
@@ -292,7 +342,16 @@ def measure_size(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
             for x in runs
         ),
     }
-    return {"size": n, "add": add, "query": query, "propagation": propagation}
+    result = {
+        "size": n,
+        "add": add,
+        "query": query,
+        "propagation": propagation,
+        "repair": repair,
+        # the process's peak so far: both stores of this size (and the ones before) included
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+    return result
 
 
 def _chroma_floor(bare: Any, stale: list[str], run: int) -> dict[str, float]:
@@ -334,7 +393,6 @@ def _pass(ok: bool) -> str:
 def core_markdown(data: dict[str, Any]) -> str:
     """Return the markdown summary of the core measurements."""
     sizes = data["sizes"]
-    big = sizes[-1]
     rows = []
     for s in sizes:
         a = s["add"]
@@ -372,30 +430,52 @@ def core_markdown(data: dict[str, Any]) -> str:
                 "–",
             ]
         )
-    p = big["propagation"]
-    rows.append(
-        [
-            f"correction reaching {p['stale']:,} of {p['store_records']:,}: "
-            f"CorrectionReport.seconds, median of {len(p['runs'])} (first run)",
-            f"seed system: {TARGETS['seed_system_s']:.0f} s",
-            f"{C.fmt_s(p['report_seconds_median'])} ({C.fmt_s(p['report_seconds_first'])})",
-            "–",
-            f"< {TARGETS['propagation_s']} s",
-            _pass(p["report_seconds_median"] < TARGETS["propagation_s"]),
-        ]
-    )
-    if p["propagation_s_median"] is not None:
+    for s in sizes:
+        p = s["propagation"]
+        limit = _propagation_target(s["size"])
         rows.append(
             [
-                "…propagation phase alone (find + persist links), median; chromadb floor: "
-                "the same regex read + an update of the same rows",
-                C.fmt_s(p["floor_s_median"]),
-                C.fmt_s(p["propagation_s_median"]),
-                C.fmt_ratio(p["propagation_s_median"] / p["floor_s_median"]),
-                f"< {TARGETS['propagation_s']} s",
-                _pass(p["propagation_s_median"] < TARGETS["propagation_s"]),
+                f"correction reaching {p['stale']:,} of {p['store_records']:,}: "
+                f"CorrectionReport.seconds, median of {len(p['runs'])} (first run)",
+                f"seed system: {TARGETS['seed_system_s']:.0f} s for 1,682",
+                f"{C.fmt_s(p['report_seconds_median'])} ({C.fmt_s(p['report_seconds_first'])})",
+                "–",
+                f"< {limit} s" if limit else "–",
+                _pass(p["report_seconds_median"] < limit) if limit else "–",
             ]
         )
+        if p["propagation_s_median"] is not None:
+            rows.append(
+                [
+                    "…propagation phase alone (find + persist links), median; chromadb floor: "
+                    "the same regex read + an update of the same rows",
+                    C.fmt_s(p["floor_s_median"]),
+                    C.fmt_s(p["propagation_s_median"]),
+                    C.fmt_ratio(p["propagation_s_median"] / p["floor_s_median"]),
+                    "–",
+                    "–",
+                ]
+            )
+    rrows = [
+        [
+            f"{s['repair']['records']:,}",
+            C.fmt_s(s["repair"]["wall_s"]),
+            s["repair"]["updated"],
+            C.fmt_s(float(np.median([r["retract_s"] for r in s["propagation"]["runs"]]))),
+            f"{s['peak_rss_mb']:,.0f} MB",
+        ]
+        for s in sizes
+    ]
+    rtable = C.md_table(
+        [
+            "records",
+            "repair() of the whole store",
+            "records repair() changed",
+            "retract() of the correction, median",
+            "peak RSS of the process so far",
+        ],
+        rrows,
+    )
     table = C.md_table(["measurement", "bare chromadb", "nowline", "ratio", "target", "met"], rows)
     prow = []
     for s in sizes:
@@ -438,8 +518,24 @@ def core_markdown(data: dict[str, Any]) -> str:
         )
         + "\nRatios are nowline over bare chromadb, measured interleaved in one run on one "
         "PersistentClient, with precomputed random 384-d embeddings (see the caveats in "
-        "`bench/core.py`).\n\n" + table + "\n\n## Propagation runs\n\n" + ptable + "\n"
+        "`bench/core.py`).\n\n"
+        + table
+        + "\n\n## Propagation runs\n\n"
+        + ptable
+        + "\n\n## Retract, repair and memory\n\n"
+        + rtable
+        + "\n\nPeak RSS is the whole benchmark process: both stores of every size so far (the "
+        "Chroma indexes in memory), the precomputed embeddings, and nowline.\n"
     )
+
+
+def _propagation_target(size: int) -> float | None:
+    """Return DESIGN §9's propagation bound at a size: 0.5 s at 100k, 3 s at 1M."""
+    if size == 100_000:
+        return TARGETS["propagation_s"]
+    if size == 1_000_000:
+        return TARGETS["propagation_1m_s"]
+    return None
 
 
 def scaling_markdown(data: dict[str, Any]) -> str:
@@ -450,9 +546,14 @@ def scaling_markdown(data: dict[str, Any]) -> str:
             C.fmt_ratio(s["add"]["ratio"]),
             f"{C.fmt_s(s['query']['bare']['p50'])} → {C.fmt_s(s['query']['wrapped']['p50'])}",
             C.fmt_ratio(s["query"]["p50_ratio"]),
+            C.fmt_ratio(s["query"]["recall_p50_ratio"]),
+            f"{s['propagation']['stale']:,}",
             C.fmt_s(s["propagation"]["report_seconds_median"]),
             C.fmt_s(s["propagation"]["propagation_s_median"]),
             C.fmt_s(s["propagation"]["floor_s_median"]),
+            f"{1000 * s['propagation']['report_seconds_median'] / s['propagation']['stale']:.3f}",
+            C.fmt_s(s["repair"]["wall_s"]),
+            f"{s['peak_rss_mb']:,.0f} MB",
             "yes" if s["propagation"]["correct"] else "**no**",
         ]
         for s in data["sizes"]
@@ -466,9 +567,14 @@ def scaling_markdown(data: dict[str, Any]) -> str:
                 "add ratio",
                 "query p50 bare → nowline",
                 "query p50 ratio",
-                f"correct() reaching {data['config']['reach']:,}, median",
+                "recall() p50 ratio",
+                "reached",
+                "correct(), median",
                 "find + persist links",
                 "chromadb floor (same read + update)",
+                "correct() ms per reached record",
+                "repair()",
+                "peak RSS",
                 "links correct",
             ],
             rows,
@@ -485,7 +591,7 @@ def plot(data: dict[str, Any], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     sizes = [s["size"] for s in data["sizes"]]
-    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
+    fig, axes = plt.subplots(1, 4, figsize=(17, 3.9))
     ax = axes[0]
     ax.plot(
         sizes,
@@ -503,14 +609,41 @@ def plot(data: dict[str, Any], path: Path) -> None:
         color="grey",
         label="chromadb floor (read + update)",
     )
-    ax.axhline(TARGETS["propagation_s"], color="green", ls=":", label="target 0.5 s")
-    ax.axhline(TARGETS["seed_system_s"], color="red", ls=":", label="seed system 5 s")
+    ax.plot(
+        sizes, [s["repair"]["wall_s"] for s in data["sizes"]], "d-.", label="repair() whole store"
+    )
+    ax.axhline(TARGETS["propagation_s"], color="green", ls=":", label="target 0.5 s (100k)")
+    ax.axhline(TARGETS["propagation_1m_s"], color="olive", ls=":", label="target 3 s (1M)")
     ax.set_yscale("log")
-    ax.set_title(f"correction reaching {data['config']['reach']:,} records")
+    reach = data["config"]["reach"]
+    ax.set_title(
+        f"correction reaching {reach:,} records"
+        if reach
+        else f"correction reaching {100 * data['config']['reach_share']:.2g}% of the store"
+    )
     ax.set_ylabel("seconds")
+    ax = axes[1]
+    per = [
+        1000 * s["propagation"]["report_seconds_median"] / s["propagation"]["stale"]
+        for s in data["sizes"]
+    ]
+    ax.plot(sizes, per, "o-", label="correct() / reached")
+    floor_per = [
+        1000 * s["propagation"]["floor_s_median"] / s["propagation"]["stale"] for s in data["sizes"]
+    ]
+    ax.plot(
+        sizes,
+        floor_per,
+        "^:",
+        color="grey",
+        label="chromadb floor / reached",
+    )
+    ax.set_ylim(0, max(per + floor_per) * 1.3)
+    ax.set_title("cost per reached record")
+    ax.set_ylabel("ms per record")
     for ax, key, target, title in (
-        (axes[1], ("add", "ratio"), TARGETS["add_ratio"], "add time, nowline / bare"),
-        (axes[2], ("query", "p50_ratio"), TARGETS["query_p50_ratio"], "query p50, nowline / bare"),
+        (axes[2], ("add", "ratio"), TARGETS["add_ratio"], "add time, nowline / bare"),
+        (axes[3], ("query", "p50_ratio"), TARGETS["query_p50_ratio"], "query p50, nowline / bare"),
     ):
         ax.plot(sizes, [s[key[0]][key[1]] for s in data["sizes"]], "o-", label="measured")
         ax.axhline(target, color="green", ls=":", label=f"target {target}x")
@@ -543,8 +676,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="comma-separated store sizes (default 10000,100000; smoke 1000; 1000000 is opt-in)",
     )
     parser.add_argument("--corrections", type=int, default=None, help="active corrections (1000)")
-    parser.add_argument("--reach", type=int, default=None, help="stale memories (1682)")
-    parser.add_argument("--sibling", type=int, default=None, help="sibling memories (300)")
+    parser.add_argument(
+        "--reach",
+        type=int,
+        default=None,
+        help="stale memories, the same at every size (default: --reach-share of each size)",
+    )
+    parser.add_argument(
+        "--reach-share",
+        type=float,
+        default=REACH_SHARE,
+        help=f"stale memories as a share of each size (default {REACH_SHARE}: 1,682 at 100k)",
+    )
+    parser.add_argument(
+        "--sibling", type=int, default=None, help="sibling memories with --reach (300)"
+    )
+    parser.add_argument(
+        "--url",
+        default=None,
+        help="a Chroma server (http://host:port) instead of a local store in a temp folder",
+    )
     parser.add_argument("--batch", type=int, default=None, help="records per add call (1000)")
     parser.add_argument("--queries", type=int, default=None, help="timed queries per size (300)")
     parser.add_argument("--repeats", type=int, default=None, help="propagation runs per size (3)")
@@ -561,8 +712,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     full = {
         "sizes": ",".join(map(str, SIZES)),
         "corrections": 1000,
-        "reach": 1682,
-        "sibling": 300,
         "batch": 1000,
         "queries": 300,
         "repeats": 3,
@@ -571,8 +720,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if getattr(args, key) is None:
             setattr(args, key, value)
     sizes = sorted(int(s.replace("_", "")) for s in str(args.sizes).split(","))
-    if min(sizes) < args.reach + args.sibling:
-        parser.error("every size must hold --reach + --sibling memories")
+    if args.reach is not None and args.sibling is None:
+        args.sibling = 300
+    if any(sum(reach_of(n, args)) > n for n in sizes):
+        parser.error("every size must hold its stale and sibling memories")
     info = C.machine_info()
     start = time.perf_counter()
     results = []
@@ -581,7 +732,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             results.append(measure_size(n, args, Path(tmp)))
     config = {
         k: getattr(args, k)
-        for k in ("corrections", "reach", "sibling", "batch", "queries", "repeats", "seed", "smoke")
+        for k in (
+            "corrections",
+            "reach",
+            "reach_share",
+            "sibling",
+            "batch",
+            "queries",
+            "repeats",
+            "seed",
+            "smoke",
+            "url",
+        )
     }
     config["sizes"] = sizes
     data = {
@@ -617,6 +779,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             "correction_seconds": s["propagation"]["report_seconds_median"],
             "chromadb_floor_seconds": s["propagation"]["floor_s_median"],
             "propagation_seconds": s["propagation"]["propagation_s_median"],
+            "reached": s["propagation"]["stale"],
+            "ms_per_reached": 1000
+            * s["propagation"]["report_seconds_median"]
+            / max(1, s["propagation"]["stale"]),
+            "retract_seconds": float(np.median([r["retract_s"] for r in s["propagation"]["runs"]])),
+            "repair_seconds": s["repair"]["wall_s"],
+            "peak_rss_mb": s["peak_rss_mb"],
             "links_correct": s["propagation"]["correct"],
         }
         for s in results

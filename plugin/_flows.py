@@ -15,6 +15,7 @@ change. If a process dies after that call, read-time checks already show the rig
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
@@ -41,6 +42,7 @@ from ._links import (
     reach_of,
     relink_patches,
     repair_plan,
+    stored_links,
 )
 from ._prefilter import candidate_regex
 from ._records import CorrectionInfo, Record, correction_info, scope_token
@@ -507,13 +509,9 @@ def write_flow(
         setting = core.max_reach if max_reach == "default" else max_reach
         if setting is not None:
             total = yield Count()
+            own = _own_links(req.ids, final, plan.landing)
             for info in active:
-                own = sum(
-                    1
-                    for rid, m in zip(req.ids, final, strict=True)
-                    if rid in plan.landing and info.id in ((m or {}).get(R.BY) or ())
-                )
-                check_reach(info, len(reach[info.id]) + own, setting, total)
+                check_reach(info, len(reach[info.id]) + own[info.id], setting, total)
     # Every guard has passed: now embed, and write the caller's records in one call.
     embeddings = req.embeddings
     embedded, final = yield Embed(
@@ -555,14 +553,17 @@ def write_flow(
         yield from _update_metadatas(core, changed_ids, [{R.CHANGED: again}] * len(changed_ids))
     if plan.put or plan.drop:
         core.fresh.changed_here()
-    reached = {info.id: len(reach.get(info.id, ())) for info in plan.put}
-    for info in plan.put:
-        reached[info.id] += sum(
-            1
-            for rid, m in zip(req.ids, final, strict=True)
-            if rid in plan.landing and info.id in ((m or {}).get(R.BY) or ())
-        )
-    return reached
+    own = _own_links(req.ids, final, plan.landing)
+    return {info.id: len(reach.get(info.id, ())) + own[info.id] for info in plan.put}
+
+
+def _own_links(
+    ids: list[str], final: list[dict[str, Any] | None], landing: set[str]
+) -> Counter[str]:
+    """Count, per correction, the records of this write that link to it (one pass)."""
+    return Counter(
+        cid for rid, m in zip(ids, final, strict=True) if rid in landing for cid in stored_links(m)
+    )
 
 
 def delete_flow(

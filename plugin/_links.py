@@ -25,6 +25,7 @@ __all__ = [
     "reach_of",
     "relink_patches",
     "repair_plan",
+    "stored_links",
     "stored_role",
 ]
 
@@ -40,7 +41,7 @@ def stored_role(record: Record, links: Iterable[str], retracted: bool) -> Role:
     return "historical" if any(True for _ in links) else "current"
 
 
-def _stored_by(meta: Mapping[str, Any] | None) -> list[str]:
+def stored_links(meta: Mapping[str, Any] | None) -> list[str]:
     """Return a record's stored links."""
     value = (meta or {}).get(R.BY)
     return [b for b in value if isinstance(b, str)] if isinstance(value, list) else []
@@ -290,7 +291,7 @@ def repair_plan(
     for record in records:
         meta = record.metadata or {}
         links = _links(record, registry, scope_key)
-        stored = _stored_by(meta)
+        stored = stored_links(meta)
         role = R.role_value(stored_role(record, links, _retracted(record, registry)))
         patch: dict[str, Any] = {}
         if sorted(stored) != sorted(links) or len(set(stored)) != len(stored):

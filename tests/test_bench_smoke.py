@@ -21,6 +21,7 @@ BENCH = REPO / "bench"
 DATA = REPO.parent / "shared" / "data"
 SCRIPTS = {
     "core": None,
+    "startup": None,
     "seed_replay": None,
     "situatedqa": DATA / "situatedqa" / "data" / "raw_data" / "temp.dev.jsonl",
     "locomo": DATA / "locomo" / "locomo10.json",
@@ -107,9 +108,54 @@ def test_core_smoke_measures_overheads_and_links_exactly_the_stale_records(
             assert 0 < run["report_seconds"] < 60
             assert set(run["phases_s"]) >= {"find", "persist"}
     assert data["summary"]["propagation_correct"] is True
+    for size in data["sizes"]:
+        repair = size["repair"]
+        # every write went through nowline: repair() reads the whole store and changes nothing
+        assert repair["records"] == size["propagation"]["store_records"]
+        assert repair["updated"] == repair["links_added"] == repair["links_removed"] == 0
+        assert size["peak_rss_mb"] > 50
     scaling = json.loads((out / "scaling.json").read_text())
     assert [s["size"] for s in scaling["sizes"]] == data["config"]["sizes"]
+    assert all(s["ms_per_reached"] > 0 for s in scaling["sizes"])
     assert (out / "scaling.png").stat().st_size > 1000
+
+
+@pytest.mark.server
+def test_core_smoke_runs_against_a_chroma_server(chroma_server: Any, tmp_path: Path) -> None:
+    """``bench/core.py --url`` measures the same figures over HttpClient (issue 15 §5)."""
+    env = dict(os.environ, NOWLINE_BENCH_QUIET="1", NOWLINE_CACHE_DIR=str(tmp_path / "cache"))
+    cmd = [
+        sys.executable,
+        str(BENCH / "core.py"),
+        "--smoke",
+        "--out",
+        str(tmp_path),
+        "--url",
+        f"http://127.0.0.1:{chroma_server.port}",
+    ]
+    proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=TIMEOUT)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    data = json.loads((tmp_path / "core.json").read_text())
+    assert data["config"]["url"].endswith(str(chroma_server.port))
+    assert data["summary"]["propagation_correct"] is True
+    assert data["sizes"][0]["repair"]["updated"] == 0
+
+
+def test_startup_smoke_never_trusts_a_stale_snapshot(runs: dict[str, Any]) -> None:
+    """Fresh processes open the store with and without a snapshot and trip the same corrections.
+
+    The stale case (corrections retracted through nowline and deleted around it since the
+    snapshot) must trip only what a full read trips.
+    """
+    data, _out = _result(runs, "startup")
+    assert data["trips_agree"] is True
+    assert data["trips_after_changes"] == ["fix-1"]
+    cases = data["cases"]
+    assert set(cases) == {"full read", "snapshot", "snapshot, stale"}
+    for case in cases.values():
+        assert case["wrap_s"] > 0 and case["maxrss_mb"] > 50
+    assert all(s["had_snapshot"] for s in data["samples"]["snapshot"])
+    assert not any(s["had_snapshot"] for s in data["samples"]["full read"])
 
 
 def test_seed_replay_smoke_links_every_stale_memory_and_no_sibling(runs: dict[str, Any]) -> None:
