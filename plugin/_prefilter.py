@@ -49,6 +49,12 @@ def _fold_table() -> tuple[dict[str, str], frozenset[str]]:
 
 def candidate_regex(phrases: Iterable[str]) -> str:
     """Return a Chroma ``$regex`` matching every document in which any phrase could occur."""
+    return _candidate_regex(frozenset(phrases))
+
+
+@functools.lru_cache(maxsize=1024)
+def _candidate_regex(phrases: frozenset[str]) -> str:
+    """Build the regex of ``candidate_regex`` (memoised: a scan of the fold table per call)."""
     folds, marks = _fold_table()
     anchors: set[str] = set()
     wanted: set[str] = set()
