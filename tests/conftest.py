@@ -191,10 +191,7 @@ ASYNC_SKIP = {
 }
 """Tests of HTTP_SUITE that cannot run on the async layer (``path::function``), with reasons."""
 
-ASYNC_XFAIL = {
-    "tests/test_guards.py::test_flags_must_be_booleans": "AsyncCollection.guard(5) says 'use "
-    "Collection.guard() for a plain one' instead of what it got (test_async_found.py)",
-}
+ASYNC_XFAIL: dict[str, str] = {}
 """Known divergences of the async layer (strict), each pinned in tests/test_async_found.py."""
 
 HTTP_XFAIL: dict[str, str] = {}
