@@ -304,9 +304,9 @@ def _automaton(words: Iterable[str]) -> Any:
 
 def _value(word: str) -> _Value:
     """Return what the automata store for a folded phrase: the rules its occurrences obey."""
-    # DESIGN.md §3 item 5. The last segment is what follows the last "/", "@", ":" or
-    # whitespace; its trailing dots are left out, so "ufo." (a sentence's full stop) is no
-    # dotted name while "v1.2." and ".net" are.
+    # Dotted names (the README's "Matching"). The last segment is what follows the last "/",
+    # "@", ":" or whitespace; its trailing dots are left out, so "ufo." (a sentence's full
+    # stop) is no dotted name while "v1.2." and ".net" are.
     dotted = "." in word and "." in _SEGMENT_SEPARATOR.split(word)[-1].rstrip(".")
     last = word[-1]
     ends_in_token = is_token_char(last)

@@ -37,11 +37,10 @@ from ._freshness import (
 from ._links import (
     WritePlan,
     batch_metadata,
-    link_patches,
     plan_write,
     reach_of,
+    relink_patches,
     repair_plan,
-    unlink_patches,
 )
 from ._prefilter import candidate_regex
 from ._records import CorrectionInfo, Record, correction_info, scope_token
@@ -87,9 +86,9 @@ class Core:
     max_batch: int
     checked_missing: set[str] = field(default_factory=set)
 
-    def refresh(self, force: bool = False) -> Flow[bool]:
-        """Catch up with corrections changed elsewhere, if due."""
-        return refresh_flow(self.fresh, self.registry, self.scope_key, force=force)
+    def refresh(self, force: bool = False, scan: bool = True) -> Flow[bool]:
+        """Catch up with corrections changed elsewhere, if due (see ``refresh_flow``)."""
+        return refresh_flow(self.fresh, self.registry, self.scope_key, force=force, scan=scan)
 
 
 def load(
@@ -105,23 +104,21 @@ def load(
 def _observe(core: Core, records: Iterable[Record]) -> Flow[None]:
     """Take in what a read shows about corrections: new ones, retractions, unknown links.
 
-    A correction that a read returns and the registry does not hold is taken in at once; a
-    stored retraction mark is applied at once; a stored link that names a correction the
-    registry does not hold forces a refresh (once per unknown id).
+    A correction that a read returns and the registry does not hold, or holds as not
+    retracted while the record is, is read again by id and taken in at once (the row itself
+    may be older than a change another thread made meanwhile). A stored link that names a
+    correction the registry does not hold forces a refresh (once per unknown id).
     """
     unknown_links = False
+    recheck: list[str] = []
     for record in records:
         meta = record.metadata
         if not meta:
             continue
         if R.is_correction(meta):
             held = core.registry.get(record.id)
-            if held is None:
-                info = correction_info(record, core.scope_key)
-                if info is not None:
-                    core.registry.put(info)
-            elif held.retracted is None and R.is_retracted(meta):
-                core.registry.retract(record.id, float(meta[R.RETRACTED]))
+            if held is None or (held.retracted is None and R.is_retracted(meta)):
+                recheck.append(record.id)
         links = meta.get(R.BY)
         for cid in links if isinstance(links, list) else ():
             if (
@@ -131,6 +128,8 @@ def _observe(core: Core, records: Iterable[Record]) -> Flow[None]:
             ):
                 core.checked_missing.add(cid)
                 unknown_links = True
+    if recheck:
+        yield from verify_flow(core.registry, core.scope_key, recheck)
     yield from core.refresh(force=unknown_links)
 
 
@@ -413,10 +412,27 @@ def _update_metadatas(core: Core, ids: list[str], metas: list[dict[str, Any]]) -
         yield Write("update", ids=ids[i : i + step], metadatas=metas[i : i + step])
 
 
-def _unlink(core: Core, correction_id: str, keep: Iterable[str] = ()) -> Flow[None]:
-    """Set the stored links of the records a correction held to what the registry says now."""
-    held = yield from read_all(where=cast(Where, {R.BY: {"$contains": correction_id}}))
-    ids, metas = yield Work(unlink_patches, (held, core.registry, core.scope_key, tuple(keep)))
+def _relink(
+    core: Core,
+    correction_ids: Iterable[str],
+    reached: Iterable[Record] = (),
+    keep: Iterable[str] = (),
+) -> Flow[None]:
+    """Store what the registry says now as the links of the records these corrections held.
+
+    ``reached`` adds records a write's new corrections reach. Every record gets one patch,
+    computed from the registry after the change (never from links read before it), so a
+    call that drops one correction and adds another leaves no stale link behind.
+    """
+    touched: dict[str, Record] = {}
+    for cid in dict.fromkeys(correction_ids):
+        held = yield from read_all(where=cast(Where, {R.BY: {"$contains": cid}}))
+        touched.update((r.id, r) for r in held)
+    for record in reached:
+        touched.setdefault(record.id, record)
+    ids, metas = yield Work(
+        relink_patches, (list(touched.values()), core.registry, core.scope_key, tuple(keep))
+    )
     yield from _update_metadatas(core, ids, metas)
 
 
@@ -466,7 +482,7 @@ def write_flow(
 
     Returns how many records each written correction reaches.
     """
-    yield from core.refresh()
+    yield from core.refresh(scan=False)
     if req.documents is not None:
         # A document that comes back from query() is stored without nowline's lines.
         texts = core.registry.texts()
@@ -527,10 +543,12 @@ def write_flow(
         core.registry.put(info)
     for cid in plan.drop:
         core.registry.drop(cid)
-    for cid in [*plan.relink, *plan.drop]:
-        yield from _unlink(core, cid, keep=plan.landing)
-    ids, patches = link_patches(reach, core.registry)
-    yield from _update_metadatas(core, ids, patches)
+    yield from _relink(
+        core,
+        [*plan.relink, *plan.drop],
+        reached=(r for records in reach.values() for r in records),
+        keep=plan.landing,
+    )
     if changed_ids and time.time() - started > SLACK / 2:
         # A long write: stamp again, so readers that refreshed meanwhile still see it.
         again = time.time()
@@ -565,8 +583,7 @@ def delete_flow(
     result = yield Delete(ids=ids, where=where, where_document=where_document, limit=limit)
     for cid in corrections:
         core.registry.drop(cid)
-    for cid in corrections:
-        yield from _unlink(core, cid)
+    yield from _relink(core, corrections)
     if corrections:
         core.fresh.changed_here()
     return result
@@ -601,7 +618,7 @@ def retract_flow(core: Core, correction_id: str) -> Flow[bool]:
         if info is not None:
             core.registry.put(info)
     core.registry.retract(correction_id, now)
-    yield from _unlink(core, correction_id)
+    yield from _relink(core, [correction_id])
     core.fresh.changed_here()
     return True
 

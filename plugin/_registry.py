@@ -14,7 +14,7 @@ writer may share one registry (a scan of a 10 kB text holds it for about 0.1 ms)
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from ._records import CorrectionInfo, Order, ScopeToken
 from .matchers import Match, Matcher
@@ -153,6 +153,30 @@ class Registry:
             info = self._infos.get(correction_id)
             if info is not None and info.retracted is None:
                 self.put(info._replace(retracted=when))
+
+    def reconcile(self, found: Mapping[str, CorrectionInfo | None], since: int) -> bool | None:
+        """Take in what a read of the store showed, unless the registry changed since it began.
+
+        ``found`` maps ids to the correction the read showed (None: that id is no correction,
+        or no record, now). ``since`` is :attr:`version` as it was before the read. A read that
+        overlapped a change (a write in another thread, another read's take-in) may show a
+        state older than the registry's; it is refused, and None returned, so the caller reads
+        again. Otherwise returns whether anything changed.
+        """
+        with self._lock:
+            if self.version != since:
+                return None
+            changed = False
+            for cid, info in found.items():
+                held = self._infos.get(cid)
+                if info is None:
+                    if held is not None:
+                        self.drop(cid)
+                        changed = True
+                elif held != info:
+                    self.put(info)
+                    changed = True
+            return changed
 
     def replace_all(self, infos: Iterable[CorrectionInfo]) -> None:
         """Replace every correction by ``infos`` (a full reload)."""

@@ -277,7 +277,7 @@ def run(
         path: the folder of a local ``chromadb.PersistentClient`` store.
         collection: the collection's name (default: the store's only collection).
         client: a chromadb client to serve instead of ``path``.
-        scope_key: passed to :func:`nowline.wrap` (DESIGN.md §7).
+        scope_key: passed to :func:`nowline.wrap` (the README's "Scope").
         metadata: the scope every tool call is bound to (see :func:`build_server`).
 
     Raises:

@@ -8,7 +8,8 @@ A stale memory is followed by labelled lines, each indented by four spaces:
 * ``retracted: ...`` — under a recalled correction that was withdrawn.
 
 A document that comes back to a write with nowline's lines still on it is stored without them
-(:func:`unannotate`), decided from the text alone.
+(:func:`unannotate`): a trailing label line is nowline's when it carries the text of one of the
+store's corrections.
 
 nowline writes labelled lines of its own beneath a hit (``    now: ...``). Text
 from the store (a memory, a correction) must never produce a line that a reader could take for

@@ -98,8 +98,10 @@ _ABOUT_HELP = (
     "a common word, a first name or a bare number, which other memories also use: without "
     "about such a string is refused. Example: Acme's CEO changed from Michelle to Dana, so "
     "deprecates ['Michelle'] with about ['Acme']: only memories that name Michelle AND Acme "
-    "are marked, not every Michelle. Leave it empty for specific strings (slugs, URLs, email "
-    "addresses). Anchors match like deprecates (exact string, case-insensitive, whole words)."
+    "are marked, not every Michelle. Fill it too when the old value still exists but stopped "
+    "holding this role (a former CEO or champion). Leave it empty for specific strings that "
+    "changed everywhere (slugs, URLs, email addresses). Anchors match like deprecates "
+    "(exact string, case-insensitive, whole words)."
 )
 _Anchors = list[Annotated[_Phrase, StringConstraints(max_length=MAX_PHRASE_LENGTH)]]
 

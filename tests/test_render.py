@@ -1,4 +1,4 @@
-"""The context block of DESIGN.md §5, and forged annotations."""
+"""The context block of the README's "What a stale hit shows", and forged annotations."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ UFO = "UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo; do GitHub work in
 
 
 def test_block_is_exactly_the_design_example() -> None:
-    """render() gives the block of DESIGN.md §5 byte for byte."""
+    """render() gives the block of the README's "What a stale hit shows" byte for byte."""
     ref = nowline.CorrectionRef(id="c", document=UFO, deprecates=["metalcraftai/ufo"], time=1.0)
     recall = nowline.Recall(
         query="ufo",

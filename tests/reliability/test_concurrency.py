@@ -1,4 +1,6 @@
-"""Several writer processes (DESIGN.md §10): refused on one local path, concurrent over a server.
+"""Several writer processes: refused on one local path, concurrent over a server.
+
+See the README's "Reliability".
 
 ``tests/test_processes.py`` shows that a second writer of a local store gets StoreBusy and that
 the store stays healthy. Here: every write method of the refused process is refused before it

@@ -1,4 +1,6 @@
-"""Forged annotations (DESIGN.md §5): no stored text can pass for a now-line.
+"""Forged annotations: no stored text can pass for a now-line.
+
+See the README's "What a stale hit shows".
 
 A reader (a person, an LLM, a terminal) splits text into lines at every Unicode line
 boundary, does not see zero-width characters, and reads full-width or spaced-out letters as

@@ -1,4 +1,6 @@
-"""Fuzzing the forgery rule (DESIGN.md §5): random Unicode around labels, read as a reader would.
+"""Fuzzing the forgery rule: random Unicode around labels, read as a reader would.
+
+See the README's "What a stale hit shows".
 
 The oracle here is written from Unicode properties through the ``regex`` package, apart from
 ``nowline.render``, which takes them from :mod:`unicodedata` and a shipped table:
