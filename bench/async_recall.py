@@ -575,6 +575,10 @@ def markdown(data: dict[str, Any]) -> str:
             data["command"],
             data["seconds"],
         ),
+        "Load average at the end: "
+        + ", ".join(f"{x:.1f}" for x in data["machine"].get("load_average_at_end") or [])
+        + " (the machine is shared with other jobs; the variants are interleaved, so they share "
+        "its load).\n",
         f"{store['records']:,} records ({store['corrections']:,} corrections; the seed "
         f"correction links {store['seed_correction_reached']:,}), built over HTTP in "
         f"{store['build_s']:.0f} s. `recall(text, n_results={N_RESULTS})` with a cheap hash "
@@ -786,6 +790,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     }
     config["server"] = "started by the benchmark" if args.url is None else args.url
+    info["load_average_at_end"] = list(os.getloadavg())
     data = {
         "benchmark": "async_recall",
         "command": C.command_line(),

@@ -38,7 +38,7 @@ async def remember_and_recall(host: str = "localhost", port: int = 8000) -> list
         print(stale)  # names the correction and the current repository
 
     # Many recalls at once on one event loop: Chroma requests are awaited, and embedding and
-    # large matcher scans run in worker threads, so the loop is never blocked by them.
+    # matcher scans run in worker threads, so the loop is never blocked by them.
     questions = ["Where is the UFO core PR?", "Which repository do we push to?"]
     return await asyncio.gather(*(memory.recall(q, n_results=3) for q in questions))
 
