@@ -12,7 +12,9 @@ word-frequency list) run in a worker thread, so the event loop is never blocked 
     packet = await memory.recall("where is the app?")
 
 Writes of one collection run one at a time (an ``asyncio.Lock`` per wrapper); reads run
-concurrently with them. The corrections load at the first awaited call.
+concurrently with them. The corrections load when an ``AsyncClient`` accessor opens the
+collection (so ``scope_key`` is settled from them at once, as for a sync collection), or,
+for ``nowline.wrap(async_collection)``, at the first awaited call.
 """
 
 from __future__ import annotations
@@ -81,7 +83,11 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
     """
 
     def __init__(self, collection: ChromaAsyncCollection, options: Options | None = None) -> None:
-        """Wrap ``collection``; prefer :func:`nowline.wrap`. The corrections load lazily.
+        """Wrap ``collection``; prefer :func:`nowline.wrap`.
+
+        The corrections load at the first awaited call (``__init__`` cannot await), so until
+        then ``scope_key`` is the option given; the ``AsyncClient`` accessors await that load
+        before they return the collection.
 
         Raises:
             InvalidInput: the collection is already wrapped, or its embedding function cannot
@@ -377,6 +383,8 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
         """
 
         def decorate(f: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+            if not callable(f):
+                raise InvalidInput(f"guard() decorates a function, not {type(f).__name__}.")
             if not inspect.iscoroutinefunction(f):
                 raise InvalidInput(
                     "AsyncCollection.guard() decorates an async function; use "
@@ -465,9 +473,15 @@ class AsyncClient(AsyncClientAPI):
     def database(self, value: str) -> None:
         self._client.database = value
 
-    def _wrap(self, collection: ChromaAsyncCollection) -> AsyncCollection:
-        """Wrap one collection with this client's options."""
-        return AsyncCollection(collection, self._options)
+    async def _wrap(self, collection: ChromaAsyncCollection) -> AsyncCollection:
+        """Wrap one collection with this client's options and load its corrections.
+
+        Loading here (the accessors are coroutines anyway) settles ``scope_key`` before the
+        caller sees the collection, as ``nowline.wrap`` of a sync collection does.
+        """
+        wrapped = AsyncCollection(collection, self._options)
+        await wrapped._ready()
+        return wrapped
 
     async def create_collection(
         self,
@@ -480,7 +494,7 @@ class AsyncClient(AsyncClientAPI):
         get_or_create: bool = False,
     ) -> AsyncCollection:
         """Create a collection, as chromadb's, wrapped."""
-        return self._wrap(
+        return await self._wrap(
             await self._client.create_collection(
                 name=name,
                 schema=schema,
@@ -502,7 +516,7 @@ class AsyncClient(AsyncClientAPI):
         data_loader: DataLoader[Any] | None = None,
     ) -> AsyncCollection:
         """Open or create a collection, as chromadb's, wrapped."""
-        return self._wrap(
+        return await self._wrap(
             await self._client.get_or_create_collection(
                 name=name,
                 schema=schema,
@@ -520,7 +534,7 @@ class AsyncClient(AsyncClientAPI):
         data_loader: DataLoader[Any] | None = None,
     ) -> AsyncCollection:
         """Open a collection, as chromadb's, wrapped."""
-        return self._wrap(
+        return await self._wrap(
             await self._client.get_collection(
                 name=name, embedding_function=embedding_function, data_loader=data_loader
             )
@@ -533,7 +547,7 @@ class AsyncClient(AsyncClientAPI):
         data_loader: DataLoader[Any] | None = None,
     ) -> AsyncCollection:
         """Open a collection by its id, as chromadb's, wrapped."""
-        return self._wrap(
+        return await self._wrap(
             await self._client.get_collection_by_id(
                 id=id, embedding_function=embedding_function, data_loader=data_loader
             )
@@ -544,7 +558,7 @@ class AsyncClient(AsyncClientAPI):
     ) -> Sequence[AsyncCollection]:
         """List the collections, wrapped, as chromadb's ``list_collections``."""
         found = await self._client.list_collections(limit=limit, offset=offset)
-        return [self._wrap(c) for c in found]
+        return [await self._wrap(c) for c in found]
 
     async def delete_collection(self, name: str) -> None:
         """Delete a collection and its records, as chromadb's (records first: chroma#7594)."""

@@ -21,6 +21,13 @@ Mistakes the model can fix come back as tool results with ``isError`` set and a 
 names only the tool's fields; an unknown tool is a protocol error (``-32602``), as the
 specification lists it.
 
+Against a Chroma server (``nowline mcp --url URL``, or any collection whose client is a
+``chromadb.HttpClient``) the tools run on the :class:`nowline.AsyncCollection` of the same
+collection, over ``chromadb.AsyncHttpClient`` with the same connection settings (see
+:func:`async_twin`): a tool call awaits its Chroma requests on the server's event loop, and
+only embedding and large matcher scans go to worker threads, so calls run concurrently. A local
+store (``--path``) has no async client; its calls run one at a time in a worker thread.
+
 A collection with a ``scope_key`` is served one scope at a time: ``build_server(collection,
 metadata={"user_id": "alice"})`` (``nowline mcp --scope alice``) makes every tool write, read
 and check in that scope only (see :func:`nowline.tools.run_tool`).
@@ -33,11 +40,12 @@ schemas are exactly the models' schemas. Needs the ``mcp`` extra:
 from __future__ import annotations
 
 import functools
+import inspect
 import logging
 import threading
 import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 try:
     import anyio
@@ -59,14 +67,30 @@ except ImportError as exc:  # pragma: no cover - an MCP SDK older than 2.x
         "installed): pip install -U 'nowline[mcp]'"
     ) from exc
 
-from nowline import Collection
+from nowline import AsyncCollection, Collection
 from nowline.prompts import SYSTEM_PROMPT
-from nowline.tools import TOOLS, input_schema, open_collection, output_schema, run_tool
+from nowline.tools import (
+    TOOLS,
+    ToolResult,
+    input_schema,
+    open_collection,
+    output_schema,
+    run_tool,
+)
 
 if TYPE_CHECKING:
     from chromadb.api import ClientAPI
 
-__all__ = ["PROMPT_NAME", "SERVER_NAME", "build_server", "run", "serve", "serve_stdio"]
+__all__ = [
+    "PROMPT_NAME",
+    "SERVER_NAME",
+    "async_twin",
+    "build_server",
+    "run",
+    "run_tool_async",
+    "serve",
+    "serve_stdio",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -78,12 +102,13 @@ PROMPT_NAME = "nowline-memory"
 
 
 def build_server(
-    collection: Collection, *, metadata: Mapping[str, Any] | None = None
+    collection: Collection | AsyncCollection, *, metadata: Mapping[str, Any] | None = None
 ) -> Server[Any]:
     """Return an MCP server whose memory tools act on ``collection``.
 
-    Tool calls run one at a time, in a worker thread, so a slow embedding never blocks the
-    protocol.
+    On an async collection tool calls await it (:func:`run_tool_async`) and may run
+    concurrently. On a sync collection they run one at a time, in a worker thread, so a slow
+    embedding never blocks the protocol.
 
     Args:
         collection: the nowline collection to remember into and recall from.
@@ -124,10 +149,16 @@ def build_server(
                 types.INVALID_PARAMS, f"Unknown tool {params.name!r}; the tools are: {known}."
             )
 
-        def run() -> Any:
-            return run_tool(collection, params.name, params.arguments or {}, metadata=binding)
+        arguments = params.arguments or {}
+        if isinstance(collection, AsyncCollection):
+            result = await run_tool_async(collection, params.name, arguments, metadata=binding)
+        else:
+            sync = collection
 
-        result = await anyio.to_thread.run_sync(run, limiter=limiter)
+            def run() -> ToolResult:
+                return run_tool(sync, params.name, arguments, metadata=binding)
+
+            result = await anyio.to_thread.run_sync(run, limiter=limiter)
         return types.CallToolResult(
             content=[types.TextContent(text=result.text)],
             structured_content=result.data,
@@ -172,28 +203,59 @@ def build_server(
     )
 
 
-async def serve_stdio(collection: Collection, *, metadata: Mapping[str, Any] | None = None) -> None:
-    """Serve the memory tools of ``collection`` over this process's stdin and stdout."""
+async def serve_stdio(
+    collection: Collection | AsyncCollection, *, metadata: Mapping[str, Any] | None = None
+) -> None:
+    """Serve the memory tools of ``collection`` over this process's stdin and stdout.
+
+    A sync collection on a Chroma server is served through its async twin (:func:`async_twin`).
+    """
+    served = await _for_serving(collection)
+    await _serve_stdio(served, metadata)
+
+
+async def _serve_stdio(
+    collection: Collection | AsyncCollection, metadata: Mapping[str, Any] | None
+) -> None:
+    """Run the MCP server over stdio until the client disconnects."""
     server = build_server(collection, metadata=metadata)
     async with stdio_server() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-def serve(collection: Collection, *, metadata: Mapping[str, Any] | None = None) -> None:
+def serve(
+    collection: Collection | AsyncCollection, *, metadata: Mapping[str, Any] | None = None
+) -> None:
     """Serve the memory tools of ``collection`` over stdio until the client disconnects.
 
-    The embedding model, Chroma's index and nowline's registry start loading in a background
-    thread at once, so the first ``recall`` or ``remember`` does not wait for all of it; the
-    time it takes is logged to stderr.
+    A collection on a Chroma server is served through its async twin (:func:`async_twin`).
+    The embedding model, Chroma's index and nowline's registry start loading at once (in a
+    background thread, or a task of the server's loop for an async collection), so the first
+    ``recall`` or ``remember`` does not wait for all of it; the time it takes is logged to
+    stderr.
 
     Args:
         collection: the nowline collection to serve.
         metadata: the scope every tool call is bound to (see :func:`build_server`).
     """
-    threading.Thread(
-        target=_warm_up, args=(collection,), name="nowline-warm-up", daemon=True
-    ).start()
-    anyio.run(functools.partial(serve_stdio, collection, metadata=metadata))
+    anyio.run(functools.partial(_serve_warm, collection, metadata))
+
+
+async def _serve_warm(
+    collection: Collection | AsyncCollection, metadata: Mapping[str, Any] | None
+) -> None:
+    """Warm the collection up in the background while serving it over stdio."""
+    served = await _for_serving(collection)
+    if isinstance(served, Collection):
+        threading.Thread(
+            target=_warm_up, args=(served,), name="nowline-warm-up", daemon=True
+        ).start()
+        await _serve_stdio(served, metadata)
+        return
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(_warm_up_async, served)
+        await _serve_stdio(served, metadata)
+        tasks.cancel_scope.cancel()
 
 
 def run(
@@ -207,8 +269,9 @@ def run(
     """Open a store and serve its memory tools over stdio (see :func:`serve`).
 
     The store is a local folder (``path``) or a chromadb client (``client``, e.g. from
-    :func:`nowline.tools.connect`). An empty (or missing) store gets a collection named
-    ``memory``; a missing ``collection`` is created.
+    :func:`nowline.tools.connect`; a server's is served through the async collection). An
+    empty (or missing) store gets a collection named ``memory``; a missing ``collection`` is
+    created.
 
     Args:
         path: the folder of a local ``chromadb.PersistentClient`` store.
@@ -224,6 +287,150 @@ def run(
     serve(opened, metadata=metadata)
 
 
+# ------------------------------------------------------------------- server mode: async
+
+_SYNC_HTTP = "chromadb.api.fastapi.FastAPI"
+_ASYNC_HTTP = "chromadb.api.async_fastapi.AsyncFastAPI"
+
+
+async def async_twin(collection: Collection) -> AsyncCollection | None:
+    """Return the async collection of the same Chroma server collection, or None if local.
+
+    The twin talks to the server through ``chromadb.AsyncHttpClient`` with the sync client's
+    connection settings (host, port, SSL, headers, auth, tenant, database) and is wrapped with
+    the same nowline options, including the settled ``scope_key`` and the embedding function
+    (the same object, so a model loads once). A local store has no async client: None.
+
+    Args:
+        collection: a nowline collection, e.g. from :func:`nowline.tools.open_collection`.
+
+    Returns:
+        A :class:`nowline.AsyncCollection` (its corrections loaded), or None.
+    """
+    import chromadb
+
+    raw = collection.raw
+    settings = raw._client.get_settings()
+    if settings.chroma_api_impl != _SYNC_HTTP:
+        return None
+    twin = settings.model_copy(update={"chroma_api_impl": _ASYNC_HTTP})
+    client = await chromadb.AsyncHttpClient(
+        host=str(twin.chroma_server_host),
+        port=int(twin.chroma_server_http_port or 8000),
+        ssl=bool(twin.chroma_server_ssl_enabled),
+        headers=twin.chroma_server_headers,
+        settings=twin,
+        tenant=raw.tenant,
+        database=raw.database,
+    )
+    from nowline import wrap
+
+    options = {**collection.options, "embedding_function": collection.embedding_function}
+    return await wrap(client, **options).get_collection(raw.name)
+
+
+async def _for_serving(collection: Collection | AsyncCollection) -> Collection | AsyncCollection:
+    """Return the collection to serve: a server's through its async twin, else as given."""
+    if isinstance(collection, AsyncCollection):
+        return collection
+    twin = await async_twin(collection)
+    if twin is None:
+        return collection
+    logger.info("nowline: serving the Chroma server's collection %r asynchronously", twin.name)
+    return twin
+
+
+class _Pending(BaseException):
+    """run_tool asked the stand-in collection for a result that has not been awaited yet.
+
+    A BaseException, so that no ``except Exception`` on the way out can swallow it.
+    """
+
+    def __init__(self, call: tuple[str, tuple[Any, ...], dict[str, Any]]) -> None:
+        """Carry the call: (method name, args, kwargs)."""
+        super().__init__(call[0])
+        self.call = call
+
+
+class _Replay:
+    """A stand-in for an async collection that answers run_tool from results awaited so far.
+
+    Attributes pass through; each coroutine method call returns (or raises) the outcome of
+    the same call in ``done``, in order, and raises :class:`_Pending` past its end.
+    """
+
+    def __init__(self, collection: AsyncCollection, done: list[tuple[Any, bool, Any]]) -> None:
+        """Replay ``done`` ([(call, succeeded, value or exception)]) over ``collection``."""
+        self._collection = collection
+        self._done = done
+        self._next = 0
+
+    def __getattr__(self, name: str) -> Any:
+        """Return the collection's attribute; a coroutine method becomes a replayed call."""
+        attr = getattr(self._collection, name)
+        if not inspect.iscoroutinefunction(attr):
+            return attr
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            key = (name, args, kwargs)
+            index, self._next = self._next, self._next + 1
+            if index == len(self._done):
+                raise _Pending(key)
+            done, succeeded, value = self._done[index]
+            if done != key:  # run_tool is deterministic; a different call is a bug
+                raise RuntimeError(f"run_tool replay diverged: {done!r} then {key!r}")
+            if not succeeded:
+                raise value
+            return value
+
+        return call
+
+
+async def run_tool_async(
+    collection: AsyncCollection,
+    name: str,
+    arguments: Mapping[str, Any] | None,
+    *,
+    metadata: Mapping[str, Any] | None = None,
+) -> ToolResult:
+    """Run a model's tool call against an async collection, as :func:`nowline.tools.run_tool`.
+
+    The same validation, messages and results as the sync dispatcher, because it *is* the sync
+    dispatcher: ``run_tool`` runs against a stand-in collection that answers from the results
+    awaited so far; when it needs one more, that call is awaited on ``collection`` and
+    ``run_tool`` runs again from the start (a tool makes at most three calls; writes are
+    never repeated, since each call is awaited once and then replayed).
+
+    Args:
+        collection: the async nowline collection the tools act on.
+        name: the tool's name, one of :data:`nowline.tools.TOOLS`.
+        arguments: the call's arguments (a JSON object).
+        metadata: the scope binding (see :func:`nowline.tools.run_tool`).
+
+    Returns:
+        A :class:`nowline.tools.ToolResult`.
+
+    Raises:
+        InvalidInput: ``metadata`` is not a valid scope binding (a mistake of the program).
+    """
+    done: list[tuple[Any, bool, Any]] = []
+    while True:
+        stand_in = cast(Collection, _Replay(collection, done))
+        try:
+            return run_tool(stand_in, name, arguments, metadata=metadata)
+        except _Pending as pending:
+            method, args, kwargs = pending.call
+            try:
+                value = await getattr(collection, method)(*args, **kwargs)
+            except Exception as exc:  # replayed into run_tool, which decides what it means
+                done.append((pending.call, False, exc))
+            else:
+                done.append((pending.call, True, value))
+
+
+# ------------------------------------------------------------------------- warm-up
+
+
 def _warm_up(collection: Collection) -> None:
     """Make the first tool call fast: load the embedding model, the index and the registry.
 
@@ -236,6 +443,20 @@ def _warm_up(collection: Collection) -> None:
             return
         collection.recall("warm up", n_results=1)
     except Exception:  # the first real call reports the problem to the client
+        logger.warning("Warming up the memory tools failed.", exc_info=True)
+        return
+    logger.info("nowline: memory tools ready in %.1f s", time.perf_counter() - start)
+
+
+async def _warm_up_async(collection: AsyncCollection) -> None:
+    """As :func:`_warm_up`, for an async collection, as a task of the server's loop."""
+    start = time.perf_counter()
+    try:
+        if collection.embedding_function is None:
+            await collection.check("warm up")  # loads the corrections at least
+        else:
+            await collection.recall("warm up", n_results=1)
+    except Exception:
         logger.warning("Warming up the memory tools failed.", exc_info=True)
         return
     logger.info("nowline: memory tools ready in %.1f s", time.perf_counter() - start)

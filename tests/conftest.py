@@ -10,6 +10,13 @@ Two backends serve the ``raw_client`` fixture (and so ``client``, ``memory`` and
   database, so tests that reopen "their" store reopen it over HTTP.
 
 Tests that need a server whatever the backend use the ``chroma_server`` fixture directly.
+
+With ``--backend=http`` the store fixtures of HTTP_SUITE also run on nowline's async collection:
+the module-scoped ``io`` fixture is parametrised over :data:`IO_LAYERS`, and for ``"async"`` the
+clients are ``chromadb.AsyncHttpClient`` objects presented with the sync API by
+:mod:`tests.async_bridge` (one event loop in a background thread). ``nowline.wrap`` is replaced
+for the run by :func:`tests.async_bridge.wrap`, which passes every other argument through
+unchanged. Tests that cannot run async are listed, with the reason, in :data:`ASYNC_SKIP`.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
 from chromadb.utils.embedding_functions import register_embedding_function
 
 import nowline
+from tests import async_bridge
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
@@ -80,16 +88,29 @@ class FakeEmbedding(EmbeddingFunction[Documents]):
 
 
 @pytest.fixture
-def store_path(tmp_path: Path) -> str:
-    """Return a fresh folder for a persistent Chroma store."""
+def store_path(tmp_path: Path, io: str) -> str:
+    """Return a fresh folder for a persistent Chroma store.
+
+    With --backend=http a PersistentClient of this folder opens the test's server database
+    instead, through the ``io`` layer's client (see ``_persistent_client_follows_backend``).
+    """
     return str(tmp_path / "store")
 
 
 @pytest.fixture
-def raw_client(request: pytest.FixtureRequest, store_path: str) -> Iterator[chromadb.api.ClientAPI]:
-    """Return a fresh store's client: a PersistentClient, or an HttpClient with --backend=http."""
+def raw_client(
+    request: pytest.FixtureRequest, store_path: str, io: str
+) -> Iterator[chromadb.api.ClientAPI]:
+    """Return a fresh store's client: a PersistentClient, or an HttpClient with --backend=http.
+
+    With ``io == "async"`` the HttpClient is an AsyncHttpClient presented with the sync API.
+    """
     if backend(request.config) == "http":
-        yield request.getfixturevalue("http_database").client()
+        database: ServerDatabase = request.getfixturevalue("http_database")
+        if io == "async":
+            yield database.async_client(request.getfixturevalue("bridge"))
+        else:
+            yield database.client()
         return
     client = chromadb.PersistentClient(path=store_path)
     yield client
@@ -145,6 +166,9 @@ HTTP_SUITE = (
     "tests/reliability/test_forgery.py",
     "tests/reliability/test_state_machine.py",
     "tests/reliability/test_faults.py",
+    "tests/test_lines.py",
+    "tests/test_anchors.py",
+    "tests/test_conformance.py",
 )
 """The modules that ``--backend=http`` runs against a Chroma server (paths from the repo root)."""
 
@@ -153,6 +177,22 @@ HTTP_SKIP = {
     "local store at store_path; the test is about that local store",
 }
 """Tests of HTTP_SUITE that are inherently local: skipped with --backend=http, with the reason."""
+
+IO_LAYERS = ("sync", "async")
+"""The I/O layers the store fixtures of HTTP_SUITE run on with --backend=http."""
+
+ASYNC_SKIP = {
+    "tests/test_dropin.py::test_wrap_client_lists_wrapped_collections": "asserts the sync classes "
+    "(nowline.Collection); tests/test_async_surface.py asserts the async ones",
+    "tests/test_conformance.py::test_wrapped_objects_are_chromadb_objects": "asserts the sync "
+    "classes (ClientAPI, Collection); tests/test_async_surface.py asserts the async ones",
+    "tests/test_conformance.py::test_a_method_nowline_does_not_name_passes_through": "patches "
+    "chromadb's sync classes; tests/test_async_surface.py patches the async ones",
+}
+"""Tests of HTTP_SUITE that cannot run on the async layer (``path::function``), with reasons."""
+
+ASYNC_XFAIL: dict[str, str] = {}
+"""Known divergences of the async layer (strict), each pinned in tests/test_async_found.py."""
 
 HTTP_XFAIL: dict[str, str] = {}
 """Known divergences on the server backend (strict: an XPASS fails, so fixed ones get removed)."""
@@ -181,6 +221,49 @@ def backend(config: pytest.Config) -> str:
     return str(config.getoption("--backend", default="local"))
 
 
+def _relative(config: pytest.Config, path: Path) -> str:
+    """Return a test file's path from the repository root ("" when outside it)."""
+    try:
+        return path.relative_to(config.rootpath).as_posix()
+    except ValueError:
+        return ""
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """With ``--backend=http``, run the store tests of HTTP_SUITE on both I/O layers."""
+    if backend(metafunc.config) != "http" or "io" not in metafunc.fixturenames:
+        return
+    if _relative(metafunc.config, metafunc.definition.path) in HTTP_SUITE:
+        metafunc.parametrize("io", IO_LAYERS, indirect=True, scope="module")
+
+
+@pytest.fixture(scope="module")
+def io(request: pytest.FixtureRequest) -> str:
+    """Return the I/O layer of the store fixtures: ``"sync"`` unless parametrised."""
+    return str(getattr(request, "param", "sync"))
+
+
+@pytest.fixture(scope="session")
+def bridge() -> Iterator[async_bridge.Bridge]:
+    """Start the event loop that runs the async layer's calls; stop it at the end."""
+    loop = async_bridge.Bridge()
+    try:
+        yield loop
+    finally:
+        loop.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _wrap_takes_synced_objects(request: pytest.FixtureRequest) -> Iterator[None]:
+    """With --backend=http, let ``nowline.wrap`` take the async layer's synced objects."""
+    if backend(request.config) != "http":
+        yield
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(nowline, "wrap", async_bridge.wrap)
+        yield
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """With ``--backend=http``, keep only the modules of HTTP_SUITE (the rest are local-only)."""
     if backend(config) != "http":
@@ -188,16 +271,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     keep: list[pytest.Item] = []
     drop: list[pytest.Item] = []
     for item in items:
-        try:
-            rel = item.path.relative_to(config.rootpath).as_posix()
-        except ValueError:
-            rel = ""
+        rel = _relative(config, item.path)
         (keep if rel in HTTP_SUITE else drop).append(item)
         node = f"{rel}::{item.name}"
-        if node in HTTP_SKIP:
-            item.add_marker(pytest.mark.skip(reason=HTTP_SKIP[node]))
-        if node in HTTP_XFAIL:
-            item.add_marker(pytest.mark.xfail(strict=True, reason=HTTP_XFAIL[node]))
+        function = f"{rel}::{getattr(item, 'originalname', item.name)}"  # without [params]
+        for key in dict.fromkeys((node, function)):
+            if key in HTTP_SKIP:
+                item.add_marker(pytest.mark.skip(reason=HTTP_SKIP[key]))
+            if key in HTTP_XFAIL:
+                item.add_marker(pytest.mark.xfail(strict=True, reason=HTTP_XFAIL[key]))
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and callspec.params.get("io") == "async":
+            if function in ASYNC_SKIP:
+                item.add_marker(pytest.mark.skip(reason=f"sync only: {ASYNC_SKIP[function]}"))
+            if function in ASYNC_XFAIL:
+                item.add_marker(pytest.mark.xfail(strict=True, reason=ASYNC_XFAIL[function]))
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
@@ -315,6 +403,10 @@ class ServerDatabase:
         """Return an HttpClient on this database."""
         return self.server.client(self.name)
 
+    def async_client(self, bridge: async_bridge.Bridge) -> Any:
+        """Return an AsyncHttpClient on this database, presented with the sync API."""
+        return bridge.http_client(self.server.host, self.server.port, self.name)
+
 
 @pytest.fixture(scope="session")
 def chroma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ChromaServer]:
@@ -347,10 +439,12 @@ def _persistent_client_follows_backend(
     store_path: str = request.getfixturevalue("store_path")
     database: ServerDatabase = request.getfixturevalue("http_database")
     real: Callable[..., chromadb.api.ClientAPI] = chromadb.PersistentClient
+    layer = request.getfixturevalue("io") if "io" in request.fixturenames else "sync"
+    loop = request.getfixturevalue("bridge") if layer == "async" else None
 
     def persistent_client(path: Any = "./chroma", *args: Any, **kwargs: Any) -> Any:
         if os.fspath(path) == store_path:
-            return database.client()
+            return database.client() if loop is None else database.async_client(loop)
         return real(path, *args, **kwargs)
 
     monkeypatch.setattr(chromadb, "PersistentClient", persistent_client)

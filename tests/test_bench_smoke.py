@@ -23,6 +23,7 @@ SCRIPTS = {
     "core": None,
     "startup": None,
     "seed_replay": None,
+    "async_recall": None,
     "situatedqa": DATA / "situatedqa" / "data" / "raw_data" / "temp.dev.jsonl",
     "locomo": DATA / "locomo" / "locomo10.json",
 }
@@ -229,3 +230,22 @@ def test_locomo_smoke_rankings_are_identical(runs: dict[str, Any]) -> None:
         assert _share(overall[f"bare_recall@{k}"])
         assert abs(overall[f"bare_recall@{k}"] - overall[f"nowline_recall@{k}"]) < 0.05
     assert 0.2 < data["latency"]["p50_ratio"] < 20
+
+
+def test_async_recall_smoke_compares_the_layers_and_times_the_loop(runs: dict[str, Any]) -> None:
+    """The async benchmark measures both layers at every caller count and the loop's steps."""
+    data, _out = _result(runs, "async_recall")
+    assert data["store"]["records"] == data["config"]["records"] + data["store"]["corrections"]
+    assert data["store"]["seed_correction_reached"] == data["config"]["reach"]
+    assert [r["callers"] for r in data["runs"]] == data["config"]["callers"]
+    variants = ("sync default", "async default", "sync pool 8", "async pool 8")
+    for run in data["runs"]:
+        for variant in (*variants, "floor sync", "floor async"):
+            stats = run[variant]
+            assert stats["n"] == data["config"]["calls"], variant
+            assert 0 < stats["p50"] <= stats["p95"] and stats["throughput_per_s"] > 0
+        for loop in run["loop"].values():
+            assert loop["steps"] > 0 and loop["max_cpu_s"] >= 0 and loop["max_lag_s"] >= 0
+    measured = data["blocking"]["measured"]
+    assert len(measured) == 4 and all(m["steps"] > 0 for m in measured.values())
+    assert set(data["blocking"]["profiled"]) == set(measured)

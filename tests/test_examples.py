@@ -10,7 +10,10 @@ from types import ModuleType
 import pytest
 
 EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("*.py"))
-SMALL_ARGS: dict[str, list[str]] = {"ufo_repo_move.py": ["--memories", "60"]}
+SMALL_ARGS: dict[str, list[str]] = {
+    "ufo_repo_move.py": ["--memories", "60"],
+    "async_memory.py": [],  # starts its own Chroma server (chroma run), data under --path
+}
 
 
 def _load(path: Path, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
@@ -48,3 +51,20 @@ def test_demo_story_shows_now_lines(
     assert f"\n    now: {module.CORRECTION}" in after
     hosted = after.split("The sibling repository is untouched:")[1].split("As the store")[0]
     assert "ufo-hosted" in hosted and "now:" not in hosted
+
+
+def test_async_demo_recalls_with_now_lines_from_a_real_server(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The async example, against the ``chroma run`` server it starts, guards and recalls.
+
+    The guarded tool refuses the old repository, and both concurrent recalls show the stale
+    memory with the correction as its now-line.
+    """
+    module = _load(Path(__file__).parent.parent / "examples" / "async_memory.py", monkeypatch)
+    module.main(["--path", str(tmp_path / "server")])
+    out = capsys.readouterr().out
+    assert "metalcraftai/ufo" in out.split("\n")[0]  # the StaleReference message comes first
+    now = "\n    now: UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo; do GitHub work in"
+    assert out.count("- metalcraftai/ufo — PR #1705 passed review." + now) == 2
+    assert (tmp_path / "server" / "data").is_dir()  # the server really stored it there

@@ -9,19 +9,25 @@ import chromadb
 import pytest
 
 import nowline
-from tests.conftest import FakeEmbedding, backend
+from tests.conftest import FakeEmbedding, ServerDatabase, backend
 
 _names = itertools.count()
 
 
 @pytest.fixture(scope="module")
 def module_client(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, io: str
 ) -> chromadb.api.ClientAPI:
-    """Return one chromadb client per module on the run's backend (opening a store is slow)."""
+    """Return one chromadb client per module on the run's backend (opening a store is slow).
+
+    With ``io == "async"`` (http backend only) it is an AsyncHttpClient with the sync API.
+    """
     if backend(request.config) == "http":
         server = request.getfixturevalue("chroma_server")
-        return server.client(server.new_database())
+        database = ServerDatabase(server, server.new_database())
+        if io == "async":
+            return database.async_client(request.getfixturevalue("bridge"))
+        return database.client()
     return chromadb.PersistentClient(path=str(tmp_path_factory.mktemp("reliability") / "store"))
 
 
