@@ -19,8 +19,8 @@ nowline-wrapped one. Records are N synthetic agent memories (``bench/_synth.py``
 precomputed random unit embeddings (384 dimensions, the size of MiniLM's), of which 1.682%
 (``--reach-share``: 1,682 of 100k, the seed incident's count; 16,820 of 1M) name
 ``metalcraftai/ufo`` and 300 per 1,682 of those name ``metalcraftai/ufo-hosted``
-(near misses); ``--reach`` fixes the count at every size instead. One in a thousand also mentions one of the 1,000 rare
-identifiers below. Before the memories, ``--corrections`` (1,000) corrections are written: in
+(near misses); ``--reach`` fixes the count at every size instead. One in a thousand also
+mentions one of the 1,000 rare identifiers below. Before the memories, ``--corrections`` (1,000) corrections are written: in
 the wrapped collection each deprecates one realistic identifier (retired repositories, hosts,
 ticket keys, e-mail addresses, URLs) that almost never occurs; the bare collection stores the
 same records (with the same metadata) as plain records. Both stores thus hold the same
