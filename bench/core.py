@@ -13,18 +13,17 @@ the same way and the per-size numbers go to ``scaling.*``.
 
 Setup, per size N. One chromadb ``PersistentClient`` in a temporary folder (or, with ``--url``,
 a Chroma server reached through ``HttpClient``; use a fresh ``chroma run --path`` folder: the
-collections are left on it) holds two cosine
-collections built from the same records in the same order: a bare chromadb collection and a
-nowline-wrapped one. Records are N synthetic agent memories (``bench/_synth.py``) with
-precomputed random unit embeddings (384 dimensions, the size of MiniLM's), of which 1.682%
-(``--reach-share``: 1,682 of 100k, the seed incident's count; 16,820 of 1M) name
-``metalcraftai/ufo`` and 300 per 1,682 of those name ``metalcraftai/ufo-hosted``
-(near misses); ``--reach`` fixes the count at every size instead. One in a thousand also
-mentions one of the 1,000 rare identifiers below. Before the memories, ``--corrections`` (1,000) corrections are written: in
-the wrapped collection each deprecates one realistic identifier (retired repositories, hosts,
-ticket keys, e-mail addresses, URLs) that almost never occurs; the bare collection stores the
-same records (with the same metadata) as plain records. Both stores thus hold the same
-N + 1,000 records.
+collections are left on it) holds two cosine collections built from the same records in the same
+order: a bare chromadb collection and a nowline-wrapped one. Records are N synthetic agent
+memories (``bench/_synth.py``) with precomputed random unit embeddings (384 dimensions, the size
+of MiniLM's), of which 1.682% (``--reach-share``: 1,682 of 100k, the seed incident's count;
+16,820 of 1M) name ``metalcraftai/ufo`` and 300 per 1,682 of those name
+``metalcraftai/ufo-hosted`` (near misses); ``--reach`` fixes the count at every size instead.
+One in a thousand also mentions one of the 1,000 rare identifiers below. Before the memories,
+``--corrections`` (1,000) corrections are written: in the wrapped collection each deprecates one
+realistic identifier (retired repositories, hosts, ticket keys, e-mail addresses, URLs) that
+almost never occurs; the bare collection stores the same records (with the same metadata) as
+plain records. Both stores thus hold the same N + 1,000 records.
 
 Measurements and their caveats:
 
