@@ -1,0 +1,152 @@
+"""Core faults that the state machine (``test_state_machine.py``) found, one minimal test each.
+
+Each test is the smallest program that shows the fault, marked ``xfail(strict=True)`` until the
+core is fixed (a strict xfail that passes fails the run: remove the mark then, and switch on the
+matching input of the machine, named in each reason). Each test asserts a promise that holds
+whichever way the fault is fixed.
+"""
+
+from __future__ import annotations
+
+import threading
+import traceback
+from pathlib import Path
+from typing import Any
+
+import chromadb
+import pytest
+
+import nowline
+from tests.conftest import FakeEmbedding, strip_nowline
+
+OLD = "acme/app"
+FIX = "Moved from acme/app to acme/web."
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="get() passes a bool limit or offset to chromadb's own get(), which returns the "
+    "stored metadata with nowline's keys (NowlineMachine.bool_limits)",
+)
+@pytest.mark.parametrize(("limit", "offset"), [(True, None), (None, True)])
+def test_get_with_a_bool_limit_or_offset_hides_bookkeeping(
+    memory: nowline.Collection, limit: Any, offset: Any
+) -> None:
+    """get(limit=True) and get(offset=True) return what chromadb returns, without nowline's keys."""
+    memory.remember("deploy acme/app", id="m")
+    memory.correct(FIX, deprecates=[OLD], id="fix")
+    want = memory.raw.get(limit=limit, offset=offset)
+    got = memory.get(limit=limit, offset=offset)
+    assert got["ids"] == want["ids"]
+    assert got["metadatas"] == [strip_nowline(m) for m in want["metadatas"] or []]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="an update stores nowline_written on a correction stored with nowline_time but "
+    "without it, which moves it among corrections of equal time, and the write does not treat "
+    "that as a change of the correction: no relink, no change stamp "
+    "(NowlineMachine.tolerate_reordering)",
+)
+def test_an_update_leaves_the_links_of_corrections_of_equal_time_consistent(
+    memory: nowline.Collection,
+) -> None:
+    """After a metadata update of a correction, the stored links are what repair() would store.
+
+    "old" (added around nowline, then repaired: a stored time, no write stamp) and "new" (a
+    later correction with the same observed time, naming acme/app) tie on time; write order
+    breaks the tie. Whatever an update does to that order, the stored links, this wrapper and
+    a new wrapper must agree.
+    """
+    memory.raw.add(
+        ids=["old"],
+        documents=[FIX],
+        metadatas=[{"deprecates": [OLD], "observed_at": 2000.0}],
+    )
+    memory.repair()
+    memory.correct(
+        "Moved from svc-1 to acme/app.", deprecates=["svc-1"], id="new", observed_at=2000.0
+    )
+    memory.update(ids=["old"], metadatas=[{"k": 1}])
+    fresh = nowline.wrap(memory.raw)
+    assert [h.role for h in memory.hits(["new"])] == [h.role for h in fresh.hits(["new"])]
+    assert memory.repair().updated == 0
+
+
+def _interleave(api: Any, monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """Make a reader thread's refresh apply what it read before a writer thread's change.
+
+    The thread named "reader" pauses after its first read until the thread named "writer"
+    starts reading the records its change unlinks; the writer pauses there until the reader
+    has applied its read (its next read). Waits time out after 5 s, so a core that orders
+    refreshes and writes (a lock) runs through without the interleaving. Returns the event set
+    once the reader has read.
+    """
+    real = api._get
+    read, unlinking, applied = threading.Event(), threading.Event(), threading.Event()
+    calls = {"reader": 0}
+
+    def hooked(*args: Any, **kwargs: Any) -> Any:
+        me = threading.current_thread().name
+        if me == "reader":
+            calls["reader"] += 1
+            if calls["reader"] == 1:
+                result = real(*args, **kwargs)
+                read.set()
+                unlinking.wait(5)
+                return result
+            applied.set()
+        elif me == "writer" and "nowline_by" in repr(kwargs.get("where")):
+            unlinking.set()
+            applied.wait(5)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(api, "_get", hooked)
+    return read
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a refresh in a reader thread applies corrections it read before a concurrent "
+    "retraction or deletion, putting the old correction back into the registry just before "
+    "the writer unlinks its records (NowlineMachine.thread_unlinks)",
+)
+@pytest.mark.parametrize("change", ["retract", "delete"])
+def test_a_read_in_another_thread_never_undoes_an_unlink(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: str
+) -> None:
+    """A correction retracted or deleted while another thread reads leaves no stored link."""
+    raw = chromadb.PersistentClient(path=str(tmp_path / "store")).create_collection(
+        "mem", embedding_function=FakeEmbedding()
+    )
+    col = nowline.wrap(raw, refresh_seconds=0)
+    col.remember("deploy acme/app", id="m")
+    col.correct(FIX, deprecates=[OLD], id="fix")
+    read = _interleave(raw._client, monkeypatch)
+    errors: list[str] = []
+
+    def guarded(call: Any) -> Any:
+        def run() -> None:
+            try:
+                call()
+            except BaseException as exc:
+                errors.append("".join(traceback.format_exception(exc)))
+
+        return run
+
+    reader = threading.Thread(target=guarded(lambda: col.check("deploy acme/app")), name="reader")
+    write = (
+        (lambda: col.retract("fix")) if change == "retract" else (lambda: col.delete(ids=["fix"]))
+    )
+    writer = threading.Thread(target=guarded(write), name="writer")
+    reader.start()
+    read.wait(5)
+    writer.start()
+    writer.join()
+    reader.join()
+    assert errors == []
+    stored = raw.get(ids=["m"], include=["metadatas"])["metadatas"]
+    assert stored is not None
+    meta = stored[0] or {}
+    assert (meta.get("nowline_by"), meta.get("nowline_role")) == (None, None)
+    assert col.repair().updated == 0
