@@ -851,8 +851,10 @@ class NowlineMachine(RuleBasedStateMachine):
     def write_batch_with_an_invalid_record(
         self, data: st.DataObject, verb: str, size: int, bad: str, big: bool
     ) -> None:
-        """A batch with one invalid record raises chromadb's error and stores nothing.
+        """A batch with one invalid record is refused whole: nothing is stored.
 
+        The error is the one a bare chromadb collection raises for the same call (class and
+        message); a malformed ``deprecates``, which chromadb accepts, is InvalidCorrection.
         With ``big`` the batch has 5,001 records and the invalid one is last.
         """
         entries = self._draw_entries(data, size)
@@ -1209,7 +1211,15 @@ class NowlineMachine(RuleBasedStateMachine):
                     else:
                         self.col2.check(probe, metadata={"user_id": user})
                 if n == 0:
-                    self.col.recall("deploy acme/app", n_results=3)
+                    try:
+                        self.col.recall("deploy acme/app", n_results=3)
+                    except chromadb.errors.InternalError as exc:
+                        # chromadb 1.5.9's local store: a query that opens a collection's
+                        # vector index while another thread writes it can find the index
+                        # folder without its files (rust/segment/src/local_hnsw.rs,
+                        # UninitializedSegment; cf. chroma-core/chroma#4212). Not nowline's.
+                        if "Nothing found on disk" not in str(exc):
+                            raise
 
         def guarded(target: Callable[[], None], writer: bool) -> Callable[[], None]:
             def run() -> None:
