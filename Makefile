@@ -9,7 +9,7 @@ export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 export ANONYMIZED_TELEMETRY := False
 
-.PHONY: setup test lint typecheck pytest bench-smoke demo clean
+.PHONY: setup test lint typecheck pytest bench-smoke chromadb-suite chromadb-suite-baseline demo clean
 
 setup: $(STAMP)
 
@@ -41,7 +41,17 @@ pytest: setup
 bench-smoke: setup
 	$(PY) bench/matcher.py --smoke --out build/bench-smoke
 
-test: lint typecheck bench-smoke pytest
+# chromadb's own test suite (shipped inside the chromadb package) with every client wrapped by
+# nowline.wrap(): tests/chromadb_suite/README.md. Deliberate differences and failures of this
+# environment are listed, with reasons, in tests/chromadb_suite/DIFFERENCES.md.
+chromadb-suite: setup
+	$(PY) tests/chromadb_suite/run.py --mode wrap -q --summary
+
+# The same selection on bare chromadb: what fails in this environment regardless of nowline.
+chromadb-suite-baseline: setup
+	$(PY) tests/chromadb_suite/run.py --mode off -q --summary
+
+test: lint typecheck bench-smoke chromadb-suite pytest
 
 demo: setup
 	$(PY) examples/ufo_repo_move.py

@@ -1,4 +1,6 @@
-"""Core cost of nowline against the bare chromadb collection (DESIGN.md §9), and its scaling.
+"""Core cost of nowline against the bare chromadb collection, and its scaling.
+
+See the README's "Performance and benchmarks".
 
 Run ``.venv/bin/python bench/core.py`` (10k and 100k records: 5 to 13 minutes on a shared
 2-core machine, depending on its load) or ``--smoke`` (seconds).

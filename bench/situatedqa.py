@@ -1,9 +1,10 @@
 """Stale-fact benchmark on SituatedQA's temporal split: bare Chroma vs nowline (issue 4 §1).
 
-Run ``.venv/bin/python bench/situatedqa.py`` (dev split, real MiniLM model, about 6 minutes) or
-``--smoke`` (a few questions, a cheap hash embedding; seconds). ``--data`` takes any split's
-``raw_data/temp.<split>.jsonl``; ``--distractors`` optionally adds another split's facts,
-stored but never asked. Writes ``situatedqa.json`` and ``situatedqa.md`` to ``--out``.
+Run ``.venv/bin/python bench/situatedqa.py`` (dev split, real MiniLM model, 10 to 30 minutes
+on 2 busy cores) or ``--smoke`` (a few questions, a cheap hash embedding; seconds). ``--data``
+takes any split's ``raw_data/temp.<split>.jsonl``; ``--distractors`` optionally adds another
+split's facts, stored but never asked. Writes ``situatedqa.json``, ``.md`` and ``.png`` to
+``--out`` for the dev split, ``situatedqa.<split>.*`` for another one.
 
 Data. SituatedQA (Zhang & Choi, EMNLP 2021), temporal split, ``raw_data`` files: each
 question has ``timelines`` (previous and current answers with their start dates) and
@@ -29,30 +30,53 @@ could never show that collateral):
 Unknown dates default to 2000-01-01 for old facts and 2021-06-01 for corrections; such
 questions take part in the "now" scores but not in the as_of scores.
 
-Four collections hold the same records with the same embeddings (the real
-all-MiniLM-L6-v2 model, computed once): bare chromadb, and nowline under three deprecation
-policies, i.e. three choices of the correction's ``deprecates``:
+Five collections hold the same records with the same embeddings (the real
+all-MiniLM-L6-v2 model, computed once): bare chromadb, and nowline under four deprecation
+policies, i.e. four choices of the correction's ``deprecates`` (and ``about``):
 
 * ``answer``: the bare old answer string(s), e.g. ``["1990"]``: reaches every phrasing of the
   old fact, and every unrelated memory that happens to contain "1990" (including the
-  "(as of 1990)" date of another fact);
+  "(as of 1990)" date of another fact). Written with ``allow_generic=True``: most old answers
+  are common words, names made of common words, or numbers, which nowline refuses otherwise;
 * ``fact``: the old fact's sentence fragment ``"<q>? — <old>"``: reaches only memories that
-  use that phrasing (so it misses the second phrasing above), and nothing unrelated;
+  use that phrasing (so it misses the second phrasing above), and nothing unrelated. Also
+  ``allow_generic=True``: nowline's frequency rule calls a third of these whole fragments
+  "a phrase of common words" (counted in the report);
 * ``name``: the bare old answer when it reads as a name (it has a letter and at least 3
   characters: "Ray Romano", "Mortal Kombat X"), else (years, counts, dates) the fact fragment:
-  the rule of thumb "deprecate identifiers, not bare numbers".
+  the rule of thumb "deprecate identifiers, not bare numbers". ``allow_generic=True``;
+* ``anchored``: what the guidance tells a model (``nowline.prompts``, the ``about`` field):
+  ``deprecates`` is the old answer; when nowline calls it generic
+  (``nowline.validate_correction`` raises ``GenericString``), ``about`` is the subject it
+  belongs to, chosen from the question by a fixed rule (:func:`anchor_of`: the run of content
+  words holding the question's rarest word), else no anchor. No ``allow_generic``: nowline's
+  default guards apply, and a refused correction counts as unreached.
 
 Scores (top k = 5 per question; answers are matched in text with nowline's own matcher, i.e.
-case- and Unicode-insensitive, token-bounded):
+case- and Unicode-insensitive, token-bounded). A hit's *lines* are the corrections shown
+beneath it (DESIGN.md §5): every direct one whose chain moved on, as ``superseded
+correction:``, then the newest of each chain, as ``now:``.
 
-* stale exposure: share of contexts in which an old-fact memory of the question appears
-  without its correction. Strict: without a now-line beneath it (a bare store never gives
-  one). Lenient: the correction is nowhere in the context either (not even as a separate hit).
+* stale exposure: share of a changed question's contexts in which one of its old-fact
+  memories appears without its own correction. Strict: not among the lines beneath it (a
+  bare store never gives one); also over contexts with an old fact the policy reached (its
+  own correction is linked to it), where it must be 0. Lenient: the correction is nowhere in
+  the context either (not even as a separate hit). Split by cause: no line at all / only
+  other questions' lines. Reported next to it: the share where the own correction is not
+  among the ``now:`` lines (it shows as superseded above another chain's newest), i.e. what a
+  reader would have seen with "newest instead of direct"; and the share where the now-lines
+  beneath an old fact (what it marks as current) do not name the question's current answer.
+* lines per stale hit: over the asked question's historical old-fact hits, the mean number
+  of ``now:`` lines and of all lines (the reading cost the lines add).
 * current-fact presence: share of contexts that contain the current answer, as a hit or in a
   now-line.
+* reach: share of old-fact memories linked to their own question's correction (store-wide).
 * collateral: share of memories that do not belong to a correction's question but were
-  linked to it (store-wide, from the stored links), and the share of unchanged questions'
-  contexts in which a now-line appears that the question did not need.
+  linked to it (store-wide, from the stored links); counted strictly, every such memory. A
+  second count leaves out the old facts of a question that changed from the same old answers
+  to the same new ones (a paraphrase of the linking question: its now-line tells the truth);
+  both are reported, the strict one is the headline. Also the share of unchanged questions'
+  contexts in which a line appears that the question did not need.
 * as_of: for each ``context_answer_pair`` of a changed question whose answer is the old or
   the new one, ``recall(q, as_of=<end of that day or year>)``; bare Chroma gets the same time
   filter on a numeric metadata key. Correct when the answer right at that time is presented
@@ -66,21 +90,23 @@ holds several questions' old facts; each is scored only against its own question
 "(as of <year>)" in a memory's text is where most of the ``answer`` policy's collateral
 comes from: a deprecated year occurs in every fact dated that year. A correction's own text
 names years and names too, so an older correction is often superseded by a newer one of
-another question, and the now-line shows that chain's newest correction instead of the
-question's own (DESIGN.md §5); the "only other questions' corrections" column counts it.
-The memories are templated from QA pairs, not an agent's real notes, and the
-queries are the dataset's questions verbatim, so the correction (which quotes the question)
-is often retrieved next to the old fact; that is why lenient exposure is low even for bare
-Chroma, and why the strict score is the one that shows what the reader is told about each
-old fact. Year-only dates are ambiguous around a change (``as of 2019`` for a change in
-April 2019 is taken as the end of 2019). Retrieval quality itself is measured by
-``locomo.py``.
+another question; the old fact then shows its own correction as superseded and that chain's
+newest as its now-line. Every old fact quotes its question verbatim, so any span of the
+question (the anchored policy's ``about``) occurs in both phrasings: the bench cannot show an
+anchor missing a paraphrased memory, which real notes would. The memories are templated
+from QA pairs, not an agent's real notes, and the queries are the dataset's questions
+verbatim, so the correction (which quotes the question) is often retrieved next to the old
+fact; that is why lenient exposure is low even for bare Chroma, and why the strict score is
+the one that shows what the reader is told about each old fact. Year-only dates are ambiguous
+around a change (``as of 2019`` for a change in April 2019 is taken as the end of 2019).
+Retrieval quality itself is measured by ``locomo.py``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import tempfile
 import time
@@ -104,7 +130,29 @@ DEFAULT_DATA = "situatedqa/data/raw_data/temp.dev.jsonl"
 DEFAULT_DISTRACTORS = "situatedqa/data/raw_data/temp.train.jsonl"
 OLD_DEFAULT = date(2000, 1, 1)
 NEW_DEFAULT = date(2021, 6, 1)
-POLICIES = ("answer", "name", "fact")
+POLICIES = ("answer", "name", "fact", "anchored")
+# Policies written with allow_generic=True: "answer" and "name" deprecate common words and
+# numbers on purpose (that is what they measure); "fact" deprecates a whole question fragment,
+# which nowline's frequency rule calls common for a third of SituatedQA's questions (a phrase
+# of common words; the count is reported), and the policy is kept as the no-collateral baseline.
+GENERIC_ALLOWED = frozenset({"answer", "name", "fact"})
+# Closed-class English words (wh-words and their contractions, auxiliaries and modals,
+# determiners, pronouns, prepositions, conjunctions, negation): never part of an anchor.
+_FUNCTION_WORDS_TEXT = """
+what when where who whom whose which why how what's when's where's who's how's why's whats
+is are was were be been being am do does did done doing has have had having
+will would shall should can could may might must isn't aren't wasn't weren't don't
+doesn't didn't hasn't haven't hadn't
+a an the this that these those some any each every all both either neither another such
+i me my mine myself you your yours he him his she her hers it its itself we us our ours
+they them their theirs themselves
+of in on at to for from by with about as into onto over under between through during
+before after since until till than up down out off per via upon within without against
+among across along around behind beyond near toward towards
+and or but nor so if then whether while because there here not no
+"""
+FUNCTION_WORDS = frozenset(_FUNCTION_WORDS_TEXT.split())
+_RUN_END = ",;:?!"
 _MONTH_NAMES = (
     "january",
     "february",
@@ -261,6 +309,7 @@ class Record:
     qid: str
     kind: str  # old-a | old-b | fact | distractor | correction
     deprecates: dict[str, list[str]] = field(default_factory=dict)  # policy -> strings
+    about: dict[str, list[str]] = field(default_factory=dict)  # policy -> anchors (if any)
 
     def metadata(self, policy: str | None) -> dict[str, Any]:
         """Return the stored metadata (the same user keys in every collection)."""
@@ -273,6 +322,45 @@ class Record:
         if self.deprecates:
             meta["deprecates"] = self.deprecates[policy or "answer"]
         return meta
+
+
+def anchor_of(question: str) -> str | None:
+    """Return the anchor the ``anchored`` policy gives a question's correction (None: none).
+
+    The rule, the same for every question: split the question at whitespace, trim each word's
+    leading and trailing punctuation, and cut it into runs of consecutive content words (words
+    outside :data:`FUNCTION_WORDS`; ``, ; : ? !`` after a word also ends a run). The anchor is
+    the run that holds the question's rarest content word (lowest English Zipf frequency in
+    wordfreq, the library nowline's generic rule uses; the first on ties), as it is written in
+    the question. So "how many championships does the chicago bulls have" gives "chicago
+    bulls", "who is the highest paid sitcom actor of all time" gives "highest paid sitcom
+    actor". It stands for what a model told "anchor a common string to the subject it
+    belongs to" picks from the fact: the phrase that names what the fact is about.
+    """
+    from wordfreq import zipf_frequency
+
+    runs: list[list[tuple[int, int, str]]] = [[]]
+    for m in re.finditer(r"\S+", question):
+        start, end = m.start(), m.end()
+        while start < end and not question[start].isalnum():
+            start += 1
+        while end > start and not question[end - 1].isalnum():
+            end -= 1
+        word = question[start:end].replace("\u2019", "'")
+        if not word or word.casefold() in FUNCTION_WORDS:
+            runs.append([])
+            continue
+        if question[m.start()] in "([{\"'\u201c\u2018":
+            runs.append([])
+        runs[-1].append((start, end, word))
+        if question[m.end() - 1] in _RUN_END:
+            runs.append([])
+    runs = [r for r in runs if r]
+    if not runs:
+        return None
+    ranked = [(zipf_frequency(w, "en"), i) for i, run in enumerate(runs) for _s, _e, w in run]
+    best = runs[min(ranked)[1]]
+    return question[best[0][0] : best[-1][1]]
 
 
 def _is_name(answer: str) -> bool:
@@ -322,11 +410,26 @@ def build(questions: list[Question], distractors: list[Question]) -> tuple[list[
             )
         )
         new_label = new_when.label if new_when else "now"
+        fix_text = (
+            f'Update on "{fragment}": the answer is now {" / ".join(q.answers)} '
+            f"(as of {new_label})."
+        )
+        anchor, generic, fragment_generic = None, False, False
+        try:
+            nowline.validate_correction(fix_text, q.old)
+        except nowline.GenericString:  # the guidance: anchor a generic string to its subject
+            generic = True
+            anchor = anchor_of(q.question)
+        try:
+            nowline.validate_correction(fix_text, [fragment])
+        except nowline.GenericString:
+            fragment_generic = True
+        except nowline.InvalidCorrection:
+            pass  # e.g. too long: the policies that use it record the refusal
         records.append(
             Record(
                 f"{q.qid}:fix",
-                f'Update on "{fragment}": the answer is now {" / ".join(q.answers)} '
-                f"(as of {new_label}).",
+                fix_text,
                 change,
                 q.qid,
                 "correction",
@@ -334,10 +437,23 @@ def build(questions: list[Question], distractors: list[Question]) -> tuple[list[
                     "answer": list(q.old),
                     "name": list(q.old) if all(_is_name(a) for a in q.old) else [fragment],
                     "fact": [fragment],
+                    "anchored": list(q.old),
                 },
+                {"anchored": [anchor]} if anchor else {},
             )
         )
-        plan[q.qid] = {"dated": bool(new_when), "change": change, "first_old": first.start}
+        plan[q.qid] = {
+            "dated": bool(new_when),
+            "change": change,
+            "first_old": first.start,
+            "generic": generic,
+            "fragment_generic": fragment_generic,
+            "anchor": anchor,
+            "anchor_in": {
+                kind: bool(anchor and _matcher([anchor]).keys(r.text))
+                for kind, r in zip(("old-a", "old-b", "correction"), records[-3:], strict=True)
+            },
+        }
     for q in distractors:
         when = q.new_date or q.first_date
         label = f" (as of {when.label})" if when else ""
@@ -363,27 +479,32 @@ class Context:
     ids: list[str]
     docs: list[str]
     roles: list[str]
-    now: list[list[str]]  # correction ids per hit
+    now: list[list[str]]  # per hit, the newest corrections' ids: its ``now:`` lines
     now_docs: list[list[str]]
+    shown: list[list[str]]  # per hit, every correction shown beneath it (superseded, then now)
 
 
 def from_recall(rec: nowline.Recall) -> Context:
     """Turn a nowline Recall into a Context."""
+    shown = []
+    for h in rec.hits:
+        newest = [c.id for c in h.now]
+        shown.append([c.id for c in h.direct if c.id not in newest] + newest)
     return Context(
         [h.id for h in rec.hits],
         [h.document or "" for h in rec.hits],
         [h.role for h in rec.hits],
         [[c.id for c in h.now] for h in rec.hits],
         [[c.document for c in h.now] for h in rec.hits],
+        shown,
     )
 
 
 def from_query(res: Any) -> Context:
     """Turn a bare chromadb QueryResult (one query) into a Context."""
     ids = res["ids"][0]
-    return Context(
-        ids, list(res["documents"][0]), ["current"] * len(ids), [[]] * len(ids), [[]] * len(ids)
-    )
+    none: list[list[str]] = [[] for _ in ids]
+    return Context(ids, list(res["documents"][0]), ["current"] * len(ids), none, none, none)
 
 
 def presented(ctx: Context, m: Matcher[str], *, current_only: bool) -> bool:
@@ -396,27 +517,70 @@ def presented(ctx: Context, m: Matcher[str], *, current_only: bool) -> bool:
     return False
 
 
+def old_hits(ctx: Context, qid: str, only: set[str] | None = None) -> list[int]:
+    """Return the positions of question ``qid``'s old-fact hits (only those in ``only``)."""
+    mine = (f"{qid}:old-a", f"{qid}:old-b")
+    return [i for i, rid in enumerate(ctx.ids) if rid in mine and (only is None or rid in only)]
+
+
 def exposure(ctx: Context, qid: str) -> tuple[bool, bool]:
-    """Return (strict, lenient) stale exposure of question ``qid`` in a context."""
+    """Return (strict, lenient) stale exposure of question ``qid`` in a context.
+
+    Strict: an old fact of the question is shown without the question's own correction among
+    the lines beneath it (a superseded or a now-line). Lenient: an old fact is shown and the
+    own correction is nowhere in the context (not a hit, not a line).
+    """
     fix = f"{qid}:fix"
-    olds = [i for i, rid in enumerate(ctx.ids) if rid in (f"{qid}:old-a", f"{qid}:old-b")]
-    strict = any(fix not in ctx.now[i] for i in olds)
-    seen = fix in ctx.ids or any(fix in n for n in ctx.now)
+    olds = old_hits(ctx, qid)
+    strict = any(fix not in ctx.shown[i] for i in olds)
+    seen = fix in ctx.ids or any(fix in n for n in ctx.shown)
     return strict, bool(olds) and not seen
 
 
 def unneeded(ctx: Context) -> bool:
-    """Return whether a hit carries a now-line from a correction of another question."""
-    for rid, nows in zip(ctx.ids, ctx.now, strict=True):
+    """Return whether a hit carries a line from a correction of another question."""
+    for rid, shown in zip(ctx.ids, ctx.shown, strict=True):
         owner, _, kind = rid.rpartition(":")
         needed = f"{owner}:fix" if kind.startswith("old") else None
-        if any(c != needed for c in nows):
+        if any(c != needed for c in shown):
             return True
     return False
 
 
+def _link_class(
+    change_of: dict[str, tuple[frozenset[str], frozenset[str]]], qid: str, foreign: list[str]
+) -> str:
+    """Classify a memory's links to other questions' corrections (the worst one counts).
+
+    ``same change``: every such question changed from the same old answers to the same new
+    ones as the memory's own question (a paraphrase: the now-line tells its reader the truth);
+    ``same old answer``: the old answers agree but the new ones differ for at least one;
+    ``other``: at least one shares no change with the memory's question (an unchanged
+    question's fact, or a different old answer that merely co-occurs with the anchor).
+    """
+    mine = change_of.get(qid)
+    classes = set()
+    for other in foreign:
+        theirs = change_of.get(other)
+        if mine is None or theirs is None or mine[0] != theirs[0]:
+            classes.add("other")
+        elif mine[1] != theirs[1]:
+            classes.add("same old answer")
+        else:
+            classes.add("same change")
+    for c in ("other", "same old answer", "same change"):
+        if c in classes:
+            return c
+    return "other"
+
+
 def _share(values: Sequence[bool]) -> float | None:
     """Return the share of true values (None for none)."""
+    return sum(values) / len(values) if values else None
+
+
+def _mean(values: Sequence[int]) -> float | None:
+    """Return the mean (None for none)."""
     return sum(values) / len(values) if values else None
 
 
@@ -481,17 +645,27 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     col.correct(
                         r.text,
                         deprecates=meta.pop("deprecates"),
+                        about=r.about.get(name) or None,
                         id=r.id,
                         metadata=meta,
-                        allow_generic=True,  # the policies under test choose their strings
+                        allow_generic=name in GENERIC_ALLOWED,
                     )
                 except nowline.CorrectionTooBroad as exc:
                     refused.append(
                         {
                             "id": r.id,
                             "deprecates": r.deprecates[name],
+                            "reason": "too broad",
                             "reach": exc.reach,
                             "limit": exc.limit,
+                        }
+                    )
+                except nowline.InvalidCorrection as exc:
+                    refused.append(
+                        {
+                            "id": r.id,
+                            "deprecates": r.deprecates[name],
+                            "reason": type(exc).__name__,
                         }
                     )
             write_s[name] = time.perf_counter() - start
@@ -499,15 +673,26 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 out["refused"][name] = refused
         out["write_s"] = write_s
 
-        # Store-wide reach and collateral, from the stored links.
+        # Store-wide reach and collateral, from the stored links (read around the wrapper,
+        # which hides its own keys).
+        change_of = {
+            q.qid: (
+                frozenset(a.casefold() for a in q.old),
+                frozenset(a.casefold() for a in q.answers),
+            )
+            for q in changed
+        }
+        reached: dict[str, set[str]] = {"bare": set()}
         for p in POLICIES:
             got = cols[p].raw.get(include=["metadatas"])
             stale_total = stale_linked = 0
             linked_by_kind: Counter[str] = Counter()
             total_by_kind: Counter[str] = Counter()
+            link_class: Counter[str] = Counter()
             hist_corrections = 0
             phrasing = {"old-a": [0, 0], "old-b": [0, 0]}
-            for meta in got["metadatas"]:
+            reached[p] = set()
+            for rid, meta in zip(got["ids"], got["metadatas"], strict=True):
                 kind, qid = meta["kind"], meta["qid"]
                 by = [b for b in meta.get("nowline_by") or []]
                 if kind == "correction":
@@ -520,11 +705,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     if own in by:
                         stale_linked += 1
                         phrasing[kind][0] += 1
+                        reached[p].add(rid)
                 total_by_kind[kind] += 1
-                if any(b != own for b in by):
+                foreign = [b.rpartition(":")[0] for b in by if b != own]
+                if foreign:
                     linked_by_kind[kind] += 1
+                    link_class[_link_class(change_of, qid, foreign)] += 1
             memories_total = sum(total_by_kind.values())
             collateral = sum(linked_by_kind.values())
+            other_change = collateral - link_class["same change"]
             out["stores"][p] = {
                 "stale_memories": stale_total,
                 "stale_linked": stale_linked,
@@ -539,8 +728,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     k: {"linked": linked_by_kind[k], "total": total_by_kind[k]}
                     for k in sorted(total_by_kind)
                 },
+                "collateral_by_class": dict(sorted(link_class.items())),
+                "collateral_other_change_memories": other_change,
+                "collateral_other_change_share": (
+                    other_change / memories_total if memories_total else None
+                ),
                 "corrections_made_historical": hist_corrections,
                 "refused_corrections": len(out["refused"][p]),
+                "refused_by_reason": dict(Counter(r["reason"] for r in out["refused"][p])),
             }
 
         # Ask every question now, and the changed ones as of each dated answer.
@@ -548,14 +743,22 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         latency: dict[str, list[float]] = {n: [] for n in cols}
         examples: list[dict[str, Any]] = []
         for name, col in cols.items():
-            ch_strict, ch_len, ch_cur, ch_old_cur, ch_old_wrong, all_unneeded = (
-                [],
-                [],
-                [],
-                [],
-                [],
-                [],
-            )
+            ch: dict[str, list[bool]] = {
+                k: []
+                for k in (
+                    "strict",
+                    "lenient",
+                    "current",
+                    "no_line",
+                    "only_other",
+                    "own_not_now",
+                    "now_wrong",
+                    "reached_strict",
+                )
+            }
+            now_lines: list[int] = []
+            all_lines: list[int] = []
+            all_unneeded: list[bool] = []
             ot_ans, ot_wrong_now, ot_own_hist = [], [], []
             asof_ok, asof_ok_len, asof_old, asof_new = [], [], [], []
             for q in C.progress(questions, desc=f"ask {name}", unit="q"):
@@ -565,26 +768,39 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 new_m = _matcher(q.answers)
                 all_unneeded.append(unneeded(ctx))
                 if q.changed:
+                    fix = f"{q.qid}:fix"
                     strict, lenient = exposure(ctx, q.qid)
-                    ch_strict.append(strict)
-                    ch_len.append(lenient)
-                    ch_cur.append(presented(ctx, new_m, current_only=False))
-                    ch_old_cur.append(
+                    olds = old_hits(ctx, q.qid)
+                    ch["strict"].append(strict)
+                    ch["lenient"].append(lenient)
+                    ch["current"].append(presented(ctx, new_m, current_only=False))
+                    ch["no_line"].append(any(not ctx.shown[i] for i in olds))
+                    ch["only_other"].append(
+                        any(ctx.shown[i] and fix not in ctx.shown[i] for i in olds)
+                    )
+                    # The failure mode of "newest instead of direct": the now-lines beneath
+                    # an old fact are all other questions' corrections (the question's own
+                    # one, if linked, is shown above them as superseded).
+                    ch["own_not_now"].append(
+                        any(ctx.now[i] and fix not in ctx.now[i] for i in olds)
+                    )
+                    # What the reader is told is current: now-lines that do not name the
+                    # question's current answer (another question's chain took over).
+                    ch["now_wrong"].append(
                         any(
-                            rid.startswith(f"{q.qid}:old") and not ctx.now[i]
-                            for i, rid in enumerate(ctx.ids)
+                            ctx.now[i] and not any(new_m.keys(d) for d in ctx.now_docs[i])
+                            for i in olds
                         )
                     )
-                    ch_old_wrong.append(
-                        any(
-                            rid.startswith(f"{q.qid}:old")
-                            and ctx.now[i]
-                            and f"{q.qid}:fix" not in ctx.now[i]
-                            for i, rid in enumerate(ctx.ids)
-                        )
-                    )
-                    mine = [e for e in examples if e["store"] == name]
-                    if name != "bare" and len(mine) < 2 and any(ctx.now):
+                    mine = old_hits(ctx, q.qid, reached[name])
+                    if mine:
+                        ch["reached_strict"].append(any(fix not in ctx.shown[i] for i in mine))
+                    for i in olds:
+                        if ctx.roles[i] == "historical":
+                            now_lines.append(len(ctx.now[i]))
+                            all_lines.append(len(ctx.shown[i]))
+                    shown = [e for e in examples if e["store"] == name]
+                    if name != "bare" and len(shown) < 2 and any(ctx.now):
                         examples.append(
                             {"store": name, "question": q.question, "rendered": _render(col, q)}
                         )
@@ -592,26 +808,24 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     ot_ans.append(presented(ctx, new_m, current_only=False))
                     ot_wrong_now.append(unneeded(ctx))
                     ot_own_hist.append(
-                        any(rid == f"{q.qid}:fact" and ctx.now[i] for i, rid in enumerate(ctx.ids))
+                        any(
+                            rid == f"{q.qid}:fact" and ctx.shown[i] for i, rid in enumerate(ctx.ids)
+                        )
                     )
             for q in changed:
                 info = plan[q.qid]
                 if not info["dated"]:
                     continue
                 old_m, new_m = _matcher(q.old), _matcher(q.answers)
+                fix = f"{q.qid}:fix"
                 for when, expected in q.pairs:
                     if when.end < info["first_old"]:
                         continue  # nothing about the question was stored yet
                     as_of = epoch(when.end, end=True)
                     ctx = _ask(col, name, q.question, q_vecs[q.question], as_of)
-                    fix_seen = f"{q.qid}:fix" in ctx.ids or any(
-                        f"{q.qid}:fix" in n for n in ctx.now
-                    )
+                    fix_seen = fix in ctx.ids or any(fix in n for n in ctx.shown)
                     if expected == "old":
-                        own_flagged = any(
-                            rid.startswith(f"{q.qid}:old") and ctx.now[i]
-                            for i, rid in enumerate(ctx.ids)
-                        )
+                        own_flagged = any(ctx.shown[i] for i in old_hits(ctx, q.qid))
                         ok = (
                             presented(ctx, old_m, current_only=True)
                             and not fix_seen
@@ -629,12 +843,20 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     asof_ok_len.append(ok_len)
             scores[name] = {
                 "changed": {
-                    "questions": len(ch_strict),
-                    "stale_exposure_strict": _share(ch_strict),
-                    "stale_exposure_lenient": _share(ch_len),
-                    "current_fact_presence": _share(ch_cur),
-                    "old_fact_unannotated": _share(ch_old_cur),
-                    "old_fact_only_other_corrections": _share(ch_old_wrong),
+                    "questions": len(ch["strict"]),
+                    "stale_exposure_strict": _share(ch["strict"]),
+                    "stale_exposure_lenient": _share(ch["lenient"]),
+                    "current_fact_presence": _share(ch["current"]),
+                    "old_fact_unannotated": _share(ch["no_line"]),
+                    "old_fact_only_other_corrections": _share(ch["only_other"]),
+                    "old_fact_own_correction_not_a_now_line": _share(ch["own_not_now"]),
+                    "old_fact_now_lines_lack_current_answer": _share(ch["now_wrong"]),
+                    "reached_contexts": len(ch["reached_strict"]),
+                    "stale_exposure_strict_reached": _share(ch["reached_strict"]),
+                    "stale_hits": len(all_lines),
+                    "now_lines_per_stale_hit": _mean(now_lines),
+                    "lines_per_stale_hit": _mean(all_lines),
+                    "stale_hits_with_several_lines": _share([n > 1 for n in all_lines]),
                 },
                 "unchanged": {
                     "questions": len(ot_ans),
@@ -668,6 +890,30 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "records": len(records),
         "as_of_pairs": sum(len(q.pairs) for q in changed if plan[q.qid]["dated"]),
     }
+    generic = [q for q in changed if plan[q.qid]["anchor"] is not None]
+    out["anchors"] = {
+        "corrections": len(changed),
+        "generic_answer": sum(1 for q in changed if plan[q.qid]["generic"]),
+        "anchored": len(generic),
+        "fact_fragment_generic": sum(1 for q in changed if plan[q.qid]["fragment_generic"]),
+        "no_anchor_found": sum(
+            1 for q in changed if plan[q.qid]["generic"] and plan[q.qid]["anchor"] is None
+        ),
+        "anchor_absent_from": {
+            kind: sum(1 for q in generic if not plan[q.qid]["anchor_in"][kind])
+            for kind in ("old-a", "old-b", "correction")
+        },
+        "anchor_contains_old_answer": sum(
+            1 for q in generic if _matcher(q.old).keys(plan[q.qid]["anchor"])
+        ),
+        "anchor_words": dict(
+            sorted(Counter(len(plan[q.qid]["anchor"].split()) for q in generic).items())
+        ),
+        "examples": [
+            {"question": q.question, "deprecates": q.old, "about": plan[q.qid]["anchor"]}
+            for q in generic[:12]
+        ],
+    }
     out["model"] = {
         "name": model,
         "load_s": load_s,
@@ -697,32 +943,51 @@ def _pct(v: float | None) -> str:
     return "–" if v is None else f"{100 * v:.1f}%"
 
 
-def markdown(data: dict[str, Any]) -> str:
+LABEL = {
+    "bare": "bare Chroma",
+    "answer": "nowline, deprecates=[old answer] (allow_generic)",
+    "name": "nowline, deprecates=[old answer if a name, else fact fragment] (allow_generic)",
+    "fact": "nowline, deprecates=[old fact fragment]",
+    "anchored": "nowline, deprecates=[old answer], about=[subject] when generic",
+}
+
+
+def _lines(v: float | None) -> str:
+    """Format a mean line count."""
+    return "–" if v is None else f"{v:.2f}"
+
+
+def markdown(data: dict[str, Any], png: str) -> str:
     """Return the markdown summary."""
     s, ds = data["scores"], data["dataset"]
     names = ["bare", *POLICIES]
-    label = {
-        "bare": "bare Chroma",
-        "answer": "nowline, deprecates=[old answer]",
-        "name": "nowline, deprecates=[old answer if a name, else fact fragment]",
-        "fact": "nowline, deprecates=[old fact fragment]",
-    }
+    label = LABEL
     rows = []
     for n in names:
-        ch, un, ao = s[n]["changed"], s[n]["unchanged"], s[n]["as_of"]
+        ch, ao = s[n]["changed"], s[n]["as_of"]
         st = data["stores"].get(n)
         rows.append(
             [
                 label[n],
                 _pct(ch["stale_exposure_strict"]),
+                f"{_pct(ch['stale_exposure_strict_reached'])} of {ch['reached_contexts']}"
+                if st
+                else "–",
                 f"{_pct(ch['old_fact_unannotated'])} / "
                 f"{_pct(ch['old_fact_only_other_corrections'])}",
+                _pct(ch["old_fact_own_correction_not_a_now_line"]) if st else "–",
+                _pct(ch["old_fact_now_lines_lack_current_answer"]) if st else "–",
                 _pct(ch["stale_exposure_lenient"]),
                 _pct(ch["current_fact_presence"]),
                 _pct(st["reach"]) if st else "–",
                 f"{_pct(st['collateral_share'])} ({st['collateral_memories']})" if st else "–",
-                _pct(un["contexts_with_unneeded_now_line"]),
-                _pct(un["answer_presence"]),
+                f"{_pct(st['collateral_other_change_share'])} "
+                f"({st['collateral_other_change_memories']})"
+                if st
+                else "–",
+                f"{_lines(ch['now_lines_per_stale_hit'])} / {_lines(ch['lines_per_stale_hit'])}"
+                if st
+                else "–",
                 f"{_pct(ao['correct_strict'])} / {_pct(ao['correct_lenient'])}",
             ]
         )
@@ -730,13 +995,16 @@ def markdown(data: dict[str, Any]) -> str:
         [
             "store",
             "stale exposure (strict)",
-            "…old fact with no now-line / with only other questions' corrections",
+            "strict, contexts with a reached old fact",
+            "…old fact with no line / only other questions' lines",
+            "own correction not a now-line (newest-only failure)",
+            "now-lines without the current answer",
             "stale exposure (lenient)",
-            "current fact present",
-            "old facts linked (reach)",
+            "current answer present",
+            "old facts reached",
             "collateral memories",
-            "unchanged Qs: contexts with unneeded now-line",
-            "unchanged Qs: answer present",
+            "collateral, same-change paraphrases excluded",
+            "now-lines / all lines per stale hit",
             "as_of correct (strict / lenient)",
         ],
         rows,
@@ -751,8 +1019,9 @@ def markdown(data: dict[str, Any]) -> str:
                 _pct(st["reach_by_phrasing"]["old-a"]),
                 _pct(st["reach_by_phrasing"]["old-b"]),
                 ", ".join(f"{k}: {v['linked']}/{v['total']}" for k, v in kinds.items()),
+                ", ".join(f"{k}: {v}" for k, v in st["collateral_by_class"].items()) or "none",
                 st["corrections_made_historical"],
-                st["refused_corrections"],
+                ", ".join(f"{v} {k}" for k, v in st["refused_by_reason"].items()) or "0",
             ]
         )
     ptable = C.md_table(
@@ -761,10 +1030,35 @@ def markdown(data: dict[str, Any]) -> str:
             'reach, phrasing "<q>? — <old>"',
             'reach, phrasing "Noted in …: <old> is the answer to …"',
             "collateral by memory kind (linked/total)",
+            "collateral by the linking question's change",
             "corrections made historical by another question's correction",
-            "corrections refused as too broad",
+            "corrections refused",
         ],
         prow,
+    )
+    urow = []
+    for n in names:
+        ch, un = s[n]["changed"], s[n]["unchanged"]
+        urow.append(
+            [
+                label[n],
+                f"{ch['stale_hits']}",
+                _pct(ch["stale_hits_with_several_lines"]) if data["stores"].get(n) else "–",
+                _pct(un["contexts_with_unneeded_now_line"]),
+                _pct(un["own_fact_marked_historical"]),
+                _pct(un["answer_presence"]),
+            ]
+        )
+    utable = C.md_table(
+        [
+            "store",
+            "stale hits (changed Qs' own old facts, historical)",
+            "stale hits with more than one line",
+            "unchanged Qs: contexts with a line from another question",
+            "unchanged Qs: own fact marked historical",
+            "unchanged Qs: answer present",
+        ],
+        urow,
     )
     arow = []
     for n in names:
@@ -780,9 +1074,28 @@ def markdown(data: dict[str, Any]) -> str:
         [
             "store",
             "as_of before the change: old answer current, no correction shown",
-            "as_of after the change: new answer, no unannotated old fact",
+            "as_of after the change: new answer, every old fact with its own correction",
         ],
         arow,
+    )
+    an = data["anchors"]
+    absent = an["anchor_absent_from"]
+    anchors = (
+        f"{an['generic_answer']} of {an['corrections']} corrections deprecate a generic old "
+        f"answer (nowline.validate_correction raises GenericString); the anchored policy gives "
+        f"{an['anchored']} of them an anchor ({an['no_anchor_found']} questions had no content "
+        f"word, so their correction is refused). The anchor is absent from "
+        f"{absent['old-a']} / {absent['old-b']} / {absent['correction']} of the old facts "
+        f"(two phrasings) / corrections it should reach; it contains the old answer "
+        f"{an['anchor_contains_old_answer']} times. Words per anchor: "
+        + ", ".join(f"{k}: {v}" for k, v in an["anchor_words"].items())
+        + ". Examples: "
+        + "; ".join(
+            f"{e['question']} → deprecates {e['deprecates']}, about [{e['about']!r}]"
+            for e in an["examples"][:6]
+        )
+        + f". (nowline's rule also calls {an['fact_fragment_generic']} of the "
+        f"{an['corrections']} whole fact fragments generic: a phrase of common words.)"
     )
     lat = data["recall_latency"]
     ex = "\n\n".join(
@@ -801,15 +1114,28 @@ def markdown(data: dict[str, Any]) -> str:
         f"{ds['unchanged']} unchanged), plus {ds['distractor_questions']:,} distractor facts; "
         f"{ds['records']:,} records in one store per collection; {ds['as_of_pairs']} dated "
         f"as_of pairs. Embeddings: {data['model']['name']}. Top k = {K}.\n\n"
+        "Strict stale exposure: share of a changed question's contexts in which one of its old "
+        "facts appears without its own correction among the lines beneath it (superseded or "
+        "now). Collateral: share of stored memories linked to another question's correction; "
+        "the second count leaves out old facts of a question with the same old and new answers "
+        "(a paraphrase, told the truth). Own correction not a now-line: an old fact shows its "
+        "own correction only as superseded, under another chain's newest. Now-lines without the "
+        "current answer: an old fact's now-lines (what it marks as current) do not name the "
+        "question's current answer. Lines per stale hit: over the asked question's own old "
+        "facts that are historical.\n\n"
         + table
         + "\n\n## Reach and precision of the deprecation policies\n\n"
         + ptable
+        + "\n\n## Anchors (policy `anchored`)\n\n"
+        + anchors
+        + "\n\n## Reading cost and unchanged questions\n\n"
+        + utable
         + "\n\n## as_of\n\n"
         + atable
         + "\n\nrecall latency p50: "
-        + ", ".join(f"{label[n]} {C.fmt_s(lat[n]['p50'])}" for n in names)
+        + ", ".join(f"{n} {C.fmt_s(lat[n]['p50'])}" for n in names)
         + ".\n"
-        + "\n![policies](situatedqa.png)\n"
+        + f"\n![policies]({png})\n"
         + ("\n## Examples\n\n" + ex + "\n" if ex else "")
     )
 
@@ -827,27 +1153,27 @@ def plot(data: dict[str, Any], path: Path) -> None:
         "answer": "old answer",
         "name": "answer if a name",
         "fact": "fact fragment",
+        "anchored": "old answer +\nabout=[subject]",
     }
+    stores = data["stores"]
     series = [
         (
             "stale exposure (strict)",
             lambda n: data["scores"][n]["changed"]["stale_exposure_strict"],
         ),
         (
-            "stale exposure (lenient)",
-            lambda n: data["scores"][n]["changed"]["stale_exposure_lenient"],
+            "own correction not a now-line (newest-only failure)",
+            lambda n: data["scores"][n]["changed"]["old_fact_own_correction_not_a_now_line"],
         ),
-        (
-            "old facts linked (reach)",
-            lambda n: data["stores"][n]["reach"] if n in data["stores"] else 0.0,
-        ),
+        ("old facts reached", lambda n: stores[n]["reach"] if n in stores else 0.0),
         (
             "collateral memories",
-            lambda n: data["stores"][n]["collateral_share"] if n in data["stores"] else 0.0,
+            lambda n: stores[n]["collateral_share"] if n in stores else 0.0,
         ),
+        ("current answer present", lambda n: data["scores"][n]["changed"]["current_fact_presence"]),
         ("as_of correct (strict)", lambda n: data["scores"][n]["as_of"]["correct_strict"]),
     ]
-    fig, ax = plt.subplots(figsize=(11, 4))
+    fig, ax = plt.subplots(figsize=(12, 4.5))
     width = 0.8 / len(series)
     for j, (label, fn) in enumerate(series):
         xs = [i + (j - (len(series) - 1) / 2) * width for i in range(len(names))]
@@ -864,6 +1190,15 @@ def plot(data: dict[str, Any], path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def report_name(data: Path) -> str:
+    """Return the results' file name: ``situatedqa`` for the dev split, else with the split.
+
+    ``temp.train.jsonl`` gives ``situatedqa.train``; any other file name its stem.
+    """
+    stem = Path(data).name.removesuffix(".jsonl").removeprefix("temp.")
+    return "situatedqa" if stem == "dev" else f"situatedqa.{stem}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -913,9 +1248,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         },
         **result,
     }
-    C.write_report(args.out, "situatedqa", data, markdown(data))
-    plot(data, args.out / "situatedqa.png")
-    print(f"wrote {args.out / 'situatedqa.png'}")
+    name = report_name(args.data)
+    C.write_report(args.out, name, data, markdown(data, f"{name}.png"))
+    plot(data, args.out / f"{name}.png")
+    print(f"wrote {args.out / f'{name}.png'}")
     return 0
 
 

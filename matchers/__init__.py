@@ -1,4 +1,6 @@
-"""Token-bounded, case- and normalisation-insensitive multi-phrase matching (DESIGN.md §3).
+"""Token-bounded, case- and normalisation-insensitive multi-phrase matching.
+
+See the README's "Matching".
 
 The matcher has no Chroma dependency: build it from ``(phrase, key)`` pairs, then ask which
 keys occur in a text, and where.

@@ -118,11 +118,23 @@ class Matcher(Generic[K]):
         """
         folded = _check_phrase(phrase)
         hash(key)  # an unhashable key must fail before anything is stored
-        entries = self._entries.setdefault(folded, [])
-        if (phrase, key) in entries:
+        self._insert(phrase, folded, key)
+
+    def _insert(self, phrase: str, folded: str, key: K) -> None:
+        """Add a checked phrase with its folded form under ``key``."""
+        pair = (phrase, key)
+        entries = self._entries.get(folded)
+        if entries is None:
+            self._entries[folded] = [pair]
+        elif pair in entries:
             return
-        entries.append((phrase, key))
-        self._by_key.setdefault(key, []).append(phrase)
+        else:
+            entries.append(pair)
+        phrases = self._by_key.get(key)
+        if phrases is None:
+            self._by_key[key] = [phrase]
+        else:
+            phrases.append(phrase)
         if folded not in self._main_words and folded not in self._delta_words:
             self._delta_words.add(folded)
             self._dirty = True
@@ -134,12 +146,11 @@ class Matcher(Generic[K]):
             InvalidPhrase: a phrase is not a ``str``, is empty or is only whitespace.
             TypeError: a key is not hashable.
         """
-        checked = list(pairs)
-        for phrase, key in checked:
-            _check_phrase(phrase)
+        checked = [(phrase, _check_phrase(phrase), key) for phrase, key in pairs]
+        for _, _, key in checked:
             hash(key)
-        for phrase, key in checked:
-            self.add(phrase, key)
+        for phrase, folded, key in checked:
+            self._insert(phrase, folded, key)
 
     def remove(self, key: K) -> None:
         """Remove every phrase added under ``key``.
@@ -293,9 +304,9 @@ def _automaton(words: Iterable[str]) -> Any:
 
 def _value(word: str) -> _Value:
     """Return what the automata store for a folded phrase: the rules its occurrences obey."""
-    # DESIGN.md §3 item 5. The last segment is what follows the last "/", "@", ":" or
-    # whitespace; its trailing dots are left out, so "ufo." (a sentence's full stop) is no
-    # dotted name while "v1.2." and ".net" are.
+    # Dotted names (the README's "Matching"). The last segment is what follows the last "/",
+    # "@", ":" or whitespace; its trailing dots are left out, so "ufo." (a sentence's full
+    # stop) is no dotted name while "v1.2." and ".net" are.
     dotted = "." in word and "." in _SEGMENT_SEPARATOR.split(word)[-1].rstrip(".")
     last = word[-1]
     ends_in_token = is_token_char(last)

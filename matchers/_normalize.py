@@ -36,6 +36,8 @@ _ASCII_CHAR = re.compile(r"[\x00-\x7f]")
 
 def fold(s: str) -> str:
     """Return ``s`` as nowline compares it: NFKC-normalised, then casefolded."""
+    if s.isascii():  # ASCII is NFKC-stable, and casefolding it is lowercasing
+        return s.lower()
     return unicodedata.normalize("NFKC", s).casefold()
 
 

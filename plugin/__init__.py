@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ._guard import stale_message
     from ._time import to_epoch
     from ._validate import DEFAULT_MAX_REACH, MAX_PHRASE_LENGTH, REACH_FLOOR, validate_correction
+    from .aio import AsyncClient, AsyncCollection
     from .client import Client, wrap
     from .collection import Collection
     from .embedding import MiniLMEmbeddingFunction, embedding_function
@@ -52,6 +53,8 @@ __all__ = [
     "MAX_PHRASE_LENGTH",
     "REACH_FLOOR",
     "AbsentString",
+    "AsyncClient",
+    "AsyncCollection",
     "Client",
     "Collection",
     "CorrectionRef",
@@ -87,6 +90,8 @@ _HOMES = {
     "DEFAULT_MAX_REACH": "._validate",
     "MAX_PHRASE_LENGTH": "._validate",
     "REACH_FLOOR": "._validate",
+    "AsyncClient": ".aio",
+    "AsyncCollection": ".aio",
     "Client": ".client",
     "wrap": ".client",
     "Collection": ".collection",

@@ -32,14 +32,15 @@ from ._freshness import (
     read_by_ids,
     records_of,
     refresh_flow,
+    verify_flow,
 )
 from ._links import (
+    WritePlan,
     batch_metadata,
-    link_patches,
     plan_write,
     reach_of,
+    relink_patches,
     repair_plan,
-    unlink_patches,
 )
 from ._prefilter import candidate_regex
 from ._records import CorrectionInfo, Record, correction_info, scope_token
@@ -54,6 +55,7 @@ from .models import (
     RepairReport,
     Trip,
 )
+from .render import unannotate
 
 __all__ = [
     "Core",
@@ -84,14 +86,16 @@ class Core:
     max_batch: int
     checked_missing: set[str] = field(default_factory=set)
 
-    def refresh(self, force: bool = False) -> Flow[bool]:
-        """Catch up with corrections changed elsewhere, if due."""
-        return refresh_flow(self.fresh, self.registry, self.scope_key, force=force)
+    def refresh(self, force: bool = False, scan: bool = True) -> Flow[bool]:
+        """Catch up with corrections changed elsewhere, if due (see ``refresh_flow``)."""
+        return refresh_flow(self.fresh, self.registry, self.scope_key, force=force, scan=scan)
 
 
-def load(core: Core, choose_scope: Callable[[set[str]], str | None]) -> Flow[None]:
+def load(
+    core: Core, choose_scope: Callable[[set[str]], str | None], snapshot: str | None = None
+) -> Flow[None]:
     """Load the collection's corrections (at wrap time) and settle its scope key."""
-    core.scope_key = yield from load_flow(core.fresh, core.registry, choose_scope)
+    core.scope_key = yield from load_flow(core.fresh, core.registry, choose_scope, snapshot)
 
 
 # ------------------------------------------------------------------------- reading
@@ -100,23 +104,21 @@ def load(core: Core, choose_scope: Callable[[set[str]], str | None]) -> Flow[Non
 def _observe(core: Core, records: Iterable[Record]) -> Flow[None]:
     """Take in what a read shows about corrections: new ones, retractions, unknown links.
 
-    A correction that a read returns and the registry does not hold is taken in at once; a
-    stored retraction mark is applied at once; a stored link that names a correction the
-    registry does not hold forces a refresh (once per unknown id).
+    A correction that a read returns and the registry does not hold, or holds as not
+    retracted while the record is, is read again by id and taken in at once (the row itself
+    may be older than a change another thread made meanwhile). A stored link that names a
+    correction the registry does not hold forces a refresh (once per unknown id).
     """
     unknown_links = False
+    recheck: list[str] = []
     for record in records:
         meta = record.metadata
         if not meta:
             continue
         if R.is_correction(meta):
             held = core.registry.get(record.id)
-            if held is None:
-                info = correction_info(record, core.scope_key)
-                if info is not None:
-                    core.registry.put(info)
-            elif held.retracted is None and R.is_retracted(meta):
-                core.registry.retract(record.id, float(meta[R.RETRACTED]))
+            if held is None or (held.retracted is None and R.is_retracted(meta)):
+                recheck.append(record.id)
         links = meta.get(R.BY)
         for cid in links if isinstance(links, list) else ():
             if (
@@ -126,7 +128,42 @@ def _observe(core: Core, records: Iterable[Record]) -> Flow[None]:
             ):
                 core.checked_missing.add(cid)
                 unknown_links = True
+    if recheck:
+        yield from verify_flow(core.registry, core.scope_key, recheck)
     yield from core.refresh(force=unknown_links)
+
+
+def _states(
+    core: Core, records: Sequence[Record], as_of: float | None = None
+) -> Flow[list[HitState]]:
+    """Return the read-time verdicts of records, with every correction they show verified.
+
+    The corrections a verdict would show (direct ones and every step of their chains) are
+    read back by id first, so one deleted, edited or retracted elsewhere is never shown as it
+    was; if the registry changed, the verdicts are computed again.
+    """
+    states: list[HitState] = []
+    for _ in range(3):
+        states, shown = yield Work(_verdicts, (records, core.registry, core.scope_key, as_of))
+        if not shown:
+            return states
+        changed = yield from verify_flow(core.registry, core.scope_key, shown)
+        if not changed:
+            return states
+        core.fresh.changed_here()
+    return states
+
+
+def _verdicts(
+    records: Sequence[Record], registry: Registry, scope_key: str | None, as_of: float | None
+) -> tuple[list[HitState], set[str]]:
+    """Return the verdicts of records and every correction they would show (CPU-bound)."""
+    states = [read_state(r, registry, scope_key, as_of) for r in records]
+    shown: set[str] = set()
+    for state in states:
+        for cid in state.direct:
+            shown |= registry.chain(cid, as_of)
+    return states, shown
 
 
 def _strip_rows(result: Mapping[str, Any]) -> dict[str, Any]:
@@ -214,13 +251,15 @@ def query_flow(core: Core, req: QueryRequest) -> Flow[dict[str, Any]]:
         )
     ]
     yield from _observe(core, (r for row in rows for r in row))
+    flat = [r for row in rows for r in row]
+    verdicts = iter((yield from _states(core, flat)))
     docs_out: list[list[Any]] = []
     metas_out: list[list[Any]] = []
     for row in rows:
         d_row: list[Any] = []
         m_row: list[Any] = []
         for record in row:
-            state = read_state(record, core.registry, core.scope_key)
+            state = next(verdicts)
             doc, meta = query_row(record, state, core.registry, core.annotate)
             d_row.append(doc)
             m_row.append(meta)
@@ -271,11 +310,10 @@ def recall_flow(
             )
         ]
         yield from _observe(core, (r for r, _ in row))
+        kept = [(r, d) for r, d in row if as_of is None or R.time_of(r.metadata) <= as_of]
+        verdicts = yield from _states(core, [r for r, _ in kept], as_of)
         hits: list[Hit] = []
-        for record, distance in row:
-            if as_of is not None and R.time_of(record.metadata) > as_of:
-                continue
-            state = read_state(record, core.registry, core.scope_key, as_of)
+        for (record, distance), state in zip(kept, verdicts, strict=True):
             if not include_historical and state.role == "historical":
                 continue
             hits.append(hit_of(record, distance, state, core.registry))
@@ -289,17 +327,27 @@ def hits_flow(core: Core, ids: Sequence[str], as_of: float | None) -> Flow[list[
     """Return the records with these ids as hits (no distance), in the order given."""
     found = yield from read_by_ids(ids)
     yield from _observe(core, found.values())
+    records = [found[rid] for rid in ids if rid in found]
+    verdicts = yield from _states(core, records, as_of)
     return [
-        hit_of(r, None, read_state(r, core.registry, core.scope_key, as_of), core.registry)
-        for rid in ids
-        if (r := found.get(rid)) is not None
+        hit_of(r, None, state, core.registry) for r, state in zip(records, verdicts, strict=True)
     ]
 
 
 def check_flow(core: Core, text: str, metadata: Mapping[str, Any] | None) -> Flow[list[Trip]]:
     """Return the active corrections a text trips, after catching up if a refresh is due."""
     yield from core.refresh()
-    return trips_of(core.registry, text, scope_token(metadata, core.scope_key))
+    scope = scope_token(metadata, core.scope_key)
+    trips: list[Trip] = yield Work(trips_of, (core.registry, text, scope))
+    for _ in range(3):
+        shown: set[str] = set()
+        for trip in trips:
+            shown |= core.registry.chain(trip.correction.id)
+        if not shown or not (yield from verify_flow(core.registry, core.scope_key, shown)):
+            break
+        core.fresh.changed_here()
+        trips = yield Work(trips_of, (core.registry, text, scope))
+    return trips
 
 
 def assess(core: Core, record: Record) -> HitState:
@@ -364,11 +412,62 @@ def _update_metadatas(core: Core, ids: list[str], metas: list[dict[str, Any]]) -
         yield Write("update", ids=ids[i : i + step], metadatas=metas[i : i + step])
 
 
-def _unlink(core: Core, correction_id: str, keep: Iterable[str] = ()) -> Flow[None]:
-    """Set the stored links of the records a correction held to what the registry says now."""
-    held = yield from read_all(where=cast(Where, {R.BY: {"$contains": correction_id}}))
-    ids, metas = unlink_patches(held, core.registry, core.scope_key, keep)
+def _relink(
+    core: Core,
+    correction_ids: Iterable[str],
+    reached: Iterable[Record] = (),
+    keep: Iterable[str] = (),
+) -> Flow[None]:
+    """Store what the registry says now as the links of the records these corrections held.
+
+    ``reached`` adds records a write's new corrections reach. Every record gets one patch,
+    computed from the registry after the change (never from links read before it), so a
+    call that drops one correction and adds another leaves no stale link behind.
+    """
+    touched: dict[str, Record] = {}
+    for cid in dict.fromkeys(correction_ids):
+        held = yield from read_all(where=cast(Where, {R.BY: {"$contains": cid}}))
+        touched.update((r.id, r) for r in held)
+    for record in reached:
+        touched.setdefault(record.id, record)
+    ids, metas = yield Work(
+        relink_patches, (list(touched.values()), core.registry, core.scope_key, tuple(keep))
+    )
     yield from _update_metadatas(core, ids, metas)
+
+
+def _prepare_write(
+    req: InsertRequest,
+    known: Mapping[str, Record],
+    registry: Registry,
+    scope_key: str | None,
+    stamps: Sequence[float],
+    allow_absent: bool,
+    allow_generic: bool,
+) -> tuple[WritePlan, list[dict[str, Any] | None]]:
+    """Plan a write, apply the correction guards, and compute every record's metadata.
+
+    Pure and CPU-bound (a matcher scan per record), so the async collection runs it off the
+    event loop. The guards raise before anything is stored.
+    """
+    plan = plan_write(
+        req.op, req.ids, req.metadatas, req.documents, known, registry, scope_key, stamps
+    )
+    for info in plan.put:
+        old = known.get(info.id)
+        before = correction_info(old, scope_key) if old is not None else None
+        # A string is judged generic when it is set; editing an accepted correction's text,
+        # scope or time does not ask again.
+        same_strings = before is not None and (before.deprecates, before.about) == (
+            info.deprecates,
+            info.about,
+        )
+        check_correction(
+            info, allow_absent=allow_absent, allow_generic=allow_generic or same_strings
+        )
+    view = PlannedRegistry(registry, plan.put, plan.drop)
+    final = batch_metadata(req.op, plan, known, req.metadatas, view, scope_key, changed=0.0)
+    return plan, final
 
 
 def write_flow(
@@ -383,7 +482,13 @@ def write_flow(
 
     Returns how many records each written correction reaches.
     """
-    yield from core.refresh()
+    yield from core.refresh(scan=False)
+    if req.documents is not None:
+        # A document that comes back from query() is stored without nowline's lines.
+        texts = core.registry.texts()
+        req = req.with_documents(
+            [unannotate(d, texts.__contains__) if isinstance(d, str) else d for d in req.documents]
+        )
     metas = req.metadatas
     corrections_in_batch = metas is not None and any(R.is_correction(m) for m in metas)
     touches_known = any(rid in core.registry for rid in req.ids)
@@ -391,23 +496,10 @@ def write_flow(
     if req.op != "add" or corrections_in_batch or touches_known:
         known = yield from read_by_ids(req.ids)
     stamps = R.write_stamps(time.time(), len(req.ids))
-    plan = plan_write(
-        req.op, req.ids, metas, req.documents, known, core.registry, core.scope_key, stamps
+    plan, final = yield Work(
+        _prepare_write,
+        (req, known, core.registry, core.scope_key, stamps, allow_absent, allow_generic),
     )
-    for info in plan.put:
-        old = known.get(info.id)
-        before = correction_info(old, core.scope_key) if old is not None else None
-        # A string is judged generic when it is set; editing an accepted correction's text,
-        # scope or time does not ask again.
-        same_strings = before is not None and (before.deprecates, before.about) == (
-            info.deprecates,
-            info.about,
-        )
-        check_correction(
-            info, allow_absent=allow_absent, allow_generic=allow_generic or same_strings
-        )
-    view = PlannedRegistry(core.registry, plan.put, plan.drop)
-    final = batch_metadata(req.op, plan, known, metas, view, core.scope_key, changed=0.0)
     active = plan.active
     reach: dict[str, list[Record]] = {}
     if active:
@@ -451,10 +543,12 @@ def write_flow(
         core.registry.put(info)
     for cid in plan.drop:
         core.registry.drop(cid)
-    for cid in [*plan.relink, *plan.drop]:
-        yield from _unlink(core, cid, keep=plan.landing)
-    ids, patches = link_patches(reach, core.registry)
-    yield from _update_metadatas(core, ids, patches)
+    yield from _relink(
+        core,
+        [*plan.relink, *plan.drop],
+        reached=(r for records in reach.values() for r in records),
+        keep=plan.landing,
+    )
     if changed_ids and time.time() - started > SLACK / 2:
         # A long write: stamp again, so readers that refreshed meanwhile still see it.
         again = time.time()
@@ -489,8 +583,7 @@ def delete_flow(
     result = yield Delete(ids=ids, where=where, where_document=where_document, limit=limit)
     for cid in corrections:
         core.registry.drop(cid)
-    for cid in corrections:
-        yield from _unlink(core, cid)
+    yield from _relink(core, corrections)
     if corrections:
         core.fresh.changed_here()
     return result
@@ -525,7 +618,7 @@ def retract_flow(core: Core, correction_id: str) -> Flow[bool]:
         if info is not None:
             core.registry.put(info)
     core.registry.retract(correction_id, now)
-    yield from _unlink(core, correction_id)
+    yield from _relink(core, [correction_id])
     core.fresh.changed_here()
     return True
 

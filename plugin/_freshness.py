@@ -31,19 +31,18 @@ from chromadb.api.types import Where
 from . import _records as R
 from ._records import CorrectionInfo, Record, correction_info
 from ._registry import Registry
-from ._store import Flow, Get
+from ._store import Flow, Get, Work
 
 __all__ = [
     "PAGE",
     "SLACK",
     "Freshness",
-    "changed_corrections",
     "load_flow",
     "read_all",
     "read_by_ids",
     "records_of",
     "refresh_flow",
-    "take_in",
+    "verify_flow",
 ]
 
 PAGE = 5000
@@ -54,6 +53,9 @@ SLACK = 5.0
 
 SCAN_PAGE = 1000
 """Rows the rolling scan reads per refresh."""
+
+TRIES = 5
+"""Reads of the same records before a refresh gives up on a registry that keeps changing."""
 
 # Per store and collection, how often wrappers in this process changed its corrections.
 _generations: dict[tuple[object, str], int] = {}
@@ -67,6 +69,7 @@ class Freshness:
     key: tuple[object, str]
     refresh_seconds: float
     last_refresh: float = 0.0  # time.monotonic() of the last refresh
+    last_scan: float = -float("inf")  # time.monotonic() of the last rolling-scan step
     mark: float = 0.0  # wall-clock lower bound of changes not yet read
     seen_generation: int = 0
     scan_offset: int = 0
@@ -135,48 +138,60 @@ def read_by_ids(
     return out
 
 
-def changed_corrections(
-    records: Iterable[Record], registry: Registry, scope_key: str | None
-) -> tuple[list[CorrectionInfo], list[str]]:
-    """Return the corrections among ``records`` that the registry lacks or holds differently.
+def _take_in(
+    registry: Registry,
+    scope_key: str | None,
+    read: Callable[[], Flow[tuple[Iterable[Record], Iterable[str]]]],
+) -> Flow[bool | None]:
+    """Run a read of corrections and take in what it shows, consistently with writes.
 
-    Returns the corrections to put and the ids to drop (records the registry holds as
-    corrections that are no longer corrections).
+    ``read`` returns the records it found and the ids it found missing. A read that overlapped
+    a change of the registry (a write or another read in another thread or task) may be older
+    than what the registry holds; it is read again (see :meth:`Registry.reconcile`). Returns
+    whether the registry changed, or None when it kept changing for :data:`TRIES` reads (the
+    caller leaves the refresh due).
     """
-    put: list[CorrectionInfo] = []
-    drop: list[str] = []
-    for record in records:
-        info = correction_info(record, scope_key)
-        if info is not None:
-            if registry.get(info.id) != info:
-                put.append(info)
-        elif record.id in registry:
-            drop.append(record.id)
-    return put, drop
-
-
-def take_in(registry: Registry, put: Iterable[CorrectionInfo], drop: Iterable[str]) -> bool:
-    """Apply corrections found by a read to the registry; return whether anything changed."""
-    changed = False
-    for info in put:
-        registry.put(info)
-        changed = True
-    for cid in drop:
-        if cid in registry:
-            registry.drop(cid)
-            changed = True
-    return changed
+    for _ in range(TRIES):
+        since = registry.version
+        records, missing = yield from read()
+        found: dict[str, CorrectionInfo | None] = dict.fromkeys(missing)
+        found.update((r.id, correction_info(r, scope_key)) for r in records)
+        changed = registry.reconcile(found, since)
+        if changed is not None:
+            return changed
+    return None
 
 
 def load_flow(
-    fresh: Freshness, registry: Registry, choose_scope: Callable[[set[str]], str | None]
+    fresh: Freshness,
+    registry: Registry,
+    choose_scope: Callable[[set[str]], str | None],
+    snapshot: str | None = None,
 ) -> Flow[str | None]:
-    """Load every correction stored with nowline's keys into ``registry``.
+    """Load the collection's corrections into ``registry``: from a snapshot, else from Chroma.
 
     ``choose_scope`` receives the scope keys the corrections were written with and returns the
     key to read them with (it raises when they conflict). Returns that key.
+
+    A snapshot (see :mod:`nowline._snapshot`) is the registry as it was at its mark. It is
+    never trusted beyond that: the first read refreshes from the mark, exactly as a wrapper
+    that had been running since then would, and every correction a read shows is verified
+    by id. Without a usable snapshot every correction is read (and a snapshot is written).
     """
+    from . import _snapshot
+
     fresh.seen_generation = fresh.generation()
+    # The first read refreshes, so a new wrapper catches up from its mark and starts its
+    # rolling scan at once (it finds corrections written around nowline).
+    fresh.last_refresh = -float("inf")
+    if snapshot is not None:
+        saved = yield Work(_snapshot.read, (snapshot,))
+        if saved is not None:
+            scope_key = choose_scope(saved.scope_keys)
+            if scope_key == saved.scope_key:
+                registry.replace_all(saved.infos)
+                fresh.mark, fresh.scan_offset = saved.mark, saved.scan_offset
+                return scope_key
     fresh.mark = time.time()
     records = yield from read_all(where=cast(Where, {R.CORRECTION: True}))
     stored = {key for r in records if isinstance(key := (r.metadata or {}).get(R.SCOPE_KEY), str)}
@@ -184,49 +199,80 @@ def load_flow(
     registry.replace_all(
         info for r in records if (info := correction_info(r, scope_key)) is not None
     )
-    # The first read refreshes, so a new wrapper starts its rolling scan at once (it finds
-    # corrections written around nowline, which carry no nowline keys to load them by).
-    fresh.last_refresh = -float("inf")
+    if snapshot is not None:
+        yield Work(
+            _snapshot.write, (snapshot, _snapshot.state_of(registry, fresh, scope_key, stored))
+        )
     return scope_key
 
 
 def refresh_flow(
-    fresh: Freshness, registry: Registry, scope_key: str | None, *, force: bool = False
+    fresh: Freshness,
+    registry: Registry,
+    scope_key: str | None,
+    *,
+    force: bool = False,
+    scan: bool = True,
 ) -> Flow[bool]:
     """Catch up with corrections changed since the last refresh, if one is due.
 
+    Two cheap reads: the corrections stamped since the last refresh (less a slack), and the
+    next page of the rolling scan (reads only; a write needs the stamps alone, since links to
+    a correction written around nowline may lag until ``repair()`` anyway). Neither grows with
+    the number of corrections. Deletions and edits elsewhere of a correction that a read is
+    about to show are caught at once by :func:`verify_flow` instead.
+
+    The wrapper counts as caught up only once the read is taken in, so a write in another
+    thread that starts meanwhile refreshes too rather than plan against a registry this read
+    has not filled yet.
+
     Returns whether the registry changed.
     """
+    scan_due = scan and (force or time.monotonic() - fresh.last_scan >= fresh.refresh_seconds)
     if not fresh.due(force):
-        return False
-    fresh.seen_generation = fresh.generation()
+        if not scan_due:
+            return False
+        fresh.last_scan = time.monotonic()
+        return (yield from _scan_step(fresh, registry, scope_key))
+    generation = fresh.generation()
     started = time.time()
-    changed = False
-    # 1. Changes made through nowline anywhere, by their stamps.
-    stamped = yield from read_all(
-        where=cast(Where, {R.CHANGED: {"$gte": fresh.mark - SLACK}}),
-    )
-    put, drop = changed_corrections(stamped, registry, scope_key)
-    changed |= take_in(registry, put, drop)
-    # 2. Deletions, as ids missing from the corrections' id list.
-    listed = yield from read_all(where=cast(Where, {R.CORRECTION: True}), include=())
-    present = {r.id for r in listed}
-    stamped_ids = {r.id for r in stamped}
-    gone = [c for c in registry.ids() if c not in present]
-    if gone:
-        # Corrections written around nowline carry no CORRECTION key: check they are gone.
-        still = yield from read_by_ids(gone, include=())
-        changed |= take_in(registry, (), [c for c in gone if c not in still])
-    missing = [c for c in present if c not in registry and c not in stamped_ids]
-    if missing:
-        found = yield from read_by_ids(missing)
-        put, drop = changed_corrections(found.values(), registry, scope_key)
-        changed |= take_in(registry, put, drop)
-    # 3. One page of the rolling scan, for corrections written around nowline.
-    changed |= yield from _scan_step(fresh, registry, scope_key)
-    fresh.mark = started
-    fresh.last_refresh = time.monotonic()
+    since = fresh.mark - SLACK
+
+    def stamped() -> Flow[tuple[Iterable[Record], Iterable[str]]]:
+        nonlocal started
+        started = time.time()
+        records = yield from read_all(where=cast(Where, {R.CHANGED: {"$gte": since}}))
+        return records, ()
+
+    taken = yield from _take_in(registry, scope_key, stamped)
+    changed = bool(taken)
+    if scan_due:
+        fresh.last_scan = time.monotonic()
+        changed |= yield from _scan_step(fresh, registry, scope_key)
+    if taken is not None:
+        fresh.mark = max(fresh.mark, started)
+        fresh.seen_generation = max(fresh.seen_generation, generation)
+        fresh.last_refresh = time.monotonic()
     return changed
+
+
+def verify_flow(registry: Registry, scope_key: str | None, ids: Iterable[str]) -> Flow[bool]:
+    """Check the corrections a read is about to show against the store; fix the registry.
+
+    One read by id: a correction deleted, edited or retracted elsewhere (another process, the
+    raw collection) since this process last looked is dropped or updated before it is shown.
+    Returns whether the registry changed (the caller recomputes what it shows).
+    """
+    wanted = sorted(set(ids))
+    if not wanted:
+        return False
+    return bool((yield from _take_in(registry, scope_key, lambda: _by_ids(wanted))))
+
+
+def _by_ids(ids: Sequence[str]) -> Flow[tuple[Iterable[Record], Iterable[str]]]:
+    """Read records by id; return those found and the ids not found."""
+    found = yield from read_by_ids(ids)
+    return found.values(), [i for i in ids if i not in found]
 
 
 def _scan_step(fresh: Freshness, registry: Registry, scope_key: str | None) -> Flow[bool]:
@@ -236,9 +282,7 @@ def _scan_step(fresh: Freshness, registry: Registry, scope_key: str | None) -> F
     candidates = [r.id for r in rows if R.is_correction(r.metadata) or r.id in registry]
     changed = False
     if candidates:
-        found = yield from read_by_ids(candidates)
-        put, drop = changed_corrections(found.values(), registry, scope_key)
-        changed = take_in(registry, put, drop)
+        changed = bool((yield from _take_in(registry, scope_key, lambda: _by_ids(candidates))))
     if len(rows) < SCAN_PAGE:
         fresh.scan_offset = 0
     else:

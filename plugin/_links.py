@@ -21,12 +21,11 @@ __all__ = [
     "RepairPlan",
     "WritePlan",
     "batch_metadata",
-    "link_patches",
     "plan_write",
     "reach_of",
+    "relink_patches",
     "repair_plan",
     "stored_role",
-    "unlink_patches",
 ]
 
 Op = Literal["add", "upsert", "update"]
@@ -155,14 +154,12 @@ def plan_write(
 
 def _keep_retracted(info: CorrectionInfo, when: float) -> CorrectionInfo:
     """Return ``info`` still retracted: a retracted correction stays inert whatever is edited."""
-    from dataclasses import replace
-
-    return replace(info, retracted=when)
+    return info._replace(retracted=when)
 
 
 def _identity(info: CorrectionInfo) -> tuple[Any, ...]:
     """Return what makes a correction's links: a change to any of it relinks."""
-    return (info.document, info.deprecates, info.about, info.scope, info.time, info.retracted)
+    return (info.document, info.deprecates, info.about, info.scope, info.order, info.retracted)
 
 
 def batch_metadata(
@@ -250,28 +247,7 @@ def reach_of(
     return found
 
 
-def link_patches(
-    reach: Mapping[str, Sequence[Record]], registry: Registry
-) -> tuple[list[str], list[dict[str, Any]]]:
-    """Return metadata patches that add each reached record's new links (one per record)."""
-    records: dict[str, Record] = {}
-    new: dict[str, set[str]] = {}
-    for cid, reached in reach.items():
-        for record in reached:
-            records[record.id] = record
-            new.setdefault(record.id, set()).add(cid)
-    ids: list[str] = []
-    metas: list[dict[str, Any]] = []
-    for rid, cids in new.items():
-        record = records[rid]
-        by = set(_stored_by(record.metadata)) | cids
-        role = stored_role(record, by, _retracted(record, registry))
-        ids.append(rid)
-        metas.append({R.BY: sorted(by), R.ROLE: R.role_value(role)})
-    return ids, metas
-
-
-def unlink_patches(
+def relink_patches(
     records: Iterable[Record],
     registry: Registry,
     scope_key: str | None,
@@ -279,7 +255,9 @@ def unlink_patches(
 ) -> tuple[list[str], list[dict[str, Any]]]:
     """Return patches that set the links of ``records`` to what the registry says now.
 
-    Used for the records that a correction held, after it was retracted, deleted or changed.
+    Used, after a write, retraction or deletion, for the records that the changed corrections
+    held and the records that new corrections reach: links are recomputed, never added to
+    links read before the change.
     """
     skip = set(keep)
     ids: list[str] = []

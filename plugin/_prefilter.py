@@ -2,7 +2,7 @@
 
 To find every record a new correction reaches without reading every document into Python,
 nowline asks Chroma for the documents that match one ``$regex`` and lets the matcher decide.
-The regex must match every document in which a deprecated string *occurs* (DESIGN.md §3),
+The regex must match every document in which a deprecated string *occurs* (the README's "Matching"),
 although Chroma's ``(?i)`` folds only simple cases. It is the alternation of:
 
 * for each phrase, an *anchor* under ``(?i)``: the phrase itself when its folded form is ASCII,
@@ -16,9 +16,9 @@ although Chroma's ``(?i)`` folds only simple cases. It is the alternation of:
   characters to the class instead: any document it occurs in contains one of them, or a
   character that folds into one.
 
-Dotted names (DESIGN.md §3 item 5) need nothing here: that rule only takes occurrences away
-(a ``.`` and a token character after a dotted name end none), and the regex only has to find
-a superset of the documents that hold an occurrence.
+Dotted names (the README's "Matching") need nothing here: that rule only takes occurrences
+away (a ``.`` and a token character after a dotted name end none), and the regex only has to
+find a superset of the documents that hold an occurrence.
 
 The class is built from a table of every code point that folding changes. The table for the
 running Python's Unicode version is computed once per process (about 0.6 s), unless it is the

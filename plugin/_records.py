@@ -12,7 +12,7 @@ import logging
 import math
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from ._time import to_epoch
 from .errors import InvalidInput
@@ -101,9 +101,8 @@ class Record:
     metadata: Mapping[str, Any] | None
 
 
-@dataclass(frozen=True, slots=True)
-class CorrectionInfo:
-    """One correction as nowline knows it.
+class CorrectionInfo(NamedTuple):
+    """One correction as nowline knows it (a named tuple: a registry holds many of them).
 
     Attributes:
         id: the correction's record id.
@@ -304,8 +303,10 @@ def merge(
     elif _number(meta.get(TIME)) is None:
         observed_before = meta.get(OBSERVED_AT)
         meta[TIME] = time_of(meta) if observed_before is not None else stamp
-    if _number(meta.get(WRITTEN)) is None and meta[TIME] != stamp:
-        # Only needed when the time is not the write stamp (it breaks ties of equal times).
+    if old is None and meta[TIME] != stamp:
+        # The first write's stamp, only needed when the time is not the write stamp (it breaks
+        # ties of equal times). A later write never adds one: that would move the record among
+        # corrections of equal time.
         meta[WRITTEN] = stamp
     doc = document if document is not None else (old.document if old is not None else None)
     return Record(record_id, doc, meta)

@@ -14,8 +14,7 @@ writer may share one registry (a scan of a 10 kB text holds it for about 0.1 ms)
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from ._records import CorrectionInfo, Order, ScopeToken
 from .matchers import Match, Matcher
@@ -70,16 +69,27 @@ class Registry:
     """All corrections of one collection, with automata over the active ones."""
 
     def __init__(self, infos: Iterable[CorrectionInfo] = ()) -> None:
-        """Create a registry holding ``infos``."""
+        """Create a registry holding ``infos``; the automata are built at the first scan."""
         self._lock = threading.RLock()
-        self._infos: dict[str, CorrectionInfo] = {}
-        for info in infos:
-            self._infos[info.id] = info
-        active = [i for i in self._infos.values() if i.retracted is None]
-        self._deprecated: Matcher[str] = Matcher((p, i.id) for i in active for p in i.deprecates)
-        self._anchors: Matcher[str] = Matcher((p, i.id) for i in active for p in i.about)
+        self._infos: dict[str, CorrectionInfo] = {info.id: info for info in infos}
+        self._automata: tuple[Matcher[str], Matcher[str]] | None = None
         self._sups: dict[str, tuple[str, ...]] = {}
+        self._texts: frozenset[str] | None = None
         self.version = 0
+
+    def _matchers(self) -> tuple[Matcher[str], Matcher[str]]:
+        """Return the deprecated-string and anchor automata, building them on first use.
+
+        Loading a registry stays cheap (no automaton is built until a text is scanned), so a
+        process that only lists or counts never pays for it.
+        """
+        if self._automata is None:
+            active = [i for i in self._infos.values() if i.retracted is None]
+            self._automata = (
+                Matcher((p, i.id) for i in active for p in i.deprecates),
+                Matcher((p, i.id) for i in active for p in i.about),
+            )
+        return self._automata
 
     def __len__(self) -> int:
         """Return how many corrections (active or retracted) the registry holds."""
@@ -99,6 +109,13 @@ class Registry:
             values = list(self._infos.values())
         return sorted(values, key=lambda i: i.order)
 
+    def texts(self) -> frozenset[str]:
+        """Return the text of every correction, whitespace collapsed (as a line shows it)."""
+        with self._lock:
+            if self._texts is None:
+                self._texts = frozenset(" ".join(i.document.split()) for i in self._infos.values())
+            return self._texts
+
     def ids(self) -> set[str]:
         """Return the ids of every correction."""
         with self._lock:
@@ -111,20 +128,23 @@ class Registry:
         with self._lock:
             if self._infos.get(info.id) == info:
                 return
-            self._deprecated.discard(info.id)
-            self._anchors.discard(info.id)
             self._infos[info.id] = info
-            if info.retracted is None:
-                self._deprecated.add_many((p, info.id) for p in info.deprecates)
-                self._anchors.add_many((p, info.id) for p in info.about)
+            if self._automata is not None:
+                deprecated, anchors = self._automata
+                deprecated.discard(info.id)
+                anchors.discard(info.id)
+                if info.retracted is None:
+                    deprecated.add_many((p, info.id) for p in info.deprecates)
+                    anchors.add_many((p, info.id) for p in info.about)
             self._changed()
 
     def drop(self, correction_id: str) -> None:
         """Forget a correction (it was deleted); unknown ids are ignored."""
         with self._lock:
             if self._infos.pop(correction_id, None) is not None:
-                self._deprecated.discard(correction_id)
-                self._anchors.discard(correction_id)
+                if self._automata is not None:
+                    self._automata[0].discard(correction_id)
+                    self._automata[1].discard(correction_id)
                 self._changed()
 
     def retract(self, correction_id: str, when: float) -> None:
@@ -132,15 +152,38 @@ class Registry:
         with self._lock:
             info = self._infos.get(correction_id)
             if info is not None and info.retracted is None:
-                self.put(replace(info, retracted=when))
+                self.put(info._replace(retracted=when))
+
+    def reconcile(self, found: Mapping[str, CorrectionInfo | None], since: int) -> bool | None:
+        """Take in what a read of the store showed, unless the registry changed since it began.
+
+        ``found`` maps ids to the correction the read showed (None: that id is no correction,
+        or no record, now). ``since`` is :attr:`version` as it was before the read. A read that
+        overlapped a change (a write in another thread, another read's take-in) may show a
+        state older than the registry's; it is refused, and None returned, so the caller reads
+        again. Otherwise returns whether anything changed.
+        """
+        with self._lock:
+            if self.version != since:
+                return None
+            changed = False
+            for cid, info in found.items():
+                held = self._infos.get(cid)
+                if info is None:
+                    if held is not None:
+                        self.drop(cid)
+                        changed = True
+                elif held != info:
+                    self.put(info)
+                    changed = True
+            return changed
 
     def replace_all(self, infos: Iterable[CorrectionInfo]) -> None:
         """Replace every correction by ``infos`` (a full reload)."""
-        fresh = Registry(infos)
+        fresh = {info.id: info for info in infos}
         with self._lock:
-            self._infos = fresh._infos
-            self._deprecated = fresh._deprecated
-            self._anchors = fresh._anchors
+            self._infos = fresh
+            self._automata = None
             self._changed()
 
     # ----------------------------------------------------------------- queries
@@ -169,10 +212,11 @@ class Registry:
             as_of: leave out corrections whose time is after this (epoch seconds).
         """
         with self._lock:
+            deprecated, anchors = self._matchers()
             return _direct(
                 text,
-                self._deprecated,
-                self._anchors,
+                deprecated,
+                anchors,
                 self._infos.get,
                 record_id=record_id,
                 scope=scope,
@@ -200,6 +244,14 @@ class Registry:
         supersession that nothing supersedes in turn. Resolution is iterative and bounded;
         ids that are not in the registry are skipped.
         """
+        return self._resolve(correction_id, as_of)[0]
+
+    def chain(self, correction_id: str, as_of: float | None = None) -> set[str]:
+        """Return every correction the resolution of ``correction_id``'s newest visits."""
+        return self._resolve(correction_id, as_of)[1]
+
+    def _resolve(self, correction_id: str, as_of: float | None) -> tuple[str, set[str]]:
+        """Return the newest correction of a chain and the corrections visited on the way."""
         with self._lock:
             seen: set[str] = set()
             leaves: list[str] = []
@@ -215,7 +267,7 @@ class Registry:
                 else:
                     leaves.append(cid)
             pool = [c for c in (leaves or seen) if c in self._infos] or [correction_id]
-            return max(pool, key=self.order_of)
+            return max(pool, key=self.order_of), seen
 
     def order_of(self, correction_id: str) -> Order:
         """Return a correction's sort key (unknown ids sort first)."""
@@ -242,6 +294,7 @@ class Registry:
     def _changed(self) -> None:
         """Invalidate caches after a change."""
         self._sups = {}
+        self._texts = None
         self.version += 1
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import fcntl
+import inspect
 import os
 import threading
 from collections.abc import Callable, Generator
@@ -431,8 +432,11 @@ def local_store(api: Any) -> tuple[bool, str | None]:
 
 def max_batch_size(api: Any, default: int = 1000) -> int:
     """Return the largest batch a store accepts (chromadb's ``get_max_batch_size``)."""
+    method = getattr(api, "get_max_batch_size", None)
+    if method is None or inspect.iscoroutinefunction(method):
+        return default  # an async API: the async collection asks it when it loads
     try:
-        return max(1, int(api.get_max_batch_size()))
+        return max(1, int(method()))
     except Exception:  # an API that cannot tell
         return default
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
 
 from chromadb.api.models.CollectionCommon import validation_context
@@ -44,7 +44,6 @@ from .errors import (
     InvalidInput,
 )
 from .matchers import Matcher, fold
-from .render import unannotate
 
 __all__ = [
     "DEFAULT_MAX_REACH",
@@ -400,6 +399,12 @@ class InsertRequest:
     documents: list[str | None] | None
     uris: list[Any] | None
 
+    def with_documents(self, documents: list[str | None]) -> InsertRequest:
+        """Return this request with other documents (the record set too, for embedding)."""
+        record_set = dict(self.record_set)
+        record_set["documents"] = documents
+        return replace(self, documents=documents, record_set=record_set)
+
     @property
     def embed_fields(self) -> frozenset[str] | None:
         """Return the fields chromadb embeds for this verb (None: its default)."""
@@ -471,9 +476,7 @@ def insert_request(
         embeddings=records["embeddings"],
         record_set=records,
         metadatas=clean,
-        documents=[unannotate(d) if isinstance(d, str) else d for d in docs]
-        if docs is not None
-        else None,
+        documents=list(docs) if docs is not None else None,
         uris=records["uris"],
     )
 

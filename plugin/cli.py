@@ -1,23 +1,28 @@
 """nowline's command line: look inside a memory store, fix it, load it, serve it over MCP.
 
-Every command takes the folder of a local Chroma store (a ``chromadb.PersistentClient``
-path) and works offline with the collection's own embedding function (nowline's bundled
-all-MiniLM-L6-v2 by default)::
+Every command works on a local Chroma store (the folder of a ``chromadb.PersistentClient``)
+or on a Chroma server (``--url``, or the ``NOWLINE_URL`` environment variable), offline, with
+the collection's own embedding function (nowline's bundled all-MiniLM-L6-v2 by default)::
 
-    nowline stats PATH                      records, corrections, share historical, widest reach
-    nowline corrections PATH                every correction: time, deprecates, reach, status
-    nowline recall PATH "text" [-k N] [--as-of T] [--json]
-    nowline preview PATH --deprecates S [--deprecates S2 ...]
-    nowline check PATH "text" | -            exit 1 when the text names something outdated
-    nowline retract PATH ID
-    nowline repair PATH
-    nowline import PATH FILE.jsonl
-    nowline mcp --path PATH                 serve the memory tools to a model over stdio
+    nowline stats [PATH]                    records, corrections, share historical, widest reach
+    nowline corrections [PATH]              every correction: time, deprecates, reach, status
+    nowline recall [PATH] "text" [-k N] [--as-of T] [--json]
+    nowline preview [PATH] --deprecates S [--about A]
+    nowline check [PATH] "text" | -         exit 1 when the text names something outdated
+    nowline retract [PATH] ID
+    nowline repair [PATH]
+    nowline import [PATH] FILE.jsonl
+    nowline mcp --path PATH | --url URL     serve the memory tools to a model over stdio
 
-``--collection NAME`` picks the collection (default: the store's only one). Exit codes: 0
+PATH is left out when the store is a server: ``nowline retract --url http://localhost:8000
+ID``. ``--collection NAME`` picks the collection (default: the store's only one). A local
+store has one writer process; the commands that only read (``stats``, ``corrections``,
+``recall``, ``preview``, ``check``) work while another process writes to it. Exit codes: 0
 success, 1 nowline refused or failed (the message says what to do), 2 usage error (a bad
-option, a missing store or collection). Needs the ``cli`` extra:
-``pip install 'nowline[cli]'``.
+option, a missing store or collection). Needs the ``cli`` extra.
+
+Commands that embed nothing import neither torch nor sentence-transformers, and ``--help`` and
+``--version`` import no chromadb.
 """
 
 from __future__ import annotations
@@ -25,6 +30,8 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
+import shutil
 import sys
 import time
 import uuid
@@ -32,57 +39,125 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from enum import Enum
+from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, cast
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
 
 try:
     import typer
     from rich.console import Console
     from rich.markup import escape
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
 except ImportError as exc:
     raise ImportError(
-        "nowline's command line needs typer and rich: pip install 'nowline[cli]'"
+        "nowline's command line needs typer and rich: pip install 'nowline[cli]' "
+        "(from a checkout: pip install -e '.[cli]')"
     ) from exc
 
-from pydantic import BaseModel, ConfigDict, StrictFloat, StrictInt, StrictStr, ValidationError
+import nowline
+from nowline.render import MIN_TERMINAL_WIDTH, terminal_safe
 
-from nowline import (
-    DEFAULT_MAX_REACH,
-    REACH_FLOOR,
-    AbsentString,
-    Collection,
-    CorrectionSummary,
-    GenericString,
-    InvalidInput,
-    NowlineError,
-    stale_message,
-    to_epoch,
-    validate_correction,
-)
-from nowline.tools import open_collection
+if TYPE_CHECKING:
+    from chromadb.api import ClientAPI
+    from pydantic import BaseModel
+
+    from nowline import Collection, CorrectionSummary
 
 __all__ = ["app", "main"]
 
 app = typer.Typer(
     name="nowline",
-    help="Inspect, repair, load and serve a nowline memory store (a local Chroma folder).",
+    help="Inspect, repair, load and serve a nowline memory store: a local Chroma folder, or a "
+    "Chroma server (--url).",
     epilog="Exit codes: 0 ok, 1 nowline refused or failed (see the message), 2 usage error.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
 
-_PAGE = 2000  # rows per read while scanning a store
-_BATCH = 256  # plain memories per write while importing
+URL_ENV = "NOWLINE_URL"
+"""The environment variable that gives ``--url``: the Chroma server every command uses."""
+
+TOKEN_ENV = "NOWLINE_TOKEN"
+"""The environment variable that gives ``--token``: the Chroma server's auth token."""
+
+_PAGE = 2000  # ids per existence check while importing
+_BATCH = 256  # plain memories per write while importing (the first batches are smaller)
+_FIRST_BATCH = 8  # so that rate and ETA show after the first few records
 _SHOWN_BAD_LINES = 50  # bad lines listed before "... and N more"
+_SERVER = "Chroma server (instead of PATH)"
+_STORE = "Store"
+
+# ------------------------------------------------------------------ options
 
 PathArg = Annotated[
-    str,
+    str | None,
     typer.Argument(
         metavar="PATH",
-        help="Folder of a local Chroma store (a chromadb.PersistentClient path).",
+        help="Folder of a local Chroma store (a chromadb.PersistentClient path). Leave it "
+        f"out with --url (or {URL_ENV}) for a Chroma server.",
+        show_default=False,
+    ),
+]
+UrlOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--url",
+        envvar=URL_ENV,
+        help="A Chroma server instead of PATH: http://host:port, or https://... for SSL "
+        "(`chroma run` listens on http://localhost:8000).",
+        rich_help_panel=_SERVER,
+        show_default=False,
+    ),
+]
+TokenOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--token",
+        envvar=TOKEN_ENV,
+        help="The server's auth token (prefer the environment variable: a command line is "
+        "visible to other users). Without it, chromadb's own CHROMA_CLIENT_AUTH_* settings "
+        "apply.",
+        rich_help_panel=_SERVER,
+        show_default=False,
+    ),
+]
+
+
+class TokenHeader(str, Enum):
+    """The headers that can carry a Chroma server's token (``nowline.tools.TOKEN_HEADERS``)."""
+
+    AUTHORIZATION = "Authorization"
+    X_CHROMA_TOKEN = "X-Chroma-Token"
+
+
+TokenHeaderOpt = Annotated[
+    TokenHeader,
+    typer.Option(
+        "--token-header",
+        help="How the token is sent, as chromadb's token auth: 'Authorization: Bearer TOKEN' "
+        "or 'X-Chroma-Token: TOKEN'.",
+        rich_help_panel=_SERVER,
+    ),
+]
+TenantOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--tenant",
+        envvar="CHROMA_TENANT",
+        help="The server's tenant (default: chromadb's default_tenant).",
+        rich_help_panel=_SERVER,
+        show_default=False,
+    ),
+]
+DatabaseOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--database",
+        envvar="CHROMA_DATABASE",
+        help="The server's database (default: chromadb's default_database).",
+        rich_help_panel=_SERVER,
         show_default=False,
     ),
 ]
@@ -92,6 +167,7 @@ CollectionOpt = Annotated[
         "--collection",
         "-c",
         help="Collection name (default: the store's only collection).",
+        rich_help_panel=_STORE,
         show_default=False,
     ),
 ]
@@ -100,11 +176,29 @@ ScopeKeyOpt = Annotated[
     typer.Option(
         "--scope-key",
         help="Metadata key that separates scopes, as given to nowline.wrap(scope_key=...). "
-        "Give it for a store written with one; without it, writes link across scopes.",
+        "A store remembers the key its corrections were written with; give it for a new "
+        "scoped store.",
+        rich_help_panel=_STORE,
         show_default=False,
     ),
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+ScopeOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--scope",
+        help="The scope to work in: the value of the store's scope key (e.g. a user id).",
+        rich_help_panel=_STORE,
+        show_default=False,
+    ),
+]
+
+
+def _json_opt(what: str) -> Any:
+    """Return the ``--json`` option, saying what it prints."""
+    return typer.Option("--json", help=f"Print {what} as JSON.")
+
+
+# --------------------------------------------------------------------- entry
 
 
 def main() -> None:
@@ -121,7 +215,57 @@ def main() -> None:
     app()
 
 
-# ---------------------------------------------------------------------- helpers
+def _print_version(value: bool) -> None:
+    """Print nowline's version (and chromadb's) and exit, for ``--version``."""
+    if not value:
+        return
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        chroma = f" (chromadb {version('chromadb')})"
+    except PackageNotFoundError:  # pragma: no cover - chromadb is a dependency
+        chroma = ""
+    typer.echo(f"nowline {nowline.__version__}{chroma}")
+    raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="Print nowline's version and exit.",
+        ),
+    ] = False,
+) -> None:
+    pass
+
+
+# ----------------------------------------------------------------- output
+
+
+# Inside a JSON string the C0 controls are already escaped by json.dumps; the rest are not.
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+def _safe(text: object) -> str:
+    """Return ``text`` ready for a rich table cell: terminal-safe and markup-escaped."""
+    return escape(terminal_safe(str(text)))
+
+
+def _echo(text: str) -> None:
+    """Print plain text to stdout, terminal-safe."""
+    width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+    typer.echo(terminal_safe(text, width=max(width, MIN_TERMINAL_WIDTH) if width else None))
+
+
+def _echo_json(data: Any) -> None:
+    """Print ``data`` as JSON; controls inside strings are escaped, so it is terminal-safe."""
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    typer.echo(_JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
 
 
 def _out() -> Console:
@@ -136,45 +280,17 @@ def _err() -> Console:
 
 def _fail(message: str, code: int = 1) -> NoReturn:
     """Print ``message`` as an error and exit with ``code``."""
-    _err().print(f"[bold red]Error:[/] {escape(message)}")
+    _err().print(f"[bold red]Error:[/] {_safe(message)}")
     raise typer.Exit(code)
 
 
-@contextmanager
-def _nowline_errors() -> Iterator[None]:
-    """Turn nowline's errors into a message on stderr and exit code 1."""
-    try:
-        yield
-    except NowlineError as exc:
-        _fail(str(exc))
-
-
-def _open(
-    path: str, collection: str | None, scope_key: str | None, *, create: bool = False
-) -> Collection:
-    """Open the collection, turning a missing store or collection into a usage error."""
-    if scope_key is not None and (
-        not scope_key or scope_key.startswith("nowline_") or scope_key in ("deprecates", "about")
-    ):
-        raise typer.BadParameter(
-            f"{scope_key!r} cannot be a scope key: give the user metadata key (e.g. user_id) "
-            "that separates scopes.",
-            param_hint="'--scope-key'",
-        )
-    if not create and not os.path.isfile(os.path.join(path, "chroma.sqlite3")):
-        raise typer.BadParameter(
-            f"there is no Chroma store at {path!r} (no chroma.sqlite3 there). Give the folder "
-            "of a chromadb.PersistentClient.",
-            param_hint="'PATH'",
-        )
-    try:
-        return open_collection(path, collection, create=create, scope_key=scope_key)
-    except InvalidInput as exc:
-        raise typer.BadParameter(str(exc), param_hint="'--collection'") from None
+def _plural(count: int, singular: str, plural: str | None = None) -> str:
+    """Return ``count`` with the noun in the right number ("1 correction", "2 corrections")."""
+    return f"{count} {singular if count == 1 else plural or singular + 's'}"
 
 
 def _utc(seconds: float | None) -> str:
-    """Return epoch seconds as UTC time text, or '-'."""
+    """Return epoch seconds as UTC time text for a table, or '-'."""
     if seconds is None:
         return "-"
     try:
@@ -183,11 +299,41 @@ def _utc(seconds: float | None) -> str:
         return str(seconds)
 
 
-def _number(value: object) -> float | None:
-    """Return ``value`` if it is a finite number, else None."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
-        return float(value)
-    return None
+def _iso(seconds: float | None) -> str | None:
+    """Return epoch seconds as ISO 8601 text in UTC (``...Z``), or None."""
+    if seconds is None:
+        return None
+    try:
+        stamp = datetime.fromtimestamp(seconds, tz=timezone.utc)
+    except (OverflowError, OSError, ValueError):
+        return None
+    text = stamp.isoformat(timespec="milliseconds" if stamp.microsecond else "seconds")
+    return text.replace("+00:00", "Z")
+
+
+_TIME_KEYS = ("time", "retracted", "as_of")
+
+
+def _iso_times(data: Any) -> Any:
+    """Return JSON data whose nowline times are ISO 8601, each with its epoch as ``<key>_epoch``.
+
+    The times are those of nowline's models (a correction's ``time`` and ``retracted``, a
+    packet's ``as_of``); user metadata is left as stored.
+    """
+    if isinstance(data, list):
+        return [_iso_times(item) for item in data]
+    if not isinstance(data, dict):
+        return data
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key == "metadata":
+            out[key] = value
+        elif key in _TIME_KEYS and (value is None or isinstance(value, (int, float))):
+            out[key] = _iso(value)
+            out[f"{key}_epoch"] = value
+        else:
+            out[key] = _iso_times(value)
+    return out
 
 
 def _short(text: str | None, width: int = 100) -> str:
@@ -196,21 +342,265 @@ def _short(text: str | None, width: int = 100) -> str:
     return one if len(one) <= width else one[: width - 1] + "…"
 
 
+# ------------------------------------------------------------------ the store
+
+
+@dataclass(frozen=True)
+class _Store:
+    """Where a command's collection lives: a local folder, or a Chroma server."""
+
+    path: str | None
+    url: str | None
+    token: str | None
+    token_header: str
+    tenant: str | None
+    database: str | None
+
+    def describe(self) -> str:
+        """Return the store as messages name it."""
+        if self.url is None:
+            return f"the store at {self.path!r}"
+        return f"the database {self.database or 'default_database'!r} on {self.url}"
+
+
+def _from_env(value: str | None, variable: str) -> bool:
+    """Return whether an option's value is (or may be) its environment variable's.
+
+    An explicit option with the same value as the variable counts as the variable's, which
+    changes nothing: PATH then wins over it just the same.
+    """
+    return value is not None and value == os.environ.get(variable)
+
+
+def _store(
+    path: str | None,
+    url: str | None,
+    token: str | None,
+    token_header: TokenHeader,
+    tenant: str | None,
+    database: str | None,
+) -> _Store:
+    """Return the store the options name: PATH, or --url (which NOWLINE_URL may give)."""
+    url_from_env = _from_env(url, URL_ENV)
+    if path is not None and path.startswith(("http://", "https://")) and url is None:
+        path, url = None, path  # a server URL given where PATH goes
+    if path is not None and url is not None:
+        if not url_from_env:
+            raise typer.BadParameter(
+                "give the store once: a folder PATH, or --url for a Chroma server.",
+                param_hint="'--url'",
+            )
+        url = None  # an explicit PATH wins over NOWLINE_URL
+    if path is None and url is None:
+        raise typer.BadParameter(
+            f"give the store: a folder PATH, or --url http://host:port for a Chroma server "
+            f"(or set {URL_ENV}).",
+            param_hint="'PATH'",
+        )
+    if url is None:
+        for name, value in (("tenant", tenant), ("database", database)):
+            if value is not None and not _from_env(value, f"CHROMA_{name.upper()}"):
+                raise typer.BadParameter(
+                    f"--{name} is for a Chroma server; give --url too (a local folder has "
+                    "one database).",
+                    param_hint=f"'--{name}'",
+                )
+        tenant = database = token = None
+    return _Store(path, url, token, token_header.value, tenant, database)
+
+
+def _shift(
+    path: str | None, value: str | None, url: str | None, what: str
+) -> tuple[str | None, str]:
+    """Return (PATH, the command's own argument) from one or two positional arguments.
+
+    PATH comes first and is left out for a server, so a lone argument is the command's own
+    one when --url (or NOWLINE_URL) names a server.
+    """
+    if value is None and path is not None and url is not None:
+        return None, path
+    if value is None:
+        raise typer.BadParameter(f"missing: give {what}.", param_hint=f"'{what}'")
+    return path, value
+
+
+def _connect(store: _Store) -> ClientAPI:
+    """Return the chromadb client of ``store``, turning failures into clear errors."""
+    if store.url is None:
+        import chromadb
+
+        assert store.path is not None
+        return chromadb.PersistentClient(path=store.path)
+    from nowline import InvalidInput
+    from nowline.tools import connect
+
+    try:
+        return connect(
+            store.url,
+            token=store.token,
+            token_header=store.token_header,
+            tenant=store.tenant,
+            database=store.database,
+        )
+    except InvalidInput as exc:
+        raise typer.BadParameter(str(exc), param_hint="'--url'") from None
+    except ValueError as exc:  # chromadb: the server does not answer, or no such tenant/db
+        _fail(
+            f"Could not use the Chroma server at {store.url}: {exc} Check --url (and "
+            "--tenant, --database, --token); start a server with `chroma run --path FOLDER`."
+        )
+
+
+def _open(
+    store: _Store,
+    collection: str | None,
+    scope_key: str | None,
+    *,
+    create: bool = False,
+) -> Collection:
+    """Open the collection, turning a missing store or collection into a usage error."""
+    from nowline import InvalidInput, StoreBusy, wrap
+
+    if scope_key is not None and (
+        not scope_key or scope_key.startswith("nowline_") or scope_key in ("deprecates", "about")
+    ):
+        raise typer.BadParameter(
+            f"{scope_key!r} cannot be a scope key: give the user metadata key (e.g. user_id) "
+            "that separates scopes.",
+            param_hint="'--scope-key'",
+        )
+    if (
+        store.path is not None
+        and not create
+        and not os.path.isfile(os.path.join(store.path, "chroma.sqlite3"))
+    ):
+        raise typer.BadParameter(
+            f"there is no Chroma store at {store.path!r} (no chroma.sqlite3 there). Give the "
+            "folder of a chromadb.PersistentClient, or a server with --url.",
+            param_hint="'PATH'",
+        )
+    client = _connect(store)
+    names = sorted(c.name for c in client.list_collections())
+    name = collection
+    if name is None:
+        if len(names) == 1:
+            name = names[0]
+        elif not names and create:
+            from nowline.tools import DEFAULT_COLLECTION
+
+            name = DEFAULT_COLLECTION
+        elif not names:
+            raise typer.BadParameter(
+                f"{store.describe()} has no collections yet.", param_hint="'--collection'"
+            )
+        else:
+            raise typer.BadParameter(
+                f"{store.describe()} holds {len(names)} collections; pick one with "
+                f"--collection: {', '.join(names)}.",
+                param_hint="'--collection'",
+            )
+    elif name not in names and not create:
+        listed = ", ".join(names) if names else "none"
+        raise typer.BadParameter(
+            f"No collection {name!r} in {store.describe()} (it has: {listed}).",
+            param_hint="'--collection'",
+        )
+    if name in names:
+        _check_embedding_function(client, name)
+    try:
+        wrapped = wrap(client, scope_key=scope_key)
+        if name in names:
+            return wrapped.get_collection(name)
+        return wrapped.get_or_create_collection(name)
+    except StoreBusy:
+        _busy(store)
+    except InvalidInput as exc:
+        if scope_key is None:
+            _fail(str(exc))
+        try:
+            recorded = wrap(client).get_collection(name).scope_key
+        except InvalidInput:
+            _fail(str(exc))
+        raise typer.BadParameter(
+            f"the collection {name!r} was written with the scope key {recorded!r}; leave "
+            "--scope-key out (the store remembers its key) or give that key.",
+            param_hint="'--scope-key'",
+        ) from None
+
+
+def _check_embedding_function(client: ClientAPI, name: str) -> None:
+    """Fail with the CLI's advice if the collection's embedding function cannot be built here."""
+    try:
+        client.get_collection(name).configuration  # noqa: B018 (builds the persisted function)
+    except ValueError as exc:
+        _fail(
+            f"The collection {name!r} embeds with a function that the nowline command cannot "
+            f"build ({exc}). The command knows chromadb's default model and nowline's; open "
+            "this collection from Python, with the module that registers its function imported."
+        )
+
+
+def _busy(store: _Store) -> NoReturn:
+    """Fail because another process writes to the local store; say how to share it."""
+    path = os.path.realpath(store.path or ".")
+    _fail(
+        f"Another process is writing to the local store at {path} (an MCP server, or "
+        "another import): a local store has one writer, so this command cannot write to it. "
+        "To write from here too, serve the folder with a Chroma server "
+        f"(`chroma run --path {path} --port 8000`) and connect this command and the other "
+        "process to it with --url http://localhost:8000 (`nowline mcp --url ...`). The "
+        "commands that only read (stats, corrections, recall, preview, check) work as they "
+        "are."
+    )
+
+
+@contextmanager
+def _nowline_errors(store: _Store) -> Iterator[None]:
+    """Turn nowline's errors into a message on stderr and exit code 1."""
+    from nowline import NowlineError, StoreBusy
+
+    try:
+        yield
+    except StoreBusy:
+        _busy(store)
+    except NowlineError as exc:
+        _fail(str(exc))
+
+
+def _scope_metadata(col: Collection, scope: str | None) -> dict[str, Any] | None:
+    """Return the metadata that selects ``--scope``, or None without it."""
+    if scope is None:
+        return None
+    if col.scope_key is None:
+        raise typer.BadParameter(
+            "this store has no scope key; give --scope-key KEY with --scope (the metadata "
+            "key whose value --scope is).",
+            param_hint="'--scope'",
+        )
+    return {col.scope_key: scope}
+
+
 # ------------------------------------------------------------------ commands
 
 
 @app.command()
 def stats(
-    path: PathArg,
+    path: PathArg = None,
     collection: CollectionOpt = None,
     top: Annotated[
         int, typer.Option("--top", min=1, help="How many deprecated strings to list.")
     ] = 5,
-    json_out: JsonOpt = False,
+    json_out: Annotated[bool, _json_opt("the counts")] = False,
+    url: UrlOpt = None,
+    token: TokenOpt = None,
+    token_header: TokenHeaderOpt = TokenHeader.AUTHORIZATION,
+    tenant: TenantOpt = None,
+    database: DatabaseOpt = None,
 ) -> None:
     """Show records, corrections, the share that is historical, and the widest reach."""
-    col = _open(path, collection, None)
-    with _nowline_errors():
+    store = _store(path, url, token, token_header, tenant, database)
+    col = _open(store, collection, None)
+    with _nowline_errors(store):
         roles = col.stats()
         rows = col.corrections()
     active = sum(1 for c in rows if c.status == "active")
@@ -218,35 +608,33 @@ def stats(
     share = roles["historical"] / records if records else 0.0
     widest = sorted((c for c in rows if c.status == "active"), key=lambda c: -c.reach)[:top]
     if json_out:
-        data = {
-            "path": path,
-            "collection": col.name,
-            "records": records,
-            "roles": {k: v for k, v in roles.items() if k != "records"},
-            "corrections": {"active": active, "retracted": len(rows) - active},
-            "historical": roles["historical"],
-            "historical_share": share,
-            "widest_reach": [
-                {"id": c.id, "deprecates": c.deprecates, "reach": c.reach} for c in widest
-            ],
-        }
-        typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        _echo_json(
+            {
+                "store": store.path or store.url,
+                "collection": col.name,
+                "records": records,
+                "roles": {k: v for k, v in roles.items() if k != "records"},
+                "corrections": {"active": active, "retracted": len(rows) - active},
+                "historical": roles["historical"],
+                "historical_share": share,
+                "widest_reach": [
+                    {"id": c.id, "deprecates": c.deprecates, "about": c.about, "reach": c.reach}
+                    for c in widest
+                ],
+            }
+        )
         return
     out = _out()
-    out.print(f"[bold]{escape(col.name)}[/] in {escape(path)}")
+    out.print(f"[bold]{_safe(col.name)}[/] in {_safe(store.path or store.url)}")
     summary = Table.grid(padding=(0, 2))
     summary.add_row("records", str(records))
-    summary.add_row(
-        "corrections",
-        f"{len(rows)} ({active} active, {len(rows) - active} retracted)",
-    )
+    summary.add_row("corrections", f"{len(rows)} ({active} active, {len(rows) - active} retracted)")
     summary.add_row(
         "roles",
         ", ".join(f"{roles[k]} {k}" for k in ("current", "historical", "transition", "retracted")),
     )
     summary.add_row(
-        "historical",
-        f"{roles['historical']} ({share:.1%}) superseded by an active correction",
+        "historical", f"{roles['historical']} ({share:.1%}) superseded by an active correction"
     )
     out.print(summary)
     if widest:
@@ -255,64 +643,73 @@ def stats(
         table.add_column("deprecates")
         table.add_column("reach", justify="right")
         for c in widest:
-            table.add_row(escape(", ".join(c.deprecates)), str(c.reach))
+            table.add_row(_safe(", ".join(c.deprecates)), str(c.reach))
         out.print(table)
 
 
 @app.command()
 def corrections(
-    path: PathArg,
+    path: PathArg = None,
     collection: CollectionOpt = None,
-    json_out: JsonOpt = False,
+    json_out: Annotated[bool, _json_opt("the corrections")] = False,
+    url: UrlOpt = None,
+    token: TokenOpt = None,
+    token_header: TokenHeaderOpt = TokenHeader.AUTHORIZATION,
+    tenant: TenantOpt = None,
+    database: DatabaseOpt = None,
 ) -> None:
-    """List every correction: id, time, deprecates, reach and status, oldest first."""
-    col = _open(path, collection, None)
-    with _nowline_errors():
+    """List every correction: id, time, deprecates, reach and status, oldest first.
+
+    The same list as Collection.corrections(); --json gives times as ISO 8601 (UTC) with the
+    epoch seconds beside them (time_epoch, retracted_epoch).
+    """
+    store = _store(path, url, token, token_header, tenant, database)
+    col = _open(store, collection, None)
+    with _nowline_errors(store):
         rows = col.corrections()
     if json_out:
-        typer.echo(json.dumps([_summary_json(r) for r in rows], indent=2, ensure_ascii=False))
+        _echo_json([_summary_json(r) for r in rows])
         return
     out = _out()
     if not rows:
-        out.print(f"No corrections in {escape(col.name)}.")
+        out.print(f"No corrections in {_safe(col.name)}.")
         return
-    table = Table(title=f"Corrections in {escape(col.name)}", title_justify="left")
+    anchored = any(r.about for r in rows)
+    table = Table(title=f"Corrections in {_safe(col.name)}", title_justify="left")
     table.add_column("id", overflow="fold")
     table.add_column("time (UTC)", no_wrap=True)
     table.add_column("deprecates", overflow="fold")
+    if anchored:
+        table.add_column("about", overflow="fold")
     table.add_column("reach", justify="right")
     table.add_column("status")
     for r in rows:
-        table.add_row(
-            escape(r.id), _utc(r.time), escape(", ".join(r.deprecates)), str(r.reach), r.status
-        )
+        cells = [_safe(r.id), _utc(r.time), _safe(", ".join(r.deprecates))]
+        if anchored:
+            cells.append(_safe(", ".join(r.about)))
+        table.add_row(*cells, str(r.reach), r.status)
     out.print(table)
 
 
 def _summary_json(row: CorrectionSummary) -> dict[str, Any]:
     """Return one correction as the JSON output shows it (times as ISO 8601 and epoch)."""
-    data = row.model_dump(mode="json")
-    data["time_iso"] = _iso(row.time)
-    data["retracted_iso"] = _iso(row.retracted)
-    return data
+    return cast(dict[str, Any], _iso_times(row.model_dump(mode="json")))
 
 
-def _iso(seconds: float | None) -> str | None:
-    """Return epoch seconds as ISO 8601 text in UTC, or None."""
-    if seconds is None:
-        return None
-    try:
-        return datetime.fromtimestamp(seconds, tz=timezone.utc).isoformat()
-    except (OverflowError, OSError, ValueError):
-        return None
+def _dump(model: BaseModel) -> Any:
+    """Return a nowline model as the JSON output shows it."""
+    return _iso_times(model.model_dump(mode="json"))
 
 
 @app.command()
 def recall(
-    path: PathArg,
+    path: PathArg = None,
     text: Annotated[
-        str, typer.Argument(metavar="TEXT", help="What to recall.", show_default=False)
-    ],
+        str | None,
+        typer.Argument(
+            metavar="TEXT", help="What to recall (required, not empty).", show_default=False
+        ),
+    ] = None,
     k: Annotated[int, typer.Option("-k", "--n-results", min=1, help="How many hits.")] = 5,
     as_of: Annotated[
         str | None,
@@ -326,114 +723,179 @@ def recall(
         bool,
         typer.Option("--historical/--no-historical", help="Keep historical hits."),
     ] = True,
+    scope: ScopeOpt = None,
     json_out: Annotated[
-        bool, typer.Option("--json", help="Print the evidence packet as JSON.")
+        bool, _json_opt("the evidence packet (times as ISO 8601 with *_epoch)")
     ] = False,
     collection: CollectionOpt = None,
     scope_key: ScopeKeyOpt = None,
+    url: UrlOpt = None,
+    token: TokenOpt = None,
+    token_header: TokenHeaderOpt = TokenHeader.AUTHORIZATION,
+    tenant: TenantOpt = None,
+    database: DatabaseOpt = None,
 ) -> None:
     """Recall memories as a model would see them: each outdated one with its now-line."""
+    path, query = _shift(path, text, url, "TEXT")
+    if not query.strip():
+        raise typer.BadParameter(
+            "the text to recall is empty; say what to recall.", param_hint="'TEXT'"
+        )
     if as_of is not None:
+        from nowline import InvalidInput, to_epoch
+
         try:
             to_epoch(as_of, what="--as-of")
         except InvalidInput as exc:
             raise typer.BadParameter(str(exc), param_hint="'--as-of'") from None
-    col = _open(path, collection, scope_key)
-    with _nowline_errors():
-        packet = col.recall(text, n_results=k, as_of=as_of, include_historical=historical)
-    typer.echo(packet.model_dump_json(indent=2) if json_out else packet.render())
+    store = _store(path, url, token, token_header, tenant, database)
+    col = _open(store, collection, scope_key)
+    where = _scope_metadata(col, scope)
+    with _nowline_errors(store):
+        packet = col.recall(
+            query, n_results=k, as_of=as_of, include_historical=historical, where=cast(Any, where)
+        )
+    if json_out:
+        _echo_json(_dump(packet))
+    else:
+        _echo(packet.render())
 
 
 @app.command()
 def preview(
-    path: PathArg,
+    path: PathArg = None,
     deprecates: Annotated[
-        list[str],
+        list[str] | None,
         typer.Option(
             "--deprecates",
             "-d",
             help="An outdated string the correction would name (repeat for several).",
             show_default=False,
         ),
-    ],
+    ] = None,
+    about: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--about",
+            "-a",
+            help="An anchor: the subject the strings belong to (repeat for several). With it "
+            "only records that also name an anchor are reached, e.g. -d Michelle -a Acme.",
+            show_default=False,
+        ),
+    ] = None,
     scope: Annotated[
         str | None,
         typer.Option(
             "--scope",
-            help="The scope value the correction would have (needs --scope-key).",
+            help="The scope value the correction would have (its scope key is the store's, or "
+            "--scope-key).",
+            rich_help_panel=_STORE,
             show_default=False,
         ),
     ] = None,
-    json_out: JsonOpt = False,
+    json_out: Annotated[bool, _json_opt("the reach and the records")] = False,
     collection: CollectionOpt = None,
     scope_key: ScopeKeyOpt = None,
+    url: UrlOpt = None,
+    token: TokenOpt = None,
+    token_header: TokenHeaderOpt = TokenHeader.AUTHORIZATION,
+    tenant: TenantOpt = None,
+    database: DatabaseOpt = None,
 ) -> None:
     """Show which records a correction would reach, without writing anything."""
-    if scope is not None and scope_key is None:
-        raise typer.BadParameter("--scope needs --scope-key.", param_hint="'--scope'")
-    col = _open(path, collection, scope_key)
-    metadata = {scope_key: scope} if scope_key is not None and scope is not None else None
-    with _nowline_errors():
-        ids = col.preview(deprecates, metadata=metadata)
+    from nowline import DEFAULT_MAX_REACH, REACH_FLOOR
+
+    if not deprecates:
+        raise typer.BadParameter(
+            "missing: give the outdated strings, e.g. -d metalcraftai/ufo.",
+            param_hint="'--deprecates'",
+        )
+    store = _store(path, url, token, token_header, tenant, database)
+    col = _open(store, collection, scope_key)
+    metadata = _scope_metadata(col, scope)
+    with _nowline_errors(store):
+        ids = col.preview(deprecates, about=about or None, metadata=metadata)
     total = col.count()
     limit = max(REACH_FLOOR, math.floor(DEFAULT_MAX_REACH * total))
     docs = col.get(ids=ids, include=["documents"])["documents"] if ids else []
     if json_out:
-        data = {
-            "deprecates": deprecates,
-            "reach": len(ids),
-            "limit": limit,
-            "records": [{"id": i, "document": d} for i, d in zip(ids, docs or [], strict=True)],
-        }
-        typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        _echo_json(
+            {
+                "deprecates": deprecates,
+                "about": about or [],
+                "reach": len(ids),
+                "limit": limit,
+                "records": [{"id": i, "document": d} for i, d in zip(ids, docs or [], strict=True)],
+            }
+        )
         return
     out = _out()
-    noun = "record" if len(ids) == 1 else "records"
-    out.print(f"{len(ids)} of {total} {noun} would be reached by {escape(repr(deprecates))}.")
+    anchors = f" about {_safe(repr(about))}" if about else ""
+    out.print(
+        f"{len(ids)} of {_plural(total, 'record')} would be reached by "
+        f"{_safe(repr(deprecates))}{anchors}."
+    )
     if ids:
         table = Table()
         table.add_column("id", overflow="fold")
         table.add_column("document")
         for rid, doc in zip(ids, docs or [], strict=True):
-            table.add_row(escape(rid), escape(_short(doc)))
+            table.add_row(_safe(rid), _safe(_short(doc)))
         out.print(table)
     if len(ids) > limit:
         out.print(
-            f"[yellow]correct() would refuse this by default: the limit is {limit} records "
-            f"({DEFAULT_MAX_REACH:.0%} of the store, at least {REACH_FLOOR}). Use a narrower "
-            "string, or pass a larger max_reach.[/]"
+            f"[yellow]A correction with this reach is refused by default: the limit is {limit} "
+            f"records ({DEFAULT_MAX_REACH:.0%} of the store, at least {REACH_FLOOR}). Use a "
+            "narrower string, or add --about; `nowline import` takes a larger --max-reach.[/]"
         )
 
 
 @app.command()
 def check(
-    path: PathArg,
+    path: PathArg = None,
     text: Annotated[
-        str,
+        str | None,
         typer.Argument(
             metavar="TEXT",
-            help="The text to check, or - to read it from stdin.",
+            help="The text to check, or - to read it from stdin (required).",
             show_default=False,
         ),
-    ],
+    ] = None,
+    scope: Annotated[
+        str | None,
+        typer.Option(
+            "--scope",
+            help="On a scoped store: whose corrections apply (the value of its scope key).",
+            rich_help_panel=_STORE,
+            show_default=False,
+        ),
+    ] = None,
     metadata: Annotated[
         str | None,
         typer.Option(
             "--metadata",
-            help="The caller's metadata as JSON (its scope key selects the corrections).",
+            help="The caller's metadata as JSON; on a scoped store its scope key selects the "
+            "corrections (--scope is the short form).",
+            rich_help_panel=_STORE,
             show_default=False,
         ),
     ] = None,
-    json_out: JsonOpt = False,
+    json_out: Annotated[bool, _json_opt("the trips (each correction the text names)")] = False,
     collection: CollectionOpt = None,
     scope_key: ScopeKeyOpt = None,
+    url: UrlOpt = None,
+    token: TokenOpt = None,
+    token_header: TokenHeaderOpt = TokenHeader.AUTHORIZATION,
+    tenant: TenantOpt = None,
+    database: DatabaseOpt = None,
 ) -> None:
     """Check a command, plan or document against the corrections; exit 1 if any apply.
 
-    Use it as a pre-tool-use hook or a git hook: it prints each correction the text trips,
-    with the now-line, and exits 1; it exits 0 when nothing is outdated.
+    Use it as a pre-tool-use hook or a git hook: for each correction the text trips it
+    prints the outdated string and the now-line, and exits 1; it exits 0 when nothing is
+    outdated.
     """
-    body = sys.stdin.read() if text == "-" else text
+    path, given = _shift(path, text, url, "TEXT")
     meta: dict[str, Any] | None = None
     if metadata is not None:
         try:
@@ -443,60 +905,115 @@ def check(
         if not isinstance(parsed, dict):
             raise typer.BadParameter("give a JSON object", param_hint="'--metadata'")
         meta = parsed
-    col = _open(path, collection, scope_key)
-    with _nowline_errors():
+    body = sys.stdin.read() if given == "-" else given
+    store = _store(path, url, token, token_header, tenant, database)
+    col = _open(store, collection, scope_key)
+    if scope is not None:
+        meta = {**(meta or {}), **(_scope_metadata(col, scope) or {})}
+    key = col.scope_key
+    if key is not None and (meta is None or key not in meta):
+        raise typer.BadParameter(
+            f"this store keeps scopes apart by the metadata key {key!r}, so check needs the "
+            f"scope to check for: pass --scope VALUE, or --metadata '{{\"{key}\": VALUE}}'.",
+            param_hint="'--scope'",
+        )
+    from nowline import stale_message
+
+    with _nowline_errors(store):
         trips = col.check(body, metadata=meta)
     if json_out:
-        typer.echo(json.dumps([t.model_dump(mode="json") for t in trips], indent=2))
+        _echo_json([_dump(t) for t in trips])
     elif trips:
-        typer.echo(stale_message(trips))
+        _echo(stale_message(trips, override=None))
     else:
-        typer.echo("Nothing in this text is outdated.")
+        _echo("Nothing in this text is outdated.")
     if trips:
         raise typer.Exit(1)
 
 
 @app.command()
 def retract(
-    path: PathArg,
+    path: PathArg = None,
     correction_id: Annotated[
-        str, typer.Argument(metavar="ID", help="The correction's id.", show_default=False)
-    ],
+        str | None,
+        typer.Argument(metavar="ID", help="The correction's id (required).", show_default=False),
+    ] = None,
     collection: CollectionOpt = None,
     scope_key: ScopeKeyOpt = None,
+    url: UrlOpt = None,
+    token: TokenOpt = None,
+    token_header: TokenHeaderOpt = TokenHeader.AUTHORIZATION,
+    tenant: TenantOpt = None,
+    database: DatabaseOpt = None,
 ) -> None:
     """Undo a wrong correction; it stays in the store, marked retracted."""
-    col = _open(path, collection, scope_key)
-    with _nowline_errors():
-        before = {c.id: c for c in col.corrections()}.get(correction_id)
+    path, cid = _shift(path, correction_id, url, "ID")
+    store = _store(path, url, token, token_header, tenant, database)
+    col = _open(store, collection, scope_key)
+    with _nowline_errors(store):
+        before = {c.id: c for c in col.corrections()}.get(cid)
         if before is not None and before.status == "retracted":
             _out().print(
-                f"Correction {escape(correction_id)} was already retracted at "
-                f"{_utc(before.retracted)} UTC; nothing changed."
+                f"Correction {_safe(cid)} was already retracted at {_utc(before.retracted)} "
+                "UTC; nothing changed."
             )
             return
-        col.retract(correction_id)
-    covered = before.reach if before is not None else 0
-    noun = "record" if covered == 1 else "records"
-    _out().print(
-        f"Retracted correction {escape(correction_id)}. It covered {covered} {noun}; they read "
-        "as current again unless another correction still covers them. The correction stays "
-        "in the store, marked retracted."
-    )
+        covered = _covered(col, cid, before)
+        col.retract(cid)
+        roles = [h.role for h in col.hits(covered)] if covered else []
+    still = sum(1 for r in roles if r == "historical")
+    freed = len(roles) - still
+    message = f"Retracted correction {_safe(cid)}. "
+    if not roles:
+        message += "It covered no records, so no other memory changed."
+    elif not still:
+        message += f"The {_plural(freed, 'record')} it covered read as current again."
+    elif not freed:
+        message += (
+            f"The {_plural(still, 'record')} it covered "
+            f"{'is' if still == 1 else 'are'} still covered by another correction."
+        )
+    else:
+        message += (
+            f"Of the {len(roles)} records it covered, {freed} read as current again and "
+            f"{still} {'is' if still == 1 else 'are'} still covered by another correction."
+        )
+    _out().print(message + " The correction stays in the store, marked retracted.")
+
+
+def _covered(col: Collection, cid: str, summary: CorrectionSummary | None) -> list[str]:
+    """Return the ids of the records a correction covers (its strings, in its scope)."""
+    if summary is None:
+        return []
+    scope = None
+    if col.scope_key is not None:
+        got = col.get(ids=[cid], include=["metadatas"])
+        metas = got["metadatas"] or []
+        meta = (metas[0] if metas else None) or {}
+        if col.scope_key in meta:
+            scope = {col.scope_key: meta[col.scope_key]}
+    ids = col.preview(summary.deprecates, about=summary.about or None, metadata=scope)
+    return [i for i in ids if i != cid]
 
 
 @app.command()
 def repair(
-    path: PathArg,
+    path: PathArg = None,
     collection: CollectionOpt = None,
     scope_key: ScopeKeyOpt = None,
+    url: UrlOpt = None,
+    token: TokenOpt = None,
+    token_header: TokenHeaderOpt = TokenHeader.AUTHORIZATION,
+    tenant: TenantOpt = None,
+    database: DatabaseOpt = None,
 ) -> None:
     """Rebuild every link from the documents and store what differs (safe to rerun)."""
-    col = _open(path, collection, scope_key)
+    store = _store(path, url, token, token_header, tenant, database)
+    col = _open(store, collection, scope_key)
     total = col.count()
     with (
-        _nowline_errors(),
-        _err().status(f"Repairing links of {total} records in {escape(col.name)}…"),
+        _nowline_errors(store),
+        _err().status(f"Repairing links of {_plural(total, 'record')} in {_safe(col.name)}…"),
     ):
         report = col.repair()
     out = _out()
@@ -507,7 +1024,7 @@ def repair(
     summary.add_row("links added", str(report.links_added))
     summary.add_row("links removed", str(report.links_removed))
     summary.add_row("seconds", f"{report.seconds:.2f}")
-    out.print(f"Repaired {escape(col.name)}:")
+    out.print(f"Repaired {_safe(col.name)}:")
     out.print(summary)
     if report.updated == 0:
         out.print("Every stored link was already right.")
@@ -516,17 +1033,24 @@ def repair(
 # -------------------------------------------------------------------- import
 
 
-class _Line(BaseModel):
-    """One line of an import file, as given."""
+@cache
+def _line_model() -> type[BaseModel]:
+    """Return the pydantic model of one import line (built at first use, as pydantic is slow)."""
+    from pydantic import BaseModel, ConfigDict, StrictFloat, StrictInt, StrictStr
 
-    model_config = ConfigDict(extra="forbid")
+    class Line(BaseModel):
+        """One line of an import file, as given."""
 
-    text: StrictStr
-    id: StrictStr | None = None
-    metadata: dict[str, Any] | None = None
-    observed_at: StrictStr | StrictInt | StrictFloat | None = None
-    deprecates: list[StrictStr] | StrictStr | None = None
-    about: list[StrictStr] | StrictStr | None = None
+        model_config = ConfigDict(extra="forbid")
+
+        text: StrictStr
+        id: StrictStr | None = None
+        metadata: dict[str, Any] | None = None
+        observed_at: StrictStr | StrictInt | StrictFloat | None = None
+        deprecates: list[StrictStr] | StrictStr | None = None
+        about: list[StrictStr] | StrictStr | None = None
+
+    return Line
 
 
 @dataclass(frozen=True)
@@ -555,6 +1079,10 @@ def _metadata_value_ok(value: object) -> bool:
 
 def _plan_line(number: int, raw: str, allow_absent: bool, allow_generic: bool) -> _Planned:
     """Validate one line; raise ValueError with a message for the user."""
+    from pydantic import ValidationError
+
+    from nowline import AbsentString, GenericString, InvalidInput, to_epoch, validate_correction
+
     try:
         obj = json.loads(raw)
     except json.JSONDecodeError as exc:
@@ -562,7 +1090,7 @@ def _plan_line(number: int, raw: str, allow_absent: bool, allow_generic: bool) -
     if not isinstance(obj, dict):
         raise ValueError(f"expected a JSON object, got {type(obj).__name__}")
     try:
-        line = _Line.model_validate(obj)
+        line: Any = _line_model().model_validate(obj)
     except ValidationError as exc:
         problems = [
             f"{'.'.join(str(p) for p in e['loc']) or 'line'}: {e['msg']}"
@@ -688,11 +1216,11 @@ def _plan_file(
     return plan, bad
 
 
-def _max_reach(value: str) -> float | int | None:
-    """Parse ``--max-reach``: a share like 0.25, a count like 500, or 'none'."""
+def _max_reach(value: str) -> float | int | str | None:
+    """Parse ``--max-reach``: a share like 0.25, a count like 500, 'none' or 'default'."""
     text = value.strip().lower()
-    if text == "none":
-        return None
+    if text in ("none", "default"):
+        return None if text == "none" else "default"
     try:
         number: float | int = float(text) if "." in text else int(text)
     except ValueError:
@@ -700,26 +1228,24 @@ def _max_reach(value: str) -> float | int | None:
     if (isinstance(number, float) and 0 < number <= 1) or (isinstance(number, int) and number >= 0):
         return number
     raise typer.BadParameter(
-        "give a share of the store (0 < x <= 1, e.g. 0.25), a count (e.g. 500) or 'none'.",
+        "give a share of the store (0 < x <= 1, e.g. 0.25), a count (e.g. 500), 'none' or "
+        "'default'.",
         param_hint="'--max-reach'",
     )
 
 
 @app.command("import")
 def import_(
-    path: PathArg,
+    path: PathArg = None,
     file: Annotated[
-        Path,
+        str | None,
         typer.Argument(
-            exists=True,
-            dir_okay=False,
-            readable=True,
             metavar="FILE.jsonl",
             help="One JSON object per line: text, and optionally id, metadata, observed_at, "
-            "deprecates (a line with deprecates is a correction).",
+            "deprecates (a line with deprecates is a correction) and about (its anchors).",
             show_default=False,
         ),
-    ],
+    ] = None,
     allow_generic: Annotated[
         bool,
         typer.Option(
@@ -740,44 +1266,72 @@ def import_(
         typer.Option(
             "--max-reach",
             help="Refuse a correction that reaches more than this: a share of the store, a "
-            "count, or 'none'.",
+            "count, or 'none'. Default: a quarter of the store, at least 100 records.",
         ),
-    ] = str(DEFAULT_MAX_REACH),
+    ] = "default",
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Validate every line and write nothing.")
     ] = False,
     collection: CollectionOpt = None,
     scope_key: ScopeKeyOpt = None,
+    url: UrlOpt = None,
+    token: TokenOpt = None,
+    token_header: TokenHeaderOpt = TokenHeader.AUTHORIZATION,
+    tenant: TenantOpt = None,
+    database: DatabaseOpt = None,
 ) -> None:
     """Load memories and corrections from a JSON Lines file, in file order.
 
     Every line is validated first; if any is bad, their line numbers are listed and nothing
     is written. An empty store gets a collection named "memory".
     """
+    path, name = _shift(path, file, url, "FILE.jsonl")
+    source = Path(name)
+    if not source.is_file():
+        raise typer.BadParameter(f"{name!r} is not a readable file.", param_hint="'FILE.jsonl'")
     reach_setting = _max_reach(max_reach)
-    has_store = os.path.isfile(os.path.join(path, "chroma.sqlite3"))
-    col = _open(path, collection, scope_key, create=True) if has_store or not dry_run else None
-    plan, bad = _plan_file(file, col, allow_absent, allow_generic)
+    store = _store(path, url, token, token_header, tenant, database)
+    has_store = store.url is not None or (
+        store.path is not None and os.path.isfile(os.path.join(store.path, "chroma.sqlite3"))
+    )
+    col = _open(store, collection, scope_key, create=True) if has_store or not dry_run else None
+    plan, bad = _plan_file(source, col, allow_absent, allow_generic)
     if bad:
         lines = [f"line {n}: {msg}" for n, msg in bad[:_SHOWN_BAD_LINES]]
         if len(bad) > _SHOWN_BAD_LINES:
             lines.append(f"... and {len(bad) - _SHOWN_BAD_LINES} more bad lines")
         _fail(
-            f"{file}: {len(bad)} bad line(s); nothing was written. Fix them and import again.\n"
-            + "\n".join(lines)
+            f"{name}: {_plural(len(bad), 'bad line')}; nothing was written. Fix them and import "
+            "again.\n" + "\n".join(lines)
         )
     n_corr = sum(1 for p in plan if p.deprecates)
-    summary = f"{len(plan)} records ({len(plan) - n_corr} memories, {n_corr} corrections)"
-    if dry_run or col is None:
-        _out().print(f"{file}: {summary} are valid; nothing was written (--dry-run).")
-        return
-    start = time.perf_counter()
-    written = _write_plan(col, plan, allow_absent, allow_generic, reach_setting)
-    _out().print(
-        f"Imported {summary} into {escape(col.name)} in {time.perf_counter() - start:.1f} s."
-        if written == len(plan)
-        else f"Imported {written} records."
+    summary = (
+        f"{_plural(len(plan), 'record')} ({_plural(len(plan) - n_corr, 'memory', 'memories')}, "
+        f"{_plural(n_corr, 'correction')})"
     )
+    if dry_run or col is None:
+        _out().print(f"{_safe(name)}: {summary}, all valid; nothing was written (--dry-run).")
+        return
+    if plan:
+        _warm_up(col)
+    start = time.perf_counter()
+    with _nowline_errors(store):
+        written = _write_plan(col, plan, allow_absent, allow_generic, reach_setting)
+    seconds = time.perf_counter() - start
+    rate = f", {written / seconds:.0f} records/s" if seconds > 0 and written else ""
+    _out().print(f"Imported {summary} into {_safe(col.name)} in {seconds:.1f} s{rate}.")
+
+
+def _warm_up(col: Collection) -> None:
+    """Load the embedding model before the progress bar starts, so its rate is the writes'."""
+    function = col.embedding_function
+    if function is None:
+        return
+    with _err().status("Loading the embedding model…"):
+        try:
+            function(["warm up"])
+        except Exception:  # the first write reports the problem with its line number
+            return
 
 
 def _write_plan(
@@ -785,20 +1339,36 @@ def _write_plan(
     plan: list[_Planned],
     allow_absent: bool,
     allow_generic: bool,
-    max_reach: float | int | None,
+    max_reach: float | int | str | None,
 ) -> int:
     """Write the plan in file order, batching runs of plain memories; return records written."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        Task,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.text import Text
+
+    from nowline import CorrectionTooBroad, NowlineError, StoreBusy
+
+    class RateColumn(ProgressColumn):
+        """Records per second."""
+
+        def render(self, task: Task) -> Text:
+            speed = task.finished_speed or task.speed
+            return Text("? rec/s" if speed is None else f"{speed:,.0f} rec/s")
+
     written = 0
     batch: list[_Planned] = []
-    columns = (
-        TextColumn("importing"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-    )
+    size = _FIRST_BATCH
 
     def flush(progress: Progress, task: Any) -> None:
-        nonlocal written
+        nonlocal written, size
         if not batch:
             return
         metas = []
@@ -813,18 +1383,31 @@ def _write_plan(
                 documents=[p.text for p in batch],
                 metadatas=cast(Any, metas) if any(metas) else None,
             )
+        except StoreBusy:
+            raise
         except NowlineError as exc:
             _stop(written, batch[0].line, f"lines {batch[0].line}-{batch[-1].line}: {exc}")
         written += len(batch)
         progress.advance(task, len(batch))
         batch.clear()
+        size = min(_BATCH, size * 2)
 
+    columns = (
+        TextColumn("importing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        RateColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        TextColumn("elapsed"),
+        TimeElapsedColumn(),
+    )
     with Progress(*columns, console=_err(), transient=False) as progress:
         task = progress.add_task("import", total=len(plan))
         for p in plan:
             if p.deprecates is None:
                 batch.append(p)
-                if len(batch) >= _BATCH:
+                if len(batch) >= size:
                     flush(progress, task)
                 continue
             flush(progress, task)
@@ -838,8 +1421,19 @@ def _write_plan(
                     about=list(p.about) or None,
                     allow_absent=allow_absent,
                     allow_generic=allow_generic,
-                    max_reach=max_reach,
+                    max_reach=cast(Any, max_reach),
                 )
+            except CorrectionTooBroad as exc:
+                _stop(
+                    written,
+                    p.line,
+                    f"line {p.line}: the correction would reach {exc.reach} records (the limit "
+                    f"is {exc.limit}) through {list(p.deprecates)!r}. Use a narrower string, "
+                    'add "about" (its subject) to the line, check the reach with `nowline '
+                    "preview`, or pass a larger --max-reach.",
+                )
+            except StoreBusy:
+                raise
             except NowlineError as exc:
                 _stop(written, p.line, f"line {p.line}: {exc}")
             written += 1
@@ -851,8 +1445,9 @@ def _write_plan(
 def _stop(written: int, line: int, message: str) -> NoReturn:
     """Stop an import that failed while writing, saying what was written."""
     _fail(
-        f"{message}\nThe {written} records before line {line} were written; nothing from line "
-        f"{line} on was. Fix that line and import the lines from {line} on again."
+        f"{message}\nThe {_plural(written, 'record')} before line {line} were written; "
+        f"nothing from line {line} on was. Fix that line and import the lines from {line} on "
+        "again."
     )
 
 
@@ -862,28 +1457,68 @@ def _stop(written: int, line: int, message: str) -> NoReturn:
 @app.command("mcp")
 def mcp_command(
     path: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--path",
-            help="Folder of the local Chroma store (created if missing).",
+            help="Folder of a local Chroma store (created if missing).",
+            rich_help_panel=_STORE,
             show_default=False,
         ),
-    ],
+    ] = None,
+    scope: Annotated[
+        str | None,
+        typer.Option(
+            "--scope",
+            help="Serve one scope of a scoped store: the value of its scope key (e.g. a user "
+            "id). Every tool then writes, recalls and checks in that scope only.",
+            rich_help_panel=_STORE,
+            show_default=False,
+        ),
+    ] = None,
     collection: CollectionOpt = None,
     scope_key: ScopeKeyOpt = None,
+    url: UrlOpt = None,
+    token: TokenOpt = None,
+    token_header: TokenHeaderOpt = TokenHeader.AUTHORIZATION,
+    tenant: TenantOpt = None,
+    database: DatabaseOpt = None,
 ) -> None:
     """Serve the memory tools to a model over MCP (stdio): remember, correct, recall, ...
 
-    An empty store gets a collection named "memory". Register this command with an MCP
-    client; it speaks JSON-RPC on stdin and stdout and logs to stderr.
+    The store is a local folder (--path) or a Chroma server (--url, or NOWLINE_URL), which
+    other processes (the CLI, other agents) can write to at the same time. An empty store
+    gets a collection named "memory". Register this command with an MCP client; it speaks
+    JSON-RPC on stdin and stdout and logs to stderr. The embedding model loads in the
+    background at start.
     """
     try:
         from nowline import mcp_server
     except ImportError as exc:
         _fail(str(exc))
-    col = _open(path, collection, scope_key, create=True)
-    with _nowline_errors():
-        mcp_server.serve(col)
+    if path is not None and _from_env(url, URL_ENV):
+        url = None  # an explicit --path wins over NOWLINE_URL
+    if path is not None and url is not None:
+        raise typer.BadParameter("give --path or --url, not both.", param_hint="'--url'")
+    if path is None and url is None:
+        raise typer.BadParameter(
+            f"give the store: --path FOLDER, or --url http://host:port (or set {URL_ENV}).",
+            param_hint="'--path'",
+        )
+    store = _store(path, url, token, token_header, tenant, database)
+    col = _open(store, collection, scope_key, create=True)
+    metadata = _scope_metadata(col, scope)
+    if col.scope_key is not None and metadata is None:
+        raise typer.BadParameter(
+            f"this store keeps scopes apart by the metadata key {col.scope_key!r}; serve one "
+            f"scope with --scope VALUE (the {col.scope_key} whose memories the model uses).",
+            param_hint="'--scope'",
+        )
+    import logging
+
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(message)s")
+    logging.getLogger("nowline").setLevel(logging.INFO)
+    with _nowline_errors(store):
+        mcp_server.serve(col, metadata=metadata)
 
 
 if __name__ == "__main__":

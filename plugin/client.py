@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Sequence
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 from uuid import UUID
 
-from chromadb.api import ClientAPI
+from chromadb.api import AsyncClientAPI, ClientAPI
 from chromadb.api.client import Client as ChromaClient
 from chromadb.api.collection_configuration import CreateCollectionConfiguration
+from chromadb.api.models.AsyncCollection import AsyncCollection as ChromaAsyncCollection
 from chromadb.api.models.Collection import Collection as ChromaCollection
 from chromadb.api.types import CollectionMetadata, DataLoader, EmbeddingFunction, Schema
 from chromadb.errors import NotFoundError
@@ -24,6 +25,9 @@ from ._store import hold_writer_lock, local_store
 from ._validate import DEFAULT_MAX_REACH
 from .collection import Collection, Options
 from .errors import InvalidInput
+
+if TYPE_CHECKING:
+    from .aio import AsyncClient, AsyncCollection
 
 __all__ = ["Client", "wrap"]
 
@@ -145,13 +149,9 @@ class Client(ClientAPI):
     ) -> Collection:
         """Open or create a collection, as chromadb's, wrapped (creating takes the lock)."""
         try:
-            existing = self._client.get_collection(
-                name=name, embedding_function=embedding_function, data_loader=data_loader
-            )
+            self._client.get_collection(name=name, embedding_function=embedding_function)
         except NotFoundError:
-            self._writing()
-        else:
-            return self._wrap(existing)
+            self._writing()  # it will be created: that is a write
         return self._wrap(
             self._client.get_or_create_collection(
                 name=name,
@@ -233,6 +233,30 @@ del _name
 
 @overload
 def wrap(
+    target: ChromaAsyncCollection,
+    *,
+    scope_key: str | None = ...,
+    embedding_function: EmbeddingFunction[Any] | None = ...,
+    annotate: bool = ...,
+    max_reach: float | int | None = ...,
+    refresh_seconds: float = ...,
+) -> AsyncCollection: ...
+
+
+@overload
+def wrap(
+    target: AsyncClientAPI,
+    *,
+    scope_key: str | None = ...,
+    embedding_function: EmbeddingFunction[Any] | None = ...,
+    annotate: bool = ...,
+    max_reach: float | int | None = ...,
+    refresh_seconds: float = ...,
+) -> AsyncClient: ...
+
+
+@overload
+def wrap(
     target: ChromaCollection,
     *,
     scope_key: str | None = ...,
@@ -256,18 +280,21 @@ def wrap(
 
 
 def wrap(
-    target: ChromaCollection | ClientAPI,
+    target: ChromaCollection | ClientAPI | ChromaAsyncCollection | AsyncClientAPI,
     *,
     scope_key: str | None = None,
     embedding_function: EmbeddingFunction[Any] | None = None,
     annotate: bool = True,
     max_reach: float | int | None = DEFAULT_MAX_REACH,
     refresh_seconds: float = 1.0,
-) -> Collection | Client:
+) -> Collection | Client | AsyncCollection | AsyncClient:
     """Wrap a chromadb collection (or a client, whose collections then come back wrapped).
 
+    Async chromadb objects (``await chromadb.AsyncHttpClient(...)`` and its collections) give
+    :class:`nowline.AsyncClient` and :class:`nowline.AsyncCollection`.
+
     Args:
-        target: a ``chromadb.Collection`` or a chromadb client.
+        target: a ``chromadb.Collection`` or a chromadb client, sync or async.
         scope_key: a metadata key (e.g. ``"user_id"``); a correction then reaches only
             records with the same value. Corrections record it, so a store keeps its key.
         embedding_function: embeds documents and query texts. Default: the collection's own,
@@ -280,12 +307,14 @@ def wrap(
             read (the freshness bound; see the README's "Freshness").
 
     Returns:
-        A :class:`nowline.Collection`, or a :class:`nowline.Client` for a client.
+        A :class:`nowline.Collection` or :class:`nowline.Client`, or their async counterparts.
 
     Raises:
         InvalidInput: ``target`` is neither, or an option is invalid.
     """
-    if isinstance(target, (Client, Collection)):
+    from .aio import AsyncClient, AsyncCollection
+
+    if isinstance(target, (Client, Collection, AsyncClient, AsyncCollection)):
         raise InvalidInput("This object is already wrapped by nowline; use it as is.")
     options = Options(
         scope_key=scope_key,
@@ -299,6 +328,10 @@ def wrap(
     if isinstance(target, ClientAPI):
         # The forwarders of chromadb's client API are generated above, which mypy cannot see.
         return Client(target, options)  # type: ignore[abstract]
+    if isinstance(target, ChromaAsyncCollection):
+        return AsyncCollection(target, options)
+    if isinstance(target, AsyncClientAPI):
+        return AsyncClient(target, options)  # type: ignore[abstract]
     raise InvalidInput(
         f"wrap() takes a chromadb Collection or client, not {type(target).__name__}."
     )

@@ -11,7 +11,6 @@ or write path (``_flows``), return chromadb's shapes.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, ParamSpec, TypeVar, cast
 
@@ -24,7 +23,6 @@ from chromadb.api.types import (
     DeleteResult,
     Document,
     Embedding,
-    EmbeddingFunction,
     GetResult,
     Image,
     Include,
@@ -36,37 +34,10 @@ from chromadb.api.types import (
     WhereDocument,
 )
 
-from . import _flows as F
-from . import _records as R
-from . import embedding as _embedding  # registers nowline's embedding function with chromadb
-from ._freshness import Freshness
+from ._facade import Facade, Options, Path, settle_scope_key
 from ._guard import guard_call, stale_message, trip_lines
-from ._registry import Registry
-from ._store import (
-    Flow,
-    Modify,
-    SyncStore,
-    choose_embedding_function,
-    local_store,
-    max_batch_size,
-    run_sync,
-)
-from ._validate import (
-    DEFAULT_MAX_REACH,
-    check_flag,
-    check_max_reach,
-    correct_metadata,
-    get_request,
-    insert_request,
-    metadata_arg,
-    new_id,
-    parse_about,
-    parse_deprecates,
-    positive_int,
-    query_request,
-    text_arg,
-    time_arg,
-)
+from ._snapshot import save_at_exit
+from ._store import SyncStore, local_store, run_sync
 from .errors import InvalidInput, StaleReference
 from .models import CorrectionReport, CorrectionSummary, Hit, Recall, RepairReport, Trip
 from .render import annotate_document, sanitize
@@ -75,86 +46,12 @@ __all__ = ["Collection", "Options", "settle_scope_key"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
+U = TypeVar("U")
 
 _Embeddings = OneOrMany[Embedding] | OneOrMany[PyEmbedding]
 
 
-class Options:
-    """The nowline options of a wrapped collection (validated once, shared by its wrappers)."""
-
-    def __init__(
-        self,
-        *,
-        scope_key: str | None = None,
-        embedding_function: EmbeddingFunction[Any] | None = None,
-        annotate: bool = True,
-        max_reach: float | int | None = DEFAULT_MAX_REACH,
-        refresh_seconds: float = 1.0,
-    ) -> None:
-        """Validate the options; see :func:`nowline.wrap` for their meaning.
-
-        Raises:
-            InvalidInput: an option has the wrong type or value.
-        """
-        if scope_key is not None and (not isinstance(scope_key, str) or not scope_key):
-            raise InvalidInput("scope_key must be a non-empty metadata key (a str) or None.")
-        if scope_key is not None and (
-            scope_key.startswith(R.PREFIX) or scope_key in (R.DEPRECATES, R.ABOUT)
-        ):
-            raise InvalidInput(f"scope_key {scope_key!r} is reserved by nowline; pick a user key.")
-        check_flag(annotate, "annotate")
-        if isinstance(refresh_seconds, bool) or not isinstance(refresh_seconds, (int, float)):
-            raise InvalidInput("refresh_seconds must be a number >= 0.")
-        if not refresh_seconds >= 0:
-            raise InvalidInput("refresh_seconds must be a number >= 0.")
-        self.scope_key = scope_key
-        self.embedding_function = embedding_function
-        self.annotate = annotate
-        self.max_reach = check_max_reach(max_reach)
-        self.refresh_seconds = float(refresh_seconds)
-
-    def as_kwargs(self) -> dict[str, Any]:
-        """Return the options as keyword arguments of :func:`nowline.wrap`."""
-        return {
-            "scope_key": self.scope_key,
-            "embedding_function": self.embedding_function,
-            "annotate": self.annotate,
-            "max_reach": self.max_reach,
-            "refresh_seconds": self.refresh_seconds,
-        }
-
-
-def settle_scope_key(given: str | None, stored: set[str], legacy: object, name: str) -> str | None:
-    """Return the scope key to read a collection with, from the caller's and the store's.
-
-    Corrections record the scope key they were written with, so a store never loses it: a
-    wrapper without ``scope_key`` adopts the recorded one, and another key is refused.
-
-    Raises:
-        InvalidInput: the caller's key differs from the recorded one, or the store's
-            corrections were written with different keys.
-    """
-    recorded = set(stored)
-    if isinstance(legacy, str):
-        recorded.add(legacy)  # nowline 0.1 recorded it in the collection's metadata
-    if len(recorded) > 1:
-        raise InvalidInput(
-            f"The collection {name!r} holds corrections written with different scope keys "
-            f"{sorted(recorded)!r}; nowline cannot tell whose corrections apply where. Rewrite "
-            "them with one key (see repair())."
-        )
-    found = next(iter(recorded), None)
-    if given is None:
-        return found
-    if found is not None and found != given:
-        raise InvalidInput(
-            f"The collection {name!r} was written with scope_key={found!r}; wrap it with that "
-            "key (another key would mix scopes)."
-        )
-    return given
-
-
-class Collection(ChromaCollection):
+class Collection(Facade, ChromaCollection):
     """A chromadb ``Collection`` whose recalled stale memories carry their corrections.
 
     Create one with :func:`nowline.wrap`. A record whose metadata has a non-empty
@@ -176,90 +73,32 @@ class Collection(ChromaCollection):
         """
         if isinstance(collection, Collection):
             raise InvalidInput("This collection is already wrapped by nowline; use it as is.")
-        opts = options or Options()
-        own = opts.embedding_function
+        own = options.embedding_function if options is not None else None
         super().__init__(
             client=collection._client,
             model=collection._model,
             embedding_function=own if own is not None else collection._embedding_function,
             data_loader=collection._data_loader,
         )
-        self._ef_cache: tuple[object, EmbeddingFunction[Any] | None] | None = None
-        self.embedding_function  # noqa: B018 (refuse an unbuildable persisted function now)
-        self._raw = collection
-        self._options = opts
+        load = self._setup(collection, options)
         self._lock = threading.RLock()
-        _, writer_path = local_store(collection._client)
-        store: object = writer_path or id(collection._client)
-        self._core = F.Core(
-            registry=Registry(),
-            fresh=Freshness(key=(store, str(collection.id)), refresh_seconds=opts.refresh_seconds),
-            scope_key=opts.scope_key,
-            annotate=opts.annotate,
-            max_reach=opts.max_reach,
-            max_batch=max_batch_size(collection._client),
-        )
-        self._store = SyncStore(self, writer_path)
-        legacy = (collection.metadata or {}).get(R.SCOPE_KEY)
-        self._run(
-            F.load(
-                self._core,
-                lambda stored: settle_scope_key(opts.scope_key, stored, legacy, collection.name),
-            )
-        )
+        self._store = SyncStore(self, local_store(collection._client)[1])
+        run_sync(load, self._store)
+        save_at_exit(self._core, self._snapshot)
 
-    def _run(self, flow: Flow[T]) -> T:
-        """Run a read or write path with blocking I/O."""
-        return run_sync(flow, self._store)
-
-    def _locked(self, flow: Flow[T]) -> T:
-        """Run a path that writes, one at a time per wrapper."""
-        with self._lock:
-            return run_sync(flow, self._store)
+    def _run(self, path: Path[Any, U]) -> U:
+        """Run a prepared path with blocking I/O; one writing path at a time per wrapper."""
+        if path.writes:
+            with self._lock:
+                return path.finish(run_sync(path.flow, self._store))
+        return path.finish(run_sync(path.flow, self._store))
 
     # ------------------------------------------------------------------ attributes
 
     @property
-    def scope_key(self) -> str | None:
-        """The metadata key that separates scopes, or None (see the README's "Scope")."""
-        return self._core.scope_key
-
-    @property
     def raw(self) -> ChromaCollection:
         """The wrapped chromadb collection: it bypasses nowline and shows its bookkeeping keys."""
-        return self._raw
-
-    @property
-    def embedding_function(self) -> EmbeddingFunction[Any] | None:
-        """The function that embeds documents and query texts (None: none, as in chromadb).
-
-        chromadb's choice, in chromadb's order (the collection's own function, else the one
-        its configuration or schema persists), except that chromadb's download-at-first-use
-        default becomes nowline's offline copy of the same model (all-MiniLM-L6-v2).
-
-        Raises:
-            InvalidInput: the persisted function cannot be built in this process.
-        """
-        key = (id(self._embedding_function), str(self._model.configuration_json))
-        if self._ef_cache is None or self._ef_cache[0] != key:
-            chosen = choose_embedding_function(self, self.name, _embedding.embedding_function)
-            self._ef_cache = (key, chosen)
-        return self._ef_cache[1]
-
-    def _embed(self, input: Any, is_query: bool = False) -> Any:
-        """Embed as chromadb would, with nowline's offline model in place of its default."""
-        ef = self.embedding_function
-        if ef is None:
-            raise ValueError(
-                "You must provide an embedding function to compute embeddings."
-                "https://docs.trychroma.com/guides/embeddings"
-            )
-        return ef.embed_query(input=input) if is_query else ef(input=input)
-
-    @property
-    def options(self) -> dict[str, Any]:
-        """The nowline options this collection was wrapped with (as :func:`nowline.wrap` takes)."""
-        return {**self._options.as_kwargs(), "scope_key": self.scope_key}
+        return cast(ChromaCollection, self._raw)
 
     def __repr__(self) -> str:
         """Return a short description."""
@@ -288,10 +127,7 @@ class Collection(ChromaCollection):
             InvalidCorrection: a correction breaks a guard; nothing is written.
             CorrectionTooBroad: a correction would reach too much of the store.
         """
-        req = insert_request(
-            "add", ids, embeddings, metadatas, documents, images, uris, self._core.max_batch
-        )
-        self._locked(F.write_flow(self._core, req))
+        self._run(self._insert_path("add", ids, embeddings, metadatas, documents, images, uris))
 
     def upsert(
         self,
@@ -308,10 +144,7 @@ class Collection(ChromaCollection):
             ValueError: what chromadb raises for the same arguments (nothing is stored).
             InvalidCorrection: a correction breaks a guard; nothing is written.
         """
-        req = insert_request(
-            "upsert", ids, embeddings, metadatas, documents, images, uris, self._core.max_batch
-        )
-        self._locked(F.write_flow(self._core, req))
+        self._run(self._insert_path("upsert", ids, embeddings, metadatas, documents, images, uris))
 
     def update(
         self,
@@ -331,10 +164,7 @@ class Collection(ChromaCollection):
             ValueError: what chromadb raises for the same arguments (nothing is stored).
             InvalidCorrection: a correction breaks a guard; nothing is written.
         """
-        req = insert_request(
-            "update", ids, embeddings, metadatas, documents, images, uris, self._core.max_batch
-        )
-        self._locked(F.write_flow(self._core, req))
+        self._run(self._insert_path("update", ids, embeddings, metadatas, documents, images, uris))
 
     def delete(
         self,
@@ -348,15 +178,7 @@ class Collection(ChromaCollection):
         A deleted correction's records become current again unless another correction still
         holds them. Arguments chromadb refuses are refused before anything changes.
         """
-        req = self._validate_and_prepare_delete_request(ids, where, where_document, limit)
-        return cast(
-            DeleteResult,
-            self._locked(
-                F.delete_flow(
-                    self._core, req["ids"], req["where"], req["where_document"], req["limit"]
-                )
-            ),
-        )
+        return cast(DeleteResult, self._run(self._delete_path(ids, where, where_document, limit)))
 
     def get(
         self,
@@ -372,20 +194,13 @@ class Collection(ChromaCollection):
         Order, ``limit`` and ``offset`` are chromadb's; reads larger than Chroma's row limit
         (about 32k rows with metadatas) are paged. Stored documents come back as stored.
         """
-        id_list, wanted = get_request(
-            ids, where, where_document, include, self._data_loader is not None
+        return cast(
+            GetResult, self._run(self._get_path(ids, where, limit, offset, where_document, include))
         )
-        if not _is_count(limit) or not _is_count(offset):
-            return super().get(ids, where, limit, offset, where_document, list(include))
-        result = self._run(
-            F.get_flow(self._core, id_list, where, limit, offset, where_document, wanted)
-        )
-        return self._transform_get_response(cast(GetResult, result), cast(Include, wanted))
 
     def peek(self, limit: int = 10) -> GetResult:
         """Return the first ``limit`` records, as chromadb's ``peek``, without nowline's keys."""
-        result = self._run(F.peek_flow(self._core, limit))
-        return self._transform_peek_response(cast(GetResult, result))
+        return cast(GetResult, self._run(self._peek_path(limit)))
 
     def query(
         self,
@@ -407,20 +222,22 @@ class Collection(ChromaCollection):
         ``nowline_role``, ``nowline_by`` (the direct corrections) and ``nowline_now`` (the
         newest); a recalled retracted correction carries its ``retracted:`` mark.
         """
-        req = query_request(
-            query_embeddings,
-            query_texts,
-            query_images,
-            query_uris,
-            ids,
-            n_results,
-            where,
-            where_document,
-            include,
-            self._data_loader is not None,
+        return cast(
+            QueryResult,
+            self._run(
+                self._query_path(
+                    query_embeddings,
+                    query_texts,
+                    query_images,
+                    query_uris,
+                    ids,
+                    n_results,
+                    where,
+                    where_document,
+                    include,
+                )
+            ),
         )
-        result = self._run(F.query_flow(self._core, req))
-        return self._transform_query_response(cast(QueryResult, result), cast(Include, req.include))
 
     def modify(
         self,
@@ -429,9 +246,7 @@ class Collection(ChromaCollection):
         configuration: UpdateCollectionConfiguration | None = None,
     ) -> None:
         """Rename the collection or change its metadata, as ``chromadb.Collection.modify``."""
-        self._validate_modify_request(metadata)
-        self._locked(_modify_flow(name, metadata, configuration))
-        self._update_model_after_modify_success(name, metadata, configuration)
+        self._run(self._modify_path(name, metadata, configuration))
 
     def fork(self, new_name: str) -> Collection:
         """Fork the collection (hosted Chroma only), as chromadb's; the fork is wrapped too."""
@@ -458,16 +273,7 @@ class Collection(ChromaCollection):
         Raises:
             InvalidInput: the text, id, metadata or time cannot be used, or ``id`` exists.
         """
-        rid = self._fresh_id(id)
-        meta = metadata_arg(metadata) or {}
-        if observed_at is not None:
-            time_arg(observed_at, "observed_at")
-            meta[R.OBSERVED_AT] = observed_at
-        req = insert_request(
-            "add", [rid], None, [meta] if meta else None, [text_arg(text)], None, None, 1
-        )
-        self._locked(F.write_flow(self._core, req))
-        return rid
+        return self._run(self._remember_path(text, id, metadata, observed_at))
 
     def correct(
         self,
@@ -506,25 +312,18 @@ class Collection(ChromaCollection):
                 from ``text``, or a string is generic without an anchor; nothing is written.
             CorrectionTooBroad: it would reach more than ``max_reach``; nothing is written.
         """
-        start = time.perf_counter()
-        rid = self._fresh_id(id)
-        check_flag(allow_absent, "allow_absent")
-        check_flag(allow_generic, "allow_generic")
-        if max_reach != "default":
-            check_max_reach(max_reach)
-        meta = correct_metadata(metadata, deprecates, about, observed_at)
-        req = insert_request("add", [rid], None, [meta], [text_arg(text)], None, None, 1)
-        reached = self._locked(
-            F.write_flow(
-                self._core,
-                req,
-                allow_absent=allow_absent,
-                allow_generic=allow_generic,
-                max_reach=max_reach,
+        return self._run(
+            self._correct_path(
+                text,
+                deprecates,
+                about,
+                id,
+                metadata,
+                observed_at,
+                allow_absent,
+                allow_generic,
+                max_reach,
             )
-        )
-        return CorrectionReport(
-            id=rid, reached=reached.get(rid, 0), seconds=time.perf_counter() - start
         )
 
     def recall(
@@ -555,26 +354,11 @@ class Collection(ChromaCollection):
         Raises:
             InvalidInput: the text is empty, or an argument has the wrong type.
         """
-        query = text_arg(text)
-        if not query.strip():
-            raise InvalidInput("recall() needs a query: the text is empty.")
-        positive_int(n_results, "n_results")
-        check_flag(include_historical, "include_historical")
-        cutoff = time_arg(as_of, "as_of")
-        req = query_request(
-            None, [query], None, None, None, n_results, where, where_document, [], False
-        )
-        return self._run(
-            F.recall_flow(
-                self._core,
-                query,
-                n_results,
-                where,
-                where_document,
-                cutoff,
-                include_historical,
-                req.record_set,
-            )
+        return cast(
+            Recall,
+            self._run(
+                self._recall_path(text, n_results, where, where_document, as_of, include_historical)
+            ),
         )
 
     def hits(self, ids: Sequence[str], *, as_of: str | float | int | None = None) -> list[Hit]:
@@ -583,9 +367,7 @@ class Collection(ChromaCollection):
         Each hit carries its role and corrections exactly as ``recall()`` would show it (its
         distance is None). Missing ids are left out.
         """
-        if isinstance(ids, str) or not all(isinstance(i, str) for i in ids):
-            raise InvalidInput("hits() takes a list of ids (str).")
-        return self._run(F.hits_flow(self._core, list(ids), time_arg(as_of, "as_of")))
+        return cast(list[Hit], self._run(self._hits_path(ids, as_of)))
 
     def preview(
         self,
@@ -604,10 +386,7 @@ class Collection(ChromaCollection):
         Raises:
             InvalidCorrection: ``deprecates`` or ``about`` is malformed.
         """
-        phrases = parse_deprecates(deprecates)
-        anchors = parse_about(about)
-        meta = metadata_arg(metadata)
-        return self._run(F.preview_flow(self._core, phrases, anchors, meta))
+        return cast(list[str], self._run(self._preview_path(deprecates, about, metadata)))
 
     def retract(self, correction_id: str) -> None:
         """Undo a wrong correction; the correction record stays, marked retracted.
@@ -619,8 +398,7 @@ class Collection(ChromaCollection):
             UnknownRecord: no record has this id.
             InvalidInput: the record is not a correction.
         """
-        text_arg(correction_id, "correction_id")
-        self._locked(F.retract_flow(self._core, correction_id))
+        self._run(self._retract_path(correction_id))
 
     def repair(self) -> RepairReport:
         """Rebuild every link from the documents and persist what differs. Idempotent.
@@ -630,15 +408,15 @@ class Collection(ChromaCollection):
         before a repair; ``repair()`` makes the stored links (and so ``where`` filters on
         roles) agree.
         """
-        return self._locked(F.repair_flow(self._core))
+        return cast(RepairReport, self._run(self._repair_path()))
 
     def corrections(self) -> list[CorrectionSummary]:
         """Return every correction, oldest first: its strings, status, reach and newest."""
-        return self._run(F.corrections_flow(self._core))
+        return cast(list[CorrectionSummary], self._run(self._corrections_path()))
 
     def stats(self) -> dict[str, int]:
         """Return how many records hold each stored role, and the total (``records``)."""
-        return self._run(F.stats_flow(self._core))
+        return cast(dict[str, int], self._run(self._stats_path()))
 
     # ------------------------------------------------------------ guarding actions
 
@@ -660,16 +438,7 @@ class Collection(ChromaCollection):
         Raises:
             InvalidInput: the collection has a scope key and ``metadata`` does not give it.
         """
-        text_arg(text)
-        meta = metadata_arg(metadata)
-        key = self.scope_key
-        if key is not None and (meta is None or key not in meta):
-            raise InvalidInput(
-                f"This collection keeps scopes apart by the metadata key {key!r}, so check() "
-                f"needs the scope to check for: pass metadata={{{key!r}: <value>}} (the value "
-                "of the memories' owner; None for records without the key)."
-            )
-        return self._run(F.check_flow(self._core, text, meta))
+        return self._run(self._check_path(text, metadata))
 
     def annotate(self, text: str, *, metadata: Mapping[str, Any] | None = None) -> str:
         """Return ``text`` with the lines of the corrections it trips beneath it.
@@ -711,30 +480,3 @@ class Collection(ChromaCollection):
             return guard_call(lambda text: self.check(text, metadata=metadata), f)
 
         return decorate(func) if func is not None else decorate
-
-    # ----------------------------------------------------------------- helpers
-
-    def _fresh_id(self, rid: object) -> str:
-        """Return a new record's id: the given one if no record has it, else raise."""
-        new = new_id(rid)
-        if rid is not None and super().get(ids=[new], include=[])["ids"]:
-            raise InvalidInput(
-                f"A record with id {new!r} already exists (chromadb would ignore this add); "
-                "change it with update() or upsert(), or give another id."
-            )
-        return new
-
-
-def _is_count(value: object) -> bool:
-    """Return whether ``value`` is None or an int >= 0 (what nowline pages itself)."""
-    return value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 0)
-
-
-def _modify_flow(
-    name: str | None, metadata: CollectionMetadata | None, configuration: Any
-) -> Flow[None]:
-    """Change the collection after taking the writer lock."""
-    from ._store import Lock
-
-    yield Lock()
-    yield Modify(name=name, metadata=metadata, configuration=configuration)

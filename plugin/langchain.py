@@ -256,7 +256,7 @@ class NowlineRetriever(BaseRetriever):
     For vector stores other than Chroma (FAISS, pgvector, an in-memory store...): the
     memories stay where they are, the corrections live in a :class:`nowline.Collection`, and
     every retrieved document is matched at read time against that collection's active
-    corrections, exactly as nowline checks a hit read from Chroma (DESIGN.md §4, read-time
+    corrections, exactly as nowline checks a hit read from Chroma (the README's "Linking", read-time
     links). A document that names a deprecated string gets one now-line per newest
     correction beneath its ``page_content``, and ``nowline_role`` / ``nowline_now`` in its
     metadata; other documents come back unchanged. The collection's ``scope_key`` applies:

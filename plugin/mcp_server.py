@@ -1,19 +1,29 @@
 """An MCP server that gives a model nowline-backed memory tools, over stdio.
 
-Start it with ``nowline mcp --path PATH [--collection NAME]`` and register that command with
-an MCP client (see ``examples/mcp_client_config.md``). It offers the six tools of
+Start it with ``nowline mcp --path PATH`` (a local store) or ``nowline mcp --url URL`` (a
+Chroma server, which several processes can share) and register that command with an MCP
+client (see ``examples/mcp_client_config.md``). It offers the six tools of
 :mod:`nowline.tools` (``remember``, ``correct``, ``recall``, ``preview``, ``check``,
-``retract``), whose
-input schemas are the JSON schemas of their pydantic models, and it sends
+``retract``), whose input schemas are the JSON schemas of their pydantic models, and it sends
 :data:`nowline.prompts.SYSTEM_PROMPT` as the server's instructions (and as the prompt
 ``nowline-memory``), since guidance in the system prompt is what makes a model fill
 ``deprecates`` well.
 
-Every tool returns a text block for the model and a structured result: for ``recall`` the
-text is the rendered context block (each outdated memory with its ``now:`` line beneath it),
-the structured result is the evidence packet, and a second text block carries the packet as
-JSON for clients that ignore structured content. Mistakes the model can fix come back as tool
-results with ``isError`` set and a message that says what to do.
+Every tool returns one text block, written for the model to read, and a structured result
+for programs: for ``recall`` the text is the rendered context block (each outdated memory with
+its ``now:`` line beneath it) and the structured result is the evidence packet (ids, roles,
+times), which conforms to the tool's output schema. The packet is deliberately not repeated
+as JSON text: the MCP specification suggests that copy for backwards compatibility (a SHOULD),
+but many hosts pass every text block to the model, and the copy costs about seven times the
+tokens of the context block while telling the model nothing it should act on. A client that
+predates structured content still gets the context block, which is what its model needs.
+Mistakes the model can fix come back as tool results with ``isError`` set and a message that
+names only the tool's fields; an unknown tool is a protocol error (``-32602``), as the
+specification lists it.
+
+A collection with a ``scope_key`` is served one scope at a time: ``build_server(collection,
+metadata={"user_id": "alice"})`` (``nowline mcp --scope alice``) makes every tool write, read
+and check in that scope only (see :func:`nowline.tools.run_tool`).
 
 Built on the low-level server of the official MCP Python SDK (``mcp`` 2.x), so that the input
 schemas are exactly the models' schemas. Needs the ``mcp`` extra:
@@ -22,9 +32,12 @@ schemas are exactly the models' schemas. Needs the ``mcp`` extra:
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
-from typing import Any
+import time
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 try:
     import anyio
@@ -37,6 +50,7 @@ try:
     import mcp.types as types
     from mcp.server import Server, ServerRequestContext
     from mcp.server.stdio import stdio_server
+    from mcp.shared.exceptions import MCPError
 except ImportError as exc:  # pragma: no cover - an MCP SDK older than 2.x
     from importlib.metadata import version
 
@@ -49,6 +63,9 @@ from nowline import Collection
 from nowline.prompts import SYSTEM_PROMPT
 from nowline.tools import TOOLS, input_schema, open_collection, output_schema, run_tool
 
+if TYPE_CHECKING:
+    from chromadb.api import ClientAPI
+
 __all__ = ["PROMPT_NAME", "SERVER_NAME", "build_server", "run", "serve", "serve_stdio"]
 
 logger = logging.getLogger(__name__)
@@ -60,7 +77,9 @@ PROMPT_NAME = "nowline-memory"
 """The prompt that carries :data:`nowline.prompts.SYSTEM_PROMPT`."""
 
 
-def build_server(collection: Collection) -> Server[Any]:
+def build_server(
+    collection: Collection, *, metadata: Mapping[str, Any] | None = None
+) -> Server[Any]:
     """Return an MCP server whose memory tools act on ``collection``.
 
     Tool calls run one at a time, in a worker thread, so a slow embedding never blocks the
@@ -68,12 +87,15 @@ def build_server(collection: Collection) -> Server[Any]:
 
     Args:
         collection: the nowline collection to remember into and recall from.
+        metadata: the scope every tool call is bound to (see :func:`nowline.tools.run_tool`);
+            required, with the key, for a collection that has a ``scope_key``.
 
     Returns:
         A low-level ``mcp.server.Server``; run it with :func:`serve_stdio` or any transport.
     """
     from nowline import __version__
 
+    binding = dict(metadata) if metadata is not None else None
     limiter = anyio.CapacityLimiter(1)
     tools = [
         types.Tool(
@@ -84,6 +106,7 @@ def build_server(collection: Collection) -> Server[Any]:
         )
         for spec in TOOLS
     ]
+    names = {spec.name for spec in TOOLS}
 
     async def list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
@@ -95,15 +118,20 @@ def build_server(collection: Collection) -> Server[Any]:
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
         """Run one tool call against the collection."""
-        result = await anyio.to_thread.run_sync(
-            run_tool, collection, params.name, params.arguments or {}, limiter=limiter
-        )
-        content: list[types.ContentBlock] = [types.TextContent(text=result.text)]
-        if result.name == "recall" and result.data is not None:
-            # The packet as JSON too: clients that drop structured content still get the ids.
-            content.append(types.TextContent(text=_json(result.data)))
+        if params.name not in names:
+            known = ", ".join(spec.name for spec in TOOLS)
+            raise MCPError(
+                types.INVALID_PARAMS, f"Unknown tool {params.name!r}; the tools are: {known}."
+            )
+
+        def run() -> Any:
+            return run_tool(collection, params.name, params.arguments or {}, metadata=binding)
+
+        result = await anyio.to_thread.run_sync(run, limiter=limiter)
         return types.CallToolResult(
-            content=content, structured_content=result.data, is_error=result.is_error
+            content=[types.TextContent(text=result.text)],
+            structured_content=result.data,
+            is_error=result.is_error,
         )
 
     async def list_prompts(
@@ -144,55 +172,70 @@ def build_server(collection: Collection) -> Server[Any]:
     )
 
 
-def _json(data: dict[str, Any]) -> str:
-    """Return ``data`` as compact JSON."""
-    import json
-
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-
-
-async def serve_stdio(collection: Collection) -> None:
+async def serve_stdio(collection: Collection, *, metadata: Mapping[str, Any] | None = None) -> None:
     """Serve the memory tools of ``collection`` over this process's stdin and stdout."""
-    server = build_server(collection)
+    server = build_server(collection, metadata=metadata)
     async with stdio_server() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-def serve(collection: Collection) -> None:
+def serve(collection: Collection, *, metadata: Mapping[str, Any] | None = None) -> None:
     """Serve the memory tools of ``collection`` over stdio until the client disconnects.
 
-    The embedding model starts loading in the background at once, so the first tool call
-    does not wait for all of it.
+    The embedding model, Chroma's index and nowline's registry start loading in a background
+    thread at once, so the first ``recall`` or ``remember`` does not wait for all of it; the
+    time it takes is logged to stderr.
+
+    Args:
+        collection: the nowline collection to serve.
+        metadata: the scope every tool call is bound to (see :func:`build_server`).
     """
     threading.Thread(
         target=_warm_up, args=(collection,), name="nowline-warm-up", daemon=True
     ).start()
-    anyio.run(serve_stdio, collection)
+    anyio.run(functools.partial(serve_stdio, collection, metadata=metadata))
 
 
-def run(path: str, collection: str | None = None, *, scope_key: str | None = None) -> None:
-    """Open a local store and serve its memory tools over stdio (see :func:`serve`).
+def run(
+    path: str | None = None,
+    collection: str | None = None,
+    *,
+    client: ClientAPI | None = None,
+    scope_key: str | None = None,
+    metadata: Mapping[str, Any] | None = None,
+) -> None:
+    """Open a store and serve its memory tools over stdio (see :func:`serve`).
 
-    An empty (or missing) store gets a collection named ``memory``; a missing
-    ``collection`` is created.
+    The store is a local folder (``path``) or a chromadb client (``client``, e.g. from
+    :func:`nowline.tools.connect`). An empty (or missing) store gets a collection named
+    ``memory``; a missing ``collection`` is created.
 
     Args:
         path: the folder of a local ``chromadb.PersistentClient`` store.
         collection: the collection's name (default: the store's only collection).
-        scope_key: passed to :func:`nowline.wrap` (DESIGN.md §7).
+        client: a chromadb client to serve instead of ``path``.
+        scope_key: passed to :func:`nowline.wrap` (the README's "Scope").
+        metadata: the scope every tool call is bound to (see :func:`build_server`).
 
     Raises:
         InvalidInput: the collection cannot be chosen (see :func:`nowline.tools.open_collection`).
     """
-    serve(open_collection(path, collection, create=True, scope_key=scope_key))
+    opened = open_collection(path, collection, client=client, create=True, scope_key=scope_key)
+    serve(opened, metadata=metadata)
 
 
 def _warm_up(collection: Collection) -> None:
-    """Load the embedding model before the first call needs it."""
-    function = collection.embedding_function
-    if function is None:
-        return
+    """Make the first tool call fast: load the embedding model, the index and the registry.
+
+    One recall does it all (the model, Chroma's vector index, nowline's first refresh); it
+    only reads, and the collection's reads are thread-safe. The time it took is logged.
+    """
+    start = time.perf_counter()
     try:
-        function(["warm up"])
+        if collection.embedding_function is None:
+            return
+        collection.recall("warm up", n_results=1)
     except Exception:  # the first real call reports the problem to the client
-        logger.warning("Loading the embedding function failed.", exc_info=True)
+        logger.warning("Warming up the memory tools failed.", exc_info=True)
+        return
+    logger.info("nowline: memory tools ready in %.1f s", time.perf_counter() - start)

@@ -59,6 +59,16 @@ body.
 - Every memory that contains a deprecated string is marked as outdated. So never put generic \
 words in deprecates ("repo", "channel", "the project", "ufo"), and never the new value. When \
 unsure what a string would reach, call preview first and read which memories it lists.
+- When the outdated value is a first name, a common word or a bare number (other memories \
+use it too), also fill about: the subject it belongs to. Only memories that name a \
+deprecated string and an about string are marked. Such a string is refused without about. \
+Example: Acme's CEO changed from Michelle to Dana. Call correct with body "Acme's CEO \
+changed from Michelle to Dana.", deprecates ["Michelle"] and about ["Acme"]: memories about \
+other people named Michelle stay as they are. Also fill about when the old value still \
+exists and only stopped holding this role (a former CEO, champion or record holder, a team \
+that no longer owns a service): for Amazon's CEO, deprecates ["Jeff Bezos"] and about \
+["Amazon"] leaves his other memories alone. Leave about empty for specific strings that \
+changed everywhere (repository slugs, URLs, email addresses).
 - If a correction turns out to be wrong, call retract with its id. Do not store a \
 correction of the correction.
 

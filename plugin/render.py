@@ -1,29 +1,63 @@
-"""Writing recalled memories with their correction lines, so that no stored text can forge one.
+r"""Rendering recalled memories with their labelled lines, so that no stored text can forge one.
 
 A stale memory is followed by labelled lines, each indented by four spaces:
 
 * ``now: <text>`` — the newest correction of a chain: what is true now;
 * ``superseded correction: <text>`` — a correction that names the memory's string directly but
-  was itself corrected later (its ``now:`` line follows);
+  was itself corrected later (its chain's ``now:`` line follows);
 * ``retracted: ...`` — under a recalled correction that was withdrawn.
 
-Any line of stored text that could be read as one of these is marked ``(quoted)``, and a
-document that comes back to a write with nowline's lines still on it is stored without them
-(:func:`unannotate`): both are decided from the text alone.
+A document that comes back to a write with nowline's lines still on it is stored without them
+(:func:`unannotate`): a trailing label line is nowline's when it carries the text of one of the
+store's corrections.
+
+nowline writes labelled lines of its own beneath a hit (``    now: ...``). Text
+from the store (a memory, a correction) must never produce a line that a reader could take for
+one of them. The readers are a model, which reads the characters in order, and a person, who
+sees glyphs in a terminal or a window. So a line of stored text *reads as a label line* when its
+**skeleton** starts with a label word and a colon (:func:`_looks_like_label_line`). The skeleton
+of a line is what is left of it for such a reader:
+
+- each character is compatibility-decomposed (NFKD) and case-folded, so full-width, circled,
+  mathematical and accented letters count as the plain ones;
+- only letters, digits and colons are kept; everything else a reader could skip over or not see
+  at all is dropped: spaces of every kind (``White_Space``, and blanks such as U+2800 BRAILLE
+  PATTERN BLANK, which is a symbol), punctuation, symbols, underscores (Markdown emphasis),
+  combining marks, format and control characters, unassigned and private-use code points, and
+  modifier letters (general category Lm: apostrophes, stress and length marks, U+0640 ARABIC
+  TATWEEL), which read as marks or punctuation;
+- letters that are ``Default_Ignorable_Code_Point`` (the Hangul fillers U+115F, U+1160, U+3164
+  and U+FFA0, which render as nothing) are dropped too. That property comes from
+  ``DerivedCoreProperties.txt`` and is not in :mod:`unicodedata`, so its ranges are shipped
+  below; ``tests/test_render.py`` checks them against the ``regex`` package's
+  ``\p{Default_Ignorable_Code_Point}``.
+
+A line whose characters can be reordered for display (a right-to-left letter, or any explicit
+bidirectional embedding, override or isolate) reads as a label line when a label word and a
+colon occur *anywhere* in its skeleton, forwards or backwards, since a bidirectional display
+can put any part of the line first. Quoting such a line puts a left-to-right word first, which
+fixes the line's direction and keeps the mark in front.
+
+Stored lines that read as label lines are marked with :data:`QUOTE_MARK`. Look-alike letters
+from other scripts (a Cyrillic "о") and look-alike colons (U+0589 ARMENIAN FULL STOP) are not
+mapped: that needs the confusables data of Unicode TR39.
 """
 
 from __future__ import annotations
 
+import bisect
+import functools
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
-
-from .matchers import fold
+from collections.abc import Callable, Iterable, Sequence
 
 __all__ = [
     "LABELS",
+    "MIN_TERMINAL_WIDTH",
     "NOW_PREFIX",
+    "PREFIXES",
     "QUOTE_MARK",
+    "RETRACTED_TEXT",
     "Line",
     "annotate_document",
     "correction_lines",
@@ -32,33 +66,71 @@ __all__ = [
     "render_block",
     "retracted_line",
     "sanitize",
+    "terminal_safe",
     "unannotate",
 ]
 
 Line = tuple[str, str]
-"""A labelled line beneath a memory: (label, text); the label is a key of :data:`LABELS`."""
+"""A labelled line beneath a memory: (kind, text); the kind is a key of :data:`PREFIXES`."""
 
-LABELS = {
+PREFIXES = {
     "now": "    now: ",
     "superseded": "    superseded correction: ",
     "retracted": "    retracted: ",
 }
 """How each kind of line starts: four spaces, the label, a colon and one space."""
 
-NOW_PREFIX = LABELS["now"]
+NOW_PREFIX = PREFIXES["now"]
 """How a now-line starts: four spaces, ``now:`` and one space."""
 
 RETRACTED_TEXT = "this correction was withdrawn; do not rely on it."
 """What the retracted mark says."""
 
+LABELS: tuple[str, ...] = ("now", "superseded correction", "retracted")
+"""The words of nowline's labels; a stored line that reads as ``<word>:`` is quoted.
+
+Each must hold a letter or a digit; spaces and punctuation in it are not significant.
+"""
+
 QUOTE_MARK = "(quoted) "
-"""Put before any line of a memory's own text that could pass for a now-line."""
+"""Put before any line of a memory's own text that could pass for a label line."""
+
+MIN_TERMINAL_WIDTH = 20
+"""The narrowest terminal :func:`terminal_safe` wraps for."""
 
 _WS = re.compile(r"\s+")
 # Every character that starts a new line for a reader (the boundaries of str.splitlines).
 _LINE_BREAK = re.compile(r"(\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029])")
-# A line that reads as a nowline line once invisible characters are gone and it is folded.
-_NOW_LIKE = re.compile(r"^\W*(?:now|superseded\s*correction|retracted)\s*:")
+
+# Default_Ignorable_Code_Point (Unicode DerivedCoreProperties.txt) as inclusive ranges. On a
+# mismatch, tests/test_render.py::test_default_ignorable_table_matches_unicode prints the new
+# table.
+_DEFAULT_IGNORABLE: tuple[tuple[int, int], ...] = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
+_DI_STARTS = tuple(start for start, _ in _DEFAULT_IGNORABLE)
+
+# Bidirectional classes of characters that let a display reorder a line (UAX #9); "" is the
+# class unicodedata gives an unassigned code point.
+_REORDERING = frozenset(
+    {"", "R", "AL", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"}
+)
 
 
 def one_line(text: str) -> str:
@@ -66,31 +138,112 @@ def one_line(text: str) -> str:
     return _WS.sub(" ", text).strip()
 
 
-def _looks_like_now_line(line: str) -> bool:
-    """Return whether a line of stored text could be read as a now-line.
+def _is_default_ignorable(c: str) -> bool:
+    """Return whether the character ``c`` is a Unicode ``Default_Ignorable_Code_Point``."""
+    cp = ord(c)
+    i = bisect.bisect_right(_DI_STARTS, cp) - 1
+    return i >= 0 and cp <= _DEFAULT_IGNORABLE[i][1]
 
-    Format and control characters (zero-width spaces, joiners, BOM, soft hyphen) are ignored,
-    the line is NFKC-folded (full-width letters, exotic spaces), and any leading punctuation
-    or space and any space before the colon are allowed. A line that starts with the quote
-    mark counts too, so stored text cannot pre-quote itself.
+
+@functools.lru_cache(maxsize=8192)
+def _skeleton_of_char(c: str) -> str:
+    """Return what is left of one non-ASCII character in a line's skeleton (often nothing)."""
+    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", c).casefold())
+    return "".join(
+        d
+        for d in folded
+        if d == ":"
+        or (d.isalnum() and unicodedata.category(d) != "Lm" and not _is_default_ignorable(d))
+    )
+
+
+_ASCII_SKELETON = tuple(c.lower() if c.isalnum() or c == ":" else "" for c in map(chr, range(128)))
+
+
+def _skeleton(line: str, limit: int | None = None, *, leading_colons: bool = False) -> str:
+    """Return the skeleton of ``line`` (see the module docstring), or its first ``limit`` chars.
+
+    Colons before the first letter or digit are dropped too, unless ``leading_colons``.
     """
-    visible = "".join(c for c in line if c == "\t" or unicodedata.category(c) not in ("Cf", "Cc"))
-    folded = fold(visible)
-    return bool(_NOW_LIKE.match(folded)) or folded.lstrip().startswith(QUOTE_MARK.strip())
+    out: list[str] = []
+    n = 0
+    for c in line:
+        kept = _ASCII_SKELETON[ord(c)] if c < "\x80" else _skeleton_of_char(c)
+        if not kept or (not n and kept == ":" and not leading_colons):
+            continue
+        out.append(kept)
+        n += len(kept)
+        if limit is not None and n >= limit:
+            break
+    return "".join(out)[:limit]
 
 
-def sanitize(document: str) -> str:
-    """Return ``document`` with every line that looks like a now-line marked as quoted.
+def _reorders(line: str) -> bool:
+    """Return whether a bidirectional display could reorder the characters of ``line``.
 
-    Text without such lines is returned unchanged. A line that already starts with the quote
-    mark is marked again, so the marking cannot be undone by the stored text itself.
+    A code point unassigned in this Python's Unicode data (bidirectional class "") counts
+    too: a display with newer data may know it as a right-to-left letter.
+    """
+    return not line.isascii() and any(
+        b in _REORDERING for b in map(unicodedata.bidirectional, line)
+    )
+
+
+@functools.lru_cache(maxsize=16)
+def _label_skeletons(labels: tuple[str, ...]) -> tuple[str, ...]:
+    """Return the skeleton of each label followed by its colon."""
+    return tuple(_skeleton(word) + ":" for word in labels)
+
+
+def _looks_like_label_line(line: str, labels: tuple[str, ...] = LABELS) -> bool:
+    """Return whether a reader could take a line of stored text for one of nowline's labels.
+
+    See the module docstring for the skeleton. A line that starts with the quote mark counts
+    too, so stored text cannot pre-quote itself.
+    """
+    words = _label_skeletons(labels)
+    if _reorders(line):
+        skeleton = _skeleton(line, leading_colons=True)
+        backwards = skeleton[::-1]
+        if any(w in skeleton or w in backwards for w in words):
+            return True
+    elif _skeleton(line, max(map(len, words), default=0)).startswith(words):
+        return True
+    return _skeleton(line, len("quoted")) == "quoted" and _visible(line).lstrip().startswith(
+        QUOTE_MARK.strip()
+    )
+
+
+def _visible(line: str) -> str:
+    """Return ``line`` NFKC-casefolded without format, control and default-ignorable chars."""
+    kept = "".join(
+        c
+        for c in line
+        if not _is_default_ignorable(c) and unicodedata.category(c) not in ("Cc", "Cf", "Cn")
+    )
+    return unicodedata.normalize("NFKC", kept).casefold()
+
+
+def sanitize(document: str, labels: tuple[str, ...] = LABELS) -> str:
+    """Return ``document`` with every line that reads as a label line marked as quoted.
+
+    Lines end at every line boundary of :meth:`str.splitlines`. Text without such lines is
+    returned unchanged. A line that already starts with the quote mark is marked again, so the
+    marking cannot be undone by the stored text itself.
+
+    Args:
+        document: stored text.
+        labels: the label words (see :data:`LABELS`).
+
+    Returns:
+        The text with :data:`QUOTE_MARK` before each such line.
     """
     parts = _LINE_BREAK.split(document)  # lines at even indexes, their breaks in between
     lines = parts[::2]
-    if not any(_looks_like_now_line(line) for line in lines):
+    if not any(_looks_like_label_line(line, labels) for line in lines):
         return document
     return "".join(
-        QUOTE_MARK + part if i % 2 == 0 and _looks_like_now_line(part) else part
+        QUOTE_MARK + part if i % 2 == 0 and _looks_like_label_line(part, labels) else part
         for i, part in enumerate(parts)
     )
 
@@ -119,8 +272,8 @@ def correction_lines(
 
 def _format(line: Line) -> str:
     """Return one labelled line as it is written."""
-    label, text = line
-    return LABELS[label] + one_line(text)
+    kind, text = line
+    return PREFIXES[kind] + one_line(text)
 
 
 def format_lines(lines: Sequence[Line]) -> list[str]:
@@ -133,31 +286,47 @@ def annotate_document(document: str, lines: Sequence[Line]) -> str:
     return sanitize(document) + "".join("\n" + _format(line) for line in lines)
 
 
-def unannotate(document: str) -> str:
+def unannotate(document: str, is_correction_text: Callable[[str], bool]) -> str:
     """Return the stored text that an annotated document was made from.
 
     Used on every write, so that a read-modify-write through ``query()`` never stores an
-    annotation, in any process: trailing lines that start exactly with a nowline label are
-    nowline's (stored text that looks like one is always shown quoted), and one quote mark is
-    removed from every quoted line. Text without either comes back unchanged.
+    annotation, in any process. A trailing line that starts exactly with a nowline label and
+    carries the text of a correction of the store is nowline's; one quote mark is removed
+    from every quoted line (stored text that reads like a label is always shown quoted, so
+    the mark is nowline's too). A label-like line of the caller's own is kept. Text without
+    either comes back unchanged.
+
+    Args:
+        document: the text to write.
+        is_correction_text: whether a line's text (whitespace collapsed) is a correction's.
     """
     lines = document.split("\n")
-    while len(lines) > 1 and any(lines[-1].startswith(p) for p in LABELS.values()):
+    while len(lines) > 1:
+        prefix = next((p for p in PREFIXES.values() if lines[-1].startswith(p)), None)
+        if prefix is None:
+            break
+        text = lines[-1][len(prefix) :]
+        if prefix != PREFIXES["retracted"] and not is_correction_text(text):
+            break
+        if prefix == PREFIXES["retracted"] and text != RETRACTED_TEXT:
+            break
         lines.pop()
     parts = _LINE_BREAK.split("\n".join(lines))
     return "".join(
         part[len(QUOTE_MARK) :]
-        if i % 2 == 0 and part.startswith(QUOTE_MARK) and _looks_like_now_line(part)
+        if i % 2 == 0 and part.startswith(QUOTE_MARK) and _looks_like_label_line(part)
         else part
         for i, part in enumerate(parts)
     )
 
 
 def render_block(items: Iterable[tuple[str, Sequence[Line]]]) -> str:
-    """Render (memory text, labelled lines) pairs as the context block.
+    r"""Render (memory text, labelled lines) pairs as the context block.
 
-    A memory's further lines are indented by two spaces, and any line of it that looks like a
-    nowline line is marked as quoted, so only nowline's own lines read as such.
+    A memory's further lines are indented by two spaces, and any line of it that reads as a
+    label line is marked as quoted, so only nowline's own lines read as labels. Every
+    ``"\n"`` of the result is nowline's own: the memory is split at every line boundary and
+    each correction is put on one line.
     """
     out = ["Relevant memory:"]
     for document, lines in items:
@@ -168,3 +337,102 @@ def render_block(items: Iterable[tuple[str, Sequence[Line]]]) -> str:
     if len(out) == 1:
         out.append("(none)")
     return "\n".join(out)
+
+
+# What a terminal acts on instead of printing: C0 controls but newline and tab, DEL, C1
+# controls, surrogates (which surrogateescape would write out as raw bytes), and the Unicode
+# line and paragraph separators.
+# ...and the explicit bidirectional controls, which would reorder what a terminal shows.
+_UNPRINTABLE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]"
+)
+
+
+def _escape(match: re.Match[str]) -> str:
+    """Return a visible, printable stand-in for one unprintable character."""
+    cp = ord(match.group())
+    return f"\\x{cp:02x}" if cp < 0x100 else f"\\u{cp:04x}"
+
+
+def _columns(c: str) -> int:
+    """Return at least the number of terminal columns ``c`` advances the cursor by."""
+    if c == "\t":
+        return 8
+    return 1 if c < "\x80" else 2
+
+
+def _fit(text: str, budget: int) -> int:
+    """Return how many leading characters of ``text`` fit in ``budget`` columns (at least 1).
+
+    A cut never falls just before a combining mark or a default-ignorable character (joiners,
+    variation selectors) when it can fall earlier in the row instead.
+    """
+    used = 0
+    for i, c in enumerate(text):
+        used += _columns(c)
+        if used > budget:
+            cut = max(i, 1)
+            j = cut
+            while j > 1 and (
+                unicodedata.category(text[j])[0] == "M" or _is_default_ignorable(text[j])
+            ):
+                j -= 1
+            return j
+    return len(text)
+
+
+def _wrap(line: str, width: int) -> list[str]:
+    """Return ``line`` cut into rows of at most ``width`` columns (counted generously).
+
+    A row after the first that reads as a label line is shortened to make room for the quote
+    mark, and starts with it.
+    """
+    cut = _fit(line, width)
+    rows = [line[:cut]]
+    rest = line[cut:]
+    while rest:
+        cut = _fit(rest, width)
+        prefix = ""
+        if _looks_like_label_line(rest[:cut]):
+            prefix = QUOTE_MARK
+            cut = _fit(rest, width - len(QUOTE_MARK))
+        rows.append(prefix + rest[:cut])
+        rest = rest[cut:]
+    return rows
+
+
+def terminal_safe(text: str, *, width: int | None = None) -> str:
+    r"""Return ``text`` so that printing it to a terminal moves to a new line only at its ``\n``.
+
+    Every character a terminal would act on instead of printing is replaced by a visible
+    escape: C0 controls other than ``\n`` and ``\t`` (``ESC`` becomes ``\x1b``, so an escape
+    sequence prints as text), DEL, C1 controls (``\x9b`` is a one-character CSI), surrogates,
+    and U+2028/U+2029. A printed ``\r`` or backspace could otherwise overwrite a line's start.
+
+    Call it on finished output whose ``\n`` are all nowline's own, such as
+    :func:`render_block`'s: memory text must already be split into lines and sanitized there.
+    It keeps every other character, including invisible ones, which sanitizing took into
+    account.
+
+    A terminal also starts a new row where a long line wraps, and a stored line can be padded
+    so that a forged label starts that row. Pass the terminal's ``width`` (columns) to cut long
+    lines into rows that fit (counting two columns for every non-ASCII character and eight for
+    a tab, so the terminal itself never wraps) and to quote every continuation row that reads
+    as a label line. Without ``width`` (output to a file or a pipe), lines are left whole.
+
+    Args:
+        text: rendered output, for example ``Recall.render()``.
+        width: the terminal's width in columns, or None not to wrap.
+
+    Returns:
+        The text to print.
+
+    Raises:
+        ValueError: if ``width`` is smaller than :data:`MIN_TERMINAL_WIDTH`.
+    """
+    if width is not None and width < MIN_TERMINAL_WIDTH:
+        raise ValueError(f"width must be at least {MIN_TERMINAL_WIDTH} columns, got {width}")
+    safe = _UNPRINTABLE.sub(_escape, text)
+    if width is None:
+        return safe
+    return "\n".join(row for line in safe.split("\n") for row in _wrap(line, width))

@@ -12,6 +12,13 @@ This module needs only pydantic and nowline itself (no typer, rich or mcp).
 >>> result = run_tool(memory, "correct", {"body": "Moved from a/b to c/d.", "deprecates": ["a/b"]})
 >>> result.is_error, result.text
 (False, 'Stored correction ...')
+
+A collection shared by several users (a ``scope_key``) is served one scope at a time: pass
+``metadata={"user_id": "alice"}`` to :func:`run_tool`, and every tool writes, reads and checks
+in that scope only.
+
+:func:`connect` and :func:`open_collection` open a store for the tools: a Chroma server by
+its URL, or a local folder.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
@@ -33,13 +40,20 @@ from nowline import (
     InvalidInput,
     NowlineError,
     Recall,
+    StoreBusy,
     Trip,
+    UnknownRecord,
     stale_message,
+    to_epoch,
 )
 from nowline.render import format_lines, one_line, sanitize
 
+if TYPE_CHECKING:
+    from chromadb.api import ClientAPI
+
 __all__ = [
     "DEFAULT_COLLECTION",
+    "TOKEN_HEADERS",
     "TOOLS",
     "CheckInput",
     "CheckOutput",
@@ -54,6 +68,7 @@ __all__ = [
     "RetractOutput",
     "ToolResult",
     "ToolSpec",
+    "connect",
     "input_schema",
     "open_collection",
     "output_schema",
@@ -63,6 +78,10 @@ __all__ = [
 DEFAULT_COLLECTION = "memory"
 """The collection that is created when a tool opens an empty store."""
 
+TOKEN_HEADERS = ("Authorization", "X-Chroma-Token")
+"""The headers that carry a Chroma server's auth token, as chromadb's token auth sends them:
+``Authorization: Bearer <token>`` (chromadb's default) or ``X-Chroma-Token: <token>``."""
+
 _MAX_DEPRECATES = 100  # the core accepts at most this many strings per correction
 _PREVIEW_SHOWN = 20  # records listed in a preview result
 
@@ -70,15 +89,18 @@ _Phrase = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 _DEPRECATES_HELP = (
     "The exact outdated strings, copied character for character as they appear in the old "
     "memories: repository slugs ('metalcraftai/ufo'), URLs, channel names ('#ufo-dev'), "
-    "email addresses, hostnames, account or ticket ids. Every stored memory that contains "
-    "one of them is marked as outdated, so never use generic words ('repo', 'channel', "
-    "'the project') and never the new value. Each string must also appear in the body."
+    "email addresses, hostnames, account or ticket ids, full names. Every stored memory that "
+    "contains one of them is marked as outdated, so never use generic words ('repo', "
+    "'channel', 'the project') and never the new value. Each string must also appear in body."
 )
 _ABOUT_HELP = (
-    "Optional anchors: the subject the outdated strings belong to. Fill it when a deprecated "
-    "string is a common word, a first name or a number that other memories also use, e.g. "
-    "deprecates ['Michelle'] with about ['Acme'] when Acme's CEO changed from Michelle: only "
-    "memories that name Michelle AND Acme are marked. Each anchor is matched like deprecates "
+    "Anchors: the subject the outdated strings belong to. Needed when a deprecated string is "
+    "a common word, a first name or a bare number, which other memories also use: without "
+    "about such a string is refused. Example: Acme's CEO changed from Michelle to Dana, so "
+    "deprecates ['Michelle'] with about ['Acme']: only memories that name Michelle AND Acme "
+    "are marked, not every Michelle. Fill it too when the old value still exists but stopped "
+    "holding this role (a former CEO or champion). Leave it empty for specific strings that "
+    "changed everywhere (slugs, URLs, email addresses). Anchors match like deprecates "
     "(exact string, case-insensitive, whole words)."
 )
 _Anchors = list[Annotated[_Phrase, StringConstraints(max_length=MAX_PHRASE_LENGTH)]]
@@ -125,7 +147,9 @@ class CorrectInput(_Input):
 class RecallInput(_Input):
     """Arguments of ``recall``."""
 
-    query: str = Field(min_length=1, description="What to recall, in a few words or a question.")
+    query: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)] = Field(
+        description="What to recall, in a few words or a question."
+    )
     k: int = Field(default=5, ge=1, le=50, description="How many memories to return.")
     as_of: str | None = Field(
         default=None,
@@ -251,8 +275,9 @@ TOOLS: tuple[ToolSpec, ...] = (
         "memory that contains one of the deprecates strings is recalled with this correction "
         "directly beneath it. Fill deprecates with the exact outdated strings as they appear "
         "in the old memories (repo slugs, URLs, channel names, emails), never generic words; "
-        "each must also appear in body. If unsure what a string would reach, call preview "
-        "first.",
+        "each must also appear in body. A common word, first name or bare number is refused "
+        "unless about names its subject (deprecates ['Michelle'], about ['Acme']). If unsure "
+        "what a string would reach, call preview first.",
         CorrectInput,
         CorrectionReport,
     ),
@@ -268,8 +293,8 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "preview",
         "Check, without storing anything, which memories a correction with these deprecates "
-        "strings would mark as outdated. Use it before correct when a string might be too "
-        "broad.",
+        "(and about) strings would mark as outdated. Use it before correct when a string "
+        "might be too broad.",
         PreviewInput,
         PreviewOutput,
     ),
@@ -350,36 +375,104 @@ class ToolResult(BaseModel):
     is_error: bool = False
 
 
-def run_tool(collection: Collection, name: str, arguments: Mapping[str, Any] | None) -> ToolResult:
+def run_tool(
+    collection: Collection,
+    name: str,
+    arguments: Mapping[str, Any] | None,
+    *,
+    metadata: Mapping[str, Any] | None = None,
+) -> ToolResult:
     """Validate a model's tool call and run it against a nowline collection.
 
     Mistakes the model can fix (unknown tool, bad arguments, a correction that a guard
     refuses, an unknown id) come back as a result with ``is_error`` set and a message that
-    says what to do, never as an exception.
+    names only the tool's own fields, never as an exception.
 
     Args:
         collection: the nowline collection the tools act on.
         name: the tool's name, one of :data:`TOOLS`.
         arguments: the call's arguments (a JSON object).
+        metadata: binds the call to a scope, e.g. ``{"user_id": "alice"}``: ``remember``
+            and ``correct`` store it with the record, ``recall`` sees only records that
+            carry it, ``preview`` and ``check`` use that scope's corrections, and
+            ``retract`` reaches only corrections that carry it. Required (with the key) on a
+            collection that has a ``scope_key``.
 
     Returns:
         A :class:`ToolResult`.
+
+    Raises:
+        InvalidInput: ``metadata`` is not a mapping of metadata keys to str, int, float or
+            bool values (a mistake of the program, not of the model).
     """
+    binding = _binding(metadata)
     spec = _BY_NAME.get(name)
     if spec is None:
         known = ", ".join(t.name for t in TOOLS)
         return ToolResult(
             name=name, text=f"Unknown tool {name!r}; the tools are: {known}.", is_error=True
         )
+    key = collection.scope_key
+    if key is not None and key not in binding:
+        return ToolResult(
+            name=name,
+            text=f"{name} failed: this memory keeps its users' memories apart by {key!r}, and "
+            f"the tools were set up without one (metadata={{{key!r}: <value>}}), so nothing "
+            "was read or written. Tell the user the memory tools need to be set up for one "
+            f"{key}.",
+            is_error=True,
+        )
     try:
         args = spec.input_model.model_validate(dict(arguments or {}))
     except ValidationError as exc:
         return ToolResult(name=name, text=_explain(name, exc), is_error=True)
     try:
-        text, data = _RUNNERS[name](collection, args)
+        text, data = _RUNNERS[name](collection, args, binding)
+    except _ToolError as exc:
+        return ToolResult(name=name, text=f"{name} failed: {exc}", is_error=True)
+    except StoreBusy:
+        return ToolResult(
+            name=name,
+            text=f"{name} failed: another program is writing to this memory's store, so "
+            "nothing was stored. Tell the user: the memory store is busy (several programs "
+            "that write to one store need a Chroma server).",
+            is_error=True,
+        )
     except NowlineError as exc:
         return ToolResult(name=name, text=f"{name} failed: {exc}", is_error=True)
     return ToolResult(name=name, text=text, data=data.model_dump(mode="json"))
+
+
+class _ToolError(Exception):
+    """A mistake in a tool call, with a message that names only the tool's fields."""
+
+
+def _binding(metadata: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Return the scope binding of :func:`run_tool`, validated."""
+    if metadata is None:
+        return {}
+    if not isinstance(metadata, Mapping):
+        raise InvalidInput(f"metadata must be a mapping, not {type(metadata).__name__}.")
+    out: dict[str, Any] = {}
+    for key, value in metadata.items():
+        if not isinstance(key, str) or not key or key.startswith("nowline_"):
+            raise InvalidInput(f"metadata key {key!r} cannot bind a scope; give a user key.")
+        if key in ("deprecates", "about"):
+            raise InvalidInput(f"metadata key {key!r} is a correction's field, not a scope.")
+        if not isinstance(value, (str, int, float, bool)):
+            raise InvalidInput(
+                f"metadata {key!r} must be a str, int, float or bool, not {type(value).__name__}."
+            )
+        out[key] = value
+    return out
+
+
+def _where(binding: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Return the Chroma filter that keeps only records carrying the binding."""
+    clauses: list[dict[str, Any]] = [{k: v} for k, v in binding.items()]
+    if not clauses:
+        return None
+    return clauses[0] if len(clauses) == 1 else {"$and": clauses}
 
 
 def _explain(name: str, exc: ValidationError) -> str:
@@ -391,10 +484,10 @@ def _explain(name: str, exc: ValidationError) -> str:
     return f"Invalid arguments for {name}: " + "; ".join(problems) + "."
 
 
-def _remember(col: Collection, args: BaseModel) -> tuple[str, BaseModel]:
+def _remember(col: Collection, args: BaseModel, binding: dict[str, Any]) -> tuple[str, BaseModel]:
     """Run ``remember``."""
     assert isinstance(args, RememberInput)
-    rid = col.remember(args.body)
+    rid = col.remember(args.body, metadata=binding or None)
     hit = next(iter(col.hits([rid])), None)
     by = [c.id for c in hit.direct] if hit is not None else []
     text = f"Stored memory {rid}."
@@ -404,37 +497,37 @@ def _remember(col: Collection, args: BaseModel) -> tuple[str, BaseModel]:
     return text, RememberOutput(id=rid, superseded_by=by)
 
 
-def _correct(col: Collection, args: BaseModel) -> tuple[str, BaseModel]:
+def _correct(col: Collection, args: BaseModel, binding: dict[str, Any]) -> tuple[str, BaseModel]:
     """Run ``correct``."""
     assert isinstance(args, CorrectInput)
     phrases = list(dict.fromkeys(args.deprecates))
     try:
-        report = col.correct(args.body, deprecates=phrases, about=list(args.about) or None)
+        report = col.correct(
+            args.body,
+            deprecates=phrases,
+            about=list(args.about) or None,
+            metadata=binding or None,
+        )
     except AbsentString as exc:
-        raise AbsentString(
+        raise _ToolError(
             f"Nothing was stored: body does not mention {exc.absent!r}. Each deprecates string "
             "must appear in body, written as in the old memories, so the reader sees what "
             "changed (e.g. 'Moved from OLD to NEW'). Fix body or deprecates and call correct "
-            "again.",
-            absent=exc.absent,
+            "again."
         ) from None
     except GenericString as exc:
-        raise GenericString(
+        raise _ToolError(
             f"Nothing was stored: {exc.phrase!r} is {exc.reason}, so it would mark unrelated "
             "memories too. Use the full, specific outdated string (a repository slug, URL, "
             "email address, full name), or keep it and add about: the subject it belongs to "
-            f"(e.g. deprecates [{exc.phrase!r}], about ['<the company, project or person>']).",
-            phrase=exc.phrase,
-            reason=exc.reason,
+            f"(e.g. deprecates [{exc.phrase!r}], about ['<the company, project or person>'])."
         ) from None
     except CorrectionTooBroad as exc:
-        raise CorrectionTooBroad(
+        raise _ToolError(
             f"Nothing was stored: {phrases!r} would mark {exc.reach} memories as outdated "
             f"(the limit is {exc.limit}), so a string is too broad. Use the exact, specific "
             "outdated strings (e.g. 'org/repo' rather than 'repo'), or add about to narrow it "
-            "to its subject; call preview to check what a string reaches.",
-            reach=exc.reach,
-            limit=exc.limit,
+            "to its subject; call preview to check what a string reaches."
         ) from None
     noun = "memory that names" if report.reached == 1 else "memories that name"
     return (
@@ -445,23 +538,37 @@ def _correct(col: Collection, args: BaseModel) -> tuple[str, BaseModel]:
     )
 
 
-def _recall(col: Collection, args: BaseModel) -> tuple[str, BaseModel]:
+def _recall(col: Collection, args: BaseModel, binding: dict[str, Any]) -> tuple[str, BaseModel]:
     """Run ``recall``."""
     assert isinstance(args, RecallInput)
     as_of = args.as_of.strip() if args.as_of else None
-    recall = col.recall(args.query, n_results=args.k, as_of=as_of or None)
+    if as_of:
+        try:
+            to_epoch(as_of)
+        except InvalidInput:
+            raise _ToolError(
+                f"as_of {as_of!r} is not a time in ISO 8601; write it like '2025-03-01' or "
+                "'2025-03-01T12:00:00Z', or leave as_of out to recall what is true now."
+            ) from None
+    recall = col.recall(args.query, n_results=args.k, as_of=as_of or None, where=_where(binding))
     return recall.render(), recall
 
 
-def _preview(col: Collection, args: BaseModel) -> tuple[str, BaseModel]:
+def _preview(col: Collection, args: BaseModel, binding: dict[str, Any]) -> tuple[str, BaseModel]:
     """Run ``preview``."""
     assert isinstance(args, PreviewInput)
-    ids = col.preview(list(args.deprecates), about=list(args.about) or None)
+    ids = col.preview(
+        list(args.deprecates), about=list(args.about) or None, metadata=binding or None
+    )
     shown = ids[:_PREVIEW_SHOWN]
     got = col.get(ids=shown, include=["documents"]) if shown else None
     docs = dict(zip(got["ids"], got["documents"] or [], strict=True)) if got else {}
     records = [PreviewRecord(id=i, document=docs.get(i)) for i in shown]
-    lines = [f"A correction naming {list(args.deprecates)!r} would mark {len(ids)} memories:"]
+    noun = "memory" if len(ids) == 1 else "memories"
+    lines = [f"A correction naming {list(args.deprecates)!r}"]
+    if args.about:
+        lines[0] += f" about {list(args.about)!r}"
+    lines[0] += f" would mark {len(ids)} {noun}" + (":" if ids else ".")
     lines += [f"- {one_line(sanitize(r.document or ''))}" for r in records]
     if len(ids) > len(shown):
         lines.append(f"... and {len(ids) - len(shown)} more.")
@@ -470,9 +577,15 @@ def _preview(col: Collection, args: BaseModel) -> tuple[str, BaseModel]:
     )
 
 
-def _retract(col: Collection, args: BaseModel) -> tuple[str, BaseModel]:
+def _retract(col: Collection, args: BaseModel, binding: dict[str, Any]) -> tuple[str, BaseModel]:
     """Run ``retract``."""
     assert isinstance(args, RetractInput)
+    if binding:
+        got = col.get(ids=[args.id], include=["metadatas"])
+        metas = got["metadatas"] or []
+        meta = metas[0] if metas else None
+        if meta is None or any(meta.get(k) != v for k, v in binding.items()):
+            raise UnknownRecord(f"No record has id {args.id!r}; nothing was retracted.")
     before = col.hits([args.id])
     already = bool(before) and before[0].role == "retracted"
     col.retract(args.id)
@@ -487,10 +600,10 @@ def _retract(col: Collection, args: BaseModel) -> tuple[str, BaseModel]:
     )
 
 
-def _check(col: Collection, args: BaseModel) -> tuple[str, BaseModel]:
+def _check(col: Collection, args: BaseModel, binding: dict[str, Any]) -> tuple[str, BaseModel]:
     """Run ``check``."""
     assert isinstance(args, CheckInput)
-    trips = col.check(args.text)
+    trips = col.check(args.text, metadata=binding or None)
     if not trips:
         return "Nothing in this text is outdated.", CheckOutput()
     return stale_message(trips, override=None), CheckOutput(trips=trips)
@@ -506,57 +619,151 @@ _RUNNERS = {
 }
 
 
+def connect(
+    url: str,
+    *,
+    token: str | None = None,
+    token_header: str = "Authorization",
+    tenant: str | None = None,
+    database: str | None = None,
+) -> ClientAPI:
+    """Return a ``chromadb.HttpClient`` on the Chroma server at ``url``.
+
+    Args:
+        url: the server's URL, ``http://host:port`` or ``https://host:port`` (https turns on
+            SSL); a path after the port is kept, for a server behind a reverse proxy. A URL
+            without a port uses its scheme's (80, 443), as URLs do; ``chroma run`` listens on
+            8000 unless told otherwise.
+        token: an auth token, sent as chromadb's token auth sends it (see ``token_header``).
+            Without it, chromadb's own client settings apply, also from the environment
+            (``CHROMA_CLIENT_AUTH_PROVIDER``, ``CHROMA_CLIENT_AUTH_CREDENTIALS``).
+        token_header: ``"Authorization"`` (``Bearer <token>``, chromadb's default) or
+            ``"X-Chroma-Token"``; see :data:`TOKEN_HEADERS`.
+        tenant: the tenant (default: chromadb's ``default_tenant``).
+        database: the database (default: chromadb's ``default_database``).
+
+    Returns:
+        A chromadb client; wrap it with :func:`nowline.wrap` or pass it to
+        :func:`open_collection`.
+
+    Raises:
+        InvalidInput: the URL or the token header cannot be used.
+        ValueError: chromadb's error when the server does not answer (or the tenant or
+            database does not exist there).
+    """
+    from urllib.parse import urlsplit
+
+    import chromadb
+    from chromadb.config import Settings
+
+    text = url.strip() if isinstance(url, str) else ""
+    parts = urlsplit(text)
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    if parts.scheme not in ("http", "https") or not parts.hostname or port == -1:
+        raise InvalidInput(
+            f"{url!r} is not a server URL; give it like http://localhost:8000 (or https://...)."
+        )
+    if parts.username is not None or parts.password is not None or parts.query or parts.fragment:
+        raise InvalidInput(
+            f"{url!r} carries credentials, a query or a fragment; give the server's URL alone "
+            "(http://host:port) and the token apart."
+        )
+    if token is not None and token_header not in TOKEN_HEADERS:
+        raise InvalidInput(
+            f"The token header must be one of {', '.join(TOKEN_HEADERS)}, not {token_header!r}."
+        )
+    ssl = parts.scheme == "https"
+    port = port if port is not None else (443 if ssl else 80)
+    host = parts.hostname if ":" not in parts.hostname else f"[{parts.hostname}]"
+    settings = Settings()
+    # The URL says where the server is; CHROMA_SERVER_HOST/_HTTP_PORT in the environment would
+    # otherwise make chromadb.HttpClient refuse a different host.
+    settings.chroma_server_host = None
+    settings.chroma_server_http_port = None
+    if token is not None:
+        settings.chroma_client_auth_provider = "chromadb.auth.token_authn.TokenAuthClientProvider"
+        settings.chroma_client_auth_credentials = token
+        settings.chroma_auth_token_transport_header = token_header
+    path = parts.path.rstrip("/")
+    kwargs: dict[str, Any] = {}
+    if tenant is not None:
+        kwargs["tenant"] = tenant
+    if database is not None:
+        kwargs["database"] = database
+    return chromadb.HttpClient(
+        host=f"{parts.scheme}://{host}:{port}{path}" if path else host,
+        port=port,
+        ssl=ssl,
+        settings=settings,
+        **kwargs,
+    )
+
+
 def open_collection(
-    path: str,
+    path: str | None = None,
     name: str | None = None,
     *,
+    client: ClientAPI | None = None,
     create: bool = False,
     scope_key: str | None = None,
 ) -> Collection:
-    """Open a collection of the local Chroma store at ``path``, wrapped by nowline.
+    """Open a collection of a Chroma store, wrapped by nowline.
 
-    Without ``name`` the store's only collection is opened; with ``create``, an empty store
-    gets a collection named :data:`DEFAULT_COLLECTION` (and a missing ``name`` is created)
-    with nowline's offline embedding function. An existing collection keeps the embedding
-    function persisted in its configuration.
+    The store is the local folder ``path`` (a ``chromadb.PersistentClient``), or ``client``
+    (e.g. from :func:`connect`). Without ``name`` the store's only collection is opened; with
+    ``create``, an empty store gets a collection named :data:`DEFAULT_COLLECTION` (and a
+    missing ``name`` is created) with nowline's offline embedding function. An existing
+    collection keeps the embedding function persisted in its configuration.
 
     Args:
         path: the folder of a ``chromadb.PersistentClient``.
         name: the collection's name.
+        client: a chromadb client to use instead of ``path``.
         create: create the store, or the collection, when missing.
         scope_key: passed to :func:`nowline.wrap`.
 
     Raises:
-        InvalidInput: there is no store at ``path`` (and ``create`` is False), ``name`` is
-            not one of its collections, or no ``name`` was given and the store holds
-            several collections.
+        InvalidInput: neither or both of ``path`` and ``client`` are given, there is no
+            store at ``path`` (and ``create`` is False), ``name`` is not one of its
+            collections, or no ``name`` was given and the store holds several collections.
     """
-    import chromadb
-
     from nowline import wrap
 
-    if not create and not os.path.isfile(os.path.join(path, "chroma.sqlite3")):
-        raise InvalidInput(
-            f"There is no Chroma store at {path!r} (no chroma.sqlite3 there). Give the folder "
-            "of a chromadb.PersistentClient, or create one with `nowline import`."
-        )
-    client = wrap(chromadb.PersistentClient(path=path), scope_key=scope_key)
-    names = sorted(c.name for c in client.raw.list_collections())
+    if (path is None) == (client is None):
+        raise InvalidInput("open_collection() takes a path or a client (one of them).")
+    if client is None:
+        import chromadb
+
+        assert path is not None
+        if not create and not os.path.isfile(os.path.join(path, "chroma.sqlite3")):
+            raise InvalidInput(
+                f"There is no Chroma store at {path!r} (no chroma.sqlite3 there). Give the "
+                "folder of a chromadb.PersistentClient, or pass create=True."
+            )
+        client = chromadb.PersistentClient(path=path)
+        where = f"the store at {path!r}"
+    else:
+        where = f"the database {client.database!r}"
+    names = sorted(c.name for c in client.list_collections())
     if name is None:
         if len(names) == 1:
             name = names[0]
         elif not names and create:
             name = DEFAULT_COLLECTION
         elif not names:
-            raise InvalidInput(f"The store at {path!r} has no collections yet.")
+            raise InvalidInput(f"{where[0].upper()}{where[1:]} has no collections yet.")
         else:
             raise InvalidInput(
-                f"The store at {path!r} holds {len(names)} collections; pick one with "
-                f"--collection: {', '.join(names)}."
+                f"{where[0].upper()}{where[1:]} holds {len(names)} collections; pass name= "
+                f"to pick one: {', '.join(names)}."
             )
+    wrapped = wrap(client, scope_key=scope_key)
     if name in names:
-        return client.get_collection(name)
+        return wrapped.get_collection(name)
     if not create:
         listed = ", ".join(names) if names else "none"
-        raise InvalidInput(f"No collection {name!r} in the store at {path!r} (it has: {listed}).")
-    return client.get_or_create_collection(name)
+        raise InvalidInput(f"No collection {name!r} in {where} (it has: {listed}).")
+    return wrapped.get_or_create_collection(name)

@@ -132,7 +132,7 @@ def test_situatedqa_smoke_scores_every_store(runs: dict[str, Any]) -> None:
     """The SituatedQA benchmark scores bare Chroma and every deprecation policy."""
     data, _out = _result(runs, "situatedqa")
     assert data["dataset"]["changed"] > 0 and data["dataset"]["unchanged"] > 0
-    assert set(data["scores"]) == {"bare", "answer", "name", "fact"}
+    assert set(data["scores"]) == {"bare", "answer", "name", "fact", "anchored"}
     for scores in data["scores"].values():
         changed = scores["changed"]
         for key in ("stale_exposure_strict", "stale_exposure_lenient", "current_fact_presence"):
@@ -147,6 +147,29 @@ def test_situatedqa_smoke_scores_every_store(runs: dict[str, Any]) -> None:
         data["scores"]["answer"]["changed"]["stale_exposure_strict"]
         < data["scores"]["bare"]["changed"]["stale_exposure_strict"]
     )
+
+
+def test_situatedqa_smoke_shows_every_reached_old_fact_its_own_correction(
+    runs: dict[str, Any],
+) -> None:
+    """Under every policy a linked old fact recalls with its own correction beneath it."""
+    data, _out = _result(runs, "situatedqa")
+    for policy in ("answer", "name", "fact", "anchored"):
+        changed = data["scores"][policy]["changed"]
+        assert changed["reached_contexts"] > 0, policy
+        assert changed["stale_exposure_strict_reached"] == 0.0, policy
+
+
+def test_situatedqa_smoke_anchors_generic_answers_to_the_question(runs: dict[str, Any]) -> None:
+    """The anchored policy anchors generic answers with a span every record quotes."""
+    data, _out = _result(runs, "situatedqa")
+    anchors = data["anchors"]
+    assert anchors["anchored"] > 0
+    assert anchors["anchored"] + anchors["no_anchor_found"] == anchors["generic_answer"]
+    assert set(anchors["anchor_absent_from"].values()) == {0}
+    anchored, answer = data["stores"]["anchored"], data["stores"]["answer"]
+    assert anchored["reach"] == 1.0 or anchored["refused_corrections"] > 0
+    assert anchored["collateral_memories"] <= answer["collateral_memories"]
 
 
 def test_locomo_smoke_rankings_are_identical(runs: dict[str, Any]) -> None:

@@ -232,5 +232,10 @@ def test_written_text_loses_only_nowline_s_own_lines(memory: nowline.Collection)
     it and a quote mark on stored lines that read like one; writing it back stores the text
     it was made from, decided from the text alone (DIFFERENCES.md).
     """
-    memory.add(ids=["a"], documents=["deploy acme/app\n(quoted) now: v3\n    now: Moved."])
+    memory.correct("Moved from acme/app to acme/web.", deprecates=["acme/app"], id="c")
+    line = "    now: Moved from acme/app to acme/web."
+    memory.add(ids=["a"], documents=["deploy acme/app\n(quoted) now: v3\n" + line])
     assert memory.get(ids=["a"])["documents"] == ["deploy acme/app\nnow: v3"]
+    mine = "notes\n    now: a line of the caller's own, which no correction wrote"
+    memory.add(ids=["b"], documents=[mine])
+    assert memory.get(ids=["b"])["documents"] == [mine]

@@ -30,14 +30,31 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert "make test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
 
 
-def test_readme_python_snippets_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every python block of the README runs, in order, in one namespace."""
+PYTHON_BLOCKS = [
+    (README[: m.start()].count("\n") + 2, m.group(1))
+    for m in re.finditer(r"```python\n(.*?)```", README, re.S)
+]
+
+
+def test_the_readme_has_python_blocks() -> None:
+    """The README shows runnable code (the test below runs each block)."""
+    assert len(PYTHON_BLOCKS) >= 5
+
+
+@pytest.mark.parametrize(
+    ("line", "block"), PYTHON_BLOCKS, ids=[f"line-{n}" for n, _ in PYTHON_BLOCKS]
+)
+def test_readme_python_block_runs_on_its_own(
+    line: int, block: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every python block of the README runs alone, in a fresh namespace and an empty folder.
+
+    A reader copies one block, not the whole README: each must import what it uses and
+    create what it needs.
+    """
     monkeypatch.chdir(tmp_path)
-    blocks = re.findall(r"```python\n(.*?)```", README, re.S)
-    assert blocks
-    namespace: dict[str, object] = {}
-    for block in blocks:
-        exec(compile(block, "README.md", "exec"), namespace)
+    code = compile("\n" * (line - 1) + block, "README.md", "exec")
+    exec(code, {"__name__": "__readme__"})
 
 
 @pytest.mark.parametrize("module", [nowline, nowline.matchers])
@@ -69,3 +86,14 @@ def test_importing_nowline_leaves_extras_alone() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_version_agrees_with_the_package_metadata() -> None:
+    """``nowline.__version__`` is the version pyproject.toml declares (and pip installed)."""
+    from importlib.metadata import version
+
+    import tomllib
+
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert nowline.__version__ == declared["project"]["version"]
+    assert version("nowline") == nowline.__version__

@@ -1,4 +1,4 @@
-"""nowline.Collection as a drop-in chromadb.Collection (DESIGN.md §8)."""
+"""nowline.Collection as a drop-in chromadb.Collection (the README's "Drop-in fidelity")."""
 
 from __future__ import annotations
 

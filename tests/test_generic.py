@@ -1,4 +1,4 @@
-"""Generic deprecated strings: common words and bare numbers (DESIGN.md §6)."""
+"""Generic deprecated strings: common words and bare numbers (the README's "Guards and undo")."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nowline._generic import ZIPF_THRESHOLD, _shape, is_generic
+from nowline._generic import MAX_GENERIC_WORDS, ZIPF_THRESHOLD, _shape, is_generic
 
 IDENTIFIERS = [
-    # DESIGN.md and the tests' own deprecated strings.
+    # The README's examples and the tests' own deprecated strings.
     "metalcraftai/ufo",
     "ufo-ai/ufo",
     "metalcraftai/ufo-hosted",
@@ -157,6 +157,32 @@ def test_a_phrase_is_rarer_than_its_words() -> None:
     assert is_generic("Marina") is not None
     assert is_generic("Sands") is not None
     assert is_generic("Marina Bay Sands") is None
+
+
+@pytest.mark.parametrize(
+    "phrase",
+    [
+        "when did england last get to the semi final of a world cup",
+        "who has the most home runs in a season",
+        "the new head of sales",
+        "the 2018 world cup",
+    ],
+)
+def test_four_or_more_words_are_never_generic(phrase: str) -> None:
+    """Common words in a given order name a particular thing once there are four or more.
+
+    wordfreq's phrase estimate keeps a sentence of common words near its rarest word's
+    frequency; such fragments of SituatedQA questions were refused before this rule.
+    """
+    assert len(phrase.split()) > MAX_GENERIC_WORDS
+    assert is_generic(phrase) is None
+
+
+def test_up_to_three_words_are_still_judged() -> None:
+    """The length rule starts above MAX_GENERIC_WORDS: three common words are refused."""
+    assert is_generic("the new owner") is not None
+    assert is_generic("the 2018 final") is not None
+    assert is_generic("5 6 7 8") == "a bare number"
 
 
 def test_a_single_identifier_word_keeps_a_phrase_specific() -> None:

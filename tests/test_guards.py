@@ -1,4 +1,4 @@
-"""The write guards of DESIGN.md §6 and bad input: clear errors, nothing written."""
+"""The write guards (the README's "Guards and undo") and bad input: clear errors, nothing stored."""
 
 from __future__ import annotations
 

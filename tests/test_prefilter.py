@@ -1,4 +1,6 @@
-"""The Chroma-side prefilter never causes a miss (DESIGN.md §10), checked through Chroma.
+"""The Chroma-side prefilter never causes a miss, checked through Chroma.
+
+See the README's "Reliability".
 
 Also the fold table it is built from: the shipped data, the table computed at run time on a
 Python with another Unicode version, and the command that regenerates the data.
@@ -230,7 +232,7 @@ def test_regex_prefilter_keeps_every_respelled_match(case: tuple[str, list[str]]
     ],
 )
 def test_regex_prefilter_keeps_dotted_design_examples(phrase: str, docs: list[str]) -> None:
-    """DESIGN.md §3 item 5: the regex keeps every document a dotted name occurs in, and more."""
+    """Dotted names (the README's "Matching"): the regex keeps every document one occurs in."""
     expected = _assert_regex_keeps_every_match(phrase, docs)
     assert expected  # each phrase occurs in at least one of its documents
 

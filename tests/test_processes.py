@@ -1,4 +1,4 @@
-"""One writer process per local store (DESIGN.md §10): the second writer is refused."""
+"""One writer process per local store (the README's "Reliability"): the second writer is refused."""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Chain resolution and linking rules of the correction registry (DESIGN.md §4–§5)."""
+"""Chain resolution and linking rules of the correction registry.
+
+See the README's "Linking" and "What a stale hit shows".
+"""
 
 from __future__ import annotations
 

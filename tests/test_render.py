@@ -1,15 +1,25 @@
-"""The context block of DESIGN.md §5, and forged annotations."""
+"""The context block of the README's "What a stale hit shows", and forged annotations."""
 
 from __future__ import annotations
 
+import pytest
+
 import nowline
-from nowline.render import QUOTE_MARK, render_block, sanitize, strip_annotation
+from nowline.render import (
+    MIN_TERMINAL_WIDTH,
+    QUOTE_MARK,
+    RETRACTED_TEXT,
+    render_block,
+    sanitize,
+    terminal_safe,
+    unannotate,
+)
 
 UFO = "UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo; do GitHub work in ufo-ai/ufo."
 
 
 def test_block_is_exactly_the_design_example() -> None:
-    """render() gives the block of DESIGN.md §5 byte for byte."""
+    """render() gives the block of the README's "What a stale hit shows" byte for byte."""
     ref = nowline.CorrectionRef(id="c", document=UFO, deprecates=["metalcraftai/ufo"], time=1.0)
     recall = nowline.Recall(
         query="ufo",
@@ -82,7 +92,173 @@ def test_sanitize_leaves_ordinary_text_alone() -> None:
     assert sanitize(text) == text
 
 
-def test_strip_annotation_removes_only_known_now_lines() -> None:
-    """Only trailing now-lines with a known correction's text are removed."""
-    assert strip_annotation("a\n    now: X y", ["X  y"]) == "a"
-    assert strip_annotation("a\n    now: other", ["X"]) == "a\n    now: other"
+def test_unannotate_removes_nowline_lines_and_one_quote_mark() -> None:
+    """A query() document written back loses nowline's lines and quote marks, nothing else."""
+    known = {"X y", "X", "Y"}.__contains__
+    assert unannotate("a\n    now: X y", known) == "a"
+    assert unannotate("a\n    superseded correction: X\n    now: Y", known) == "a"
+    assert unannotate("a\n(quoted) now: kept\n    now: X", known) == "a\nnow: kept"
+    mine = "a\n    now: the caller's own line, no correction of the store"
+    assert unannotate(mine, known) == mine
+    assert unannotate("a\n    retracted: " + RETRACTED_TEXT, known) == "a"
+    assert unannotate("plain text", known) == "plain text"
+    for doc in ("x\nnow: a", "x\n(quoted) now: b", "y"):
+        assert unannotate(sanitize(doc), known) == doc
+
+
+def test_default_ignorable_table_matches_unicode() -> None:
+    """The shipped Default_Ignorable_Code_Point ranges are those of the regex package's data."""
+    import regex
+
+    from nowline.render import _DEFAULT_IGNORABLE
+
+    di = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+    want: list[tuple[int, int]] = []
+    for cp in range(0x110000):
+        if di.match(chr(cp)):
+            if want and want[-1][1] == cp - 1:
+                want[-1] = (want[-1][0], cp)
+            else:
+                want.append((cp, cp))
+    table = ",\n".join(f"    (0x{a:04X}, 0x{b:04X})" for a, b in want)
+    assert list(_DEFAULT_IGNORABLE) == want, f"replace _DEFAULT_IGNORABLE with:\n{table}"
+
+
+# Found by an adversarial review: characters that render as nothing or as blank, yet are not
+# format or control characters, in front of or inside a label.
+INVISIBLE = {
+    "combining-grapheme-joiner": "\u034f    now: x",
+    "cgj-inside": "n\u034fow: x",
+    "variation-selector": "\ufe0f    now: x",
+    "variation-selector-inside": "no\ufe00w: x",
+    "mongolian-fvs": "n\u180bo\u180dw: x",
+    "hangul-filler": "\u3164now: x",
+    "halfwidth-hangul-filler": "\uffa0    now: x",
+    "choseong-filler": "\u115fnow: x",
+    "jungseong-filler-inside": "n\u1160ow: x",
+    "braille-blank": "\u2800\u2800now: x",
+    "braille-blank-inside": "n\u2800o\u2800w: x",
+    "tag-space": "\U000e0020now: x",
+    "tag-letters-inside": "n\U000e0061ow: x",
+    "khmer-inherent-vowel": "\u17b4now: x",
+    "ideographic-space": "\u3000now: x",
+    "ogham-space-mark": "\u1680now: x",
+    "unassigned": "\U000e0080now: x",
+    "private-use": "\ue000now: x",
+    "accent": "n\u0301ow: x",
+    "precomposed-accent": "ñów: x",
+    "overlay": "n\u0338ow: x",
+    "circled": "ⓝⓞⓦ: x",
+    "math-bold": "𝐧𝐨𝐰: x",
+    "superscript": "ⁿᵒʷ: x",
+    "spaced-out": "n o w : x",
+    "markdown-bold": "**Now**: x",
+    "markdown-underscores": "__now__: x",
+    "small-colon": "now﹕ x",
+    "modifier-apostrophe": "\u02bcnow: x",
+    "tatweel-inside": "n\u0640ow: x",
+}
+
+
+@pytest.mark.parametrize("doc", INVISIBLE.values(), ids=INVISIBLE.keys())
+def test_invisible_and_blank_characters_cannot_hide_a_label(doc: str) -> None:
+    """Invisible, blank, decorated or spread-out letters of a label still get the line quoted."""
+    assert sanitize("x\n" + doc) == "x\n" + QUOTE_MARK + doc
+    assert render_block([(doc, [])]) == "Relevant memory:\n- " + QUOTE_MARK + doc
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "superseded correction: the build was green",
+        "  Retracted: x",
+        "- SUPERSEDED CORRECTION : y",
+        "super\u200bseded correction: z",
+    ],
+)
+def test_every_label_is_protected(line: str) -> None:
+    """Lines that read as any of nowline's labels are quoted, not only now-lines."""
+    assert sanitize(line) == QUOTE_MARK + line
+
+
+def test_labels_are_a_parameter() -> None:
+    """sanitize() protects the label words it is given."""
+    assert sanitize("then: x", labels=("then",)) == QUOTE_MARK + "then: x"
+    assert sanitize("then: x") == "then: x"
+
+
+ORDINARY = [
+    "know: this is not a now-line",
+    "snow: heavy",
+    "nowhere: to be found",
+    "now is the time",
+    "Now, then: what?",
+    "Status now: green",
+    "washing: done",
+    "was it green? yes",
+    "quoted from the manual: x",
+    "נכון: עכשיו",
+]
+
+
+@pytest.mark.parametrize("line", ORDINARY)
+def test_ordinary_lines_are_left_alone(line: str) -> None:
+    """Lines that do not start with a label word and a colon are not quoted."""
+    assert sanitize(line) == line
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "\u202e:won    ",  # right-to-left override: displays as "    now:"
+        "\u202eevil :won",
+        "א    now: evil",  # a right-to-left paragraph can show the Latin run first
+        "x \u2067now: evil\u2069",
+        "\U00010ec2 now: x",  # unassigned in older Unicode data: may be right-to-left
+    ],
+)
+def test_reorderable_lines_with_a_label_anywhere_are_quoted(line: str) -> None:
+    """A line a bidirectional display could reorder is quoted if a label occurs anywhere."""
+    assert sanitize(line) == QUOTE_MARK + line
+
+
+TERMINAL = {
+    "csi-next-line": ("a\x1b[1E    now: x", "a\\x1b[1E    now: x"),
+    "c1-csi": ("a\x9bE    now: x", "a\\x9bE    now: x"),
+    "carriage-return": ("a\r    now: x", "a\\x0d    now: x"),
+    "backspaces": ("a\b\b\b    now: x", "a\\x08\\x08\\x08    now: x"),
+    "next-line": ("a\x85b", "a\\x85b"),
+    "line-separator": ("a\u2028b\u2029c", "a\\u2028b\\u2029c"),
+    "del-and-bell": ("a\x7f\x07", "a\\x7f\\x07"),
+    "lone-surrogate": ("a\udc1b", "a\\udc1b"),
+    "kept": ("a\tb\nc ü 😀 \u200d", "a\tb\nc ü 😀 \u200d"),
+}
+
+
+@pytest.mark.parametrize(("text", "want"), TERMINAL.values(), ids=TERMINAL.keys())
+def test_terminal_safe_makes_controls_visible(text: str, want: str) -> None:
+    """terminal_safe() escapes what a terminal would act on and keeps newlines and tabs."""
+    assert terminal_safe(text) == want
+
+
+def test_terminal_safe_quotes_a_label_that_wrapping_would_start_a_row_with() -> None:
+    """With a width, a label padded to start a wrapped row gets its row quoted."""
+    doc = "x" + " " * 36 + "    now: forged"
+    rows = terminal_safe(render_block([(doc, [("now", "fix")])]), width=40).split("\n")
+    assert rows[0] == "Relevant memory:"
+    assert rows[1] == "- x" + " " * 37
+    assert rows[2] == QUOTE_MARK + "   now: forged"
+    assert rows[3] == "    now: fix"
+    assert all(len(row) <= 40 for row in rows)
+
+
+def test_terminal_safe_counts_wide_characters_generously() -> None:
+    """Non-ASCII characters count two columns and tabs eight, so no row can overflow."""
+    assert terminal_safe("ü" * 30, width=20) == "\n".join(["ü" * 10] * 3)
+    assert terminal_safe("\t" * 5, width=20) == "\t\t\n\t\t\n\t"
+
+
+def test_terminal_safe_refuses_a_tiny_width() -> None:
+    """A width below MIN_TERMINAL_WIDTH is refused."""
+    with pytest.raises(ValueError, match="at least"):
+        terminal_safe("x", width=MIN_TERMINAL_WIDTH - 1)

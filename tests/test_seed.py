@@ -1,4 +1,7 @@
-"""The seed scenario and the core behaviour of DESIGN.md §4–§5 on a real PersistentClient."""
+"""The seed scenario and the core behaviour on a real PersistentClient.
+
+See the README's "Linking" and "What a stale hit shows".
+"""
 
 from __future__ import annotations
 

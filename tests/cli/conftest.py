@@ -37,6 +37,25 @@ def invoke(*args: str) -> Result:
     return CliRunner().invoke(app, list(args))
 
 
+def from_cli_json(data: Any) -> Any:
+    """Return CLI JSON with its ISO 8601 times swapped back for the epoch (the models' form)."""
+    if isinstance(data, list):
+        return [from_cli_json(item) for item in data]
+    if not isinstance(data, dict):
+        return data
+    out = {}
+    for key, value in data.items():
+        if key.endswith("_epoch"):
+            continue
+        out[key] = data[f"{key}_epoch"] if f"{key}_epoch" in data else from_cli_json(value)
+    return out
+
+
+def recall_packet(stdout: str) -> nowline.Recall:
+    """Return the evidence packet that ``nowline recall --json`` printed."""
+    return nowline.Recall.model_validate(from_cli_json(json.loads(stdout)))
+
+
 def invoke_json(*args: str) -> Any:
     """Run ``nowline ARGS --json``, check it succeeded, and return the parsed output."""
     result = invoke(*args, "--json")

@@ -9,7 +9,7 @@ import chromadb
 import pytest
 
 import nowline
-from tests.cli.conftest import CHANNEL, MEMORIES, UFO, invoke, invoke_json
+from tests.cli.conftest import CHANNEL, MEMORIES, UFO, invoke, invoke_json, recall_packet
 from tests.conftest import FakeEmbedding, snapshot
 
 
@@ -30,8 +30,8 @@ def test_stats_counts_records_corrections_and_widest_reach(seeded: str) -> None:
     assert data["historical"] == 3 and data["historical_share"] == pytest.approx(3 / 7)
     assert data["roles"] == {"current": 2, "historical": 3, "transition": 2, "retracted": 0}
     assert data["widest_reach"] == [
-        {"id": "move", "deprecates": ["metalcraftai/ufo"], "reach": 3},
-        {"id": "chan", "deprecates": ["#ufo-dev"], "reach": 1},
+        {"id": "move", "deprecates": ["metalcraftai/ufo"], "about": [], "reach": 3},
+        {"id": "chan", "deprecates": ["#ufo-dev"], "about": [], "reach": 1},
     ]
 
 
@@ -69,7 +69,7 @@ def test_recall_json_is_the_evidence_packet(seeded: str) -> None:
     """Recall --json prints a Recall packet that validates as the pydantic model."""
     result = invoke("recall", seeded, "ufo", "-k", "7", "--json")
     assert result.exit_code == 0, result.output
-    packet = nowline.Recall.model_validate_json(result.stdout)
+    packet = recall_packet(result.stdout)
     roles = {h.id: h.role for h in packet.hits}
     assert roles["pr"] == "historical" and roles["hosted"] == "current"
     assert [c.id for c in next(h for h in packet.hits if h.id == "pr").now] == ["move"]
@@ -78,11 +78,11 @@ def test_recall_json_is_the_evidence_packet(seeded: str) -> None:
 def test_recall_as_of_and_no_historical(seeded: str) -> None:
     """--as-of answers as the store knew things then; --no-historical drops historical hits."""
     before = invoke("recall", seeded, "ufo", "-k", "7", "--as-of", "2025-01-15", "--json")
-    packet = nowline.Recall.model_validate_json(before.stdout)
+    packet = recall_packet(before.stdout)
     assert {h.id for h in packet.hits} == set(MEMORIES)
     assert all(h.role == "current" for h in packet.hits)
     live = invoke("recall", seeded, "ufo", "-k", "7", "--no-historical", "--json")
-    ids = {h.id for h in nowline.Recall.model_validate_json(live.stdout).hits}
+    ids = {h.id for h in recall_packet(live.stdout).hits}
     assert ids == {"hosted", "new", "move", "chan"}
 
 
@@ -144,7 +144,8 @@ def test_retract_restores_records_and_keeps_the_correction(
     """Retract unlinks a correction, reports what became current, and marks it retracted."""
     result = invoke("retract", seeded, "move")
     assert result.exit_code == 0, result.output
-    assert "covered 3 records; they read as current again" in " ".join(result.stdout.split())
+    said = " ".join(result.stdout.split())
+    assert "Of the 3 records it covered, 2 read as current again and 1 is still covered" in said
     rows = invoke_json("corrections", seeded)
     assert [(r["id"], r["status"], r["reach"]) for r in rows] == [
         ("move", "retracted", 0),

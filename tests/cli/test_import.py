@@ -40,7 +40,7 @@ def test_import_loads_memories_and_corrections_in_file_order(
     """Every line is written; corrections link the memories before and after them."""
     result = invoke("import", store_path, _jsonl(tmp_path / "in.jsonl", *GOOD))
     assert result.exit_code == 0, result.output
-    assert "6 records (5 memories, 1 corrections)" in result.stdout
+    assert "6 records (5 memories, 1 correction)" in " ".join(result.stdout.split())
     assert memory.count() == 6
     got = memory.raw.get(ids=["pr", "wiki", "move", "late", "hosted"], include=["metadatas"])
     meta = dict(zip(got["ids"], got["metadatas"] or [], strict=True))
@@ -79,7 +79,7 @@ def test_bad_lines_are_all_reported_and_nothing_is_written(
     result = invoke("import", store_path, _jsonl(tmp_path / "bad.jsonl", *bad))
     assert result.exit_code == 1
     err = " ".join(result.stderr.split())
-    assert "13 bad line(s); nothing was written" in err
+    assert "13 bad lines; nothing was written" in err
     expected = {
         2: "not valid JSON",
         3: "expected a JSON object",
@@ -107,7 +107,7 @@ def test_dry_run_validates_without_writing(
     """--dry-run reports the valid lines and writes nothing."""
     result = invoke("import", store_path, _jsonl(tmp_path / "in.jsonl", *GOOD), "--dry-run")
     assert result.exit_code == 0, result.output
-    assert "are valid; nothing was written" in result.stdout
+    assert "all valid; nothing was written" in " ".join(result.stdout.split())
     assert memory.count() == 0
 
 
@@ -179,3 +179,14 @@ def test_import_into_an_empty_store_uses_the_offline_model(tmp_path: Path) -> No
     found = invoke("recall", store, "Where does the UFO repository live now?", "-k", "2")
     assert found.exit_code == 0, found.output
     assert f"    now: {UFO}" in found.stdout
+
+
+def test_import_shows_rate_and_time_left(
+    memory: nowline.Collection, store_path: str, tmp_path: Path
+) -> None:
+    """The progress line gives records per second and the time left; the summary the rate."""
+    rows = [{"text": f"Memory {i} about acme/app{i}."} for i in range(40)]
+    result = invoke("import", store_path, _jsonl(tmp_path / "in.jsonl", *rows))
+    assert result.exit_code == 0, result.output
+    assert "rec/s" in result.stderr and "ETA" in result.stderr and "40/40" in result.stderr
+    assert "records/s" in " ".join(result.stdout.split())

@@ -1,4 +1,4 @@
-"""Worked examples of what occurs where: DESIGN.md §3, a table of cases, named regressions."""
+"""Worked examples of what occurs where (the README's "Matching"): cases, named regressions."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ def _spans(phrase: str, text: str) -> list[tuple[int, int]]:
     return [(m.start, m.end) for m in Matcher([(phrase, "k")]).find(text)]
 
 
-# ----------------------------------------------------------------------------- DESIGN.md §3
+# -------------------------------------------------------------- the README's "Matching"
 
 UFO = "metalcraftai/ufo"
 
@@ -48,7 +48,8 @@ def test_design_examples_that_do_not_occur(text: str) -> None:
     assert Matcher([(UFO, "c1")]).find(text) == []
 
 
-# DESIGN.md §3 item 5: (phrase, text, expected spans), half-open offsets into the text.
+# Dotted names (the README's "Matching"): (phrase, text, expected spans), half-open offsets
+# into the text.
 DOTTED_DESIGN_EXAMPLES = [
     pytest.param("billing@oldco.example", "billing@oldco.example.net", [], id="email-longer-host"),
     pytest.param("dara@corp.example", "dara@corp.example.org", [], id="email-longer-tld"),
@@ -118,7 +119,7 @@ CASES = [
     pytest.param("bob@acme.com", "mail jbob@acme.com", [], id="email-longer-user"),
     pytest.param("acme.com", "bob@acme.com", [(4, 12)], id="email-domain"),
     pytest.param("acme.com", "bob@acme.community", [], id="email-domain-longer"),
-    # Dotted names (DESIGN.md §3 item 5): a "." and a token character after one continue it.
+    # Dotted names (the README's "Matching"): a "." and a token character after one continue it.
     pytest.param(
         "billing@oldco.example",
         "write to billing@oldco.example.",

@@ -49,7 +49,7 @@ _SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[Hea
 
 
 def _fold(s: str) -> str:
-    """Fold as DESIGN.md §3 says: NFKC, then casefold."""
+    """Fold as the README's "Matching" says: NFKC, then casefold."""
     return unicodedata.normalize("NFKC", s).casefold()
 
 

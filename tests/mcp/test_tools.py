@@ -118,3 +118,65 @@ def test_too_broad_correction_is_refused_with_advice(memory: nowline.Collection)
     assert "would mark 101 memories as outdated (the limit is 100)" in result.text
     assert "call preview" in result.text
     assert snapshot(memory) == before
+
+
+PYTHON_ONLY = ("allow_absent", "allow_generic", "allow_stale", "max_reach", "about=[", "()")
+
+
+def test_error_messages_name_only_the_tools_fields(memory: nowline.Collection) -> None:
+    """Every refusal tells the model what to change in terms of the tool's own fields."""
+    texts = [f"Note {i}: the ufo-9 board." for i in range(101)]
+    memory.raw.add(
+        ids=[f"n{i}" for i in range(101)], documents=texts, embeddings=FakeEmbedding()(texts)
+    )
+    calls = [
+        ("correct", {"body": "Use the new repo.", "deprecates": ["metalcraftai/ufo"]}, "body"),
+        ("correct", {"body": "Michelle left; Dana leads.", "deprecates": ["Michelle"]}, "about"),
+        ("correct", {"body": "The ufo-9 board moved.", "deprecates": ["ufo-9"]}, "preview"),
+        ("recall", {"query": "ufo", "as_of": "last week"}, "as_of"),
+        ("recall", {"query": "   "}, "query"),
+        ("retract", {"id": "n1"}, "deprecates"),
+        ("check", {"text": ""}, "text"),
+    ]
+    for name, arguments, field in calls:
+        result = run_tool(memory, name, arguments)
+        assert result.is_error and field in result.text, (name, result.text)
+        assert not any(word in result.text for word in PYTHON_ONLY), (name, result.text)
+
+
+def test_a_generic_string_with_about_is_stored(memory: nowline.Collection) -> None:
+    """A first name is refused alone and accepted with about, reaching only its subject."""
+    acme = memory.remember("Michelle is the CEO of Acme.")
+    memory.remember("Michelle from accounting likes tea.")
+    body = "Acme's CEO changed from Michelle to Dana."
+    refused = run_tool(memory, "correct", {"body": body, "deprecates": ["Michelle"]})
+    assert refused.is_error and "about" in refused.text
+    preview = run_tool(memory, "preview", {"deprecates": ["Michelle"], "about": ["Acme"]})
+    assert "about ['Acme'] would mark 1 memory:" in preview.text
+    stored = run_tool(
+        memory, "correct", {"body": body, "deprecates": ["Michelle"], "about": ["Acme"]}
+    )
+    assert not stored.is_error and stored.data is not None and stored.data["reached"] == 1
+    hit = memory.hits([acme])[0]
+    assert hit.role == "historical"
+
+
+def test_guidance_teaches_about_with_an_example() -> None:
+    """The system prompt and the correct tool teach about with the Michelle/Acme example."""
+    from nowline.prompts import SYSTEM_PROMPT
+    from nowline.tools import TOOLS, CorrectInput
+
+    correct = next(t for t in TOOLS if t.name == "correct")
+    about = CorrectInput.model_fields["about"].description or ""
+    for text in (SYSTEM_PROMPT, correct.description, about):
+        assert "Michelle" in text and "Acme" in text and "about" in text
+    assert "refused" in SYSTEM_PROMPT and "first name" in SYSTEM_PROMPT
+
+
+def test_a_bad_scope_binding_is_the_programs_mistake(memory: nowline.Collection) -> None:
+    """run_tool refuses a metadata binding it cannot use with InvalidInput."""
+    import pytest
+
+    for bad in ({"nowline_role": "x"}, {"deprecates": "x"}, {"user": ["a"]}, {"": "x"}):
+        with pytest.raises(nowline.InvalidInput):
+            run_tool(memory, "recall", {"query": "x"}, metadata=bad)

@@ -112,7 +112,7 @@ def same_user_data(a: list[Record], b: list[Record]) -> None:
 
 
 def store_is_healthy(raw: Any, sample: int = 25) -> list[str]:
-    """Assert DESIGN.md §10's health checks on a raw chromadb collection; return its ids.
+    """Assert the health checks of the README's "Reliability" on a raw collection; return ids.
 
     The count equals the number of ids and no id repeats; every embedding is readable and
     finite; querying with stored vectors finds their own records.

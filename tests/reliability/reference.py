@@ -1,4 +1,6 @@
-"""A from-scratch reference for DESIGN.md §4–§5, written from the text, not from the code.
+"""A from-scratch reference for the README's "Linking" and "What a stale hit shows".
+
+It is written from the text, not from the code.
 
 Given every record of a collection (id, document, metadata), it says for each record:
 which active corrections supersede it (the links that must be stored in ``nowline_by``), its

@@ -1,4 +1,6 @@
-"""Several writer processes (DESIGN.md §10): refused on one local path, concurrent over a server.
+"""Several writer processes: refused on one local path, concurrent over a server.
+
+See the README's "Reliability".
 
 ``tests/test_processes.py`` shows that a second writer of a local store gets StoreBusy and that
 the store stays healthy. Here: every write method of the refused process is refused before it
@@ -156,6 +158,7 @@ def test_freshness_of_a_correction_from_another_process(chroma_server: ChromaSer
         writer_proc.expect("ready")
         assert state(reader, "linked") == ("current", [])
         assert checker.check("zeta/old") == []
+        assert state(lazy, "linked") == ("current", [])  # its first read refreshes, then none
         writer_proc.send()
         writer_proc.expect("done")
         done = time.monotonic()

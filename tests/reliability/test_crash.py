@@ -1,4 +1,6 @@
-"""Crash recovery (DESIGN.md §4): SIGKILL in the middle of propagating a correction or a batch.
+"""Crash recovery: SIGKILL in the middle of propagating a correction or a batch.
+
+See the README's "Linking".
 
 A template store holds 5,000 memories (3,000 name ``acme/app``, 2,000 are near misses) and an
 older correction c0 that the new one supersedes. A worker process writes the correction c1

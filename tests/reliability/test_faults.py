@@ -1,9 +1,9 @@
 """Issue 13: the faults of the adversarial review, one failing test (or more) each.
 
-Every test holds one promise of DESIGN.md and is marked ``xfail(strict=True)`` with the fault's
-number until the fault is fixed; remove the mark then (a strict xfail that passes fails the
-run). Fault 6 (forged now-lines) is tested in ``test_forgery.py``. Tests without a mark are
-controls: the same promise on a path that holds today, so that a fix cannot pass by breaking it.
+Every test holds one promise of the README and carries the ``fault`` mark with the fault's
+number; each failed before its fix. Fault 6 (forged now-lines) is tested in ``test_forgery.py``.
+Tests without a mark are controls: the same promise on a path that held already, so that a fix
+cannot pass by breaking it.
 
 Stored bookkeeping is read through the raw chromadb collection (``col.raw``), never from what
 the wrapper's ``get()`` returns. Where a refused call is checked, the promise is chromadb's: the

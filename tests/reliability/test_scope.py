@@ -1,4 +1,4 @@
-"""Scope (DESIGN.md §7): a correction of one user never shows under another user's memory.
+"""Scope (the README's "Scope"): a correction of one user never shows under another user's memory.
 
 Alice and Bob share one collection scoped by ``user_id``. Bob's memories name Alice's
 deprecated string on purpose. Every path is checked: links stored at write time, read-time

@@ -1,4 +1,6 @@
-"""Undo (DESIGN.md §6): retract and delete of corrections, chains restored step by step.
+"""Undo: retract and delete of corrections, chains restored step by step.
+
+See the README's "Guards and undo".
 
 After every step the stored links and every recalled role and now-line are compared with the
 from-scratch reference, besides the explicit expectations spelled out in each test.

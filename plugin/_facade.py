@@ -1,0 +1,463 @@
+"""What the sync and async collections share: options, set-up, and one prepare step per verb.
+
+Each ``_*_path`` method validates a call and returns the read or write path to run (a flow of
+:mod:`nowline._flows`) and how to turn its result into what the method returns. The sync
+:class:`nowline.Collection` runs the flow with blocking calls, the async
+:class:`nowline.AsyncCollection` with ``await``; their public methods are one line each, so
+the two can never disagree about a rule, an error or a result shape.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Literal, TypeVar, cast
+
+from chromadb.api.types import EmbeddingFunction, Include, Where, WhereDocument
+
+from . import _flows as F
+from . import _records as R
+from . import embedding as _embedding  # registers nowline's embedding function with chromadb
+from ._freshness import Freshness
+from ._registry import Registry
+from ._snapshot import path_for as snapshot_path
+from ._store import Flow, Get, Lock, Modify, choose_embedding_function, local_store, max_batch_size
+from ._validate import (
+    DEFAULT_MAX_REACH,
+    check_flag,
+    check_max_reach,
+    correct_metadata,
+    get_request,
+    insert_request,
+    metadata_arg,
+    new_id,
+    parse_about,
+    parse_deprecates,
+    positive_int,
+    query_request,
+    text_arg,
+    time_arg,
+)
+from .errors import InvalidInput
+from .models import CorrectionReport, Trip
+
+__all__ = ["Facade", "Options", "Path", "settle_scope_key"]
+
+T = TypeVar("T")
+U = TypeVar("U")
+
+
+class Options:
+    """The nowline options of a wrapped collection (validated once, shared by its wrappers)."""
+
+    def __init__(
+        self,
+        *,
+        scope_key: str | None = None,
+        embedding_function: EmbeddingFunction[Any] | None = None,
+        annotate: bool = True,
+        max_reach: float | int | None = DEFAULT_MAX_REACH,
+        refresh_seconds: float = 1.0,
+    ) -> None:
+        """Validate the options; see :func:`nowline.wrap` for their meaning.
+
+        Raises:
+            InvalidInput: an option has the wrong type or value.
+        """
+        if scope_key is not None and (not isinstance(scope_key, str) or not scope_key):
+            raise InvalidInput("scope_key must be a non-empty metadata key (a str) or None.")
+        if scope_key is not None and (
+            scope_key.startswith(R.PREFIX) or scope_key in (R.DEPRECATES, R.ABOUT)
+        ):
+            raise InvalidInput(f"scope_key {scope_key!r} is reserved by nowline; pick a user key.")
+        check_flag(annotate, "annotate")
+        if isinstance(refresh_seconds, bool) or not isinstance(refresh_seconds, (int, float)):
+            raise InvalidInput("refresh_seconds must be a number >= 0.")
+        if not refresh_seconds >= 0:
+            raise InvalidInput("refresh_seconds must be a number >= 0.")
+        self.scope_key = scope_key
+        self.embedding_function = embedding_function
+        self.annotate = annotate
+        self.max_reach = check_max_reach(max_reach)
+        self.refresh_seconds = float(refresh_seconds)
+
+    def as_kwargs(self) -> dict[str, Any]:
+        """Return the options as keyword arguments of :func:`nowline.wrap`."""
+        return {
+            "scope_key": self.scope_key,
+            "embedding_function": self.embedding_function,
+            "annotate": self.annotate,
+            "max_reach": self.max_reach,
+            "refresh_seconds": self.refresh_seconds,
+        }
+
+
+def settle_scope_key(given: str | None, stored: set[str], legacy: object, name: str) -> str | None:
+    """Return the scope key to read a collection with, from the caller's and the store's.
+
+    Corrections record the scope key they were written with, so a store never loses it: a
+    wrapper without ``scope_key`` adopts the recorded one, and another key is refused.
+
+    Raises:
+        InvalidInput: the caller's key differs from the recorded one, or the store's
+            corrections were written with different keys.
+    """
+    recorded = set(stored)
+    if isinstance(legacy, str):
+        recorded.add(legacy)  # nowline 0.1 recorded it in the collection's metadata
+    if len(recorded) > 1:
+        raise InvalidInput(
+            f"The collection {name!r} holds corrections written with different scope keys "
+            f"{sorted(recorded)!r}; nowline cannot tell whose corrections apply where. Rewrite "
+            "them with one key (see repair())."
+        )
+    found = next(iter(recorded), None)
+    if given is None:
+        return found
+    if found is not None and found != given:
+        raise InvalidInput(
+            f"The collection {name!r} was written with scope_key={found!r}; wrap it with that "
+            "key (another key would mix scopes)."
+        )
+    return given
+
+
+@dataclass(frozen=True)
+class Path(Generic[T, U]):
+    """A prepared call: the flow to run, whether it writes, and how to shape its result."""
+
+    flow: Flow[T]
+    finish: Callable[[T], U]
+    writes: bool = False
+
+
+def _same(value: T) -> T:
+    """Return ``value`` unchanged (a path whose result needs no shaping)."""
+    return value
+
+
+class Facade:
+    """The shared half of the sync and async collections (a mixin over chromadb's classes).
+
+    Subclasses also inherit a chromadb ``CollectionCommon`` (``Collection`` or
+    ``AsyncCollection``), whose ``_client``, ``_model``, validation and response transforms
+    the paths use.
+    """
+
+    _raw: Any
+    _options: Options
+    _core: F.Core
+    _snapshot: str | None
+    _ef_cache: tuple[object, EmbeddingFunction[Any] | None] | None
+    _embedding_function: Any
+    _model: Any
+    _data_loader: Any
+    name: str
+
+    def _setup(self, collection: Any, options: Options | None) -> Flow[None]:
+        """Prepare the wrapper's state; return the flow that loads its corrections."""
+        opts = options or Options()
+        self._ef_cache = None
+        self.embedding_function  # noqa: B018 (refuse an unbuildable persisted function now)
+        self._raw = collection
+        self._options = opts
+        _, writer_path = local_store(collection._client)
+        store: object = writer_path or id(collection._client)
+        self._core = F.Core(
+            registry=Registry(),
+            fresh=Freshness(key=(store, str(collection.id)), refresh_seconds=opts.refresh_seconds),
+            scope_key=opts.scope_key,
+            annotate=opts.annotate,
+            max_reach=opts.max_reach,
+            max_batch=max_batch_size(collection._client),
+        )
+        legacy = (collection.metadata or {}).get(R.SCOPE_KEY)
+        self._snapshot = snapshot_path(collection._client, str(collection.id), writer_path)
+        return F.load(
+            self._core,
+            lambda stored: settle_scope_key(opts.scope_key, stored, legacy, collection.name),
+            self._snapshot,
+        )
+
+    # ------------------------------------------------------------------ attributes
+
+    @property
+    def scope_key(self) -> str | None:
+        """The metadata key that separates scopes, or None (see the README's "Scope")."""
+        return self._core.scope_key
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The nowline options this collection was wrapped with (as :func:`nowline.wrap` takes)."""
+        return {**self._options.as_kwargs(), "scope_key": self.scope_key}
+
+    @property
+    def embedding_function(self) -> EmbeddingFunction[Any] | None:
+        """The function that embeds documents and query texts (None: none, as in chromadb).
+
+        chromadb's choice, in chromadb's order (the collection's own function, else the one
+        its configuration or schema persists), except that chromadb's download-at-first-use
+        default becomes nowline's offline copy of the same model (all-MiniLM-L6-v2).
+
+        Raises:
+            InvalidInput: the persisted function cannot be built in this process.
+        """
+        key = (id(self._embedding_function), str(self._model.configuration_json))
+        if self._ef_cache is None or self._ef_cache[0] != key:
+            chosen = choose_embedding_function(self, self.name, _embedding.embedding_function)
+            self._ef_cache = (key, chosen)
+        return self._ef_cache[1]
+
+    def _embed(self, input: Any, is_query: bool = False) -> Any:
+        """Embed as chromadb would, with nowline's offline model in place of its default."""
+        ef = self.embedding_function
+        if ef is None:
+            raise ValueError(
+                "You must provide an embedding function to compute embeddings."
+                "https://docs.trychroma.com/guides/embeddings"
+            )
+        return ef.embed_query(input=input) if is_query else ef(input=input)
+
+    # ----------------------------------------------------- chromadb verbs, prepared
+
+    def _insert_path(
+        self,
+        op: Literal["add", "upsert", "update"],
+        ids: Any,
+        embeddings: Any,
+        metadatas: Any,
+        documents: Any,
+        images: Any,
+        uris: Any,
+    ) -> Path[dict[str, int], None]:
+        """Prepare an add, upsert or update."""
+        req = insert_request(
+            op, ids, embeddings, metadatas, documents, images, uris, self._core.max_batch
+        )
+        return Path(F.write_flow(self._core, req), lambda _: None, writes=True)
+
+    def _delete_path(self, ids: Any, where: Any, where_document: Any, limit: Any) -> Path[Any, Any]:
+        """Prepare a delete (chromadb's own validation runs first; it embeds nothing)."""
+        req = cast(Any, self)._validate_and_prepare_delete_request(
+            ids, where, where_document, limit
+        )
+        flow = F.delete_flow(
+            self._core, req["ids"], req["where"], req["where_document"], req["limit"]
+        )
+        return Path(flow, _same, writes=True)
+
+    def _get_path(
+        self,
+        ids: Any,
+        where: Where | None,
+        limit: Any,
+        offset: Any,
+        where_document: WhereDocument | None,
+        include: Include,
+    ) -> Path[dict[str, Any], Any]:
+        """Prepare a get; the result is shaped by chromadb's own transform."""
+        id_list, wanted = get_request(
+            ids, where, where_document, include, self._data_loader is not None
+        )
+        flow = F.get_flow(self._core, id_list, where, limit, offset, where_document, wanted)
+        transform = cast(Any, self)._transform_get_response
+        return Path(flow, lambda result: transform(result, cast(Include, wanted)))
+
+    def _peek_path(self, limit: int) -> Path[dict[str, Any], Any]:
+        """Prepare a peek."""
+        transform = cast(Any, self)._transform_peek_response
+        return Path(F.peek_flow(self._core, limit), transform)
+
+    def _query_path(
+        self,
+        query_embeddings: Any,
+        query_texts: Any,
+        query_images: Any,
+        query_uris: Any,
+        ids: Any,
+        n_results: int,
+        where: Where | None,
+        where_document: WhereDocument | None,
+        include: Include,
+    ) -> Path[dict[str, Any], Any]:
+        """Prepare a query; superseded hits carry their lines (see ``_assembly``)."""
+        req = query_request(
+            query_embeddings,
+            query_texts,
+            query_images,
+            query_uris,
+            ids,
+            n_results,
+            where,
+            where_document,
+            include,
+            self._data_loader is not None,
+        )
+        transform = cast(Any, self)._transform_query_response
+        return Path(
+            F.query_flow(self._core, req),
+            lambda result: transform(result, cast(Include, req.include)),
+        )
+
+    def _modify_path(self, name: str | None, metadata: Any, configuration: Any) -> Path[None, None]:
+        """Prepare a modify of the collection (after chromadb's own validation)."""
+        cast(Any, self)._validate_modify_request(metadata)
+        after = cast(Any, self)._update_model_after_modify_success
+
+        def flow() -> Flow[None]:
+            yield Lock()
+            yield Modify(name=name, metadata=metadata, configuration=configuration)
+
+        return Path(flow(), lambda _: after(name, metadata, configuration), writes=True)
+
+    # ------------------------------------------------------- nowline verbs, prepared
+
+    def _fresh_id(self, rid: object) -> Flow[str]:
+        """Return a new record's id: the given one if no record has it, else raise."""
+        new = new_id(rid)
+        if rid is not None:
+            got = yield Get(ids=[new], include=())
+            if got["ids"]:
+                raise InvalidInput(
+                    f"A record with id {new!r} already exists (chromadb would ignore this add); "
+                    "change it with update() or upsert(), or give another id."
+                )
+        return new
+
+    def _remember_path(
+        self, text: str, rid: str | None, metadata: Any, observed_at: Any
+    ) -> Path[str, str]:
+        """Prepare remember()."""
+        body = text_arg(text)
+        meta = metadata_arg(metadata) or {}
+        if observed_at is not None:
+            time_arg(observed_at, "observed_at")
+            meta[R.OBSERVED_AT] = observed_at
+        core = self._core
+
+        def flow() -> Flow[str]:
+            new = yield from self._fresh_id(rid)
+            req = insert_request(
+                "add", [new], None, [meta] if meta else None, [body], None, None, 1
+            )
+            yield from F.write_flow(core, req)
+            return new
+
+        return Path(flow(), _same, writes=True)
+
+    def _correct_path(
+        self,
+        text: str,
+        deprecates: Any,
+        about: Any,
+        rid: str | None,
+        metadata: Any,
+        observed_at: Any,
+        allow_absent: bool,
+        allow_generic: bool,
+        max_reach: Any,
+    ) -> Path[tuple[str, dict[str, int]], CorrectionReport]:
+        """Prepare correct(); the report counts what the correction reached."""
+        start = time.perf_counter()
+        body = text_arg(text)
+        check_flag(allow_absent, "allow_absent")
+        check_flag(allow_generic, "allow_generic")
+        if max_reach != "default":
+            check_max_reach(max_reach)
+        meta = correct_metadata(metadata, deprecates, about, observed_at)
+        core = self._core
+
+        def flow() -> Flow[tuple[str, dict[str, int]]]:
+            new = yield from self._fresh_id(rid)
+            req = insert_request("add", [new], None, [meta], [body], None, None, 1)
+            reached = yield from F.write_flow(
+                core,
+                req,
+                allow_absent=allow_absent,
+                allow_generic=allow_generic,
+                max_reach=max_reach,
+            )
+            return new, reached
+
+        def finish(result: tuple[str, dict[str, int]]) -> CorrectionReport:
+            new, reached = result
+            return CorrectionReport(
+                id=new, reached=reached.get(new, 0), seconds=time.perf_counter() - start
+            )
+
+        return Path(flow(), finish, writes=True)
+
+    def _recall_path(
+        self,
+        text: str,
+        n_results: int,
+        where: Where | None,
+        where_document: WhereDocument | None,
+        as_of: Any,
+        include_historical: bool,
+    ) -> Path[Any, Any]:
+        """Prepare recall()."""
+        query = text_arg(text)
+        if not query.strip():
+            raise InvalidInput("recall() needs a query: the text is empty.")
+        positive_int(n_results, "n_results")
+        check_flag(include_historical, "include_historical")
+        cutoff = time_arg(as_of, "as_of")
+        req = query_request(
+            None, [query], None, None, None, n_results, where, where_document, [], False
+        )
+        flow = F.recall_flow(
+            self._core,
+            query,
+            n_results,
+            where,
+            where_document,
+            cutoff,
+            include_historical,
+            req.record_set,
+        )
+        return Path(flow, _same)
+
+    def _hits_path(self, ids: Sequence[str], as_of: Any) -> Path[Any, Any]:
+        """Prepare hits()."""
+        if isinstance(ids, str) or not all(isinstance(i, str) for i in ids):
+            raise InvalidInput("hits() takes a list of ids (str).")
+        return Path(F.hits_flow(self._core, list(ids), time_arg(as_of, "as_of")), _same)
+
+    def _preview_path(self, deprecates: Any, about: Any, metadata: Any) -> Path[Any, Any]:
+        """Prepare preview()."""
+        phrases = parse_deprecates(deprecates)
+        anchors = parse_about(about)
+        meta = metadata_arg(metadata)
+        return Path(F.preview_flow(self._core, phrases, anchors, meta), _same)
+
+    def _retract_path(self, correction_id: str) -> Path[bool, None]:
+        """Prepare retract()."""
+        text_arg(correction_id, "correction_id")
+        return Path(F.retract_flow(self._core, correction_id), lambda _: None, writes=True)
+
+    def _repair_path(self) -> Path[Any, Any]:
+        """Prepare repair()."""
+        return Path(F.repair_flow(self._core), _same, writes=True)
+
+    def _corrections_path(self) -> Path[Any, Any]:
+        """Prepare corrections()."""
+        return Path(F.corrections_flow(self._core), _same)
+
+    def _stats_path(self) -> Path[Any, Any]:
+        """Prepare stats()."""
+        return Path(F.stats_flow(self._core), _same)
+
+    def _check_path(self, text: str, metadata: Mapping[str, Any] | None) -> Path[Any, list[Trip]]:
+        """Prepare check(): a scoped collection needs the scope to check for."""
+        text_arg(text)
+        meta = metadata_arg(metadata)
+        key = self.scope_key
+        if key is not None and (meta is None or key not in meta):
+            raise InvalidInput(
+                f"This collection keeps scopes apart by the metadata key {key!r}, so check() "
+                f"needs the scope to check for: pass metadata={{{key!r}: <value>}} (the value "
+                "of the memories' owner; None for records without the key)."
+            )
+        return Path(F.check_flow(self._core, text, meta), _same)

@@ -1,0 +1,567 @@
+"""Async nowline: ``AsyncCollection`` and ``AsyncClient``, for chromadb's ``AsyncHttpClient``.
+
+They are chromadb's async types (``isinstance`` holds) and follow exactly the rules of the sync
+collection: both run the same read and write paths (:mod:`nowline._flows`), prepared by the same
+validate-and-prepare steps (:mod:`nowline._facade`). Only the I/O differs: here every Chroma
+call is awaited, and CPU-heavy steps (embedding, matcher scans of many records, loading a
+word-frequency list) run in a worker thread, so the event loop is never blocked by them.
+
+    client = nowline.wrap(await chromadb.AsyncHttpClient(host="localhost", port=8000))
+    memory = await client.get_or_create_collection("agent")
+    await memory.correct("Moved from acme/app to acme/web.", deprecates=["acme/app"])
+    packet = await memory.recall("where is the app?")
+
+Writes of one collection run one at a time (an ``asyncio.Lock`` per wrapper); reads run
+concurrently with them. The corrections load at the first awaited call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import inspect
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, Literal, ParamSpec, TypeVar, cast
+from uuid import UUID
+
+from chromadb.api import AsyncClientAPI
+from chromadb.api.async_client import AsyncClient as ChromaAsyncClient
+from chromadb.api.collection_configuration import (
+    CreateCollectionConfiguration,
+    UpdateCollectionConfiguration,
+)
+from chromadb.api.models.AsyncCollection import AsyncCollection as ChromaAsyncCollection
+from chromadb.api.types import (
+    ID,
+    URI,
+    CollectionMetadata,
+    DataLoader,
+    DeleteResult,
+    Document,
+    Embedding,
+    EmbeddingFunction,
+    GetResult,
+    Image,
+    Include,
+    Metadata,
+    OneOrMany,
+    PyEmbedding,
+    QueryResult,
+    Schema,
+    Where,
+    WhereDocument,
+)
+
+from ._facade import Facade, Options, Path
+from ._guard import stale_message, text_arguments, trip_lines
+from ._store import AsyncStore, run_async
+from .errors import InvalidInput, StaleReference
+from .models import CorrectionReport, CorrectionSummary, Hit, Recall, RepairReport, Trip
+from .render import annotate_document, sanitize
+
+__all__ = ["AsyncClient", "AsyncCollection"]
+
+P = ParamSpec("P")
+T = TypeVar("T")
+U = TypeVar("U")
+
+_Embeddings = OneOrMany[Embedding] | OneOrMany[PyEmbedding]
+
+# chromadb's own default argument, so that "not given" can be told from an explicit None.
+_DEFAULT_EF: Any = (
+    inspect.signature(ChromaAsyncClient.create_collection).parameters["embedding_function"].default
+)
+
+
+class AsyncCollection(Facade, ChromaAsyncCollection):
+    """A chromadb ``AsyncCollection`` whose recalled stale memories carry their corrections.
+
+    The async counterpart of :class:`nowline.Collection`: the same methods, parameters, rules,
+    errors and results, as coroutines. Create one with :func:`nowline.wrap`.
+    """
+
+    def __init__(self, collection: ChromaAsyncCollection, options: Options | None = None) -> None:
+        """Wrap ``collection``; prefer :func:`nowline.wrap`. The corrections load lazily.
+
+        Raises:
+            InvalidInput: the collection is already wrapped, or its embedding function cannot
+                be built in this process.
+        """
+        if isinstance(collection, AsyncCollection):
+            raise InvalidInput("This collection is already wrapped by nowline; use it as is.")
+        own = options.embedding_function if options is not None else None
+        super().__init__(
+            client=collection._client,
+            model=collection._model,
+            embedding_function=own if own is not None else collection._embedding_function,
+            data_loader=collection._data_loader,
+        )
+        self._load: Any = self._setup(collection, options)
+        self._store = AsyncStore(self)
+        self._write_lock: asyncio.Lock | None = None
+        self._load_lock: asyncio.Lock | None = None
+
+    async def _ready(self) -> None:
+        """Load the corrections (once), at the first awaited call."""
+        if self._load is None:
+            return
+        if self._load_lock is None:
+            self._load_lock = asyncio.Lock()
+        async with self._load_lock:
+            if self._load is None:
+                return
+            try:
+                size = await self._client.get_max_batch_size()
+                self._core.max_batch = max(1, int(size))
+            except Exception:  # an API that cannot tell keeps the default
+                pass
+            await run_async(self._load, self._store)
+            self._load = None
+
+    async def _arun(self, prepare: Callable[..., Path[Any, U]], *args: Any) -> U:
+        """Prepare a path (after loading) and run it with awaited I/O; writes one at a time."""
+        await self._ready()
+        path = prepare(*args)
+        if not path.writes:
+            return path.finish(await run_async(path.flow, self._store))
+        if self._write_lock is None:
+            self._write_lock = asyncio.Lock()
+        async with self._write_lock:
+            return path.finish(await run_async(path.flow, self._store))
+
+    @property
+    def raw(self) -> ChromaAsyncCollection:
+        """The wrapped chromadb collection: it bypasses nowline and shows its bookkeeping keys."""
+        return cast(ChromaAsyncCollection, self._raw)
+
+    def __repr__(self) -> str:
+        """Return a short description."""
+        return f"nowline.AsyncCollection(name={self.name!r})"
+
+    # ------------------------------------------------------------ chromadb methods
+
+    async def add(
+        self,
+        ids: OneOrMany[ID],
+        embeddings: _Embeddings | None = None,
+        metadatas: OneOrMany[Metadata] | None = None,
+        documents: OneOrMany[Document] | None = None,
+        images: OneOrMany[Image] | None = None,
+        uris: OneOrMany[URI] | None = None,
+    ) -> None:
+        """Add records and link them, as :meth:`nowline.Collection.add`."""
+        await self._arun(
+            self._insert_path, "add", ids, embeddings, metadatas, documents, images, uris
+        )
+
+    async def upsert(
+        self,
+        ids: OneOrMany[ID],
+        embeddings: _Embeddings | None = None,
+        metadatas: OneOrMany[Metadata] | None = None,
+        documents: OneOrMany[Document] | None = None,
+        images: OneOrMany[Image] | None = None,
+        uris: OneOrMany[URI] | None = None,
+    ) -> None:
+        """Add or update records and relink them, as :meth:`nowline.Collection.upsert`."""
+        await self._arun(
+            self._insert_path, "upsert", ids, embeddings, metadatas, documents, images, uris
+        )
+
+    async def update(
+        self,
+        ids: OneOrMany[ID],
+        embeddings: _Embeddings | None = None,
+        metadatas: OneOrMany[Metadata] | None = None,
+        documents: OneOrMany[Document] | None = None,
+        images: OneOrMany[Image] | None = None,
+        uris: OneOrMany[URI] | None = None,
+    ) -> None:
+        """Update records and relink them, as :meth:`nowline.Collection.update`."""
+        await self._arun(
+            self._insert_path, "update", ids, embeddings, metadatas, documents, images, uris
+        )
+
+    async def delete(
+        self,
+        ids: list[ID] | None = None,
+        where: Where | None = None,
+        where_document: WhereDocument | None = None,
+        limit: int | None = None,
+    ) -> DeleteResult:
+        """Delete records, as :meth:`nowline.Collection.delete`."""
+        result = await self._arun(self._delete_path, ids, where, where_document, limit)
+        return cast(DeleteResult, result)
+
+    async def get(
+        self,
+        ids: OneOrMany[ID] | None = None,
+        where: Where | None = None,
+        limit: int | None = None,
+        offset: int | None = None,
+        where_document: WhereDocument | None = None,
+        include: Include = ["metadatas", "documents"],  # noqa: B006 (chromadb's default; never mutated)
+    ) -> GetResult:
+        """Return records as chromadb does, as :meth:`nowline.Collection.get`."""
+        result = await self._arun(
+            self._get_path, ids, where, limit, offset, where_document, include
+        )
+        return cast(GetResult, result)
+
+    async def peek(self, limit: int = 10) -> GetResult:
+        """Return the first records, as :meth:`nowline.Collection.peek`."""
+        return cast(GetResult, await self._arun(self._peek_path, limit))
+
+    async def query(
+        self,
+        query_embeddings: _Embeddings | None = None,
+        query_texts: OneOrMany[Document] | None = None,
+        query_images: OneOrMany[Image] | None = None,
+        query_uris: OneOrMany[URI] | None = None,
+        ids: OneOrMany[ID] | None = None,
+        n_results: int = 10,
+        where: Where | None = None,
+        where_document: WhereDocument | None = None,
+        include: Include = ["metadatas", "documents", "distances"],  # noqa: B006 (as chromadb)
+    ) -> QueryResult:
+        """Query nearest neighbours with correction lines, as :meth:`nowline.Collection.query`."""
+        result = await self._arun(
+            self._query_path,
+            query_embeddings,
+            query_texts,
+            query_images,
+            query_uris,
+            ids,
+            n_results,
+            where,
+            where_document,
+            include,
+        )
+        return cast(QueryResult, result)
+
+    async def modify(
+        self,
+        name: str | None = None,
+        metadata: CollectionMetadata | None = None,
+        configuration: UpdateCollectionConfiguration | None = None,
+    ) -> None:
+        """Rename the collection or change its metadata, as chromadb's ``modify``."""
+        await self._arun(self._modify_path, name, metadata, configuration)
+
+    async def fork(self, new_name: str) -> AsyncCollection:
+        """Fork the collection (hosted Chroma only), as chromadb's; the fork is wrapped too."""
+        return AsyncCollection(await self.raw.fork(new_name), self._options)
+
+    # ------------------------------------------------------------ nowline methods
+
+    async def remember(
+        self,
+        text: str,
+        *,
+        id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        observed_at: str | float | int | None = None,
+    ) -> str:
+        """Store one memory and return its id, as :meth:`nowline.Collection.remember`."""
+        return cast(str, await self._arun(self._remember_path, text, id, metadata, observed_at))
+
+    async def correct(
+        self,
+        text: str,
+        *,
+        deprecates: Sequence[str] | str,
+        about: Sequence[str] | str | None = None,
+        id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        observed_at: str | float | int | None = None,
+        allow_absent: bool = False,
+        allow_generic: bool = False,
+        max_reach: float | int | Literal["default"] | None = "default",
+    ) -> CorrectionReport:
+        """Store a correction and link what it reaches, as :meth:`nowline.Collection.correct`."""
+        result = await self._arun(
+            self._correct_path,
+            text,
+            deprecates,
+            about,
+            id,
+            metadata,
+            observed_at,
+            allow_absent,
+            allow_generic,
+            max_reach,
+        )
+        return result
+
+    async def recall(
+        self,
+        text: str,
+        *,
+        n_results: int = 5,
+        where: Where | None = None,
+        where_document: WhereDocument | None = None,
+        as_of: str | float | int | None = None,
+        include_historical: bool = True,
+    ) -> Recall:
+        """Recall memories as an evidence packet, as :meth:`nowline.Collection.recall`."""
+        result = await self._arun(
+            self._recall_path, text, n_results, where, where_document, as_of, include_historical
+        )
+        return cast(Recall, result)
+
+    async def hits(
+        self, ids: Sequence[str], *, as_of: str | float | int | None = None
+    ) -> list[Hit]:
+        """Return records as hits, as :meth:`nowline.Collection.hits`."""
+        return cast(list[Hit], await self._arun(self._hits_path, ids, as_of))
+
+    async def preview(
+        self,
+        deprecates: Sequence[str] | str,
+        *,
+        about: Sequence[str] | str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> list[str]:
+        """Return what a correction would reach, as :meth:`nowline.Collection.preview`."""
+        return cast(list[str], await self._arun(self._preview_path, deprecates, about, metadata))
+
+    async def retract(self, correction_id: str) -> None:
+        """Undo a wrong correction, as :meth:`nowline.Collection.retract`."""
+        await self._arun(self._retract_path, correction_id)
+
+    async def repair(self) -> RepairReport:
+        """Rebuild every link and persist what differs, as :meth:`nowline.Collection.repair`."""
+        return cast(RepairReport, await self._arun(self._repair_path))
+
+    async def corrections(self) -> list[CorrectionSummary]:
+        """List every correction, as :meth:`nowline.Collection.corrections`."""
+        return cast(list[CorrectionSummary], await self._arun(self._corrections_path))
+
+    async def stats(self) -> dict[str, int]:
+        """Count the records of each stored role, as :meth:`nowline.Collection.stats`."""
+        return cast(dict[str, int], await self._arun(self._stats_path))
+
+    # ------------------------------------------------------------ guarding actions
+
+    async def check(self, text: str, *, metadata: Mapping[str, Any] | None = None) -> list[Trip]:
+        """Return the corrections ``text`` trips, as :meth:`nowline.Collection.check`."""
+        return cast(list[Trip], await self._arun(self._check_path, text, metadata))
+
+    async def annotate(self, text: str, *, metadata: Mapping[str, Any] | None = None) -> str:
+        """Return ``text`` with its correction lines, as :meth:`nowline.Collection.annotate`."""
+        trips = await self.check(text, metadata=metadata)
+        return annotate_document(text, trip_lines(trips)) if trips else sanitize(text)
+
+    async def require_current(self, *texts: str, metadata: Mapping[str, Any] | None = None) -> None:
+        """Raise StaleReference if a text names a superseded string (as the sync method).
+
+        Raises:
+            StaleReference: with the trips; its message gives the lines.
+        """
+        trips: list[Trip] = []
+        for text in texts:
+            trips += [t for t in await self.check(text, metadata=metadata) if t not in trips]
+        if trips:
+            raise StaleReference(stale_message(trips, override=None), trips=trips)
+
+    def guard(
+        self,
+        func: Callable[P, Awaitable[T]] | None = None,
+        *,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Any:
+        """Decorate an async tool function so that it never runs on a superseded string.
+
+        As :meth:`nowline.Collection.guard`, for coroutine functions: every string argument is
+        checked before the call; ``allow_stale=True`` runs it anyway.
+        """
+
+        def decorate(f: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+            if not inspect.iscoroutinefunction(f):
+                raise InvalidInput(
+                    "AsyncCollection.guard() decorates an async function; use "
+                    "Collection.guard() for a plain one."
+                )
+
+            @functools.wraps(f)
+            async def guarded(*args: P.args, **kwargs: P.kwargs) -> T:
+                if kwargs.pop("allow_stale", False):
+                    return await f(*args, **kwargs)
+                trips: list[Trip] = []
+                seen: set[str] = set()
+                for text in text_arguments(args, kwargs):
+                    for trip in await self.check(text, metadata=metadata):
+                        if trip.correction.id not in seen:
+                            seen.add(trip.correction.id)
+                            trips.append(trip)
+                if trips:
+                    raise StaleReference(stale_message(trips), trips=trips)
+                return await f(*args, **kwargs)
+
+            return guarded
+
+        return decorate(func) if func is not None else decorate
+
+
+def _forward(name: str, coroutine: bool) -> Callable[..., Any]:
+    """Return a method that calls the wrapped async client's method of the same name."""
+    if coroutine:
+
+        async def method(self: AsyncClient, *args: Any, **kwargs: Any) -> Any:
+            return await getattr(self._client, name)(*args, **kwargs)
+
+    else:
+
+        def method(self: AsyncClient, *args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]
+            return getattr(self._client, name)(*args, **kwargs)
+
+    method.__name__ = name
+    method.__doc__ = f"Call the wrapped client's ``{name}``."
+    return method
+
+
+class AsyncClient(AsyncClientAPI):
+    """A chromadb async client whose collections come back wrapped by nowline.
+
+    The async counterpart of :class:`nowline.Client`. A server owns its store, so no
+    writer lock is needed: several processes may write through their own clients.
+    """
+
+    def __init__(self, client: AsyncClientAPI, options: Options) -> None:
+        """Wrap ``client``; prefer :func:`nowline.wrap`."""
+        self._client = client
+        self._options = options
+
+    def __getattr__(self, name: str) -> Any:
+        """Pass any attribute nowline does not name through to the wrapped client."""
+        if name in ("_client", "_options"):
+            raise AttributeError(name)
+        return getattr(self._client, name)
+
+    def __repr__(self) -> str:
+        """Return a short description."""
+        return f"nowline.AsyncClient({self._client!r})"
+
+    @property
+    def raw(self) -> AsyncClientAPI:
+        """The wrapped chromadb async client."""
+        return self._client
+
+    @property
+    def tenant(self) -> str:
+        """The tenant, as the wrapped client's."""
+        return self._client.tenant
+
+    @tenant.setter
+    def tenant(self, value: str) -> None:
+        self._client.tenant = value
+
+    @property
+    def database(self) -> str:
+        """The database, as the wrapped client's."""
+        return self._client.database
+
+    @database.setter
+    def database(self, value: str) -> None:
+        self._client.database = value
+
+    def _wrap(self, collection: ChromaAsyncCollection) -> AsyncCollection:
+        """Wrap one collection with this client's options."""
+        return AsyncCollection(collection, self._options)
+
+    async def create_collection(
+        self,
+        name: str,
+        schema: Schema | None = None,
+        configuration: CreateCollectionConfiguration | None = None,
+        metadata: CollectionMetadata | None = None,
+        embedding_function: EmbeddingFunction[Any] | None = _DEFAULT_EF,
+        data_loader: DataLoader[Any] | None = None,
+        get_or_create: bool = False,
+    ) -> AsyncCollection:
+        """Create a collection, as chromadb's, wrapped."""
+        return self._wrap(
+            await self._client.create_collection(
+                name=name,
+                schema=schema,
+                configuration=configuration,
+                metadata=metadata,
+                embedding_function=embedding_function,
+                data_loader=data_loader,
+                get_or_create=get_or_create,
+            )
+        )
+
+    async def get_or_create_collection(
+        self,
+        name: str,
+        schema: Schema | None = None,
+        configuration: CreateCollectionConfiguration | None = None,
+        metadata: CollectionMetadata | None = None,
+        embedding_function: EmbeddingFunction[Any] | None = _DEFAULT_EF,
+        data_loader: DataLoader[Any] | None = None,
+    ) -> AsyncCollection:
+        """Open or create a collection, as chromadb's, wrapped."""
+        return self._wrap(
+            await self._client.get_or_create_collection(
+                name=name,
+                schema=schema,
+                configuration=configuration,
+                metadata=metadata,
+                embedding_function=embedding_function,
+                data_loader=data_loader,
+            )
+        )
+
+    async def get_collection(
+        self,
+        name: str,
+        embedding_function: EmbeddingFunction[Any] | None = _DEFAULT_EF,
+        data_loader: DataLoader[Any] | None = None,
+    ) -> AsyncCollection:
+        """Open a collection, as chromadb's, wrapped."""
+        return self._wrap(
+            await self._client.get_collection(
+                name=name, embedding_function=embedding_function, data_loader=data_loader
+            )
+        )
+
+    async def get_collection_by_id(
+        self,
+        id: UUID,
+        embedding_function: EmbeddingFunction[Any] | None = _DEFAULT_EF,
+        data_loader: DataLoader[Any] | None = None,
+    ) -> AsyncCollection:
+        """Open a collection by its id, as chromadb's, wrapped."""
+        return self._wrap(
+            await self._client.get_collection_by_id(
+                id=id, embedding_function=embedding_function, data_loader=data_loader
+            )
+        )
+
+    async def list_collections(
+        self, limit: int | None = None, offset: int | None = None
+    ) -> Sequence[AsyncCollection]:
+        """List the collections, wrapped, as chromadb's ``list_collections``."""
+        found = await self._client.list_collections(limit=limit, offset=offset)
+        return [self._wrap(c) for c in found]
+
+    async def delete_collection(self, name: str) -> None:
+        """Delete a collection and its records, as chromadb's (records first: chroma#7594)."""
+        collection = await self._client.get_collection(name=name)
+        while ids := (await collection.get(limit=5000, include=[]))["ids"]:
+            await collection.delete(ids=ids)
+        await self._client.delete_collection(name=name)
+
+
+# Forward every other method of chromadb's async client API explicitly (see client.py).
+for _name in sorted(set(dir(AsyncClientAPI))):
+    _attr = getattr(AsyncClientAPI, _name)
+    if _name.startswith("__") or _name in AsyncClient.__dict__ or not callable(_attr):
+        continue
+    if isinstance(inspect.getattr_static(AsyncClientAPI, _name), staticmethod):
+        setattr(AsyncClient, _name, staticmethod(getattr(ChromaAsyncClient, _name)))
+    else:
+        setattr(AsyncClient, _name, _forward(_name, inspect.iscoroutinefunction(_attr)))
+AsyncClient.__abstractmethods__ = frozenset()
+del _name, _attr

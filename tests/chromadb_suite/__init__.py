@@ -1,0 +1,1 @@
+"""Harness that runs chromadb's own shipped test suite with every client wrapped by nowline."""

@@ -1,0 +1,174 @@
+"""The registry snapshot: a fast start that is never trusted when it is stale.
+
+A process that exits after changing corrections leaves a snapshot of its registry beside the
+store. The next process starts from it instead of reading every correction back, then catches
+up exactly as a long-running process would: corrections stamped since the snapshot's mark,
+the rolling scan for corrections written around nowline, and a by-id check of every correction
+a read shows. These tests change corrections after the snapshot, through another nowline
+process and through the raw collection, and check that a new wrapper never shows the old state.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import chromadb
+import pytest
+
+import nowline
+from nowline import _freshness
+from tests.conftest import FakeEmbedding
+
+WRITER = """
+import sys
+sys.path.insert(0, ".")
+import chromadb, nowline
+from tests.conftest import FakeEmbedding
+client = nowline.wrap(chromadb.PersistentClient(sys.argv[1]))
+col = client.get_or_create_collection("mem", embedding_function=FakeEmbedding())
+for step in sys.argv[2:]:
+    verb, rid, *rest = step.split("|")
+    if verb == "remember":
+        col.remember(rest[0], id=rid)
+    elif verb == "correct":
+        col.correct(rest[0], deprecates=[rest[1]], id=rid)
+    elif verb == "retract":
+        col.retract(rid)
+    elif verb == "edit":
+        col.update(ids=[rid], documents=[rest[0]], metadatas=[{"deprecates": [rest[1]]}])
+"""
+
+
+def _nowline_process(path: str, *steps: str) -> None:
+    """Run nowline writes in another process, which exits (and leaves its snapshot)."""
+    subprocess.run(
+        [sys.executable, "-c", WRITER, path, *steps], check=True, capture_output=True, timeout=120
+    )
+
+
+def _snapshot_file(path: str) -> Path:
+    """Return the one snapshot file of a store."""
+    (found,) = Path(path, "nowline").glob("*.registry.json")
+    return found
+
+
+def _open(path: str, monkeypatch: pytest.MonkeyPatch) -> tuple[nowline.Collection, list[Any]]:
+    """Wrap the store's collection, recording the full reads of corrections made at load."""
+    full_reads: list[Any] = []
+    original = _freshness.read_all
+
+    def recording(where: Any = None, *args: Any, **kwargs: Any) -> Any:
+        if where == {"nowline_correction": True}:
+            full_reads.append(where)
+        return original(where, *args, **kwargs)
+
+    monkeypatch.setattr(_freshness, "read_all", recording)
+    raw = chromadb.PersistentClient(path=path).get_collection(
+        "mem", embedding_function=FakeEmbedding()
+    )
+    return nowline.wrap(raw), full_reads
+
+
+@pytest.fixture
+def stored(store_path: str) -> str:
+    """Return a store written by another process that left a snapshot of three corrections."""
+    _nowline_process(
+        store_path,
+        "remember|m1|deploy acme/one now",
+        "remember|m2|deploy acme/two now",
+        "remember|m3|deploy acme/three now",
+        "correct|c1|Moved from acme/one to acme/uno.|acme/one",
+        "correct|c2|Moved from acme/two to acme/dos.|acme/two",
+        "correct|c3|Moved from acme/three to acme/tres.|acme/three",
+    )
+    return store_path
+
+
+def test_a_new_process_starts_from_the_snapshot(
+    stored: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The snapshot holds every correction; a new wrapper reads none of them back."""
+    state = json.loads(_snapshot_file(stored).read_text())
+    assert sorted(row[0] for row in state["infos"]) == ["c1", "c2", "c3"]
+    col, full_reads = _open(stored, monkeypatch)
+    assert full_reads == []
+    assert [t.correction.id for t in col.check("deploy acme/two")] == ["c2"]
+
+
+def test_changes_by_another_nowline_process_after_the_snapshot_are_seen(
+    stored: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A retraction and an edit made after the snapshot was written show at the first read."""
+    snapshot = _snapshot_file(stored)
+    old = snapshot.read_text()
+    _nowline_process(stored, "retract|c1", "edit|c2|Moved from acme/deux to acme/dos.|acme/deux")
+    snapshot.write_text(old)  # as if the later process had left no newer snapshot
+    col, full_reads = _open(stored, monkeypatch)
+    assert full_reads == []
+    assert col.check("deploy acme/one") == []
+    assert col.check("deploy acme/two") == []
+    assert [t.correction.id for t in col.check("deploy acme/deux")] == ["c2"]
+    assert col.hits(["m1"])[0].role == "current" and col.hits(["c1"])[0].role == "retracted"
+
+
+def test_changes_around_nowline_after_the_snapshot_are_seen(
+    stored: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Raw deletes, edits and adds of corrections after the snapshot never show stale lines."""
+    raw = chromadb.PersistentClient(path=stored).get_collection("mem", embedding_function=None)
+    raw.delete(ids=["c1"])
+    raw.update(
+        ids=["c2"],
+        documents=["Moved from acme/deux to acme/dos."],
+        metadatas=[{"deprecates": ["acme/deux"]}],
+    )
+    raw.add(
+        ids=["c4"],
+        documents=["Moved from acme/four to acme/cuatro."],
+        metadatas=[{"deprecates": ["acme/four"]}],
+        embeddings=FakeEmbedding()(["Moved from acme/four to acme/cuatro."]),
+    )
+    col, full_reads = _open(stored, monkeypatch)
+    assert full_reads == []
+    assert col.check("deploy acme/one") == []  # deleted: verified away before it is shown
+    assert col.check("deploy acme/two") == []  # edited: the old string no longer applies
+    assert [t.correction.id for t in col.check("deploy acme/deux")] == ["c2"]
+    assert [t.correction.id for t in col.check("deploy acme/four")] == ["c4"]  # rolling scan
+    assert col.hits(["m1"])[0].role == "current"
+    assert [c.id for c in col.hits(["m3"])[0].now] == ["c3"]
+
+
+@pytest.mark.parametrize("damage", ["truncated", "other-version", "not-json"])
+def test_a_damaged_or_foreign_snapshot_is_not_read(
+    stored: str, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    """A snapshot that cannot be read or is of another version is ignored: a full read runs."""
+    snapshot = _snapshot_file(stored)
+    text = snapshot.read_text()
+    if damage == "truncated":
+        snapshot.write_text(text[: len(text) // 2])
+    elif damage == "other-version":
+        snapshot.write_text(json.dumps({**json.loads(text), "nowline": "0.0.0"}))
+    else:
+        snapshot.write_text("\x00 not json")
+    col, full_reads = _open(stored, monkeypatch)
+    assert len(full_reads) == 1
+    assert [t.correction.id for t in col.check("deploy acme/one")] == ["c1"]
+
+
+def test_a_read_only_store_still_opens(stored: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """If the snapshot cannot be written, the store opens all the same (only slower)."""
+    os.remove(_snapshot_file(stored))
+    monkeypatch.setattr("nowline._snapshot.os.replace", _refuse)
+    col, full_reads = _open(stored, monkeypatch)
+    assert len(full_reads) == 1 and [t.correction.id for t in col.check("acme/three")] == ["c3"]
+
+
+def _refuse(*args: Any) -> None:
+    """Stand in for a file system that refuses writes."""
+    raise PermissionError("read-only")
