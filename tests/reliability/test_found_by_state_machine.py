@@ -1,9 +1,23 @@
 """Core faults that the state machine (``test_state_machine.py``) found, one minimal test each.
 
-Each test is the smallest program that shows the fault, marked ``xfail(strict=True)`` until the
-core is fixed (a strict xfail that passes fails the run: remove the mark then, and switch on the
-matching input of the machine, named in each reason). Each test asserts a promise that holds
-whichever way the fault is fixed.
+Each test is the smallest program that showed the fault; all are fixed, and the tests stay as
+regression tests. Each asserts a promise that holds whichever way the fault is fixed. The
+machine now runs every input these faults needed, with no tolerance for them:
+
+* get() with a bool ``limit`` or ``offset`` returned nowline's bookkeeping keys;
+* an update stored a write stamp on a correction stored with a time but without one, moving it
+  among corrections of equal time without relinking: a later write never adds a write stamp
+  (``_records.merge``), and a correction's identity holds its order, so a change of order
+  relinks (``_links._identity``);
+* a call that drops or changes one correction and adds another reaching the same record wrote
+  that record's old link back: ``_flows._relink`` recomputes the links of every record the
+  changed and the new corrections touch from the registry after the write;
+* a refresh in a reader thread put back a correction that a writer thread retracted or deleted
+  meanwhile: ``Registry.reconcile`` refuses a read of corrections that overlapped a change of
+  the registry, and the read is made again;
+* a write during another thread's refresh of the same wrapper skipped its own refresh and
+  planned links against a registry not yet filled: a refresh counts only once what it read is
+  taken in.
 """
 
 from __future__ import annotations
@@ -23,11 +37,6 @@ OLD = "acme/app"
 FIX = "Moved from acme/app to acme/web."
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="get() passes a bool limit or offset to chromadb's own get(), which returns the "
-    "stored metadata with nowline's keys (NowlineMachine.bool_limits)",
-)
 @pytest.mark.parametrize(("limit", "offset"), [(True, None), (None, True)])
 def test_get_with_a_bool_limit_or_offset_hides_bookkeeping(
     memory: nowline.Collection, limit: Any, offset: Any
@@ -41,13 +50,6 @@ def test_get_with_a_bool_limit_or_offset_hides_bookkeeping(
     assert got["metadatas"] == [strip_nowline(m) for m in want["metadatas"] or []]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an update stores nowline_written on a correction stored with nowline_time but "
-    "without it, which moves it among corrections of equal time, and the write does not treat "
-    "that as a change of the correction: no relink, no change stamp "
-    "(NowlineMachine.tolerate_reordering)",
-)
 def test_an_update_leaves_the_links_of_corrections_of_equal_time_consistent(
     memory: nowline.Collection,
 ) -> None:
@@ -73,12 +75,6 @@ def test_an_update_leaves_the_links_of_corrections_of_equal_time_consistent(
     assert memory.repair().updated == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="write_flow unlinks a dropped or changed correction, then writes the links of the "
-    "records a new correction reaches as read before the write plus the new one, so the old "
-    "link comes back (NowlineMachine.tolerate_stale_links)",
-)
 @pytest.mark.parametrize("verb", ["upsert", "update"])
 @pytest.mark.parametrize("change", ["drop", "edit"])
 def test_a_write_that_replaces_a_correction_leaves_no_stale_link(
@@ -142,12 +138,6 @@ def _interleave(
     return read, done
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a refresh in a reader thread applies corrections it read before a concurrent "
-    "retraction or deletion, putting the old correction back into the registry just before "
-    "the writer unlinks its records (NowlineMachine.thread_unlinks)",
-)
 @pytest.mark.parametrize("change", ["retract", "delete"])
 def test_a_read_in_another_thread_never_undoes_an_unlink(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: str
@@ -192,12 +182,6 @@ def test_a_read_in_another_thread_never_undoes_an_unlink(
     assert col.repair().updated == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="refresh_flow marks the wrapper up to date (seen_generation) when a refresh starts, "
-    "so a write in another thread skips its own refresh and plans links against a registry "
-    "the refresh has not filled yet (NowlineMachine.thread_refresh_race)",
-)
 def test_a_write_during_another_threads_refresh_sees_every_correction(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -233,3 +217,4 @@ def test_a_write_during_another_threads_refresh_sees_every_correction(
     stored = raw.get(ids=["m"], include=["metadatas"])["metadatas"]
     assert stored is not None
     assert (stored[0] or {}).get("nowline_by") == ["fix"]
+

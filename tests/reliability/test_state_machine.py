@@ -207,25 +207,22 @@ def _land(
     patch: Mapping[str, Any] | None,
     doc: str | None,
     stamp: float,
-    *,
-    update_sets_written: bool,
 ) -> Model:
     """Return a record after nowline wrote it (keys merge; its time as §2 and the README say).
 
-    A record's write stamp (``nowline_written``) is stored when its time is not the stamp of
-    the write that set it. With ``update_sets_written`` (what the core does today) a later
-    write also stores one on a record stored with a time but without a stamp.
+    A record's write stamp (``nowline_written``) is stored by the write that creates it, when
+    its time is not that stamp (it orders corrections of equal time); a later write never
+    stores one (that would move the record among corrections of equal time).
     """
     meta = _merged(old.meta if old else {}, patch)
     time = old.time if old else None
     written = old.written if old else None
-    first = time is None
     observed = (patch or {}).get("observed_at")
     if observed is not None:
         time = float(observed)
     elif time is None:
         time = float(meta["observed_at"]) if meta.get("observed_at") is not None else stamp
-    if written is None and time != stamp and (first or update_sets_written):
+    if old is None and time != stamp:
         written = stamp
     retracted = old.retracted if old else False
     if old is not None and old.deprecates and not meta.get("deprecates"):
@@ -275,33 +272,6 @@ class NowlineMachine(RuleBasedStateMachine):
     """Two wrappers of one collection, its raw collection, and the model they must agree with."""
 
     client: ClassVar[Any] = None
-    # Editing the text of a retracted correction once re-linked records to it (a core bug
-    # Hypothesis found within a few hundred programs, now fixed); False leaves that input out.
-    edit_retracted: ClassVar[bool] = True
-    # get(limit=True) or get(offset=True) returned nowline's bookkeeping keys (found by this
-    # machine; see test_found_by_state_machine.py); False leaves bool limits out.
-    bool_limits: ClassVar[bool] = False
-    # An update of a correction stored with a time but no write stamp stores one (moving it
-    # among corrections of equal time) without relinking (found by this machine; see
-    # test_found_by_state_machine.py). The first says what the core stores, the second
-    # leaves out what it then gets wrong; set it False to see the fault.
-    update_sets_written: ClassVar[bool] = True
-    tolerate_reordering: ClassVar[bool] = True
-    # A read in another thread that refreshes the registry while a retraction or a deletion
-    # is being written can put the old correction back before the writer unlinks its records
-    # (found by this machine; see test_found_by_state_machine.py). False: the writer thread
-    # only adds memories and corrections.
-    thread_unlinks: ClassVar[bool] = False
-    # A write that drops or changes one correction and adds another reaching the same record
-    # writes that record's old link back (found by this machine; see
-    # test_found_by_state_machine.py). True leaves those records' stored links out until a
-    # repair.
-    tolerate_stale_links: ClassVar[bool] = True
-    # A write that runs while another thread of the same wrapper refreshes it can skip its own
-    # refresh and plan links against a registry the refresh has not filled yet (found by this
-    # machine; see test_found_by_state_machine.py). False: the second wrapper catches up
-    # before it writes in the threads rule, so no refresh of it is due while the threads run.
-    thread_refresh_race: ClassVar[bool] = False
     _bare: ClassVar[dict[int, Any]] = {}
 
     def __init__(self) -> None:
@@ -389,7 +359,7 @@ class NowlineMachine(RuleBasedStateMachine):
             old = self.model.get(rid)
             if (verb == "add" and old is not None) or (verb == "update" and old is None):
                 continue
-            after[rid] = _land(old, patch, doc, stamp, update_sets_written=self.update_sets_written)
+            after[rid] = _land(old, patch, doc, stamp)
             landing.add(rid)
         order = [rid for rid, _, _ in entries if rid in landing]
         before = {rid: (self.model[rid].identity() if rid in self.model else None) for rid in order}
@@ -435,75 +405,11 @@ class NowlineMachine(RuleBasedStateMachine):
             assert snapshot(self.raw) == before, "a refused write changed the store"
             return None
         result = call(wrapper)
-        before_write = self.model
         self.model = after
         self.lagging -= landing  # nowline rewrote their links
         if changes and who == 0:
             self.synced = True  # the second wrapper refreshes at its next read
-        if self.tolerate_reordering:
-            self._tolerate_reordering(before_write, landing)
-        if self.tolerate_stale_links:
-            self._tolerate_stale_links(before_write, landing)
         return result
-
-    def _tolerate_stale_links(self, before: Mapping[str, Model], landing: set[str]) -> None:
-        """Leave out the records whose stale link a write that also adds a correction keeps.
-
-        Where a write drops or changes a correction and puts another that reaches a record
-        the first held, the core writes the record's links as read before the write plus the
-        new one (see test_found_by_state_machine.py): those records lag until a repair.
-        """
-
-        def identity(model: Mapping[str, Model], rid: str) -> Any:
-            return model[rid].identity() if rid in model else None
-
-        changed = {
-            rid
-            for rid in landing
-            if identity(before, rid) is not None
-            and identity(before, rid) != identity(self.model, rid)
-        }
-        added = {
-            rid
-            for rid in landing
-            if identity(self.model, rid) not in (None, identity(before, rid))
-            and not self.model[rid].retracted
-        }
-        if not changed or not added:
-            return
-        then, now = expected_links(self._records(before), "user_id"), self._links()
-        self.lagging |= {
-            rid
-            for rid, (by, _) in now.items()
-            if rid not in landing
-            and set(then.get(rid, ((), None))[0]) & changed
-            and set(by) & added
-        }
-
-    def _tolerate_reordering(self, before: Mapping[str, Model], landing: set[str]) -> None:
-        """Leave out what a write that reorders corrections without relinking gets wrong.
-
-        A write that stores ``nowline_written`` on a correction stored with a time but without
-        one moves it in the order of corrections of equal time, and the core does not treat
-        that as a change of the correction (see test_found_by_state_machine.py): the stored
-        links it alters lag, and the second wrapper may hold the old order, until a repair.
-        """
-        moved = {
-            rid
-            for rid in landing
-            if rid in before
-            and before[rid].time is not None
-            and before[rid].written is None
-            and self.model[rid].written is not None
-            and self.model[rid].identity() is not None
-            and before[rid].identity() == self.model[rid].identity()
-        }
-        if not moved:
-            return
-        kept = {r: replace(m, written=None) if r in moved else m for r, m in self.model.items()}
-        now, then = self._links(), expected_links(self._records(kept), "user_id")
-        self.lagging |= {rid for rid, v in now.items() if then.get(rid) != v}
-        self.synced = False
 
     def _around(self, change: Callable[[], None], touched: set[str]) -> None:
         """Make a change around nowline (raw collection) and in the model.
@@ -644,10 +550,7 @@ class NowlineMachine(RuleBasedStateMachine):
     @rule(data=st.data(), text=texts, who=st.sampled_from([0, 1]))
     def update_document(self, data: st.DataObject, text: str, who: int) -> None:
         """Change a record's text; a correction whose text loses its strings is refused."""
-        editable = [r for r, m in self.model.items() if self.edit_retracted or not m.retracted]
-        if not editable:
-            return
-        rid = self._pick(data, editable)
+        rid = self._pick(data, self.model)
         if self.model[rid].deprecates and data.draw(st.booleans()):
             text = f"{text} (was {' and '.join(self.model[rid].deprecates)})"
         self.update_one(rid, text, who)
@@ -662,10 +565,7 @@ class NowlineMachine(RuleBasedStateMachine):
     @rule(data=st.data(), user=st.sampled_from(USERS), who=st.sampled_from([0, 1]))
     def move_to_scope(self, data: st.DataObject, user: str | None, who: int) -> None:
         """Give a record another user (None removes the key): it changes scope."""
-        editable = [r for r, m in self.model.items() if self.edit_retracted or not m.retracted]
-        if not editable:
-            return
-        rid = self._pick(data, editable)
+        rid = self._pick(data, self.model)
         patch = {"user_id": user}
         self._write(
             who, "update", [(rid, None, patch)], lambda w: w.update(ids=[rid], metadatas=[patch])
@@ -1002,7 +902,7 @@ class NowlineMachine(RuleBasedStateMachine):
         if by_id:
             known = data.draw(st.lists(st.sampled_from(sorted(self.model) or ["none"]), max_size=5))
             ids = [*dict.fromkeys(known), "missing"]
-        if self.bool_limits and data.draw(st.booleans(), label="bool"):
+        if data.draw(st.booleans(), label="bool"):
             limit, offset = data.draw(st.sampled_from([(True, None), (None, True), (1, False)]))
         self._same_get(ids, {"user_id": user} if user else None, limit, offset, include)
 
@@ -1159,7 +1059,6 @@ class NowlineMachine(RuleBasedStateMachine):
         ops=st.lists(
             st.tuples(
                 st.sampled_from(["correct", "correct", "remember", "retract", "delete"]),
-                # (retract and delete run only with thread_unlinks)
                 st.integers(0, 2**16),
                 phrase_lists,
                 texts,
@@ -1182,8 +1081,6 @@ class NowlineMachine(RuleBasedStateMachine):
         errors: list[str] = []
         done = threading.Event()
         who = self._writer(who)  # one writer for the whole rule
-        if who == 1 and not self.thread_refresh_race:
-            self.col2.check("-", metadata={"user_id": None})  # catch up before the threads
 
         def write() -> None:
             for kind, pick, old, text, user in ops:
@@ -1200,8 +1097,6 @@ class NowlineMachine(RuleBasedStateMachine):
                     )
                 elif kind == "remember":
                     self.remember(text, user, None, who)
-                elif not self.thread_unlinks:
-                    continue
                 elif kind == "retract" and self._corrections():
                     corrections = self._corrections()
                     self.retract_one(corrections[pick % len(corrections)], who)

@@ -149,8 +149,7 @@ def _unlink_first(mp: pytest.MonkeyPatch) -> None:
     unlink = (
         "    for cid in corrections:\n"
         "        core.registry.drop(cid)\n"
-        "    for cid in corrections:\n"
-        "        yield from _unlink(core, cid)\n"
+        "    yield from _relink(core, corrections)\n"
     )
     _rewrite(mp, _flows, "delete_flow", delete + unlink, unlink + delete)
     _public_writes(mp, chunk=None, delete=True)
