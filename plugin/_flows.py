@@ -184,8 +184,12 @@ def get_flow(
     where_document: WhereDocument | None,
     include: list[str],
 ) -> Flow[dict[str, Any]]:
-    """Read records as chromadb's ``get`` (paged past Chroma's row limit), keys removed."""
-    start = offset or 0
+    """Read records as chromadb's ``get`` (paged past Chroma's row limit), keys removed.
+
+    The first page sends ``limit`` and ``offset`` as given (a Chroma server refuses a bool,
+    and nowline must refuse it the same way).
+    """
+    start = 0 if offset is None else offset
     parts: list[Mapping[str, Any]] = []
     remaining = limit
     while True:

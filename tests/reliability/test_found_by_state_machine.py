@@ -17,7 +17,10 @@ machine now runs every input these faults needed, with no tolerance for them:
   the registry, and the read is made again;
 * a write during another thread's refresh of the same wrapper skipped its own refresh and
   planned links against a registry not yet filled: a refresh counts only once what it read is
-  taken in.
+  taken in;
+* over a Chroma server, get(offset=False) returned records where chromadb's get() raises (the
+  server wants a number): ``_flows.get_flow`` sent ``offset or 0``; it now sends the offset as
+  given.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ import chromadb
 import pytest
 
 import nowline
-from tests.conftest import FakeEmbedding, strip_nowline
+from tests.conftest import FakeEmbedding, ServerDatabase, strip_nowline
 
 OLD = "acme/app"
 FIX = "Moved from acme/app to acme/web."
@@ -218,3 +221,29 @@ def test_a_write_during_another_threads_refresh_sees_every_correction(
     assert stored is not None
     assert (stored[0] or {}).get("nowline_by") == ["fix"]
 
+
+@pytest.mark.parametrize(("limit", "offset"), [(1, False), (False, None), (True, None)])
+def test_get_with_a_bool_limit_or_offset_over_a_server_is_chromadbs(
+    http_database: ServerDatabase, limit: Any, offset: Any
+) -> None:
+    """Over a Chroma server, get() with a bool limit or offset does what chromadb's get() does.
+
+    The server refuses a bool in either (its JSON body wants a number); nowline sent
+    ``offset=False`` as 0 and so returned records where chromadb raised.
+    """
+    raw = http_database.client().create_collection("mem", embedding_function=FakeEmbedding())
+    memory = nowline.wrap(raw)
+    memory.remember("deploy acme/app", id="m")
+    try:
+        want: Any = raw.get(limit=limit, offset=offset)
+    except Exception as exc:
+        want = (type(exc), str(exc))
+    try:
+        got: Any = memory.get(limit=limit, offset=offset)
+    except Exception as exc:
+        got = (type(exc), str(exc))
+    if isinstance(want, tuple):
+        assert got == want
+    else:
+        assert isinstance(got, dict)
+        assert (got["ids"], got["documents"]) == (want["ids"], want["documents"])

@@ -929,9 +929,20 @@ class NowlineMachine(RuleBasedStateMachine):
         offset: Any,
         include: list[str],
     ) -> None:
-        """Assert that the first wrapper's get() returns the raw get() without nowline's keys."""
-        got = self.col.get(ids=ids, where=where, limit=limit, offset=offset, include=include)  # type: ignore[arg-type]
-        want = self.raw.get(ids=ids, where=where, limit=limit, offset=offset, include=include)  # type: ignore[arg-type]
+        """Assert that the first wrapper's get() returns the raw get() without nowline's keys.
+
+        When the raw get() raises (a Chroma server refuses a bool ``offset``), the wrapper
+        must raise the same error (class and message).
+        """
+        args = {"ids": ids, "where": where, "limit": limit, "offset": offset, "include": include}
+        try:
+            want = self.raw.get(**args)
+        except Exception as exc:
+            with pytest.raises(Exception) as refused:
+                self.col.get(**args)
+            assert (type(refused.value), str(refused.value)) == (type(exc), str(exc))
+            return
+        got = self.col.get(**args)
         assert got["ids"] == want["ids"]
         assert got["documents"] == want["documents"]
         raw_metas = want["metadatas"]
