@@ -20,11 +20,16 @@ machine now runs every input these faults needed, with no tolerance for them:
   taken in;
 * over a Chroma server, get(offset=False) returned records where chromadb's get() raises (the
   server wants a number): ``_flows.get_flow`` sent ``offset or 0``; it now sends the offset as
-  given.
+  given;
+* a sync wrapper (HttpClient) and an async one (AsyncHttpClient) of one server collection in
+  one process did not share the change counter (it was keyed by the client object), so a
+  change through one was seen by the other only within ``refresh_seconds``: the counter is
+  keyed by the server's URL (``_store.server_url``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import traceback
 from pathlib import Path
@@ -247,3 +252,31 @@ def test_get_with_a_bool_limit_or_offset_over_a_server_is_chromadbs(
     else:
         assert isinstance(got, dict)
         assert (got["ids"], got["documents"]) == (want["ids"], want["documents"])
+
+
+def test_an_async_wrapper_sees_a_change_by_a_sync_wrapper_at_its_next_call(
+    http_database: ServerDatabase,
+) -> None:
+    """A correction written through a sync wrapper trips check() of an async one at once.
+
+    Both wrap the same server collection in one process (HttpClient and AsyncHttpClient), so
+    the async wrapper must see the change at its next call (README, Freshness), not only
+    within ``refresh_seconds``.
+    """
+    raw = http_database.client().create_collection("mem", embedding_function=FakeEmbedding())
+    memory = nowline.wrap(raw)
+    server = http_database.server
+
+    async def main() -> list[str]:
+        client = await chromadb.AsyncHttpClient(
+            host=server.host, port=server.port, database=http_database.name
+        )
+        other = nowline.wrap(
+            await client.get_collection("mem", embedding_function=FakeEmbedding()),
+            refresh_seconds=3600,
+        )
+        await other.check("deploy acme/app")  # loaded: no correction yet
+        memory.correct(FIX, deprecates=[OLD], id="fix")
+        return [t.correction.id for t in await other.check("deploy acme/app")]
+
+    assert asyncio.run(main()) == ["fix"]

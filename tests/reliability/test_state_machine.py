@@ -19,6 +19,10 @@ chromadb collection:
 * a second wrapper in the same process that writes and reads, and can be reopened;
 * a write in one thread while other threads call check() and recall().
 
+With ``--backend=http`` the machine also runs with an async second wrapper
+(``nowline.AsyncCollection`` over chromadb's ``AsyncHttpClient``, driven on an event loop of
+its own thread): ``AsyncSecondMachine``.
+
 The model keeps what is stored for each record: its document and user metadata, nowline's
 clock (``nowline_time``/``nowline_written`` when stored) and the retraction mark. Everything
 else is derived with ``tests.reliability.reference``. After every step it checks, for every
@@ -46,15 +50,17 @@ the stored-links comparison (``lagging``) until a repair or until nowline rewrit
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import itertools
 import math
 import os
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import chromadb
 import pytest
@@ -70,7 +76,7 @@ from hypothesis.stateful import (
 
 import nowline
 from nowline._generic import is_generic
-from tests.conftest import FakeEmbedding, backend, snapshot, strip_nowline
+from tests.conftest import ChromaServer, FakeEmbedding, backend, snapshot, strip_nowline
 from tests.reliability.invariants import unreachable
 from tests.reliability.reference import (
     Record,
@@ -1274,3 +1280,101 @@ def test_minimal_program_found_by_hypothesis(module_client: chromadb.api.ClientA
     machine.retract_one("c1")
     machine.update_one("c1", "acme/app")
     machine.stored_links_match_the_model()
+
+
+# ----------------------------------------------------------------- an async second wrapper
+
+
+class _Loop:
+    """One event loop on a thread of its own; :meth:`run` waits for a coroutine run on it.
+
+    An ``AsyncHttpClient`` belongs to the loop it was opened in, so every call of one machine
+    run goes through the same loop; calls from several threads run there as concurrent tasks.
+    """
+
+    def __init__(self) -> None:
+        """Start the loop's thread."""
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="sm-loop", daemon=True)
+        self.thread.start()
+
+    def run(self, coro: Coroutine[Any, Any, Any]) -> Any:
+        """Run ``coro`` on the loop and return its result (or raise its error)."""
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
+
+    def close(self) -> None:
+        """Stop the loop and its thread."""
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+        self.loop.close()
+
+
+class _SyncOverAsync:
+    """A ``nowline.AsyncCollection`` with the sync methods the machine calls (via a _Loop)."""
+
+    def __init__(self, col: nowline.AsyncCollection, loop: _Loop) -> None:
+        """Keep the async collection and the loop its calls run on."""
+        self._col = col
+        self._loop = loop
+
+    def __getattr__(self, name: str) -> Any:
+        """Return the attribute; a coroutine method runs to its end on the loop."""
+        attr = getattr(self._col, name)
+        if not inspect.iscoroutinefunction(attr):
+            return attr
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return self._loop.run(attr(*args, **kwargs))
+
+        return call
+
+
+class AsyncSecondMachine(NowlineMachine):
+    """The machine with an async second wrapper (``nowline.AsyncCollection``).
+
+    The second wrapper is over chromadb's ``AsyncHttpClient`` on the same server database as
+    the first (sync) wrapper. Every rule and invariant is the parent's: the two wrappers must
+    agree with the model and so with each other, also while threads read through both (on the
+    async side, as tasks of one event loop) and one writes.
+    """
+
+    aclient: ClassVar[Any] = None
+    aloop: ClassVar[_Loop | None] = None
+
+    def _second(self) -> nowline.Collection:
+        """Return a new async second wrapper (as a sync face): no refresh by time, small reach."""
+        assert self.aloop is not None
+        raw2 = self.aloop.run(
+            self.aclient.get_collection(self.raw.name, embedding_function=FakeEmbedding())
+        )
+        col = nowline.wrap(raw2, scope_key="user_id", refresh_seconds=3600, max_reach=REACH)
+        return cast(nowline.Collection, _SyncOverAsync(col, self.aloop))
+
+
+def test_async_second_wrapper_agrees_with_the_model(
+    chroma_server: ChromaServer, request: pytest.FixtureRequest
+) -> None:
+    """Random programs through a sync and an async wrapper of one server collection.
+
+    Runs with ``--backend=http`` only (an AsyncHttpClient needs a server; the local run would
+    start one just for this): ``make test`` runs it once.
+    """
+    if backend(request.config) != "http":
+        pytest.skip("an async wrapper needs a Chroma server: runs with --backend=http")
+    database = chroma_server.new_database()
+    NowlineMachine.client = AsyncSecondMachine.client = chroma_server.client(database)
+    loop = _Loop()
+    try:
+        AsyncSecondMachine.aloop = loop
+        AsyncSecondMachine.aclient = loop.run(
+            _async_client(chroma_server.host, chroma_server.port, database)
+        )
+        run_state_machine_as_test(AsyncSecondMachine, settings=_settings(12))
+    finally:
+        AsyncSecondMachine.aclient = AsyncSecondMachine.aloop = None
+        loop.close()
+
+
+async def _async_client(host: str, port: int, database: str) -> Any:
+    """Return chromadb's AsyncHttpClient on a server database (opened in the running loop)."""
+    return await chromadb.AsyncHttpClient(host=host, port=port, database=database)
