@@ -24,7 +24,12 @@ machine now runs every input these faults needed, with no tolerance for them:
 * a sync wrapper (HttpClient) and an async one (AsyncHttpClient) of one server collection in
   one process did not share the change counter (it was keyed by the client object), so a
   change through one was seen by the other only within ``refresh_seconds``: the counter is
-  keyed by the server's URL (``_store.server_url``).
+  keyed by the server's URL (``_store.server_url``);
+* a read that returned a correction the wrapper held, edited by a plain chromadb client (its
+  strings changed), did not take in the edit unless a result showed the old correction (at a
+  high budget over a server, where programs run slowly enough that the edited correction's
+  stamp had left the refresh's window): ``_flows._observe`` reads again by id every
+  correction whose row differs from what the registry holds.
 """
 
 from __future__ import annotations
@@ -280,3 +285,28 @@ def test_an_async_wrapper_sees_a_change_by_a_sync_wrapper_at_its_next_call(
         return [t.correction.id for t in await other.check("deploy acme/app")]
 
     assert asyncio.run(main()) == ["fix"]
+
+
+def test_a_read_that_returns_a_correction_edited_around_nowline_takes_it_in(
+    memory: nowline.Collection,
+) -> None:
+    """A correction edited with the raw collection is seen by the read that returns it.
+
+    A wrapper holds "fix", naming x/y, which no record names. A plain chromadb client changes
+    what it deprecates to acme/app. A read that returns "fix" takes in its stored state at once
+    (README, Freshness: written around nowline, when a read returns it), so "m" is superseded
+    by it. Before, a read took in only corrections the registry did not hold or newly
+    retracted ones, and the stale "fix" reached no record, so nothing verified it.
+    """
+    memory.remember("deploy acme/app", id="m")
+    memory.raw.add(
+        ids=["fix"], documents=["Moved from acme/app and x/y."], metadatas=[{"deprecates": ["x/y"]}]
+    )
+    other = nowline.wrap(memory.raw, refresh_seconds=3600)  # no refresh by time
+    for _ in range(2):
+        other.hits(["fix"])  # it holds "fix"; its rolling scan has run
+    memory.raw.update(ids=["fix"], metadatas=[{"deprecates": ["acme/app"]}])
+    assert [(h.id, h.role) for h in other.hits(["m", "fix"])] == [
+        ("m", "historical"),
+        ("fix", "transition"),
+    ]

@@ -40,7 +40,9 @@ Freshness (a choice this model makes to stay deterministic):
   program: it must see every correction change made through nowline (the wrappers of one
   process share a change counter), but it may miss a change made around nowline until it
   refreshes. While such a change is pending (``synced`` is False) the second wrapper is not
-  used; it catches up when the first wrapper changes corrections (its next read refreshes),
+  used; it catches up when the first wrapper changes corrections (its next read refreshes,
+  and ``second_wrapper_agrees`` reads every record through it: a read takes in every
+  correction it returns that the wrapper holds otherwise, and verifies the ones it shows),
   when it is reopened (a new wrapper's first read refreshes), or after a repair.
 
 Stored links of records that a change around nowline affects lag until ``repair()`` (DESIGN §4):
