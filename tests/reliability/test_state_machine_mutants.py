@@ -38,8 +38,7 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
 import nowline
-from nowline import _flows, _freshness, _registry, _store, _validate
-from nowline import collection as _collection
+from nowline import _facade, _flows, _freshness, _registry, _store, _validate
 from tests.reliability import test_state_machine as machine_module
 from tests.reliability.test_state_machine import NowlineMachine
 
@@ -107,7 +106,7 @@ def fault_4(mp: pytest.MonkeyPatch) -> None:
         "validate_insert_record_set(record_set=records)",
         f"if len(records['ids']) <= {CHUNK}: validate_insert_record_set(record_set=records)",
     )
-    mp.setattr(_collection, "insert_request", _validate.insert_request)
+    mp.setattr(_facade, "insert_request", _validate.insert_request)
     _public_writes(mp, chunk=CHUNK, delete=False)
 
 
