@@ -1353,9 +1353,7 @@ class AsyncSecondMachine(NowlineMachine):
         return cast(nowline.Collection, _SyncOverAsync(col, self.aloop))
 
 
-def test_async_second_wrapper_agrees_with_the_model(
-    chroma_server: ChromaServer, request: pytest.FixtureRequest
-) -> None:
+def test_async_second_wrapper_agrees_with_the_model(request: pytest.FixtureRequest) -> None:
     """Random programs through a sync and an async wrapper of one server collection.
 
     Runs with ``--backend=http`` only (an AsyncHttpClient needs a server; the local run would
@@ -1363,6 +1361,7 @@ def test_async_second_wrapper_agrees_with_the_model(
     """
     if backend(request.config) != "http":
         pytest.skip("an async wrapper needs a Chroma server: runs with --backend=http")
+    chroma_server: ChromaServer = request.getfixturevalue("chroma_server")
     database = chroma_server.new_database()
     NowlineMachine.client = AsyncSecondMachine.client = chroma_server.client(database)
     loop = _Loop()
