@@ -22,7 +22,16 @@ from . import embedding as _embedding  # registers nowline's embedding function 
 from ._freshness import Freshness
 from ._registry import Registry
 from ._snapshot import path_for as snapshot_path
-from ._store import Flow, Get, Lock, Modify, choose_embedding_function, local_store, max_batch_size
+from ._store import (
+    Flow,
+    Get,
+    Lock,
+    Modify,
+    choose_embedding_function,
+    local_store,
+    max_batch_size,
+    server_url,
+)
 from ._validate import (
     DEFAULT_MAX_REACH,
     check_flag,
@@ -163,7 +172,9 @@ class Facade:
         self._raw = collection
         self._options = opts
         _, writer_path = local_store(collection._client)
-        store: object = writer_path or id(collection._client)
+        # The wrappers of one collection in this process share a change counter: keyed by the
+        # store's folder, the server's URL (sync and async clients alike), else the client.
+        store: object = writer_path or server_url(collection._client) or id(collection._client)
         self._core = F.Core(
             registry=Registry(),
             fresh=Freshness(key=(store, str(collection.id)), refresh_seconds=opts.refresh_seconds),

@@ -106,10 +106,12 @@ def load(
 def _observe(core: Core, records: Iterable[Record]) -> Flow[None]:
     """Take in what a read shows about corrections: new ones, retractions, unknown links.
 
-    A correction that a read returns and the registry does not hold, or holds as not
-    retracted while the record is, is read again by id and taken in at once (the row itself
-    may be older than a change another thread made meanwhile). A stored link that names a
-    correction the registry does not hold forces a refresh (once per unknown id).
+    A correction that a read returns and the registry does not hold or holds otherwise (its
+    strings, scope, time, retraction or text changed, by a plain chromadb client too), and a
+    record the registry holds as a correction that no longer is one, is read again by id and
+    taken in at once (the row itself may be older than a change another thread made
+    meanwhile). A stored link that names a correction the registry does not hold forces a
+    refresh (once per unknown id).
     """
     unknown_links = False
     recheck: list[str] = []
@@ -117,10 +119,9 @@ def _observe(core: Core, records: Iterable[Record]) -> Flow[None]:
         meta = record.metadata
         if not meta:
             continue
-        if R.is_correction(meta):
-            held = core.registry.get(record.id)
-            if held is None or (held.retracted is None and R.is_retracted(meta)):
-                recheck.append(record.id)
+        held = core.registry.get(record.id)
+        if (R.is_correction(meta) or held is not None) and _differs(held, record, core.scope_key):
+            recheck.append(record.id)
         links = meta.get(R.BY)
         for cid in links if isinstance(links, list) else ():
             if (
@@ -133,6 +134,19 @@ def _observe(core: Core, records: Iterable[Record]) -> Flow[None]:
     if recheck:
         yield from verify_flow(core.registry, core.scope_key, recheck)
     yield from core.refresh(force=unknown_links)
+
+
+def _differs(held: CorrectionInfo | None, record: Record, scope_key: str | None) -> bool:
+    """Return whether a record read with its metadata shows another correction than ``held``.
+
+    The text is compared only when the read returned it.
+    """
+    found = correction_info(record, scope_key)
+    if found is None or held is None:
+        return found is not held
+    if record.document is None:
+        found = found._replace(document=held.document)
+    return found != held
 
 
 def _states(
@@ -186,8 +200,12 @@ def get_flow(
     where_document: WhereDocument | None,
     include: list[str],
 ) -> Flow[dict[str, Any]]:
-    """Read records as chromadb's ``get`` (paged past Chroma's row limit), keys removed."""
-    start = offset or 0
+    """Read records as chromadb's ``get`` (paged past Chroma's row limit), keys removed.
+
+    The first page sends ``limit`` and ``offset`` as given (a Chroma server refuses a bool,
+    and nowline must refuse it the same way).
+    """
+    start = 0 if offset is None else offset
     parts: list[Mapping[str, Any]] = []
     remaining = limit
     while True:

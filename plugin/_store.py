@@ -51,6 +51,7 @@ __all__ = [
     "max_batch_size",
     "run_async",
     "run_sync",
+    "server_url",
 ]
 
 T = TypeVar("T")
@@ -428,6 +429,16 @@ def local_store(api: Any) -> tuple[bool, str | None]:
         return True, None
     path = getattr(settings, "persist_directory", None)
     return True, (str(path) if path else None)
+
+
+def server_url(api: Any) -> str | None:
+    """Return the URL of a client's Chroma server (None: not a server's client).
+
+    Sync and async clients of one server in one process, whatever their settings otherwise,
+    give the same URL, so their wrappers of one collection share its change counter.
+    """
+    url = getattr(api, "_api_url", None)
+    return url if isinstance(url, str) and url else None
 
 
 def max_batch_size(api: Any, default: int = 1000) -> int:

@@ -31,6 +31,7 @@ __all__ = [
     "expected_states",
     "fold",
     "occurs",
+    "reach_counts",
     "recall_states",
     "stored_links",
 ]
@@ -215,6 +216,20 @@ def expected_links(
 ) -> dict[str, tuple[tuple[str, ...], str | None]]:
     """Return {id: (nowline_by, nowline_role)} as a store must hold them after repair()."""
     return {rid: (e.by, e.stored_role) for rid, e in expected(records, scope_key).items()}
+
+
+def reach_counts(records: Iterable[Record], scope_key: str | None = None) -> dict[str, int]:
+    """Return, for every record, how many records it supersedes directly (a correction's reach).
+
+    This is what §6's reach limit counts: the records that will be linked to the correction
+    once it is written, those written in the same call included.
+    """
+    exp = expected(records, scope_key)
+    counts = dict.fromkeys(exp, 0)
+    for e in exp.values():
+        for cid in e.by:
+            counts[cid] += 1
+    return counts
 
 
 def all_records(collection: Any) -> list[Record]:
