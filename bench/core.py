@@ -516,7 +516,12 @@ def core_markdown(data: dict[str, Any]) -> str:
             "nowline core costs vs bare chromadb", data["machine"], data["command"], data["seconds"]
         )
         + "\nRatios are nowline over bare chromadb, measured interleaved in one run on one "
-        "PersistentClient, with precomputed random 384-d embeddings (see the caveats in "
+        + (
+            f"Chroma server ({data['config']['url']}, through HttpClient)"
+            if data["config"].get("url")
+            else "PersistentClient"
+        )
+        + ", with precomputed random 384-d embeddings (see the caveats in "
         "`bench/core.py`).\n\n"
         + table
         + "\n\n## Propagation runs\n\n"
