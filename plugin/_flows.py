@@ -646,7 +646,7 @@ def repair_flow(core: Core) -> Flow[RepairReport]:
     """Rebuild every link from the documents and store what differs."""
     start = time.perf_counter()
     records = yield from read_all()
-    infos = [i for r in records if (i := correction_info(r, core.scope_key)) is not None]
+    infos = yield Work(R.correction_infos, (records, core.scope_key))
     core.registry.replace_all(infos)
     plan = yield Work(repair_plan, (records, core.registry, core.scope_key, time.time()))
     if plan.ids:

@@ -197,18 +197,13 @@ def load_flow(
     stored = {key for r in records if isinstance(key := (r.metadata or {}).get(R.SCOPE_KEY), str)}
     scope_key = choose_scope(stored)
     # Reading every correction's record grows with the corrections: off an event loop.
-    infos = yield Work(_infos_of, (records, scope_key))
+    infos = yield Work(R.correction_infos, (records, scope_key))
     registry.replace_all(infos)
     if snapshot is not None:
         yield Work(
             _snapshot.write, (snapshot, _snapshot.state_of(registry, fresh, scope_key, stored))
         )
     return scope_key
-
-
-def _infos_of(records: list[Record], scope_key: str | None) -> list[CorrectionInfo]:
-    """Return the correction of each record that is one."""
-    return [info for r in records if (info := correction_info(r, scope_key)) is not None]
 
 
 def refresh_flow(

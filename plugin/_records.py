@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
@@ -37,6 +37,7 @@ __all__ = [
     "Role",
     "ScopeToken",
     "correction_info",
+    "correction_infos",
     "is_correction",
     "is_retracted",
     "merge",
@@ -221,6 +222,11 @@ def scope_token(meta: Mapping[str, Any] | None, scope_key: str | None) -> ScopeT
     if isinstance(value, list):
         return ("list", tuple(value))
     return (type(value).__name__, value)
+
+
+def correction_infos(records: Iterable[Record], scope_key: str | None) -> list[CorrectionInfo]:
+    """Return the correction of each record that is one (a pure scan: run it off a loop)."""
+    return [info for r in records if (info := correction_info(r, scope_key)) is not None]
 
 
 def correction_info(record: Record, scope_key: str | None) -> CorrectionInfo | None:
