@@ -57,6 +57,7 @@ __all__ = [
     "progress",
     "real_model",
     "run_header",
+    "split_url",
     "summarize",
     "timed",
     "uninstrument",
@@ -99,6 +100,16 @@ def default_data(relative: str) -> Path | None:
 def new_client(path: str | Path) -> Any:
     """Return a chromadb PersistentClient at ``path`` (telemetry off)."""
     return chromadb.PersistentClient(path=str(path), settings=Settings(anonymized_telemetry=False))
+
+
+def split_url(url: str) -> tuple[str, int]:
+    """Return (host, port) of a ``--url`` of the form ``http://host:port``, or exit saying so."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.scheme != "http" or not parts.hostname or parts.port is None:
+        raise SystemExit(f"--url must look like http://localhost:8000, not {url!r}")
+    return parts.hostname, parts.port
 
 
 def new_collection(client: Any, name: str) -> Any:

@@ -148,16 +148,6 @@ def chroma_server(folder: Path) -> Iterator[tuple[str, int]]:
         log.close()
 
 
-def _split_url(url: str) -> tuple[str, int]:
-    """Return (host, port) of ``http://host:port``."""
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(url)
-    if parts.scheme != "http" or not parts.hostname or parts.port is None:
-        raise SystemExit(f"--url must look like http://localhost:8000, not {url!r}")
-    return parts.hostname, parts.port
-
-
 # ------------------------------------------------------------------------------- store
 
 
@@ -768,7 +758,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = time.perf_counter()
     database = f"bench{uuid.uuid4().hex[:12]}"
     with tempfile.TemporaryDirectory(prefix="nowline-async-") as tmp:
-        server = chroma_server(Path(tmp)) if args.url is None else _nothing(_split_url(args.url))
+        server = chroma_server(Path(tmp)) if args.url is None else _nothing(C.split_url(args.url))
         with server as (host, port):
             admin = chromadb.AdminClient(chromadb.HttpClient(host=host, port=port)._system.settings)
             admin.create_database(database)

@@ -69,7 +69,6 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import numpy as np
 
@@ -177,12 +176,8 @@ def _client(args: argparse.Namespace, tmp: Path, n: int) -> Any:
     import chromadb
     from chromadb.config import Settings
 
-    url = urlsplit(args.url)
-    return chromadb.HttpClient(
-        host=url.hostname or "127.0.0.1",
-        port=url.port or 8000,
-        settings=Settings(anonymized_telemetry=False),
-    )
+    host, port = C.split_url(args.url)
+    return chromadb.HttpClient(host=host, port=port, settings=Settings(anonymized_telemetry=False))
 
 
 def measure_size(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
