@@ -7,6 +7,9 @@ Run ``.venv/bin/python bench/core.py`` (10k and 100k records: 5 to 13 minutes on
 ``--sizes 10000,100000,1000000`` adds the opt-in 1M point (40 minutes to hours on such a
 machine: building the two 1M stores dominates). Writes ``core.json``,
 ``core.md``, ``scaling.json``, ``scaling.md`` and ``scaling.png`` to ``--out``.
+``--merge core.json`` adds the sizes of an earlier run that this run did not measure to the
+scaling report (each size's row names the run it comes from), so the 1M point can be run alone:
+``--sizes 1000000 --merge bench/results/core.json``.
 
 This script is also the scaling benchmark (issue 4 §4): every size in ``--sizes`` is measured
 the same way and the per-size numbers go to ``scaling.*``.
@@ -61,6 +64,8 @@ from __future__ import annotations
 
 import argparse
 import functools
+import json
+import os
 import random
 import resource
 import sys
@@ -344,8 +349,35 @@ def measure_size(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
         "repair": repair,
         # the process's peak so far: both stores of this size (and the ones before) included
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "load_average_after": list(os.getloadavg()),
     }
     return result
+
+
+def _run_of(data: dict[str, Any]) -> dict[str, Any]:
+    """Return where a size's numbers come from: the run's date, command and load."""
+    machine = data["machine"]
+    return {
+        "date": machine["date"],
+        "command": data["command"],
+        "load_average_at_start": machine.get("load_average_at_start"),
+    }
+
+
+def merged_sizes(paths: Sequence[Path], measured: Sequence[int]) -> list[dict[str, Any]]:
+    """Return the per-size results of earlier runs' ``core.json`` for sizes not measured now.
+
+    A size found in several files comes from the first file that has it.
+    """
+    out: dict[int, dict[str, Any]] = {}
+    for path in paths:
+        old = json.loads(Path(path).read_text())
+        if old.get("benchmark") != "core":
+            raise SystemExit(f"--merge {path}: not a core.json written by bench/core.py")
+        for s in old["sizes"]:
+            if s["size"] not in measured and s["size"] not in out:
+                out[s["size"]] = {**s, "run": s.get("run") or _run_of(old)}
+    return list(out.values())
 
 
 def _chroma_floor(bare: Any, stale: list[str], run: int) -> dict[str, float]:
@@ -554,6 +586,7 @@ def scaling_markdown(data: dict[str, Any]) -> str:
             C.fmt_s(s["repair"]["wall_s"]),
             f"{s['peak_rss_mb']:,.0f} MB",
             "yes" if s["propagation"]["correct"] else "**no**",
+            _run_label(s["run"]),
         ]
         for s in data["sizes"]
     ]
@@ -575,11 +608,18 @@ def scaling_markdown(data: dict[str, Any]) -> str:
                 "repair()",
                 "peak RSS",
                 "links correct",
+                "run (load average at its start)",
             ],
             rows,
         )
         + "\n\n![scaling](scaling.png)\n"
     )
+
+
+def _run_label(run: dict[str, Any]) -> str:
+    """Return a short label of the run a size comes from."""
+    load = run.get("load_average_at_start")
+    return f"{run['date'][:16].replace('T', ' ')} ({load[0]:.1f})" if load else run["date"][:16]
 
 
 def plot(data: dict[str, Any], path: Path) -> None:
@@ -698,6 +738,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=None, help="records per add call (1000)")
     parser.add_argument("--queries", type=int, default=None, help="timed queries per size (300)")
     parser.add_argument("--repeats", type=int, default=None, help="propagation runs per size (3)")
+    parser.add_argument(
+        "--merge",
+        type=Path,
+        action="append",
+        default=[],
+        help="an earlier run's core.json: its other sizes join the scaling report (repeatable)",
+    )
     args = parser.parse_args(argv)
     smoke = {
         "sizes": "1000",
@@ -729,6 +776,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="nowline-core-") as tmp:
         for n in sizes:
             results.append(measure_size(n, args, Path(tmp)))
+    run = {
+        "date": info["date"],
+        "command": C.command_line(),
+        "load_average_at_start": info.get("load_average_at_start"),
+    }
+    for s in results:
+        s["run"] = run
     config = {
         k: getattr(args, k)
         for k in (
@@ -768,6 +822,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     C.write_report(args.out, "core", data, core_markdown(data))
     scaling = {k: data[k] for k in ("command", "seconds", "machine", "config", "targets")}
     scaling["benchmark"] = "scaling"
+    every = sorted([*results, *merged_sizes(args.merge, sizes)], key=lambda s: s["size"])
+    scaling["merged_from"] = [str(p) for p in args.merge]
     scaling["sizes"] = [
         {
             "size": s["size"],
@@ -786,11 +842,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             "repair_seconds": s["repair"]["wall_s"],
             "peak_rss_mb": s["peak_rss_mb"],
             "links_correct": s["propagation"]["correct"],
+            "run": s["run"],
         }
-        for s in results
+        for s in every
     ]
-    C.write_report(args.out, "scaling", scaling, scaling_markdown(data), echo=False)
-    plot(data, args.out / "scaling.png")
+    every_data = {**data, "sizes": every}
+    C.write_report(args.out, "scaling", scaling, scaling_markdown(every_data), echo=False)
+    plot(every_data, args.out / "scaling.png")
     print(f"wrote {args.out / 'scaling.png'}")
     return 0 if data["summary"]["propagation_correct"] else 1
 
