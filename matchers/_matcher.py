@@ -43,10 +43,22 @@ class Match(Generic[K]):
     end: int
 
 
-# What the automata store for each folded phrase (see _value): the phrase, its length, whether
+# What the matcher knows of each folded phrase (see _value): the phrase, its length, whether
 # the text needs a boundary before and after it, and whether it is a dotted name that a "."
-# plus a token character after it continues.
+# plus a token character after it continues. The automata themselves store integers (an index
+# into their word list), which pyahocorasick builds and loads faster than Python objects; the
+# values are worked out at a phrase's first hit, so building for 100k phrases stays cheap.
 _Value = tuple[str, int, bool, bool, bool]
+
+
+@dataclass(slots=True)
+class _Automaton:
+    """A pyahocorasick automaton over ``words``, whose value for a word is its index."""
+
+    automaton: Any
+    words: list[str]
+    values: list[_Value | None]
+
 
 # What separates the segments of a phrase; a dotted name is a phrase whose last segment has a ".".
 _SEGMENT_SEPARATOR = re.compile(r"[/@:\s]")
@@ -100,9 +112,9 @@ class Matcher(Generic[K]):
         # folded phrase -> [(phrase as given, key)], in insertion order
         self._entries: dict[str, list[tuple[str, K]]] = {}
         self._by_key: dict[K, list[str]] = {}
-        self._main: Any = None
+        self._main: _Automaton | None = None
         self._main_words: set[str] = set()
-        self._delta: Any = None
+        self._delta: _Automaton | None = None
         self._delta_words: set[str] = set()
         self._dirty = False
         self.add_many(pairs)
@@ -146,11 +158,31 @@ class Matcher(Generic[K]):
             InvalidPhrase: a phrase is not a ``str``, is empty or is only whitespace.
             TypeError: a key is not hashable.
         """
-        checked = [(phrase, _check_phrase(phrase), key) for phrase, key in pairs]
-        for _, _, key in checked:
-            hash(key)
+        checked = []
+        for phrase, key in pairs:
+            folded = _check_phrase(phrase)
+            hash(key)  # an unhashable key must fail before anything is stored
+            checked.append((phrase, folded, key))
+        # _insert, inlined: a registry adds 100k phrases at once when a process starts.
+        all_entries, by_key = self._entries, self._by_key
+        main_words, delta_words = self._main_words, self._delta_words
         for phrase, folded, key in checked:
-            self._insert(phrase, folded, key)
+            pair = (phrase, key)
+            entries = all_entries.get(folded)
+            if entries is None:
+                all_entries[folded] = [pair]
+            elif pair in entries:
+                continue
+            else:
+                entries.append(pair)
+            phrases = by_key.get(key)
+            if phrases is None:
+                by_key[key] = [phrase]
+            else:
+                phrases.append(phrase)
+            if folded not in main_words and folded not in delta_words:
+                delta_words.add(folded)
+                self._dirty = True
 
     def remove(self, key: K) -> None:
         """Remove every phrase added under ``key``.
@@ -167,6 +199,10 @@ class Matcher(Generic[K]):
             else:
                 # The automaton keeps the word until the next merge; hits on it are skipped.
                 del self._entries[folded]
+
+    def prepare(self) -> None:
+        """Build the automata now rather than at the next scan (in another thread, say)."""
+        self._build()
 
     def discard(self, key: K) -> None:
         """Remove every phrase added under ``key``, if there are any."""
@@ -211,10 +247,15 @@ class Matcher(Generic[K]):
         spans: list[tuple[int, int, list[tuple[str, K]]]] = []
         # The hot loop: one pass per automaton over every overlapping hit. is_token_char is
         # inlined here because a function call per hit costs more than the rest of the check.
-        for automaton in (self._main, self._delta):
-            if automaton is None:
+        for part in (self._main, self._delta):
+            if part is None:
                 continue
-            for last, (word, length, bound_start, bound_end, dotted) in automaton.iter(folded):
+            words, values = part.words, part.values
+            for last, index in part.automaton.iter(folded):
+                value = values[index]
+                if value is None:
+                    value = values[index] = _value(words[index])
+                word, length, bound_start, bound_end, dotted = value
                 end = last + 1
                 start = end - length
                 if bound_start and start:
@@ -291,15 +332,17 @@ def _check_phrase(phrase: object) -> str:
     return fold(phrase)
 
 
-def _automaton(words: Iterable[str]) -> Any:
-    """Build a pyahocorasick automaton whose values are :data:`_Value`; None when empty."""
-    automaton = ahocorasick.Automaton()
-    for word in words:
-        automaton.add_word(word, _value(word))
-    if len(automaton) == 0:
+def _automaton(words: Iterable[str]) -> _Automaton | None:
+    """Build an automaton over ``words`` (each stores its index); None when there are none."""
+    listed = list(words)
+    if not listed:
         return None
+    automaton = ahocorasick.Automaton(ahocorasick.STORE_INTS)
+    add_word = automaton.add_word
+    for index, word in enumerate(listed):
+        add_word(word, index)
     automaton.make_automaton()
-    return automaton
+    return _Automaton(automaton, listed, [None] * len(listed))
 
 
 def _value(word: str) -> _Value:

@@ -31,7 +31,7 @@ from chromadb.api.types import Where
 from . import _records as R
 from ._records import CorrectionInfo, Record, correction_info
 from ._registry import Registry
-from ._store import Flow, Get, Work
+from ._store import Background, Flow, Get, Work
 
 __all__ = [
     "PAGE",
@@ -191,6 +191,7 @@ def load_flow(
             if scope_key == saved.scope_key:
                 registry.replace_all(saved.infos)
                 fresh.mark, fresh.scan_offset = saved.mark, saved.scan_offset
+                yield from _build_meanwhile(registry)
                 return scope_key
     fresh.mark = time.time()
     records = yield from read_all(where=cast(Where, {R.CORRECTION: True}))
@@ -199,11 +200,19 @@ def load_flow(
     # Reading every correction's record grows with the corrections: off an event loop.
     infos = yield Work(R.correction_infos, (records, scope_key))
     registry.replace_all(infos)
+    yield from _build_meanwhile(registry)
     if snapshot is not None:
         yield Work(
             _snapshot.write, (snapshot, _snapshot.state_of(registry, fresh, scope_key, stored))
         )
     return scope_key
+
+
+def _build_meanwhile(registry: Registry) -> Flow[None]:
+    """Build the registry's automata in the background while the first read reads Chroma."""
+    job = registry.build_job()
+    if job is not None:
+        yield Background(job)
 
 
 def refresh_flow(
@@ -275,11 +284,30 @@ def _by_ids(ids: Sequence[str]) -> Flow[tuple[Iterable[Record], Iterable[str]]]:
     return found.values(), [i for i in ids if i not in found]
 
 
+def _known(registry: Registry, scope_key: str | None, row: Record) -> bool:
+    """Return whether a row's metadata shows the correction exactly as the registry holds it."""
+    held = registry.get(row.id)
+    if held is None:
+        return False
+    return correction_info(Record(row.id, held.document, row.metadata), scope_key) == held
+
+
 def _scan_step(fresh: Freshness, registry: Registry, scope_key: str | None) -> Flow[bool]:
-    """Read the next page of the rolling scan and take in the corrections it shows."""
+    """Read the next page of the rolling scan and take in the corrections it shows.
+
+    The page holds metadata only; the records whose metadata says something the registry does
+    not know (a correction it lacks, one it holds with other strings, time, scope or
+    retraction, or one that is no correction any more) are read again in full and taken in.
+    An edit of a correction's text alone changes no link; it is caught when a read shows
+    that correction (:func:`verify_flow`).
+    """
     page = yield Get(limit=SCAN_PAGE, offset=fresh.scan_offset, include=("metadatas",))
     rows = records_of(page)
-    candidates = [r.id for r in rows if R.is_correction(r.metadata) or r.id in registry]
+    candidates = [
+        r.id
+        for r in rows
+        if (R.is_correction(r.metadata) or r.id in registry) and not _known(registry, scope_key, r)
+    ]
     changed = False
     if candidates:
         changed = bool((yield from _take_in(registry, scope_key, lambda: _by_ids(candidates))))

@@ -13,6 +13,7 @@ writer may share one registry (a scan of a 10 kB text holds it for about 0.1 ms)
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
@@ -65,6 +66,38 @@ def _direct(
     return found
 
 
+_Automata = tuple[Matcher[str], Matcher[str]]
+
+
+def _automata_of(active: Iterable[CorrectionInfo]) -> _Automata:
+    """Return the deprecated-string and anchor automata over active corrections, built."""
+    listed = list(active)
+    built = (
+        Matcher((p, i.id) for i in listed for p in i.deprecates),
+        Matcher((p, i.id) for i in listed for p in i.about),
+    )
+    for matcher in built:
+        matcher.prepare()
+    return built
+
+
+class _Build:
+    """A build of the automata over the active corrections as they were when it was made."""
+
+    def __init__(self, active: dict[str, CorrectionInfo]) -> None:
+        self.active = active
+        self.pid = os.getpid()  # a fork copies the job but not the thread running it
+        self.done = threading.Event()
+        self.result: _Automata | None = None
+
+    def __call__(self) -> None:
+        """Build (in any thread); a failure leaves the build to the first scan."""
+        try:
+            self.result = _automata_of(self.active.values())
+        finally:
+            self.done.set()
+
+
 class Registry:
     """All corrections of one collection, with automata over the active ones."""
 
@@ -72,7 +105,8 @@ class Registry:
         """Create a registry holding ``infos``; the automata are built at the first scan."""
         self._lock = threading.RLock()
         self._infos: dict[str, CorrectionInfo] = {info.id: info for info in infos}
-        self._automata: tuple[Matcher[str], Matcher[str]] | None = None
+        self._automata: _Automata | None = None
+        self._building: _Build | None = None
         self._sups: dict[str, tuple[str, ...]] = {}
         self._texts: frozenset[str] | None = None
         self.version = 0
@@ -84,12 +118,45 @@ class Registry:
         process that only lists or counts never pays for it.
         """
         if self._automata is None:
-            active = [i for i in self._infos.values() if i.retracted is None]
-            self._automata = (
-                Matcher((p, i.id) for i in active for p in i.deprecates),
-                Matcher((p, i.id) for i in active for p in i.about),
-            )
+            job, self._building = self._building, None
+            if job is not None and job.pid == os.getpid():
+                job.done.wait()  # the job never takes the lock held here
+            if job is not None and job.result is not None:
+                self._automata = self._catch_up(job.result, job.active)
+            else:
+                self._automata = _automata_of(
+                    i for i in self._infos.values() if i.retracted is None
+                )
         return self._automata
+
+    def build_job(self) -> Callable[[], None] | None:
+        """Return a job that builds the automata, to run in another thread; None if built.
+
+        A process that has just loaded its corrections scans soon, and reads Chroma until
+        then (chromadb's calls release the GIL), so building meanwhile hides most of the
+        build. The first scan waits for the job, then brings what it built up to date with
+        every change made since the job began.
+        """
+        with self._lock:
+            if self._automata is not None or self._building is not None:
+                return None
+            job = _Build({i.id: i for i in self._infos.values() if i.retracted is None})
+            self._building = job
+            return job
+
+    def _catch_up(self, built: _Automata, was: Mapping[str, CorrectionInfo]) -> _Automata:
+        """Return automata built over the active corrections ``was``, made current."""
+        deprecated, anchors = built
+        now = self._infos
+        for cid, info in was.items():
+            if now.get(cid) != info:
+                deprecated.discard(cid)
+                anchors.discard(cid)
+        for cid, info in now.items():
+            if info.retracted is None and was.get(cid) != info:
+                deprecated.add_many((p, cid) for p in info.deprecates)
+                anchors.add_many((p, cid) for p in info.about)
+        return built
 
     def __len__(self) -> int:
         """Return how many corrections (active or retracted) the registry holds."""

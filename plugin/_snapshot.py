@@ -113,19 +113,27 @@ def read(path: str) -> Saved | None:
             state = json.load(fh)
         if state.get("format") != FORMAT or state.get("nowline") != _version():
             return None
+        # tuple.__new__ skips the named tuple's own __new__ (a Python call per correction);
+        # the fields are CorrectionInfo's, in order.
+        new, info = tuple.__new__, CorrectionInfo
         infos = [
-            CorrectionInfo(
-                id=row[0],
-                document=row[1],
-                deprecates=tuple(row[2]),
-                about=tuple(row[3]),
-                time=float(row[4]),
-                written=float(row[5]),
-                scope=tuple(_scope(row[6])) if isinstance(row[6], list) else row[6],
-                retracted=None if row[7] is None else float(row[7]),
+            new(
+                info,
+                (
+                    str(row[0]),
+                    str(row[1]),
+                    tuple(row[2]),
+                    tuple(row[3]),
+                    float(row[4]),
+                    float(row[5]),
+                    tuple(_scope(row[6])) if isinstance(row[6], list) else row[6],
+                    None if row[7] is None else float(row[7]),
+                ),
             )
             for row in state["infos"]
         ]
+        if any(len(row) != len(CorrectionInfo._fields) for row in state["infos"]):
+            return None
         return Saved(
             collection=str(state["collection"]),
             scope_key=state["scope_key"],

@@ -34,6 +34,7 @@ from .errors import InvalidInput, StoreBusy
 
 __all__ = [
     "LOCK_NAME",
+    "Background",
     "Count",
     "Delete",
     "Embed",
@@ -146,11 +147,22 @@ class Work:
 
 
 @dataclass(frozen=True, slots=True)
+class Background:
+    """Start a pure, CPU-heavy function in a daemon thread and go on at once.
+
+    The function must not need the flow's result, and whatever waits for it must not need a
+    lock it holds. If no thread can be started, it runs inline (so it always runs).
+    """
+
+    fn: Callable[[], None]
+
+
+@dataclass(frozen=True, slots=True)
 class Lock:
     """Before a write: become this local store's only writer process (no-op on a server)."""
 
 
-Op = Get | Count | Query | Write | Delete | Modify | Embed | Work | Lock
+Op = Get | Count | Query | Write | Delete | Modify | Embed | Work | Background | Lock
 """Every operation a flow may yield."""
 
 Flow = Generator[Op, Any, T]
@@ -166,6 +178,12 @@ def _call(collection: Any, op: Op) -> Any:
         return _embed(collection, op)
     if isinstance(op, Work):
         return op.fn(*op.args)
+    if isinstance(op, Background):
+        try:
+            threading.Thread(target=op.fn, name="nowline-background", daemon=True).start()
+        except RuntimeError:  # no thread to be had (interpreter shutting down, limits)
+            op.fn()
+        return None
     raise TypeError(f"not a CPU operation: {op!r}")  # pragma: no cover
 
 
@@ -335,6 +353,8 @@ class AsyncStore:
             return None
         if isinstance(op, Lock):
             return None  # async clients talk to a server, which owns its store
+        if isinstance(op, Background):
+            return _call(col, op)  # starting a thread does not block the loop
         return await asyncio.to_thread(_call, col, op)
 
 

@@ -5,6 +5,8 @@ See the README's "Linking" and "What a stale hit shows".
 
 from __future__ import annotations
 
+import contextlib
+
 from nowline._records import CorrectionInfo, scope_token
 from nowline._registry import Registry
 
@@ -83,3 +85,69 @@ def test_links_respect_scope_and_as_of() -> None:
     assert reg.links("a", record_id="r", scope=("str", "alice"), order=None) == {"c"}
     assert reg.links("a", record_id="r", scope=("str", "bob"), order=None) == set()
     assert reg.links("a", record_id="r", scope=("str", "alice"), order=None, as_of=4) == set()
+
+
+# ------------------------------------------------------------ automata built in another thread
+
+_TEXTS = [f"deploy org{i}/repo{i} and the {i} notes of team{i}" for i in range(0, 60, 3)]
+
+
+def _all_links(reg: Registry) -> list[set[str]]:
+    """Return the links of every probe text (a plain record of the default scope)."""
+    return [reg.links(t, record_id="m", scope=scope_token({}, None), order=None) for t in _TEXTS]
+
+
+def _many() -> list[CorrectionInfo]:
+    """Return 60 corrections, each deprecating one slug; every fifth has an anchor."""
+    return [
+        _c(
+            f"c{i}",
+            f"org{i}/repo{i} moved",
+            [f"org{i}/repo{i}"],
+            i,
+            scope=scope_token({}, None),
+            about=(f"team{i}",) if i % 5 == 0 else (),
+        )
+        for i in range(60)
+    ]
+
+
+def test_a_build_job_made_before_changes_is_brought_up_to_date() -> None:
+    """Changes made while the job ran (or before it ran) are in the automata the scan uses."""
+    import threading
+
+    reg = Registry(_many())
+    job = reg.build_job()
+    assert job is not None and reg.build_job() is None  # one job at a time
+    thread = threading.Thread(target=job)
+    thread.start()
+    reg.put(_c("c99", "org3/repo3 moved again", ["org3/repo3"], 99, scope=scope_token({}, None)))
+    reg.retract("c6", 100.0)
+    reg.drop("c9")
+    reg.put(
+        _c("c12", "org12/repo12 is now org13/repo13", ["org13/repo13"], 12, scope_token({}, None))
+    )
+    thread.join()
+    oracle = Registry(reg.infos())
+    assert _all_links(reg) == _all_links(oracle)
+    assert _all_links(reg)[1] == {"c3", "c99"}  # org3/repo3
+    assert _all_links(reg)[2] == set()  # c6 retracted
+    assert _all_links(reg)[3] == set()  # c9 dropped
+    assert _all_links(reg)[4] == set()  # c12 now deprecates org13/repo13 only
+
+
+def test_a_failed_or_forked_build_job_leaves_the_build_to_the_first_scan() -> None:
+    """A job that raised, or one copied into a forked child without its thread, is not waited on."""
+    reg = Registry(_many())
+    job = reg.build_job()
+    assert job is not None
+    job.pid = -1  # type: ignore[attr-defined]  # as in a forked child: the job never runs there
+    assert _all_links(reg) == _all_links(Registry(_many()))
+
+    broken = Registry(_many())
+    job = broken.build_job()
+    assert job is not None
+    job.active = None  # type: ignore[attr-defined]  # its build raises
+    with contextlib.suppress(AttributeError):
+        job()
+    assert _all_links(broken) == _all_links(Registry(_many()))

@@ -172,3 +172,40 @@ def test_a_read_only_store_still_opens(stored: str, monkeypatch: pytest.MonkeyPa
 def _refuse(*args: Any) -> None:
     """Stand in for a file system that refuses writes."""
     raise PermissionError("read-only")
+
+
+def test_a_text_edit_around_nowline_shows_the_new_text(
+    stored: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A raw edit of a correction's text alone (its links unchanged) shows the new text.
+
+    The rolling scan reads metadata only and leaves this correction alone (its metadata says
+    nothing new); the by-id check of every correction a read shows takes in the new text.
+    """
+    raw = chromadb.PersistentClient(path=stored).get_collection("mem", embedding_function=None)
+    raw.update(ids=["c2"], documents=["Moved from acme/two to acme/zwei (fixed typo)."])
+    col, full_reads = _open(stored, monkeypatch)
+    assert full_reads == []
+    (trip,) = col.check("deploy acme/two")
+    assert trip.correction.id == "c2"
+    assert trip.correction.document == "Moved from acme/two to acme/zwei (fixed typo)."
+    (hit,) = col.hits(["m2"])
+    assert [c.document for c in hit.now] == ["Moved from acme/two to acme/zwei (fixed typo)."]
+
+
+def test_without_threads_the_automata_are_built_inline(
+    stored: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The load hands the automata's build to a thread; where none can start, it runs inline."""
+    import threading
+
+    started: list[str] = []
+
+    def refuse(self: threading.Thread) -> None:
+        started.append(self.name)
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+    col, _ = _open(stored, monkeypatch)
+    assert started == ["nowline-background"]
+    assert [t.correction.id for t in col.check("deploy acme/two")] == ["c2"]
