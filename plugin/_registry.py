@@ -13,6 +13,7 @@ writer may share one registry (a scan of a 10 kB text holds it for about 0.1 ms)
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -21,6 +22,8 @@ from ._records import CorrectionInfo, Order, ScopeToken
 from .matchers import Match, Matcher
 
 __all__ = ["PlannedRegistry", "Registry"]
+
+logger = logging.getLogger("nowline")
 
 # Resolution of a chain stops after visiting this many corrections (hand-written cycles).
 _MAX_CHAIN = 10_000
@@ -91,9 +94,11 @@ class _Build:
         self.result: _Automata | None = None
 
     def __call__(self) -> None:
-        """Build (in any thread); a failure leaves the build to the first scan."""
+        """Build (in any thread); a failure leaves the build to the first scan, which raises."""
         try:
             self.result = _automata_of(self.active.values())
+        except Exception:  # the first scan builds again, in the caller's thread
+            logger.debug("Building the automata in the background failed.", exc_info=True)
         finally:
             self.done.set()
 
