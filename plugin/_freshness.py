@@ -108,22 +108,24 @@ def read_all(
     where_document: Any = None,
     include: Sequence[str] = ("documents", "metadatas"),
 ) -> Flow[list[Record]]:
-    """Read every matching record, in pages."""
-    out: list[Record] = []
-    offset = 0
-    while True:
-        page = yield Get(
-            where=where,
-            where_document=where_document,
-            limit=PAGE,
-            offset=offset,
-            include=tuple(include),
-        )
-        got = records_of(page)
-        out += got
-        if len(got) < PAGE:
-            return out
-        offset += PAGE
+    """Read every matching record: the first page with the filter, any others by id.
+
+    Chroma has no cursor: a read at an offset evaluates its filter again from the first row
+    (a ``$regex`` reads every document). So past the first page, the remaining ids are read in
+    one pass without their data, and their rows by id, in pages.
+    """
+    page = yield Get(
+        where=where, where_document=where_document, limit=PAGE, offset=0, include=tuple(include)
+    )
+    out = records_of(page)
+    if len(out) < PAGE:
+        return out
+    rest = yield Get(where=where, where_document=where_document, offset=PAGE, include=())
+    seen = {r.id for r in out}
+    ids = [i for i in dict.fromkeys(rest["ids"]) if i not in seen]
+    found = yield from read_by_ids(ids, include)
+    out += [found[i] for i in ids if i in found]
+    return out
 
 
 def read_by_ids(

@@ -169,6 +169,7 @@ HTTP_SUITE = (
     "tests/test_lines.py",
     "tests/test_anchors.py",
     "tests/test_conformance.py",
+    "tests/test_paging.py",
 )
 """The modules that ``--backend=http`` runs against a Chroma server (paths from the repo root)."""
 
