@@ -22,6 +22,7 @@ DATA = REPO.parent / "shared" / "data"
 SCRIPTS = {
     "core": None,
     "startup": None,
+    "propagation": None,
     "seed_replay": None,
     "async_recall": None,
     "situatedqa": DATA / "situatedqa" / "data" / "raw_data" / "temp.dev.jsonl",
@@ -161,6 +162,19 @@ def test_startup_smoke_never_trusts_a_stale_snapshot(runs: dict[str, Any]) -> No
     )
     assert all(s["had_snapshot"] for s in data["samples"]["snapshot"])
     assert not any(s["had_snapshot"] for s in data["samples"]["full read"])
+
+
+def test_propagation_smoke_links_exactly_the_stale_memories(runs: dict[str, Any]) -> None:
+    """Both corrections link exactly the memories naming their string; repair changes nothing."""
+    data, _out = _result(runs, "propagation")
+    cases = data["cases"]
+    assert set(cases) == {"1.68% of the store", "fixed 1,682"}
+    for case in cases.values():
+        assert case["correct"] is True and case["reach"] > 0
+        assert all(r["reached"] == case["reach"] for r in case["runs"])
+        assert case["floor_s"] > 0 and case["correct_s"] > 0
+    assert data["repair"]["updated"] == 0
+    assert data["repair"]["records"] == data["build"]["records"]
 
 
 def test_seed_replay_smoke_links_every_stale_memory_and_no_sibling(runs: dict[str, Any]) -> None:
