@@ -132,17 +132,27 @@ def paged_ids(collection: Any, where: Mapping[str, Any] | None = None) -> list[s
 
 
 def paged_get(collection: Any, **kwargs: Any) -> list[tuple[str, Any, Any]]:
-    """Return (id, document, metadata) of every matching record, read in pages of 5,000."""
-    out: list[tuple[str, Any, Any]] = []
-    offset = 0
-    while True:
-        page = collection.get(
-            limit=5000, offset=offset, include=["documents", "metadatas"], **kwargs
-        )
+    """Return (id, document, metadata) of every matching record, read in pages of 5,000.
+
+    As nowline reads (Chroma has no cursor, and evaluates a filter again at every offset): the
+    first page with the filter, the other ids in one pass without data, their rows by id.
+    """
+    include = ["documents", "metadatas"]
+    page = collection.get(limit=5000, include=include, **kwargs)
+    out = list(zip(page["ids"], page["documents"], page["metadatas"], strict=True))
+    if len(out) < 5000:
+        return out
+    rest = collection.get(offset=5000, include=[], **kwargs)["ids"]
+    for ids in chunks(rest, 5000):
+        page = collection.get(ids=list(ids), include=include)
         out.extend(zip(page["ids"], page["documents"], page["metadatas"], strict=True))
-        if len(page["ids"]) < 5000:
-            return out
-        offset += 5000
+    return out
+
+
+def update_in_batches(collection: Any, ids: Sequence[str], metadatas: Sequence[Any]) -> None:
+    """Update metadatas in batches of 5,000 (a local store refuses more than 5,461 at once)."""
+    for lo in range(0, len(ids), 5000):
+        collection.update(ids=list(ids[lo : lo + 5000]), metadatas=list(metadatas[lo : lo + 5000]))
 
 
 def chunks(seq: Sequence[Any], size: int) -> Iterable[Sequence[Any]]:

@@ -397,7 +397,7 @@ def _chroma_floor(bare: Any, stale: list[str], run: int) -> dict[str, float]:
     got = C.paged_get(bare, where_document=where_document)
     read_s = time.perf_counter() - start
     metas = [{"nowline_by": [f"floor-{run}"], "nowline_role": "historical"}] * len(stale)
-    update_s = C.timed(lambda: bare.update(ids=stale, metadatas=metas))
+    update_s = C.timed(lambda: C.update_in_batches(bare, stale, metas))
     return {"read_s": read_s, "update_s": update_s, "read_rows": len(got), "updated": len(stale)}
 
 
@@ -776,6 +776,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="nowline-core-") as tmp:
         for n in sizes:
             results.append(measure_size(n, args, Path(tmp)))
+            # kept as it comes: a later size that fails must not lose an hour of this one
+            args.out.mkdir(parents=True, exist_ok=True)
+            (args.out / "core.partial.json").write_text(json.dumps(results, default=float))
     run = {
         "date": info["date"],
         "command": C.command_line(),

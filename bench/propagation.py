@@ -121,24 +121,13 @@ def floor(raw: Any, string: str, ids: Sequence[str]) -> dict[str, Any]:
 
     where_document: Any = {"$regex": candidate_regex([string])}
     start = time.perf_counter()
-    page = raw.get(where_document=where_document, limit=5000, include=["documents", "metadatas"])
-    rows = len(page["ids"])
-    if rows == 5000:
-        rest = raw.get(where_document=where_document, offset=5000, include=[])["ids"]
-        for lo in range(0, len(rest), 5000):
-            rows += len(
-                raw.get(ids=rest[lo : lo + 5000], include=["documents", "metadatas"])["ids"]
-            )
+    rows = len(C.paged_get(raw, where_document=where_document))
     read_s = time.perf_counter() - start
     ids = list(ids)
     start = time.perf_counter()
-    for lo in range(0, len(ids), 5000):
-        part = ids[lo : lo + 5000]
-        raw.update(ids=part, metadatas=[{"floor_by": ["x"], "floor_role": "h"}] * len(part))
+    C.update_in_batches(raw, ids, [{"floor_by": ["x"], "floor_role": "h"}] * len(ids))
     update_s = time.perf_counter() - start
-    for lo in range(0, len(ids), 5000):
-        part = ids[lo : lo + 5000]
-        raw.update(ids=part, metadatas=[{"floor_by": None, "floor_role": None}] * len(part))
+    C.update_in_batches(raw, ids, [{"floor_by": None, "floor_role": None}] * len(ids))
     return {"read_s": read_s, "update_s": update_s, "read_rows": rows, "updated": len(ids)}
 
 
