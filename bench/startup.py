@@ -152,19 +152,25 @@ def _in_process(fn: Any, *args: Any) -> None:
         raise RuntimeError(f"{fn.__name__} failed in its process (exit {proc.exitcode})")
 
 
-def child(path: str, n: int) -> None:
-    """Measure one start-up in this (fresh) process and print a JSON line."""
+def _open(path: str, out: dict[str, Any]) -> Any:
+    """Open the store's collection with plain chromadb; record the time as ``open_s``."""
     import chromadb
     from chromadb.config import Settings
 
-    import nowline as nl
-
-    out: dict[str, float | int | list[str]] = {}
     t = time.perf_counter()
     raw = chromadb.PersistentClient(
         path=path, settings=Settings(anonymized_telemetry=False)
     ).get_collection(NAME)
     out["open_s"] = time.perf_counter() - t
+    return raw
+
+
+def child(path: str, n: int) -> None:
+    """Measure one start-up in this (fresh) process and print a JSON line."""
+    import nowline as nl
+
+    out: dict[str, Any] = {}
+    raw = _open(path, out)
     t = time.perf_counter()
     col = nl.wrap(raw, embedding_function=C.HashEmbedding())
     out["wrap_s"] = time.perf_counter() - t
@@ -181,15 +187,8 @@ def child(path: str, n: int) -> None:
 
 def bare_child(path: str, n: int) -> None:
     """Measure plain chromadb's open and first reads in this (fresh) process."""
-    import chromadb
-    from chromadb.config import Settings
-
-    out: dict[str, float | int | list[str]] = {}
-    t = time.perf_counter()
-    raw = chromadb.PersistentClient(
-        path=path, settings=Settings(anonymized_telemetry=False)
-    ).get_collection(NAME)
-    out["open_s"] = time.perf_counter() - t
+    out: dict[str, Any] = {}
+    raw = _open(path, out)
     out["wrap_s"] = 0.0
     t = time.perf_counter()
     got = raw.get(ids=[f"fix-{i}" for i in (1, n // 2, n - 1)], include=["documents", "metadatas"])

@@ -384,9 +384,7 @@ class PlannedRegistry:
         self._base = base
         self._put = {info.id: info for info in put}
         self._hidden = set(self._put) | set(drop)
-        active = [i for i in put if i.retracted is None]
-        self._deprecated: Matcher[str] = Matcher((p, i.id) for i in active for p in i.deprecates)
-        self._anchors: Matcher[str] = Matcher((p, i.id) for i in active for p in i.about)
+        self._deprecated, self._anchors = _automata_of(i for i in put if i.retracted is None)
 
     def get(self, correction_id: str) -> CorrectionInfo | None:
         """Return the correction as it will be, or None."""
