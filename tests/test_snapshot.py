@@ -209,3 +209,18 @@ def test_without_threads_the_automata_are_built_inline(
     col, _ = _open(stored, monkeypatch)
     assert started == ["nowline-background"]
     assert [t.correction.id for t in col.check("deploy acme/two")] == ["c2"]
+
+
+def test_a_forged_snapshot_row_never_shows_a_false_trip(
+    stored: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A snapshot whose strings were tampered with (a str for a list) is checked against Chroma."""
+    path = _snapshot_file(stored)
+    state = json.loads(path.read_text())
+    for row in state["infos"]:
+        if row[0] == "c2":
+            row[2] = "acme"  # would read back as the one-letter strings a, c, m, e
+    path.write_text(json.dumps(state))
+    col, _ = _open(stored, monkeypatch)
+    assert col.check("a cat ate my eggs") == []
+    assert [t.correction.id for t in col.check("deploy acme/two")] == ["c2"]
