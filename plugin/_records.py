@@ -14,6 +14,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
+from ._gcpause import paused
 from ._time import to_epoch
 from .errors import InvalidInput
 
@@ -226,7 +227,8 @@ def scope_token(meta: Mapping[str, Any] | None, scope_key: str | None) -> ScopeT
 
 def correction_infos(records: Iterable[Record], scope_key: str | None) -> list[CorrectionInfo]:
     """Return the correction of each record that is one (a pure scan: run it off a loop)."""
-    return [info for r in records if (info := correction_info(r, scope_key)) is not None]
+    with paused():  # a load builds one record per correction, none of them garbage
+        return [info for r in records if (info := correction_info(r, scope_key)) is not None]
 
 
 def correction_info(record: Record, scope_key: str | None) -> CorrectionInfo | None:

@@ -11,26 +11,32 @@ through nowline or around it, is caught within the same bounds as in a process t
 running all along. A snapshot of another format, nowline version or collection is ignored.
 
 JSON, not pickle: the file lives where other programs can write, and must never run code.
+The corrections are stored by column (one list of ids, one of documents, ...), which parses
+faster than a list per correction; a file whose columns do not have the types the registry
+needs is not read at all.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import os
 import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import chain, repeat
 from typing import Any
 
+import orjson
+
+from ._gcpause import paused
 from ._records import CorrectionInfo
 
 __all__ = ["Saved", "path_for", "read", "save_at_exit", "state_of", "write"]
 
 logger = logging.getLogger("nowline")
 
-FORMAT = 1
+FORMAT = 2
 
 
 @dataclass(frozen=True)
@@ -69,6 +75,10 @@ def _version() -> str:
 
 def state_of(registry: Any, fresh: Any, scope_key: str | None, scope_keys: Iterable[str]) -> Any:
     """Return the JSON-ready state to save for a registry and its freshness."""
+    infos = registry.infos()
+    columns: dict[str, list[Any]] = {
+        name: [getattr(i, name) for i in infos] for name in CorrectionInfo._fields
+    }
     return {
         "format": FORMAT,
         "nowline": _version(),
@@ -76,19 +86,7 @@ def state_of(registry: Any, fresh: Any, scope_key: str | None, scope_keys: Itera
         "scope_keys": sorted(scope_keys),
         "mark": fresh.mark,
         "scan_offset": fresh.scan_offset,
-        "infos": [
-            [
-                i.id,
-                i.document,
-                list(i.deprecates),
-                list(i.about),
-                i.time,
-                i.written,
-                list(i.scope) if isinstance(i.scope, tuple) else i.scope,
-                i.retracted,
-            ]
-            for i in registry.infos()
-        ],
+        "corrections": columns,  # tuples are written as JSON arrays
     }
 
 
@@ -99,58 +97,105 @@ def write(path: str, state: dict[str, Any]) -> None:
     try:
         os.makedirs(folder, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(state, fh, ensure_ascii=False, separators=(",", ":"))
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(orjson.dumps(state))
         os.replace(tmp, path)
-    except OSError:  # a read-only store or cache: starting slower is all it costs
+    except (OSError, TypeError):  # a read-only store or cache: starting slower is all it costs
+        # (TypeError: orjson.JSONEncodeError, a text Chroma would not have stored either)
         logger.debug("Could not write the registry snapshot %s.", path, exc_info=True)
 
 
 def read(path: str) -> Saved | None:
     """Return the snapshot at ``path``, or None when it is missing or not this format."""
+    with paused():  # hundreds of thousands of containers, none of them garbage
+        return _read(path)
+
+
+def _read(path: str) -> Saved | None:
+    """Read a snapshot (see :func:`read`)."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            state = json.load(fh)
+        with open(path, "rb") as fh:
+            state = orjson.loads(fh.read())
         if state.get("format") != FORMAT or state.get("nowline") != _version():
             return None
-        # tuple.__new__ skips the named tuple's own __new__ (a Python call per correction);
-        # the fields are CorrectionInfo's, in order.
-        new, info = tuple.__new__, CorrectionInfo
-        infos = [
-            new(
-                info,
-                (
-                    str(row[0]),
-                    str(row[1]),
-                    tuple(row[2]),
-                    tuple(row[3]),
-                    float(row[4]),
-                    float(row[5]),
-                    tuple(_scope(row[6])) if isinstance(row[6], list) else row[6],
-                    None if row[7] is None else float(row[7]),
-                ),
-            )
-            for row in state["infos"]
-        ]
-        if any(len(row) != len(CorrectionInfo._fields) for row in state["infos"]):
+        infos = _infos(state["corrections"])
+        scope_key, scope_keys = state["scope_key"], state["scope_keys"]
+        if infos is None or type(scope_keys) is not list or not _only(scope_keys, str):
+            return None
+        if not (scope_key is None or type(scope_key) is str):
             return None
         return Saved(
             collection=str(state["collection"]),
-            scope_key=state["scope_key"],
-            scope_keys=set(state["scope_keys"]),
+            scope_key=scope_key,
+            scope_keys=set(scope_keys),
             mark=float(state["mark"]),
             scan_offset=int(state["scan_offset"]),
             infos=infos,
         )
-    except (OSError, ValueError, KeyError, TypeError, IndexError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
 
-def _scope(value: list[Any]) -> list[Any]:
-    """Return a scope token read back from JSON (a list value stays a tuple inside)."""
-    if len(value) == 2 and value[0] == "list" and isinstance(value[1], list):
-        return ["list", tuple(value[1])]
-    return value
+def _infos(columns: dict[str, list[Any]]) -> list[CorrectionInfo] | None:
+    """Return the corrections of a snapshot's columns, or None if any column is malformed.
+
+    Every check and conversion runs over a whole column in C (``map``, ``set``, ``zip``),
+    not per correction in Python: 100k corrections are read back in under 0.1 s.
+    """
+    ids, documents, deprecates, about, times, written, scopes, retracted = (
+        columns[name] for name in CorrectionInfo._fields
+    )
+    listed = (ids, documents, deprecates, about, times, written, scopes, retracted)
+    if not all(type(c) is list and len(c) == len(ids) for c in listed):
+        return None
+    if not (
+        _only(ids, str)
+        and _only(documents, str)
+        and _only(deprecates, list)
+        and all(deprecates)  # a correction deprecates at least one string
+        and _only(chain.from_iterable(deprecates), str)
+        and _only(about, list)
+        and _only(chain.from_iterable(about), str)
+        and _only(times, float, int)
+        and _only(written, float, int)
+        and _only(retracted, float, int, type(None))
+    ):
+        return None
+    if not _only(scopes, type(None)):
+        scopes = [None if s is None else _scope(s) for s in scopes]
+    # tuple.__new__ skips the named tuple's own __new__ (a Python call per correction);
+    # the columns are CorrectionInfo's fields, in order.
+    rows = zip(
+        ids,
+        documents,
+        map(tuple, deprecates),
+        map(tuple, about),
+        map(float, times),
+        map(float, written),
+        scopes,
+        (None if r is None else float(r) for r in retracted),
+        strict=True,
+    )
+    return list(map(tuple.__new__, repeat(CorrectionInfo), rows))
+
+
+def _only(values: Iterable[Any], *types: type) -> bool:
+    """Return whether every value is of one of ``types`` exactly (bool is no int here)."""
+    return set(map(type, values)) <= set(types)
+
+
+def _scope(value: Any) -> Any:
+    """Return a scope token read back from JSON (tuples were written as arrays)."""
+    if type(value) is not list or not value or type(value[0]) is not str:
+        raise ValueError("not a scope token")
+    if value[0] == "list" and len(value) == 2 and type(value[1]) is list:
+        value = ["list", tuple(value[1])]
+        inner = value[1]
+    else:
+        inner = value[1:]
+    if not _only(inner, str, int, float, bool, type(None)):
+        raise ValueError("not a scope token")  # a token must hash like the metadata's
+    return tuple(value)
 
 
 def save_at_exit(core: Any, path: str | None) -> None:

@@ -94,7 +94,7 @@ def test_a_new_process_starts_from_the_snapshot(
 ) -> None:
     """The snapshot holds every correction; a new wrapper reads none of them back."""
     state = json.loads(_snapshot_file(stored).read_text())
-    assert sorted(row[0] for row in state["infos"]) == ["c1", "c2", "c3"]
+    assert sorted(state["corrections"]["id"]) == ["c1", "c2", "c3"]
     col, full_reads = _open(stored, monkeypatch)
     assert full_reads == []
     assert [t.correction.id for t in col.check("deploy acme/two")] == ["c2"]
@@ -214,13 +214,149 @@ def test_without_threads_the_automata_are_built_inline(
 def test_a_forged_snapshot_row_never_shows_a_false_trip(
     stored: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A snapshot whose strings were tampered with (a str for a list) is checked against Chroma."""
+    """A snapshot whose strings were changed (well-formed, but not the store's) is checked.
+
+    The correction's record in Chroma still deprecates ``acme/two``; the by-id check of the
+    correction a read is about to show takes that in before anything is shown.
+    """
     path = _snapshot_file(stored)
     state = json.loads(path.read_text())
-    for row in state["infos"]:
-        if row[0] == "c2":
-            row[2] = "acme"  # would read back as the one-letter strings a, c, m, e
+    columns = state["corrections"]
+    columns["deprecates"][columns["id"].index("c2")] = ["eggs"]
     path.write_text(json.dumps(state))
-    col, _ = _open(stored, monkeypatch)
+    col, full_reads = _open(stored, monkeypatch)
+    assert full_reads == []  # the snapshot was read
     assert col.check("a cat ate my eggs") == []
     assert [t.correction.id for t in col.check("deploy acme/two")] == ["c2"]
+
+
+FORGERIES: dict[str, Any] = {
+    "a str for a list of strings": ("deprecates", 1, "acme"),
+    "a number for a string": ("deprecates", 1, [7]),
+    "no deprecated string": ("deprecates", 1, []),
+    "an id that is no string": ("id", 0, None),
+    "a time that is a string": ("time", 2, "yesterday"),
+    "a bool for a time": ("written", 2, True),
+    "a retraction that is a list": ("retracted", 0, [1.0]),
+    "an unhashable scope": ("scope", 0, ["str", {"a": 1}]),
+    "a scope that is no token": ("scope", 0, "team-a"),
+    "a short column": ("about", None, None),
+}
+
+
+@pytest.mark.parametrize("forgery", sorted(FORGERIES))
+def test_a_snapshot_of_the_wrong_shape_is_not_read(
+    stored: str, monkeypatch: pytest.MonkeyPatch, forgery: str
+) -> None:
+    """A value of the wrong type anywhere in the corrections: the whole snapshot is ignored.
+
+    Nothing of it reaches the registry (a non-string phrase would fail the automaton's build,
+    an unhashable scope every comparison); the store's corrections are read in full instead.
+    """
+    path = _snapshot_file(stored)
+    state = json.loads(path.read_text())
+    column, row, value = FORGERIES[forgery]
+    if row is None:
+        state["corrections"][column].pop()
+    else:
+        state["corrections"][column][row] = value
+    path.write_text(json.dumps(state))
+    col, full_reads = _open(stored, monkeypatch)
+    assert len(full_reads) == 1
+    assert col.check("a cat ate my eggs") == []
+    assert [t.correction.id for t in col.check("deploy acme/two")] == ["c2"]
+    assert sorted(json.loads(path.read_text())["corrections"]["id"]) == ["c1", "c2", "c3"]
+
+
+def test_loading_pauses_the_garbage_collector_and_restores_it(
+    stored: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No collection starts while corrections are loaded; the collector is on again after.
+
+    A full collection walks every object of the process, and a load of 100k corrections used to
+    start several (see ``nowline._gcpause``).
+    """
+    import gc
+
+    from nowline import _snapshot
+
+    collections: list[int] = []
+
+    def seen(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collections.append(info["generation"])
+
+    original = _snapshot._read
+    during: list[int] = []
+
+    def reading(path: str) -> Any:
+        assert not gc.isenabled()  # the read runs inside the pause
+        result = original(path)
+        during.append(len(collections))  # collections started by the end of the read
+        return result
+
+    monkeypatch.setattr(_snapshot, "_read", reading)
+    gc.callbacks.append(seen)
+    try:
+        with _gcpause_paused():
+            collections.clear()
+            bulky = [[i] for i in range(50_000)]  # unpaused, this starts about 70 collections
+            during.append(len(collections))
+        collections.clear()
+        assert _snapshot.read(str(_snapshot_file(stored))) is not None
+        assert during == [0, 0]
+        assert gc.isenabled()
+        more = [[i] for i in range(50_000)]
+        assert collections  # the collector runs again
+    finally:
+        gc.callbacks.remove(seen)
+    assert gc.isenabled()
+    del bulky, more
+    col, _ = _open(stored, monkeypatch)
+    assert [t.correction.id for t in col.check("deploy acme/two")] == ["c2"]
+    assert gc.isenabled()
+
+
+def _gcpause_paused() -> Any:
+    """Return nowline's collector pause (a context manager)."""
+    from nowline._gcpause import paused
+
+    return paused()
+
+
+def test_a_collector_turned_off_by_the_process_stays_off(
+    stored: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The collector is turned on again only where nowline found it on."""
+    import gc
+
+    gc.disable()
+    try:
+        col, _ = _open(stored, monkeypatch)
+        assert [t.correction.id for t in col.check("deploy acme/two")] == ["c2"]
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_overlapping_pauses_end_with_the_last() -> None:
+    """Two threads inside the pause: the collector stays off until both have left."""
+    import gc
+    import threading
+
+    inside, leave = threading.Event(), threading.Event()
+
+    def other() -> None:
+        with _gcpause_paused():
+            inside.set()
+            leave.wait(10)
+
+    thread = threading.Thread(target=other)
+    assert gc.isenabled()
+    with _gcpause_paused():
+        thread.start()
+        assert inside.wait(10)
+    assert not gc.isenabled()  # the other thread is still inside
+    leave.set()
+    thread.join(10)
+    assert gc.isenabled()
