@@ -11,6 +11,7 @@ from typing import Any, Generic, TypeVar
 # pyahocorasick ships no type information.
 import ahocorasick  # type: ignore[import-not-found, unused-ignore]
 
+from .._gcpause import paused
 from ..errors import InvalidPhrase
 from ._normalize import fold, fold_text, is_token_char
 
@@ -158,6 +159,13 @@ class Matcher(Generic[K]):
             InvalidPhrase: a phrase is not a ``str``, is empty or is only whitespace.
             TypeError: a key is not hashable.
         """
+        # A few containers per phrase, none of them garbage: the collector's passes over the
+        # whole process would cost more than the adding (nowline._gcpause).
+        with paused():
+            self._add_checked(pairs)
+
+    def _add_checked(self, pairs: Iterable[tuple[str, K]]) -> None:
+        """Check every pair, then add them all (see :meth:`add_many`)."""
         checked = []
         for phrase, key in pairs:
             folded = _check_phrase(phrase)

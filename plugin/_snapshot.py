@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import os
 import tempfile
 from collections.abc import Iterable
@@ -124,12 +125,17 @@ def _read(path: str) -> Saved | None:
             return None
         if not (scope_key is None or type(scope_key) is str):
             return None
+        mark, offset = state["mark"], state["scan_offset"]
+        if type(mark) not in (int, float) or not math.isfinite(mark):
+            return None
+        if type(offset) is not int or offset < 0:
+            return None  # Chroma refuses a negative offset
         return Saved(
             collection=str(state["collection"]),
             scope_key=scope_key,
             scope_keys=set(scope_keys),
-            mark=float(state["mark"]),
-            scan_offset=int(state["scan_offset"]),
+            mark=float(mark),
+            scan_offset=offset,
             infos=infos,
         )
     except (OSError, ValueError, KeyError, TypeError, AttributeError):

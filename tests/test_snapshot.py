@@ -11,6 +11,7 @@ process and through the raw collection, and check that a new wrapper never shows
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -19,9 +20,12 @@ from typing import Any
 
 import chromadb
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import nowline
-from nowline import _freshness
+from nowline import _freshness, _snapshot
+from nowline._registry import Registry
 from tests.conftest import FakeEmbedding
 
 WRITER = """
@@ -278,8 +282,6 @@ def test_loading_pauses_the_garbage_collector_and_restores_it(
     """
     import gc
 
-    from nowline import _snapshot
-
     collections: list[int] = []
 
     def seen(phase: str, info: dict[str, int]) -> None:
@@ -360,3 +362,73 @@ def test_overlapping_pauses_end_with_the_last() -> None:
     leave.set()
     thread.join(10)
     assert gc.isenabled()
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner),
+    max_leaves=6,
+)
+_GOOD = {
+    "format": _snapshot.FORMAT,
+    "nowline": nowline.__version__,
+    "collection": "c",
+    "scope_key": "team",
+    "scope_keys": ["team"],
+    "mark": 1.0,
+    "scan_offset": 0,
+    "corrections": {
+        "id": ["c1", "c2"],
+        "document": ["Moved from a/b.", "Moved from c/d."],
+        "deprecates": [["a/b"], ["c/d", "C/D"]],
+        "about": [[], ["repo"]],
+        "time": [1.0, 2],
+        "written": [1.0, 2.0],
+        "scope": [["str", "x"], ["list", ["x", 1, True]]],
+        "retracted": [None, 3.0],
+    },
+}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    where=st.sampled_from(
+        [(None, k) for k in _GOOD if k != "corrections"]
+        + [("corrections", k) for k in _GOOD["corrections"]]
+    ),
+    index=st.integers(0, 2),
+    value=_JSON,
+)
+def test_any_damage_to_a_snapshot_reads_as_none_or_as_well_formed_corrections(
+    tmp_path_factory: pytest.TempPathFactory, where: tuple[str | None, str], index: int, value: Any
+) -> None:
+    """Any one value of a snapshot replaced by any JSON: the read never raises.
+
+    What it returns is either nothing or corrections the registry can hold (strings where
+    strings belong, numbers for times, hashable scopes, a finite mark, an offset Chroma takes).
+    """
+    state = json.loads(json.dumps(_GOOD))
+    outer, key = where
+    if outer is None:
+        state[key] = value
+    else:
+        column = state[outer][key]
+        if index < len(column):
+            column[index] = value
+        else:
+            state[outer][key] = value  # the whole column
+    path = tmp_path_factory.mktemp("snap") / "c.registry.json"
+    path.write_text(json.dumps(state))
+    saved = _snapshot.read(str(path))
+    if saved is None:
+        return
+    assert saved.scope_key is None or isinstance(saved.scope_key, str)
+    assert math.isfinite(saved.mark) and saved.scan_offset >= 0
+    for info in saved.infos:
+        assert isinstance(info.id, str) and isinstance(info.document, str)
+        assert info.deprecates and all(isinstance(p, str) for p in info.deprecates)
+        assert all(isinstance(p, str) for p in info.about)
+        assert isinstance(info.time, float) and isinstance(info.written, float)
+        assert info.retracted is None or isinstance(info.retracted, float)
+        hash(info)
+    Registry(saved.infos).links("a/b c/d repo", record_id="m", scope=None, order=None)
