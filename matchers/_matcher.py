@@ -100,8 +100,8 @@ class Matcher(Generic[K]):
     next scan; it is merged into the main one as it grows.
 
     Pickling: a Matcher pickles as its (phrase, key) pairs and rebuilds its automaton when
-    loaded. ``bench/matcher.py`` measures the rebuild (``bench/results/matcher.md``): under
-    0.1 s for 10k phrases and one to three seconds for 100k on a busy 2-CPU machine.
+    loaded. ``bench/matcher.py`` measures the rebuild (``bench/results/matcher.md``): about
+    0.03 s for 10k phrases and 0.7 s for 100k on a quiet 2-CPU machine.
     """
 
     def __init__(self, pairs: Iterable[tuple[str, K]] = ()) -> None:
