@@ -77,9 +77,9 @@ def _version() -> str:
 def state_of(registry: Any, fresh: Any, scope_key: str | None, scope_keys: Iterable[str]) -> Any:
     """Return the JSON-ready state to save for a registry and its freshness."""
     infos = registry.infos()
-    columns: dict[str, list[Any]] = {
-        name: [getattr(i, name) for i in infos] for name in CorrectionInfo._fields
-    }
+    # zip(*rows) transposes in C (an attribute read per field and correction took 0.2 s at 100k)
+    transposed = zip(*infos, strict=True) if infos else ([] for _ in CorrectionInfo._fields)
+    columns = {name: list(c) for name, c in zip(CorrectionInfo._fields, transposed, strict=True)}
     return {
         "format": FORMAT,
         "nowline": _version(),
