@@ -11,12 +11,15 @@ whatever becomes garbage meanwhile is collected once the collector runs again.
 The pause is shared: when several threads are inside it (a snapshot's read and the build of
 the automata overlap), the collector is enabled again when the last one leaves, and only if
 it was enabled when the first one came in, so a process that turned the collector off keeps
-it off.
+it off. A child forked while another thread was inside the pause (nowline's background build,
+say) starts with the pause undone: that thread does not exist in the child, so the collector is
+turned on again there, and the count and lock start afresh.
 """
 
 from __future__ import annotations
 
 import gc
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,6 +29,18 @@ __all__ = ["paused"]
 _lock = threading.Lock()
 _depth = 0
 _was_enabled = False
+
+
+def _after_fork_in_child() -> None:
+    """Undo, in a forked child, a pause held by threads that did not come along."""
+    global _lock, _depth
+    if _depth and _was_enabled:
+        gc.enable()
+    _lock = threading.Lock()  # it may have been held, by a thread the child lacks
+    _depth = 0
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 @contextmanager
@@ -41,6 +56,6 @@ def paused() -> Iterator[None]:
         yield
     finally:
         with _lock:
-            _depth -= 1
+            _depth = max(0, _depth - 1)  # 0 already: this process forked inside the pause
             if _depth == 0 and _was_enabled:
                 gc.enable()

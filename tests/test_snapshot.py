@@ -432,3 +432,44 @@ def test_any_damage_to_a_snapshot_reads_as_none_or_as_well_formed_corrections(
         assert info.retracted is None or isinstance(info.retracted, float)
         hash(info)
     Registry(saved.infos).links("a/b c/d repo", record_id="m", scope=None, order=None)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_a_child_forked_during_a_pause_collects_again() -> None:
+    """Fork while another thread is inside the pause: the child's collector is on again.
+
+    The thread that held the pause does not exist in the child; pausing works there afresh.
+    """
+    import gc
+    import threading
+
+    inside, leave = threading.Event(), threading.Event()
+
+    def other() -> None:
+        with _gcpause_paused():
+            inside.set()
+            leave.wait(10)
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    assert inside.wait(10)
+    try:
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: report, then leave at once
+            try:
+                on_after_fork = gc.isenabled()
+                with _gcpause_paused():
+                    off_inside = not gc.isenabled()
+                os.write(write, f"{on_after_fork} {off_inside} {gc.isenabled()}".encode())
+            finally:
+                os._exit(0)
+        os.close(write)
+        with os.fdopen(read) as fh:
+            report = fh.read()
+        os.waitpid(pid, 0)
+    finally:
+        leave.set()
+        thread.join(10)
+    assert report == "True True True"
+    assert gc.isenabled()
