@@ -47,15 +47,18 @@ os.register_at_fork(after_in_child=_after_fork_in_child)
 def paused() -> Iterator[None]:
     """Keep the cyclic garbage collector off for the block (no collection starts in it)."""
     global _depth, _was_enabled
-    with _lock:
-        if _depth == 0:
-            _was_enabled = gc.isenabled()
-            gc.disable()
-        _depth += 1
+    entered = False
     try:
+        with _lock:
+            if _depth == 0:
+                _was_enabled = gc.isenabled()
+                gc.disable()
+            _depth += 1
+            entered = True
         yield
     finally:
-        with _lock:
-            _depth = max(0, _depth - 1)  # 0 already: this process forked inside the pause
-            if _depth == 0 and _was_enabled:
-                gc.enable()
+        if entered:  # an interrupt before the count went up leaves nothing to undo
+            with _lock:
+                _depth = max(0, _depth - 1)  # 0 already: this process forked inside the pause
+                if _depth == 0 and _was_enabled:
+                    gc.enable()

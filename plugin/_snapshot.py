@@ -18,11 +18,13 @@ needs is not read at all.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import math
 import os
 import tempfile
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import chain, repeat
@@ -95,15 +97,22 @@ def write(path: str, state: dict[str, Any]) -> None:
     """Write a snapshot atomically (a reader sees the old file or the new one, never half)."""
     state = {**state, "collection": os.path.basename(path).split(".", 1)[0]}
     folder = os.path.dirname(path)
+    tmp = None
     try:
+        data = orjson.dumps(state)  # before any file exists: a failure leaves nothing behind
         os.makedirs(folder, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
-            fh.write(orjson.dumps(state))
+            fh.write(data)
         os.replace(tmp, path)
+        tmp = None
     except (OSError, TypeError):  # a read-only store or cache: starting slower is all it costs
         # (TypeError: orjson.JSONEncodeError, a text Chroma would not have stored either)
         logger.debug("Could not write the registry snapshot %s.", path, exc_info=True)
+    finally:
+        if tmp is not None:  # written in part (a full disk, say): not left beside the store
+            with contextlib.suppress(OSError):
+                os.remove(tmp)
 
 
 def read(path: str) -> Saved | None:
@@ -117,6 +126,7 @@ def _read(path: str) -> Saved | None:
     try:
         with open(path, "rb") as fh:
             state = orjson.loads(fh.read())
+            written = os.fstat(fh.fileno()).st_mtime
         if state.get("format") != FORMAT or state.get("nowline") != _version():
             return None
         infos = _infos(state["corrections"])
@@ -128,13 +138,18 @@ def _read(path: str) -> Saved | None:
         mark, offset = state["mark"], state["scan_offset"]
         if type(mark) not in (int, float) or not math.isfinite(mark):
             return None
-        if type(offset) is not int or offset < 0:
-            return None  # Chroma refuses a negative offset
+        if type(offset) is not int or not 0 <= offset < 2**31:
+            return None  # Chroma refuses a negative offset, and one of 2**32 or more
+        collection = os.path.basename(path).split(".", 1)[0]
+        if state["collection"] != collection:
+            return None  # a snapshot copied from another collection
         return Saved(
-            collection=str(state["collection"]),
+            collection=collection,
             scope_key=scope_key,
             scope_keys=set(scope_keys),
-            mark=float(mark),
+            # A mark after the file was written (a writer whose clock ran ahead, or an edit)
+            # would keep the refresh from reading changes made since: never later than that.
+            mark=min(float(mark), written, time.time()),
             scan_offset=offset,
             infos=infos,
         )
@@ -157,11 +172,9 @@ def _infos(columns: dict[str, list[Any]]) -> list[CorrectionInfo] | None:
     if not (
         _only(ids, str)
         and _only(documents, str)
-        and _only(deprecates, list)
+        and _stored(deprecates)
         and all(deprecates)  # a correction deprecates at least one string
-        and _only(chain.from_iterable(deprecates), str)
-        and _only(about, list)
-        and _only(chain.from_iterable(about), str)
+        and _stored(about)
         and _only(times, float, int)
         and _only(written, float, int)
         and _only(retracted, float, int, type(None))
@@ -183,6 +196,18 @@ def _infos(columns: dict[str, list[Any]]) -> list[CorrectionInfo] | None:
         strict=True,
     )
     return list(map(tuple.__new__, repeat(CorrectionInfo), rows))
+
+
+def _stored(lists: list[Any]) -> bool:
+    """Return whether each item is a list of phrases as nowline stores them.
+
+    That is strings, not blank, with no space around them (``_records.stored_phrases``); a
+    blank phrase would fail the automaton's build on every read.
+    """
+    if not _only(lists, list):
+        return False
+    flat = list(chain.from_iterable(lists))
+    return _only(flat, str) and all(flat) and all(map(str.__eq__, flat, map(str.strip, flat)))
 
 
 def _only(values: Iterable[Any], *types: type) -> bool:

@@ -171,6 +171,7 @@ def test_a_read_only_store_still_opens(stored: str, monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr("nowline._snapshot.os.replace", _refuse)
     col, full_reads = _open(stored, monkeypatch)
     assert len(full_reads) == 1 and [t.correction.id for t in col.check("acme/three")] == ["c3"]
+    assert list(Path(stored, "nowline").glob("*.tmp")) == []  # the half-made file is removed
 
 
 def _refuse(*args: Any) -> None:
@@ -215,6 +216,28 @@ def test_without_threads_the_automata_are_built_inline(
     assert [t.correction.id for t in col.check("deploy acme/two")] == ["c2"]
 
 
+def test_a_mark_after_the_snapshot_was_written_is_not_believed(
+    stored: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A snapshot whose mark lies in the future still catches up from when it was written.
+
+    A writer whose clock ran ahead (or an edit of the file) could otherwise hide every change
+    made elsewhere until that time from the refresh; the mark is taken as no later than the
+    file's modification time.
+    """
+    path = _snapshot_file(stored)
+    state = json.loads(path.read_text())
+    state["mark"] += 3600
+    state["scan_offset"] = 1000  # past the end: the first rolling-scan page shows nothing
+    written = path.stat()
+    _nowline_process(stored, "correct|c4|Moved from acme/four to acme/cuatro.|acme/four")
+    path.write_text(json.dumps(state))  # as if the later process had left no newer snapshot
+    os.utime(path, (written.st_atime, written.st_mtime))
+    col, full_reads = _open(stored, monkeypatch)
+    assert full_reads == []
+    assert [t.correction.id for t in col.check("deploy acme/four")] == ["c4"]
+
+
 def test_a_forged_snapshot_row_never_shows_a_false_trip(
     stored: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -245,6 +268,13 @@ FORGERIES: dict[str, Any] = {
     "an unhashable scope": ("scope", 0, ["str", {"a": 1}]),
     "a scope that is no token": ("scope", 0, "team-a"),
     "a short column": ("about", None, None),
+    "a blank phrase": ("deprecates", 1, ["  "]),
+    "a phrase with space around it": ("deprecates", 1, [" acme/two"]),
+    "an empty anchor": ("about", 0, [""]),
+    "a scan offset Chroma refuses": ("scan_offset", None, 2**32),
+    "a negative scan offset": ("scan_offset", None, -1),
+    "another collection's snapshot": ("collection", None, "other-collection"),
+    "a mark that is no number": ("mark", None, "now"),
 }
 
 
@@ -260,7 +290,9 @@ def test_a_snapshot_of_the_wrong_shape_is_not_read(
     path = _snapshot_file(stored)
     state = json.loads(path.read_text())
     column, row, value = FORGERIES[forgery]
-    if row is None:
+    if column not in state["corrections"]:
+        state[column] = value
+    elif row is None:
         state["corrections"][column].pop()
     else:
         state["corrections"][column][row] = value
