@@ -110,8 +110,9 @@ def _observe(core: Core, records: Iterable[Record]) -> Flow[None]:
     strings, scope, time, retraction or text changed, by a plain chromadb client too), and a
     record the registry holds as a correction that no longer is one, is read again by id and
     taken in at once (the row itself may be older than a change another thread made
-    meanwhile). A stored link that names a correction the registry does not hold forces a
-    refresh (once per unknown id).
+    meanwhile). A stored link that names a correction the registry does not hold, or holds
+    as retracted, is read by id too and forces a refresh (once per such id): the registry may
+    have started from a snapshot that lacks it.
     """
     unknown_links = False
     recheck: list[str] = []
@@ -126,10 +127,11 @@ def _observe(core: Core, records: Iterable[Record]) -> Flow[None]:
         for cid in links if isinstance(links, list) else ():
             if (
                 isinstance(cid, str)
-                and cid not in core.registry
+                and not core.registry.is_active(cid)
                 and cid not in core.checked_missing
             ):
                 core.checked_missing.add(cid)
+                recheck.append(cid)
                 unknown_links = True
     if recheck:
         yield from verify_flow(core.registry, core.scope_key, recheck)

@@ -15,6 +15,7 @@ import math
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -236,6 +237,37 @@ def test_a_mark_after_the_snapshot_was_written_is_not_believed(
     col, full_reads = _open(stored, monkeypatch)
     assert full_reads == []
     assert [t.correction.id for t in col.check("deploy acme/four")] == ["c4"]
+
+
+@pytest.mark.parametrize("forgery", ["left out", "retracted"])
+def test_a_correction_the_snapshot_hides_shows_through_a_stored_link(
+    stored: str, monkeypatch: pytest.MonkeyPatch, forgery: str
+) -> None:
+    """A snapshot that lacks a live correction (or holds it as retracted) does not hide it.
+
+    The memory it supersedes names it in its stored links; a read that shows the memory reads
+    that correction by id, without waiting for the rolling scan to reach it.
+    """
+    path = _snapshot_file(stored)
+    state = json.loads(path.read_text())
+    columns = state["corrections"]
+    row = columns["id"].index("c1")
+    if forgery == "left out":
+        for column in columns.values():
+            column.pop(row)
+    else:
+        columns["retracted"][row] = state["mark"]
+    state["scan_offset"] = 0
+    state["mark"] = time.time()  # c1's stamp is older: the stamped refresh does not see it
+    path.write_text(json.dumps(state))
+    # One row per scan step: the scan would reach c1 only after several reads (in a large
+    # store, after many).
+    monkeypatch.setattr(_freshness, "SCAN_PAGE", 1)
+    monkeypatch.setattr(_freshness, "SLACK", 0.0)
+    col, full_reads = _open(stored, monkeypatch)
+    assert full_reads == []
+    (hit,) = col.hits(["m1"])
+    assert hit.role == "historical" and [c.id for c in hit.now] == ["c1"]
 
 
 def test_a_forged_snapshot_row_never_shows_a_false_trip(
