@@ -29,6 +29,7 @@ from typing import Any, cast
 from chromadb.api.types import Where
 
 from . import _records as R
+from . import _snapshot
 from ._records import CorrectionInfo, Record, correction_info
 from ._registry import Registry
 from ._store import Background, Flow, Get, Work
@@ -180,15 +181,13 @@ def load_flow(
     that had been running since then would, and every correction a read shows is verified
     by id. Without a usable snapshot every correction is read (and a snapshot is written).
     """
-    from . import _snapshot
-
     fresh.seen_generation = fresh.generation()
     # The first read refreshes, so a new wrapper catches up from its mark and starts its
     # rolling scan at once (it finds corrections written around nowline).
     fresh.last_refresh = -float("inf")
     if snapshot is not None:
         saved = yield Work(_snapshot.read, (snapshot,))
-        if saved is not None:
+        if saved is not None and (yield from _scope_keys_hold(saved)):
             scope_key = choose_scope(saved.scope_keys)
             if scope_key == saved.scope_key:
                 registry.replace_all(saved.infos)
@@ -208,6 +207,30 @@ def load_flow(
             _snapshot.write, (snapshot, _snapshot.state_of(registry, fresh, scope_key, stored))
         )
     return scope_key
+
+
+SCOPE_SAMPLE = 32
+"""Corrections of a snapshot read back by id to check the scope keys it names."""
+
+
+def _scope_keys_hold(saved: _snapshot.Saved) -> Flow[bool]:
+    """Return whether the store bears out the scope keys a snapshot names (else it is unused).
+
+    The scope key decides which records share a scope, and every correction written stores
+    it, so a snapshot's own word is not enough: it may be stale (corrections with another key
+    written since) or edited. Each key it names must be on a correction in the store (one
+    read of one id per key), and a sample of its corrections, read back by id, may carry no
+    other key (they all carry the store's key when the snapshot left it out).
+    """
+    for key in sorted(saved.scope_keys):
+        page = yield Get(where=cast(Where, {R.SCOPE_KEY: key}), limit=1, include=())
+        if not page["ids"]:
+            return False
+    infos = saved.infos
+    sample = [i.id for i in infos[:: max(1, len(infos) // SCOPE_SAMPLE)][:SCOPE_SAMPLE]]
+    found = yield from read_by_ids(sample, include=("metadatas",))
+    keys = {(r.metadata or {}).get(R.SCOPE_KEY) for r in found.values()} - {None}
+    return keys <= saved.scope_keys
 
 
 def _build_meanwhile(registry: Registry) -> Flow[None]:

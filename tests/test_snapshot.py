@@ -30,11 +30,12 @@ from nowline._registry import Registry
 from tests.conftest import FakeEmbedding
 
 WRITER = """
-import sys
+import os, sys
 sys.path.insert(0, ".")
 import chromadb, nowline
 from tests.conftest import FakeEmbedding
-client = nowline.wrap(chromadb.PersistentClient(sys.argv[1]))
+scope = {"scope_key": os.environ["SCOPE"]} if os.environ.get("SCOPE") else {}
+client = nowline.wrap(chromadb.PersistentClient(sys.argv[1]), **scope)
 col = client.get_or_create_collection("mem", embedding_function=FakeEmbedding())
 for step in sys.argv[2:]:
     verb, rid, *rest = step.split("|")
@@ -49,10 +50,14 @@ for step in sys.argv[2:]:
 """
 
 
-def _nowline_process(path: str, *steps: str) -> None:
+def _nowline_process(path: str, *steps: str, scope_key: str | None = None) -> None:
     """Run nowline writes in another process, which exits (and leaves its snapshot)."""
     subprocess.run(
-        [sys.executable, "-c", WRITER, path, *steps], check=True, capture_output=True, timeout=120
+        [sys.executable, "-c", WRITER, path, *steps],
+        check=True,
+        capture_output=True,
+        timeout=120,
+        env={**os.environ, "SCOPE": scope_key or ""},
     )
 
 
@@ -268,6 +273,49 @@ def test_a_correction_the_snapshot_hides_shows_through_a_stored_link(
     assert full_reads == []
     (hit,) = col.hits(["m1"])
     assert hit.role == "historical" and [c.id for c in hit.now] == ["c1"]
+
+
+@pytest.mark.parametrize("keys", [["team"], ["a", "b"]], ids=["one", "conflicting"])
+def test_scope_keys_the_store_does_not_bear_out_are_not_read(
+    stored: str, monkeypatch: pytest.MonkeyPatch, keys: list[str]
+) -> None:
+    """A snapshot that names scope keys no correction of the store carries is not read.
+
+    Adopting one would scope every check, and the next correction would store the key in
+    Chroma for good; conflicting keys would make ``wrap()`` refuse the store.
+    """
+    path = _snapshot_file(stored)
+    state = json.loads(path.read_text())
+    state["scope_key"], state["scope_keys"] = keys[0], keys
+    path.write_text(json.dumps(state))
+    col, full_reads = _open(stored, monkeypatch)
+    assert len(full_reads) == 1
+    col.correct("Moved from acme/five to acme/cinco.", deprecates=["acme/five"], id="c5")
+    raw = chromadb.PersistentClient(path=stored).get_collection("mem", embedding_function=None)
+    assert "nowline_scope_key" not in (raw.get(ids=["c5"])["metadatas"] or [{}])[0]
+
+
+def test_a_snapshot_that_leaves_out_the_stores_scope_key_is_not_read(
+    store_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A scoped store's snapshot with its key removed: the corrections say otherwise."""
+    _nowline_process(
+        store_path,
+        "remember|m1|deploy acme/one now",
+        "correct|c1|Moved from acme/one to acme/uno.|acme/one",
+        scope_key="team",
+    )
+    path = _snapshot_file(store_path)
+    state = json.loads(path.read_text())
+    assert state["scope_key"] == "team"
+    state["scope_key"], state["scope_keys"] = None, []
+    state["corrections"]["scope"] = [None for _ in state["corrections"]["id"]]
+    path.write_text(json.dumps(state))
+    col, full_reads = _open(store_path, monkeypatch)
+    assert len(full_reads) == 1
+    trips = col.check("deploy acme/one", metadata={"team": None})  # scoped: the store's key
+    assert [t.correction.id for t in trips] == ["c1"]
+    assert json.loads(path.read_text())["scope_key"] == "team"  # written again, read in full
 
 
 def test_a_forged_snapshot_row_never_shows_a_false_trip(
