@@ -14,6 +14,11 @@ it was enabled when the first one came in, so a process that turned the collecto
 it off. A child forked while another thread was inside the pause (nowline's background build,
 say) starts with the pause undone: that thread does not exist in the child, so the collector is
 turned on again there, and the count and lock start afresh.
+
+A process that manages the collector itself (``gc.disable()`` or ``gc.freeze()`` before
+forking workers, say) should do so once nowline's first read has returned, or set
+``NOWLINE_GC_PAUSE=0``: a pause that ends after its own ``gc.disable()`` turns the collector
+on again, since it was on when the pause began.
 """
 
 from __future__ import annotations
@@ -47,6 +52,9 @@ os.register_at_fork(after_in_child=_after_fork_in_child)
 def paused() -> Iterator[None]:
     """Keep the cyclic garbage collector off for the block (no collection starts in it)."""
     global _depth, _was_enabled
+    if os.environ.get("NOWLINE_GC_PAUSE", "1") == "0":
+        yield
+        return
     entered = False
     try:
         with _lock:

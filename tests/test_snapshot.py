@@ -585,3 +585,19 @@ def test_a_child_forked_during_a_pause_collects_again() -> None:
         thread.join(10)
     assert report == "True True True"
     assert gc.isenabled()
+
+
+def test_the_pause_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """NOWLINE_GC_PAUSE=0 leaves the collector alone (for processes that manage it)."""
+    import gc
+
+    monkeypatch.setenv("NOWLINE_GC_PAUSE", "0")
+    with _gcpause_paused():
+        assert gc.isenabled()
+        gc.disable()  # the process's own choice, made meanwhile
+    assert not gc.isenabled()
+    gc.enable()
+    monkeypatch.setenv("NOWLINE_GC_PAUSE", "1")
+    with _gcpause_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
