@@ -187,13 +187,17 @@ def load_flow(
     fresh.last_refresh = -float("inf")
     if snapshot is not None:
         saved = yield Work(_snapshot.read, (snapshot,))
-        if saved is not None and (yield from _scope_keys_hold(saved)):
-            scope_key = choose_scope(saved.scope_keys)
-            if scope_key == saved.scope_key:
-                registry.replace_all(saved.infos)
-                fresh.mark, fresh.scan_offset = saved.mark, saved.scan_offset
-                yield from _build_meanwhile(registry)
-                return scope_key
+        if saved is not None:
+            # The automata build meanwhile: the check of the scope keys is the process's
+            # first Chroma read, which loads the collection's segments. Should the snapshot
+            # be refused, the first scan brings that build up to date with the full read.
+            registry.replace_all(saved.infos)
+            yield from _build_meanwhile(registry)
+            if (yield from _scope_keys_hold(saved)):
+                scope_key = choose_scope(saved.scope_keys)
+                if scope_key == saved.scope_key:
+                    fresh.mark, fresh.scan_offset = saved.mark, saved.scan_offset
+                    return scope_key
     fresh.mark = time.time()
     records = yield from read_all(where=cast(Where, {R.CORRECTION: True}))
     stored = {key for r in records if isinstance(key := (r.metadata or {}).get(R.SCOPE_KEY), str)}
