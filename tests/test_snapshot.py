@@ -601,3 +601,64 @@ def test_the_pause_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
     with _gcpause_paused():
         assert not gc.isenabled()
     assert gc.isenabled()
+
+
+SERVER_WRITER = """
+import sys
+sys.path.insert(0, ".")
+import chromadb, nowline
+from tests.conftest import FakeEmbedding
+http = chromadb.HttpClient(host=sys.argv[1], port=int(sys.argv[2]))
+client = nowline.wrap(http, scope_key="team")
+col = client.get_or_create_collection(sys.argv[3], embedding_function=FakeEmbedding())
+col.remember("deploy acme/one now", id="m1", metadata={"team": "a"})
+col.correct("Moved from acme/one to acme/uno.", deprecates=["acme/one"], id="c1",
+            metadata={"team": "a"})
+"""
+
+
+def test_over_a_server_the_snapshot_lives_in_the_cache_and_is_checked(
+    chroma_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server's snapshot is kept in NOWLINE_CACHE_DIR; its scope keys are checked too.
+
+    Another process writes a scoped store over HTTP and exits; a new wrapper starts from the
+    snapshot (no full read), and once the snapshot's key is removed, reads in full instead.
+    """
+    monkeypatch.setenv("NOWLINE_CACHE_DIR", str(tmp_path))
+    name = f"snap-{os.getpid()}-{time.monotonic_ns()}"
+    host, port = chroma_server.host, str(chroma_server.port)
+    subprocess.run(
+        [sys.executable, "-c", SERVER_WRITER, host, port, name],
+        check=True,
+        capture_output=True,
+        timeout=120,
+        env={**os.environ, "NOWLINE_CACHE_DIR": str(tmp_path)},
+    )
+    (path,) = tmp_path.glob("*/*.registry.json")
+    full_reads: list[Any] = []
+    original = _freshness.read_all
+
+    def recording(where: Any = None, *args: Any, **kwargs: Any) -> Any:
+        if where == {"nowline_correction": True}:
+            full_reads.append(where)
+        return original(where, *args, **kwargs)
+
+    monkeypatch.setattr(_freshness, "read_all", recording)
+
+    def reopen() -> Any:
+        raw = chromadb.HttpClient(host=host, port=int(port)).get_collection(
+            name, embedding_function=FakeEmbedding()
+        )
+        return nowline.wrap(raw)
+
+    col = reopen()
+    assert full_reads == []
+    assert [t.correction.id for t in col.check("deploy acme/one", metadata={"team": "a"})] == ["c1"]
+    state = json.loads(path.read_text())
+    state["scope_key"], state["scope_keys"] = None, []
+    state["corrections"]["scope"] = [None for _ in state["corrections"]["id"]]
+    path.write_text(json.dumps(state))
+    col = reopen()
+    assert len(full_reads) == 1
+    assert [t.correction.id for t in col.check("deploy acme/one", metadata={"team": "a"})] == ["c1"]
