@@ -67,8 +67,8 @@ def _snapshot_file(path: str) -> Path:
     return found
 
 
-def _open(path: str, monkeypatch: pytest.MonkeyPatch) -> tuple[nowline.Collection, list[Any]]:
-    """Wrap the store's collection, recording the full reads of corrections made at load."""
+def _full_reads(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """Return a list that records every full read of the corrections (a load without snapshot)."""
     full_reads: list[Any] = []
     original = _freshness.read_all
 
@@ -78,10 +78,24 @@ def _open(path: str, monkeypatch: pytest.MonkeyPatch) -> tuple[nowline.Collectio
         return original(where, *args, **kwargs)
 
     monkeypatch.setattr(_freshness, "read_all", recording)
+    return full_reads
+
+
+def _open(path: str, monkeypatch: pytest.MonkeyPatch) -> tuple[nowline.Collection, list[Any]]:
+    """Wrap the store's collection, recording the full reads of corrections made at load."""
+    full_reads = _full_reads(monkeypatch)
     raw = chromadb.PersistentClient(path=path).get_collection(
         "mem", embedding_function=FakeEmbedding()
     )
     return nowline.wrap(raw), full_reads
+
+
+def _remove_scope_key(path: Path) -> None:
+    """Edit a scoped store's snapshot to read as if the store had no scope key."""
+    state = json.loads(path.read_text())
+    state["scope_key"], state["scope_keys"] = None, []
+    state["corrections"]["scope"] = [None for _ in state["corrections"]["id"]]
+    path.write_text(json.dumps(state))
 
 
 @pytest.fixture
@@ -306,11 +320,8 @@ def test_a_snapshot_that_leaves_out_the_stores_scope_key_is_not_read(
         scope_key="team",
     )
     path = _snapshot_file(store_path)
-    state = json.loads(path.read_text())
-    assert state["scope_key"] == "team"
-    state["scope_key"], state["scope_keys"] = None, []
-    state["corrections"]["scope"] = [None for _ in state["corrections"]["id"]]
-    path.write_text(json.dumps(state))
+    assert json.loads(path.read_text())["scope_key"] == "team"
+    _remove_scope_key(path)
     col, full_reads = _open(store_path, monkeypatch)
     assert len(full_reads) == 1
     trips = col.check("deploy acme/one", metadata={"team": None})  # scoped: the store's key
@@ -636,15 +647,7 @@ def test_over_a_server_the_snapshot_lives_in_the_cache_and_is_checked(
         env={**os.environ, "NOWLINE_CACHE_DIR": str(tmp_path)},
     )
     (path,) = tmp_path.glob("*/*.registry.json")
-    full_reads: list[Any] = []
-    original = _freshness.read_all
-
-    def recording(where: Any = None, *args: Any, **kwargs: Any) -> Any:
-        if where == {"nowline_correction": True}:
-            full_reads.append(where)
-        return original(where, *args, **kwargs)
-
-    monkeypatch.setattr(_freshness, "read_all", recording)
+    full_reads = _full_reads(monkeypatch)
 
     def reopen() -> Any:
         raw = chromadb.HttpClient(host=host, port=int(port)).get_collection(
@@ -655,10 +658,7 @@ def test_over_a_server_the_snapshot_lives_in_the_cache_and_is_checked(
     col = reopen()
     assert full_reads == []
     assert [t.correction.id for t in col.check("deploy acme/one", metadata={"team": "a"})] == ["c1"]
-    state = json.loads(path.read_text())
-    state["scope_key"], state["scope_keys"] = None, []
-    state["corrections"]["scope"] = [None for _ in state["corrections"]["id"]]
-    path.write_text(json.dumps(state))
+    _remove_scope_key(path)
     col = reopen()
     assert len(full_reads) == 1
     assert [t.correction.id for t in col.check("deploy acme/one", metadata={"team": "a"})] == ["c1"]
