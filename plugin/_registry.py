@@ -18,7 +18,6 @@ import os
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from ._gcpause import paused
 from ._records import CorrectionInfo, Order, ScopeToken
 from .matchers import Match, Matcher
 
@@ -75,14 +74,14 @@ _Automata = tuple[Matcher[str], Matcher[str]]
 
 def _automata_of(active: Iterable[CorrectionInfo]) -> _Automata:
     """Return the deprecated-string and anchor automata over active corrections, built."""
-    with paused():  # a matcher over 100k phrases allocates a few containers per phrase
-        listed = list(active)
-        built = (
-            Matcher((p, i.id) for i in listed for p in i.deprecates),
-            Matcher((p, i.id) for i in listed for p in i.about),
-        )
-        for matcher in built:
-            matcher.prepare()
+    # Each Matcher pauses the garbage collector while it adds its phrases (nowline._gcpause).
+    listed = list(active)
+    built = (
+        Matcher((p, i.id) for i in listed for p in i.deprecates),
+        Matcher((p, i.id) for i in listed for p in i.about),
+    )
+    for matcher in built:
+        matcher.prepare()
     return built
 
 

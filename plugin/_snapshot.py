@@ -41,6 +41,8 @@ logger = logging.getLogger("nowline")
 
 FORMAT = 2
 
+_SUFFIX = ".registry.json"
+
 
 @dataclass(frozen=True)
 class Saved:
@@ -56,7 +58,7 @@ class Saved:
 
 def path_for(api: Any, collection_id: str, persist_directory: str | None) -> str | None:
     """Return where a collection's snapshot lives, or None for an in-memory store."""
-    name = f"{collection_id}.registry.json"
+    name = f"{collection_id}{_SUFFIX}"
     if persist_directory is not None:
         return os.path.join(persist_directory, "nowline", name)
     base = getattr(api, "_api_url", None)
@@ -95,7 +97,7 @@ def state_of(registry: Any, fresh: Any, scope_key: str | None, scope_keys: Itera
 
 def write(path: str, state: dict[str, Any]) -> None:
     """Write a snapshot atomically (a reader sees the old file or the new one, never half)."""
-    state = {**state, "collection": os.path.basename(path).split(".", 1)[0]}
+    state = {**state, "collection": _collection_of(path)}
     folder = os.path.dirname(path)
     tmp = None
     try:
@@ -113,6 +115,11 @@ def write(path: str, state: dict[str, Any]) -> None:
         if tmp is not None:  # written in part (a full disk, say): not left beside the store
             with contextlib.suppress(OSError):
                 os.remove(tmp)
+
+
+def _collection_of(path: str) -> str:
+    """Return the collection id a snapshot's file name says it belongs to."""
+    return os.path.basename(path).removesuffix(_SUFFIX)
 
 
 def read(path: str) -> Saved | None:
@@ -140,7 +147,7 @@ def _read(path: str) -> Saved | None:
             return None
         if type(offset) is not int or not 0 <= offset < 2**31:
             return None  # Chroma refuses a negative offset, and one of 2**32 or more
-        collection = os.path.basename(path).split(".", 1)[0]
+        collection = _collection_of(path)
         if state["collection"] != collection:
             return None  # a snapshot copied from another collection
         return Saved(
@@ -163,12 +170,10 @@ def _infos(columns: dict[str, list[Any]]) -> list[CorrectionInfo] | None:
     Every check and conversion runs over a whole column in C (``map``, ``set``, ``zip``),
     not per correction in Python: 100k corrections are read back in under 0.1 s.
     """
-    ids, documents, deprecates, about, times, written, scopes, retracted = (
-        columns[name] for name in CorrectionInfo._fields
-    )
-    listed = (ids, documents, deprecates, about, times, written, scopes, retracted)
-    if not all(type(c) is list and len(c) == len(ids) for c in listed):
+    listed = [columns[name] for name in CorrectionInfo._fields]
+    if not all(type(c) is list and len(c) == len(listed[0]) for c in listed):
         return None
+    ids, documents, deprecates, about, times, written, scopes, retracted = listed
     if not (
         _only(ids, str)
         and _only(documents, str)
