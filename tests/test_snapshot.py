@@ -662,3 +662,39 @@ def test_over_a_server_the_snapshot_lives_in_the_cache_and_is_checked(
     col = reopen()
     assert len(full_reads) == 1
     assert [t.correction.id for t in col.check("deploy acme/one", metadata={"team": "a"})] == ["c1"]
+
+
+def test_stored_links_to_corrections_that_do_not_exist_are_read_once(
+    store_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A record written around nowline whose links name 1,000 made-up corrections.
+
+    Each id is read back by id once (the record may name a correction the registry lacks);
+    none exists, so the record reads as current, and the next read asks Chroma for none of
+    them again.
+    """
+    raw = chromadb.PersistentClient(path=store_path).get_or_create_collection(
+        "mem", embedding_function=FakeEmbedding()
+    )
+    ghosts = [f"ghost-{i}" for i in range(1000)]
+    raw.add(
+        ids=["m1"],
+        documents=["deploy acme/one now"],
+        metadatas=[{"nowline_by": ghosts, "nowline_role": "historical"}],
+    )
+    asked: list[str] = []
+    original = _freshness.read_by_ids
+
+    def recording(ids: Any, *args: Any, **kwargs: Any) -> Any:
+        ids = list(ids)
+        asked.extend(ids)
+        return original(ids, *args, **kwargs)
+
+    monkeypatch.setattr(_freshness, "read_by_ids", recording)
+    col = nowline.wrap(raw)
+    (hit,) = col.hits(["m1"])
+    assert hit.role == "current" and hit.now == []
+    assert set(ghosts) <= set(asked)
+    asked.clear()
+    (hit,) = col.hits(["m1"])
+    assert hit.role == "current" and not set(ghosts) & set(asked)
