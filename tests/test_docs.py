@@ -57,6 +57,25 @@ def test_readme_python_block_runs_on_its_own(
     exec(code, {"__name__": "__readme__"})
 
 
+DOC_BLOCKS = [
+    (f"{page.relative_to(ROOT)}:{text[: m.start()].count(chr(10)) + 2}", m.group(1))
+    for page in sorted((ROOT / "docs").rglob("*.md"))
+    for text in [page.read_text(encoding="utf-8")]
+    for m in re.finditer(r"```python\n(.*?)```", text, re.S)
+]
+
+
+@pytest.mark.parametrize(("where", "block"), DOC_BLOCKS, ids=[w for w, _ in DOC_BLOCKS])
+def test_docs_python_block_runs_on_its_own(
+    where: str, block: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every python block of the pages under docs/ runs alone, in an empty folder."""
+    monkeypatch.chdir(tmp_path)
+    page, line = where.rsplit(":", 1)
+    code = compile("\n" * (int(line) - 1) + block, page, "exec")
+    exec(code, {"__name__": "__docs__"})
+
+
 @pytest.mark.parametrize("module", [nowline, nowline.matchers])
 def test_all_is_sorted_and_resolves(module: object) -> None:
     """__all__ is sorted isort-style (constants, classes, functions) and every name exists."""
