@@ -48,6 +48,7 @@ from ._prefilter import candidate_regex
 from ._records import CorrectionInfo, Record, correction_info, scope_token
 from ._registry import PlannedRegistry, Registry
 from ._store import Count, Delete, Embed, Flow, Get, Lock, Query, Work, Write
+from ._time import now
 from ._validate import InsertRequest, QueryRequest, check_correction, check_reach
 from .errors import InvalidInput, UnknownRecord
 from .models import (
@@ -517,7 +518,7 @@ def write_flow(
     known: dict[str, Record] = {}
     if req.op != "add" or corrections_in_batch or touches_known:
         known = yield from read_by_ids(req.ids)
-    stamps = R.write_stamps(time.time(), len(req.ids))
+    stamps = R.write_stamps(now(), len(req.ids))
     plan, final = yield Work(
         _prepare_write,
         (req, known, core.registry, core.scope_key, stamps, allow_absent, allow_generic),
@@ -543,7 +544,7 @@ def write_flow(
     if req.needs_embedding:
         embeddings = embedded
     yield Lock()
-    started = time.time()
+    started = now()
     changed_ids = [rid for rid, m in zip(req.ids, final, strict=True) if m and R.CHANGED in m]
     for m in final:
         if m and R.CHANGED in m:
@@ -567,9 +568,9 @@ def write_flow(
         reached=(r for records in reach.values() for r in records),
         keep=plan.landing,
     )
-    if changed_ids and time.time() - started > SLACK / 2:
+    if changed_ids and now() - started > SLACK / 2:
         # A long write: stamp again, so readers that refreshed meanwhile still see it.
-        again = time.time()
+        again = now()
         yield from _update_metadatas(core, changed_ids, [{R.CHANGED: again}] * len(changed_ids))
     if plan.put or plan.drop:
         core.fresh.changed_here()
@@ -627,18 +628,18 @@ def retract_flow(core: Core, correction_id: str) -> Flow[bool]:
             core.registry.retract(correction_id, float((record.metadata or {})[R.RETRACTED]))
         return False
     yield Lock()
-    now = time.time()
+    when = now()
     yield Write(
         "update",
         ids=[correction_id],
-        metadatas=[{R.RETRACTED: now, R.CHANGED: now, R.ROLE: "retracted", R.BY: None}],
+        metadatas=[{R.RETRACTED: when, R.CHANGED: when, R.ROLE: "retracted", R.BY: None}],
     )
     if correction_id not in core.registry:
         full = yield from read_by_ids([correction_id])
         info = correction_info(full[correction_id], core.scope_key)
         if info is not None:
             core.registry.put(info)
-    core.registry.retract(correction_id, now)
+    core.registry.retract(correction_id, when)
     yield from _relink(core, [correction_id])
     core.fresh.changed_here()
     return True
@@ -650,7 +651,7 @@ def repair_flow(core: Core) -> Flow[RepairReport]:
     records = yield from read_all()
     infos = yield Work(R.correction_infos, (records, core.scope_key))
     core.registry.replace_all(infos)
-    plan = yield Work(repair_plan, (records, core.registry, core.scope_key, time.time()))
+    plan = yield Work(repair_plan, (records, core.registry, core.scope_key, now()))
     if plan.ids:
         yield Lock()
         yield from _update_metadatas(core, plan.ids, plan.metas)

@@ -33,6 +33,7 @@ from . import _snapshot
 from ._records import CorrectionInfo, Record, correction_info
 from ._registry import Registry
 from ._store import Background, Flow, Get, Work
+from ._time import now
 
 __all__ = [
     "PAGE",
@@ -198,7 +199,7 @@ def load_flow(
                 if scope_key == saved.scope_key:
                     fresh.mark, fresh.scan_offset = saved.mark, saved.scan_offset
                     return scope_key
-    fresh.mark = time.time()
+    fresh.mark = now()
     records = yield from read_all(where=cast(Where, {R.CORRECTION: True}))
     stored = {key for r in records if isinstance(key := (r.metadata or {}).get(R.SCOPE_KEY), str)}
     scope_key = choose_scope(stored)
@@ -273,12 +274,12 @@ def refresh_flow(
         fresh.last_scan = time.monotonic()
         return (yield from _scan_step(fresh, registry, scope_key))
     generation = fresh.generation()
-    started = time.time()
+    started = now()
     since = fresh.mark - SLACK
 
     def stamped() -> Flow[tuple[Iterable[Record], Iterable[str]]]:
         nonlocal started
-        started = time.time()
+        started = now()
         records = yield from read_all(where=cast(Where, {R.CHANGED: {"$gte": since}}))
         return records, ()
 

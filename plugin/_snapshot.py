@@ -24,7 +24,6 @@ import logging
 import math
 import os
 import tempfile
-import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import chain, repeat
@@ -34,6 +33,7 @@ import orjson
 
 from ._gcpause import paused
 from ._records import CorrectionInfo
+from ._time import now
 
 __all__ = ["Saved", "path_for", "read", "save_at_exit", "state_of", "write"]
 
@@ -156,7 +156,7 @@ def _read(path: str) -> Saved | None:
             scope_keys=set(scope_keys),
             # A mark after the file was written (a writer whose clock ran ahead, or an edit)
             # would keep the refresh from reading changes made since: never later than that.
-            mark=min(float(mark), written, time.time()),
+            mark=min(float(mark), written, now()),
             scan_offset=offset,
             infos=infos,
         )

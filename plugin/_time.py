@@ -1,13 +1,42 @@
-"""Record times: parsing ``observed_at`` values into epoch seconds."""
+"""Record times: nowline's one clock, and parsing ``observed_at`` values into epoch seconds."""
 
 from __future__ import annotations
 
 import math
+import os
+import time
 from datetime import date, datetime, timezone
 
 from .errors import InvalidInput
 
-__all__ = ["to_epoch"]
+__all__ = ["CLOCK_OFFSET_VARIABLE", "now", "to_epoch"]
+
+CLOCK_OFFSET_VARIABLE = "NOWLINE_CLOCK_OFFSET"
+"""Seconds added to this process's wall clock, read once (tests simulate a clock that is off)."""
+
+
+def _offset() -> float:
+    """Return the clock offset the environment sets (0 when unset or not a finite number)."""
+    raw = os.environ.get(CLOCK_OFFSET_VARIABLE, "")
+    try:
+        value = float(raw) if raw.strip() else 0.0
+    except ValueError:
+        return 0.0
+    return value if math.isfinite(value) else 0.0
+
+
+_OFFSET = _offset()
+
+
+def now() -> float:
+    """Return the wall-clock time in epoch seconds: nowline's one time source.
+
+    Every time nowline writes (a record's time, a write stamp, a retraction) comes from here.
+    ``NOWLINE_CLOCK_OFFSET`` shifts it, so that a test can run a process whose clock is
+    ahead or behind the others', as happens between machines.
+    """
+    return time.time() + _OFFSET
+
 
 # datetime can represent years 1..9999; anything outside cannot be an observation time.
 _MIN = datetime(1, 1, 2, tzinfo=timezone.utc).timestamp()
