@@ -15,12 +15,12 @@ CLI and ``check()``) takes its verdict from here:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from . import _records as R
-from ._records import Record, Role, scope_token
+from ._records import Record, Role, Scoped
 from ._registry import Registry
 from .models import CorrectionRef, Hit, Occurrence, Trip
 from .render import Line, annotate_document, retracted_line, sanitize
@@ -57,7 +57,7 @@ class HitState:
 
 
 def read_state(
-    record: Record, registry: Registry, scope_key: str | None, as_of: float | None = None
+    record: Record, registry: Registry, legacy_key: str | None, as_of: float | None = None
 ) -> HitState:
     """Return a record's role and corrections as the registry knows them now (or at ``as_of``)."""
     meta = record.metadata
@@ -72,7 +72,7 @@ def read_state(
     direct = registry.links(
         record.document or "",
         record_id=record.id,
-        scope=scope_token(meta, scope_key),
+        scope=Scoped.of_record(meta, legacy_key),
         order=order,
         as_of=as_of,
     )
@@ -142,15 +142,16 @@ def query_row(
 ) -> tuple[str | None, dict[str, Any] | None]:
     """Return a hit's document and metadata as ``query()`` returns them.
 
-    A hit that no correction supersedes comes back exactly as chromadb returns it (nowline's
-    keys removed). A superseded hit carries its correction lines in its document (unless
-    ``annotate`` is off) and its role and correction ids in its metadata; a retracted
-    correction carries its mark the same way. Stored text that could pass for a nowline line
-    is quoted whenever lines are added.
+    A hit that no correction supersedes comes back as chromadb returns it (nowline's keys
+    removed), except that a stored line that could pass for one of nowline's labels is quoted
+    (:func:`nowline.render.sanitize`): the model is told to act on those labels, so no stored
+    text may imitate one, in any hit. A superseded hit carries its correction lines in its
+    document (unless ``annotate`` is off) and its role and correction ids in its metadata; a
+    retracted correction carries its mark the same way.
     """
     meta = R.user_metadata(record.metadata)
     if not state.superseded and state.role != "retracted":
-        return record.document, meta
+        return (sanitize(record.document) if record.document is not None else None), meta
     out: dict[str, Any] = dict(meta or {})
     out[R.ROLE] = state.role
     if state.superseded:
@@ -162,7 +163,9 @@ def query_row(
     return doc, out
 
 
-def trips_of(registry: Registry, text: str, scope: Any, as_of: float | None = None) -> list[Trip]:
+def trips_of(
+    registry: Registry, text: str, scope: Scoped, as_of: float | None = None
+) -> list[Trip]:
     """Return the active corrections of ``scope`` that a text trips, first occurrence first.
 
     The text is checked as a plain memory of that scope: every active correction applies
@@ -180,8 +183,3 @@ def trips_of(registry: Registry, text: str, scope: Any, as_of: float | None = No
         trips.append(Trip(correction=ref, newest=newest, occurrences=occurrences))
     trips.sort(key=lambda t: (t.occurrences[0].start, t.correction.time, t.correction.id))
     return trips
-
-
-def scope_of(meta: Mapping[str, Any] | None, scope_key: str | None) -> Any:
-    """Return the scope token of a caller's metadata (see ``_records.scope_token``)."""
-    return scope_token(meta, scope_key)

@@ -51,7 +51,7 @@ from ._validate import (
 from .errors import InvalidInput
 from .models import CorrectionReport, Trip
 
-__all__ = ["Facade", "Options", "Path", "settle_scope_key"]
+__all__ = ["Facade", "Options", "Path"]
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -102,36 +102,6 @@ class Options:
         }
 
 
-def settle_scope_key(given: str | None, stored: set[str], legacy: object, name: str) -> str | None:
-    """Return the scope key to read a collection with, from the caller's and the store's.
-
-    Corrections record the scope key they were written with, so a store never loses it: a
-    wrapper without ``scope_key`` adopts the recorded one, and another key is refused.
-
-    Raises:
-        InvalidInput: the caller's key differs from the recorded one, or the store's
-            corrections were written with different keys.
-    """
-    recorded = set(stored)
-    if isinstance(legacy, str):
-        recorded.add(legacy)  # nowline 0.1 recorded it in the collection's metadata
-    if len(recorded) > 1:
-        raise InvalidInput(
-            f"The collection {name!r} holds corrections written with different scope keys "
-            f"{sorted(recorded)!r}; nowline cannot tell whose corrections apply where. Rewrite "
-            "them with one key (see repair())."
-        )
-    found = next(iter(recorded), None)
-    if given is None:
-        return found
-    if found is not None and found != given:
-        raise InvalidInput(
-            f"The collection {name!r} was written with scope_key={found!r}; wrap it with that "
-            "key (another key would mix scopes)."
-        )
-    return given
-
-
 @dataclass(frozen=True)
 class Path(Generic[T, U]):
     """A prepared call: the flow to run, whether it writes, and how to shape its result."""
@@ -175,28 +145,41 @@ class Facade:
         # The wrappers of one collection in this process share a change counter: keyed by the
         # store's folder, the server's URL (sync and async clients alike), else the client.
         store: object = writer_path or server_url(collection._client) or id(collection._client)
+        legacy = (collection.metadata or {}).get(R.SCOPE_KEY)
+        legacy_key = legacy if isinstance(legacy, str) and legacy else None
+        if opts.scope_key is not None and legacy_key not in (None, opts.scope_key):
+            raise InvalidInput(
+                f"The collection {collection.name!r} was scoped by {legacy_key!r} (nowline 0.1 "
+                "recorded it in the collection's metadata); wrap it with that key."
+            )
         self._core = F.Core(
             registry=Registry(),
             fresh=Freshness(key=(store, str(collection.id)), refresh_seconds=opts.refresh_seconds),
-            scope_key=opts.scope_key,
+            scope_key=opts.scope_key or legacy_key,
+            legacy_key=legacy_key,
             annotate=opts.annotate,
             max_reach=opts.max_reach,
             max_batch=max_batch_size(collection._client),
         )
-        legacy = (collection.metadata or {}).get(R.SCOPE_KEY)
         self._snapshot = snapshot_path(collection._client, str(collection.id), writer_path)
-        return F.load(
-            self._core,
-            lambda stored: settle_scope_key(opts.scope_key, stored, legacy, collection.name),
-            self._snapshot,
-        )
+        return F.load(self._core, self._snapshot)
 
     # ------------------------------------------------------------------ attributes
 
     @property
     def scope_key(self) -> str | None:
-        """The metadata key that separates scopes, or None (see the README's "Scope")."""
+        """The scope key this wrapper writes corrections with, or None (see "Scope").
+
+        It is the ``scope_key`` option: every correction this wrapper writes carries it and
+        its own value for it, and ``check()`` needs that value. Reading never depends on it:
+        each correction applies by the scope it carries.
+        """
         return self._core.scope_key
+
+    @property
+    def scope_keys(self) -> frozenset[str]:
+        """The scope keys the collection's corrections carry, as this process knows them."""
+        return self._core.registry.scope_keys()
 
     @property
     def options(self) -> dict[str, Any]:
@@ -269,7 +252,7 @@ class Facade:
     ) -> Path[dict[str, Any], Any]:
         """Prepare a get; the result is shaped by chromadb's own transform."""
         id_list, wanted = get_request(
-            ids, where, where_document, include, self._data_loader is not None
+            ids, where, where_document, include, self._data_loader is not None, limit, offset
         )
         flow = F.get_flow(self._core, id_list, where, limit, offset, where_document, wanted)
         transform = cast(Any, self)._transform_get_response

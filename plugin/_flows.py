@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
@@ -26,8 +26,8 @@ from . import _records as R
 from ._assembly import HitState, hit_of, query_row, read_state, trips_of
 from ._freshness import (
     PAGE,
-    SLACK,
     Freshness,
+    list_flow,
     load_flow,
     read_all,
     read_by_ids,
@@ -45,11 +45,18 @@ from ._links import (
     stored_links,
 )
 from ._prefilter import candidate_regex
-from ._records import CorrectionInfo, Record, correction_info, scope_token
+from ._records import CorrectionInfo, Record, Scoped, correction_info, scope_token
 from ._registry import PlannedRegistry, Registry
 from ._store import Count, Delete, Embed, Flow, Get, Lock, Query, Work, Write
 from ._time import now
-from ._validate import InsertRequest, QueryRequest, check_correction, check_reach
+from ._validate import (
+    MAX_COUNT,
+    InsertRequest,
+    QueryRequest,
+    check_correction,
+    check_reach,
+    check_scope,
+)
 from .errors import InvalidInput, UnknownRecord
 from .models import (
     CorrectionSummary,
@@ -58,7 +65,7 @@ from .models import (
     RepairReport,
     Trip,
 )
-from .render import unannotate
+from .render import strip_annotation
 
 __all__ = [
     "Core",
@@ -84,21 +91,24 @@ class Core:
     registry: Registry
     fresh: Freshness
     scope_key: str | None
+    legacy_key: str | None
     annotate: bool
     max_reach: float | int | None
     max_batch: int
     checked_missing: set[str] = field(default_factory=set)
 
-    def refresh(self, force: bool = False, scan: bool = True) -> Flow[bool]:
+    def refresh(self, force: bool = False) -> Flow[bool]:
         """Catch up with corrections changed elsewhere, if due (see ``refresh_flow``)."""
-        return refresh_flow(self.fresh, self.registry, self.scope_key, force=force, scan=scan)
+        return refresh_flow(self.fresh, self.registry, self.legacy_key, force=force)
+
+    def verify(self, ids: Iterable[str]) -> Flow[bool]:
+        """Read these corrections back by id and take in any change (see ``verify_flow``)."""
+        return verify_flow(self.registry, self.legacy_key, ids)
 
 
-def load(
-    core: Core, choose_scope: Callable[[set[str]], str | None], snapshot: str | None = None
-) -> Flow[None]:
-    """Load the collection's corrections (at wrap time) and settle its scope key."""
-    core.scope_key = yield from load_flow(core.fresh, core.registry, choose_scope, snapshot)
+def load(core: Core, snapshot: str | None = None) -> Flow[None]:
+    """Load the collection's corrections (at wrap time)."""
+    yield from load_flow(core.fresh, core.registry, core.legacy_key, snapshot)
 
 
 # ------------------------------------------------------------------------- reading
@@ -112,17 +122,15 @@ def _observe(core: Core, records: Iterable[Record]) -> Flow[None]:
     record the registry holds as a correction that no longer is one, is read again by id and
     taken in at once (the row itself may be older than a change another thread made
     meanwhile). A stored link that names a correction the registry does not hold, or holds
-    as retracted, is read by id too and forces a refresh (once per such id): the registry may
-    have started from a snapshot that lacks it.
+    as retracted, is read by id too (once per such id). Then a refresh runs if one is due.
     """
-    unknown_links = False
     recheck: list[str] = []
     for record in records:
         meta = record.metadata
         if not meta:
             continue
         held = core.registry.get(record.id)
-        if (R.is_correction(meta) or held is not None) and _differs(held, record, core.scope_key):
+        if (R.is_correction(meta) or held is not None) and _differs(held, record, core.legacy_key):
             recheck.append(record.id)
         links = meta.get(R.BY)
         for cid in links if isinstance(links, list) else ():
@@ -133,18 +141,17 @@ def _observe(core: Core, records: Iterable[Record]) -> Flow[None]:
             ):
                 core.checked_missing.add(cid)
                 recheck.append(cid)
-                unknown_links = True
     if recheck:
-        yield from verify_flow(core.registry, core.scope_key, recheck)
-    yield from core.refresh(force=unknown_links)
+        yield from core.verify(recheck)
+    yield from core.refresh()
 
 
-def _differs(held: CorrectionInfo | None, record: Record, scope_key: str | None) -> bool:
+def _differs(held: CorrectionInfo | None, record: Record, legacy_key: str | None) -> bool:
     """Return whether a record read with its metadata shows another correction than ``held``.
 
     The text is compared only when the read returned it.
     """
-    found = correction_info(record, scope_key)
+    found = correction_info(record, legacy_key)
     if found is None or held is None:
         return found is not held
     if record.document is None:
@@ -163,21 +170,17 @@ def _states(
     """
     states: list[HitState] = []
     for _ in range(3):
-        states, shown = yield Work(_verdicts, (records, core.registry, core.scope_key, as_of))
-        if not shown:
+        states, shown = yield Work(_verdicts, (records, core.registry, core.legacy_key, as_of))
+        if not shown or not (yield from core.verify(shown)):
             return states
-        changed = yield from verify_flow(core.registry, core.scope_key, shown)
-        if not changed:
-            return states
-        core.fresh.changed_here()
     return states
 
 
 def _verdicts(
-    records: Sequence[Record], registry: Registry, scope_key: str | None, as_of: float | None
+    records: Sequence[Record], registry: Registry, legacy_key: str | None, as_of: float | None
 ) -> tuple[list[HitState], set[str]]:
     """Return the verdicts of records and every correction they would show (CPU-bound)."""
-    states = [read_state(r, registry, scope_key, as_of) for r in records]
+    states = [read_state(r, registry, legacy_key, as_of) for r in records]
     shown: set[str] = set()
     for state in states:
         for cid in state.direct:
@@ -341,9 +344,9 @@ def recall_flow(
                 continue
             hits.append(hit_of(record, distance, state, core.registry))
         # Chroma returns fewer than asked once the collection is exhausted.
-        if len(hits) >= n_results or len(row) < fetch:
+        if len(hits) >= n_results or len(row) < fetch or fetch >= MAX_COUNT:
             return Recall(query=text, as_of=as_of, hits=hits[:n_results])
-        fetch *= 4
+        fetch = min(fetch * 4, MAX_COUNT)
 
 
 def hits_flow(core: Core, ids: Sequence[str], as_of: float | None) -> Flow[list[Hit]]:
@@ -360,22 +363,22 @@ def hits_flow(core: Core, ids: Sequence[str], as_of: float | None) -> Flow[list[
 def check_flow(core: Core, text: str, metadata: Mapping[str, Any] | None) -> Flow[list[Trip]]:
     """Return the active corrections a text trips, after catching up if a refresh is due."""
     yield from core.refresh()
-    scope = scope_token(metadata, core.scope_key)
+    scope = Scoped(metadata)
     trips: list[Trip] = yield Work(trips_of, (core.registry, text, scope))
     for _ in range(3):
         shown: set[str] = set()
         for trip in trips:
             shown |= core.registry.chain(trip.correction.id)
-        if not shown or not (yield from verify_flow(core.registry, core.scope_key, shown)):
+        if not shown or not (yield from core.verify(shown)):
             break
-        core.fresh.changed_here()
         trips = yield Work(trips_of, (core.registry, text, scope))
     return trips
 
 
-def assess(core: Core, record: Record) -> HitState:
-    """Return the read-time verdict of a record that was read elsewhere (no I/O)."""
-    return read_state(record, core.registry, core.scope_key)
+def _written_scope(core: Core, metadata: Mapping[str, Any] | None) -> R.CorrectionScope:
+    """Return the scope a correction written by this wrapper with ``metadata`` would have."""
+    key = core.scope_key or core.legacy_key
+    return None if key is None else (key, scope_token(metadata, key))
 
 
 def preview_flow(
@@ -390,7 +393,7 @@ def preview_flow(
         about=tuple(about),
         time=float("inf"),
         written=float("inf"),
-        scope=scope_token(metadata, core.scope_key),
+        scope=_written_scope(core, metadata),
     )
     reach = yield from _reach(core, [info], exclude=())
     return [r.id for r in reach[info.id]]
@@ -412,18 +415,19 @@ def _reach(
         return {}
     where: Where | None = None
     scopes = {info.scope for info in infos}
-    if core.scope_key is not None and len(scopes) == 1:
-        scope = next(iter(scopes))
-        if isinstance(scope, tuple) and len(scope) == 2:
-            value = scope[1]
+    scope = next(iter(scopes))
+    if len(scopes) == 1 and scope is not None:
+        key, token = scope
+        if isinstance(token, tuple) and len(token) == 2 and token[0] != "list":
+            value = token[1]
             if isinstance(value, (str, int, float, bool)):
-                where = cast(Where, {core.scope_key: value})
+                where = cast(Where, {key: value})
     phrases = [p for info in infos for p in info.deprecates]
     candidates = yield from read_all(
         where=where, where_document={"$regex": candidate_regex(phrases)}
     )
     found: dict[str, list[Record]] = yield Work(
-        reach_of, (infos, candidates, core.registry, core.scope_key, tuple(exclude))
+        reach_of, (infos, candidates, core.registry, core.legacy_key, tuple(exclude))
     )
     return found
 
@@ -433,6 +437,12 @@ def _update_metadatas(core: Core, ids: list[str], metas: list[dict[str, Any]]) -
     step = core.max_batch
     for i in range(0, len(ids), step):
         yield Write("update", ids=ids[i : i + step], metadatas=metas[i : i + step])
+
+
+def _linked(metas: Iterable[Mapping[str, Any] | None], own: Iterable[str] = ()) -> set[str]:
+    """Return the corrections that metadata patches link to, less those being written."""
+    skip = set(own)
+    return {cid for m in metas for cid in stored_links(m) if cid not in skip}
 
 
 def _relink(
@@ -445,7 +455,8 @@ def _relink(
 
     ``reached`` adds records a write's new corrections reach. Every record gets one patch,
     computed from the registry after the change (never from links read before it), so a
-    call that drops one correction and adds another leaves no stale link behind.
+    call that drops one correction and adds another leaves no stale link behind. Every
+    correction a patch links to is read back by id first (verify on use).
     """
     touched: dict[str, Record] = {}
     for cid in dict.fromkeys(correction_ids):
@@ -453,9 +464,12 @@ def _relink(
         touched.update((r.id, r) for r in held)
     for record in reached:
         touched.setdefault(record.id, record)
-    ids, metas = yield Work(
-        relink_patches, (list(touched.values()), core.registry, core.scope_key, tuple(keep))
-    )
+    args = (list(touched.values()), core.registry, core.legacy_key, tuple(keep))
+    ids, metas = yield Work(relink_patches, args)
+    for _ in range(3):
+        if not (yield from core.verify(_linked(metas))):
+            break
+        ids, metas = yield Work(relink_patches, args)
     yield from _update_metadatas(core, ids, metas)
 
 
@@ -464,6 +478,7 @@ def _prepare_write(
     known: Mapping[str, Record],
     registry: Registry,
     scope_key: str | None,
+    legacy_key: str | None,
     stamps: Sequence[float],
     allow_absent: bool,
     allow_generic: bool,
@@ -474,11 +489,19 @@ def _prepare_write(
     event loop. The guards raise before anything is stored.
     """
     plan = plan_write(
-        req.op, req.ids, req.metadatas, req.documents, known, registry, scope_key, stamps
+        req.op,
+        req.ids,
+        req.metadatas,
+        req.documents,
+        known,
+        registry,
+        scope_key,
+        stamps,
+        legacy_key,
     )
     for info in plan.put:
         old = known.get(info.id)
-        before = correction_info(old, scope_key) if old is not None else None
+        before = correction_info(old, legacy_key) if old is not None else None
         # A string is judged generic when it is set; editing an accepted correction's text,
         # scope or time does not ask again.
         same_strings = before is not None and (before.deprecates, before.about) == (
@@ -488,9 +511,28 @@ def _prepare_write(
         check_correction(
             info, allow_absent=allow_absent, allow_generic=allow_generic or same_strings
         )
+        check_scope(info, scope_key, registry.scope_keys())
     view = PlannedRegistry(registry, plan.put, plan.drop)
-    final = batch_metadata(req.op, plan, known, req.metadatas, view, scope_key, changed=0.0)
+    final = batch_metadata(req.op, plan, known, req.metadatas, view, legacy_key, changed=0.0)
     return plan, final
+
+
+def _documents_as_stored(req: InsertRequest, known: Mapping[str, Record]) -> InsertRequest:
+    """Return the request with documents that came back annotated stored as they were.
+
+    Only where that is certain: a document equal to the stored one as nowline shows it (its
+    label-like lines quoted, nowline's lines beneath it) is nowline's rendering of that very
+    record, and is stored unchanged. Any other text is stored exactly as given.
+    """
+    if req.documents is None or not known:
+        return req
+    docs = [
+        strip_annotation(d, stored.document)
+        if isinstance(d, str) and (stored := known.get(rid)) is not None and stored.document
+        else d
+        for rid, d in zip(req.ids, req.documents, strict=True)
+    ]
+    return req if docs == list(req.documents) else req.with_documents(docs)
 
 
 def write_flow(
@@ -505,24 +547,31 @@ def write_flow(
 
     Returns how many records each written correction reaches.
     """
-    yield from core.refresh(scan=False)
-    if req.documents is not None:
-        # A document that comes back from query() is stored without nowline's lines.
-        texts = core.registry.texts()
-        req = req.with_documents(
-            [unannotate(d, texts.__contains__) if isinstance(d, str) else d for d in req.documents]
-        )
+    yield from core.refresh()
     metas = req.metadatas
     corrections_in_batch = metas is not None and any(R.is_correction(m) for m in metas)
     touches_known = any(rid in core.registry for rid in req.ids)
     known: dict[str, Record] = {}
     if req.op != "add" or corrections_in_batch or touches_known:
         known = yield from read_by_ids(req.ids)
+    req = _documents_as_stored(req, known)
     stamps = R.write_stamps(now(), len(req.ids))
-    plan, final = yield Work(
-        _prepare_write,
-        (req, known, core.registry, core.scope_key, stamps, allow_absent, allow_generic),
+    args = (
+        req,
+        known,
+        core.registry,
+        core.scope_key,
+        core.legacy_key,
+        stamps,
+        allow_absent,
+        allow_generic,
     )
+    plan, final = yield Work(_prepare_write, args)
+    for _ in range(3):
+        # Verify on use: every correction this write links to is read back by id first.
+        if not (yield from core.verify(_linked(final, (i.id for i in plan.put)))):
+            break
+        plan, final = yield Work(_prepare_write, args)
     active = plan.active
     reach: dict[str, list[Record]] = {}
     if active:
@@ -545,7 +594,6 @@ def write_flow(
         embeddings = embedded
     yield Lock()
     started = now()
-    changed_ids = [rid for rid, m in zip(req.ids, final, strict=True) if m and R.CHANGED in m]
     for m in final:
         if m and R.CHANGED in m:
             m[R.CHANGED] = started
@@ -562,18 +610,13 @@ def write_flow(
         core.registry.put(info)
     for cid in plan.drop:
         core.registry.drop(cid)
+    core.fresh.changed_here([*(i.id for i in plan.put), *plan.drop])
     yield from _relink(
         core,
         [*plan.relink, *plan.drop],
         reached=(r for records in reach.values() for r in records),
         keep=plan.landing,
     )
-    if changed_ids and now() - started > SLACK / 2:
-        # A long write: stamp again, so readers that refreshed meanwhile still see it.
-        again = now()
-        yield from _update_metadatas(core, changed_ids, [{R.CHANGED: again}] * len(changed_ids))
-    if plan.put or plan.drop:
-        core.fresh.changed_here()
     own = _own_links(req.ids, final, plan.landing)
     return {info.id: len(reach.get(info.id, ())) + own[info.id] for info in plan.put}
 
@@ -605,15 +648,14 @@ def delete_flow(
     result = yield Delete(ids=ids, where=where, where_document=where_document, limit=limit)
     for cid in corrections:
         core.registry.drop(cid)
+    core.fresh.changed_here(corrections)
     yield from _relink(core, corrections)
-    if corrections:
-        core.fresh.changed_here()
     return result
 
 
 def retract_flow(core: Core, correction_id: str) -> Flow[bool]:
     """Retract a correction; return False when it was already retracted."""
-    got = yield from read_by_ids([correction_id], include=("metadatas",))
+    got = yield from read_by_ids([correction_id])
     record = got.get(correction_id)
     if record is None:
         raise UnknownRecord(f"No record has id {correction_id!r}; nothing was retracted.")
@@ -623,40 +665,47 @@ def retract_flow(core: Core, correction_id: str) -> Flow[bool]:
             "corrections can be retracted."
         )
     if R.is_retracted(record.metadata):
-        held = core.registry.get(correction_id)
-        if held is not None and held.retracted is None:
-            core.registry.retract(correction_id, float((record.metadata or {})[R.RETRACTED]))
+        yield from core.verify([correction_id])
         return False
     yield Lock()
     when = now()
     yield Write(
         "update",
         ids=[correction_id],
-        metadatas=[{R.RETRACTED: when, R.CHANGED: when, R.ROLE: "retracted", R.BY: None}],
+        metadatas=[
+            {
+                R.RETRACTED: when,
+                R.CHANGED: when,
+                R.ROLE: "retracted",
+                R.BY: None,
+                R.CORRECTION: True,
+            }
+        ],
     )
-    if correction_id not in core.registry:
-        full = yield from read_by_ids([correction_id])
-        info = correction_info(full[correction_id], core.scope_key)
-        if info is not None:
-            core.registry.put(info)
-    core.registry.retract(correction_id, when)
+    info = correction_info(record, core.legacy_key)
+    if info is not None:
+        core.registry.put(info._replace(retracted=when, marked=True))
+    core.fresh.changed_here([correction_id])
     yield from _relink(core, [correction_id])
-    core.fresh.changed_here()
     return True
 
 
 def repair_flow(core: Core) -> Flow[RepairReport]:
-    """Rebuild every link from the documents and store what differs."""
+    """Rebuild every link from the documents and store what differs.
+
+    It also marks every correction written around nowline (``nowline_correction``), so that
+    every process's listing finds it from then on.
+    """
     start = time.perf_counter()
     records = yield from read_all()
-    infos = yield Work(R.correction_infos, (records, core.scope_key))
+    infos = yield Work(R.correction_infos, (records, core.legacy_key))
     core.registry.replace_all(infos)
-    plan = yield Work(repair_plan, (records, core.registry, core.scope_key, now()))
+    plan = yield Work(repair_plan, (records, core.registry, core.legacy_key, now()))
     if plan.ids:
         yield Lock()
         yield from _update_metadatas(core, plan.ids, plan.metas)
-    core.fresh.last_refresh = time.monotonic()
-    core.fresh.changed_here()
+    yield from list_flow(core.fresh, core.registry, core.legacy_key, full=True)
+    core.fresh.changed_here(plan.ids)
     return RepairReport(
         records=len(records),
         corrections=len(infos),
@@ -671,15 +720,19 @@ def repair_flow(core: Core) -> Flow[RepairReport]:
 
 
 def corrections_flow(core: Core) -> Flow[list[CorrectionSummary]]:
-    """List every correction, oldest first, with its status, reach and newest successor."""
+    """List every correction, oldest first, with its status, reach and newest successor.
+
+    A listing reads the store: the corrections are listed in full (and those the registry
+    found around nowline read back by id), so what it shows is the store's now.
+    """
     yield from core.refresh(force=True)
+    yield from core.verify(i.id for i in core.registry.infos())
     linked = yield from read_all(
         where=cast(Where, {R.ROLE: {"$in": ["historical", "retracted"]}}), include=("metadatas",)
     )
     reach: dict[str, int] = {}
     for record in linked:
-        by = (record.metadata or {}).get(R.BY)
-        for cid in by if isinstance(by, list) else ():
+        for cid in stored_links(record.metadata):
             reach[cid] = reach.get(cid, 0) + 1
     out = []
     for info in core.registry.infos():
@@ -700,12 +753,27 @@ def corrections_flow(core: Core) -> Flow[list[CorrectionSummary]]:
 
 
 def stats_flow(core: Core) -> Flow[dict[str, int]]:
-    """Count the records of each stored role (``current`` is every record without a role)."""
+    """Count the records of each role, as the stored links show it once verified.
+
+    ``transition`` and ``retracted`` are the stored roles. A record stored as historical
+    counts as historical while one of the corrections it links to is an active correction of
+    the store (each read back by id); a record whose every link names a correction deleted or
+    retracted around nowline counts as current, as a read would show it (``repair()`` stores
+    that). ``current`` is every other record.
+    """
     total = yield Count()
     counts: dict[str, int] = {}
-    for role in ("historical", "transition", "retracted"):
+    for role in ("transition", "retracted"):
         rows = yield from read_all(where=cast(Where, {R.ROLE: role}), include=())
         counts[role] = len(rows)
+    historical = yield from read_all(
+        where=cast(Where, {R.ROLE: "historical"}), include=("metadatas",)
+    )
+    links = {r.id: stored_links(r.metadata) for r in historical}
+    yield from core.verify(cid for ids in links.values() for cid in ids)
+    counts["historical"] = sum(
+        1 for ids in links.values() if any(core.registry.is_active(c) for c in ids)
+    )
     counts["current"] = total - sum(counts.values())
     counts["records"] = total
     return counts

@@ -2,20 +2,25 @@
 
 Corrections change through this wrapper, through other wrappers of this process, through other
 processes (over a Chroma server), and around nowline altogether (the raw collection, a plain
-chromadb client). The registry catches up with all of them:
+chromadb client). The protocol has two parts, and neither trusts a clock, a stamp or a cache:
 
-* **This process.** Every wrapper of one store and collection shares a change counter; a
-  wrapper that sees another's change refreshes before it reads.
-* **nowline elsewhere.** Every correction change is stamped (``nowline_changed``) just before
-  the call that makes it visible, and stamped again when that call took long, so a reader
-  that reads the stamps since its last refresh, less a slack, never misses it. Deletions show
-  as ids missing from the corrections' id list.
-* **Around nowline.** A correction written by a plain client carries no stamp. Each refresh
-  also reads one page of the collection in turn (a rolling scan), so every record is looked at
-  once per rotation; and any correction that a read returns is taken in at once.
+* **Verify on use.** Every correction that an operation shows (beneath a hit, in a trip, in a
+  chain) or stores a link to is read back by id in that operation, and taken in if it changed
+  (:func:`verify_flow`). So a deletion, retraction or edit of a correction is never shown, and
+  never linked, as it was: whatever the registry holds, the output is the store's.
+* **Listing.** Which corrections exist is learnt by listing the store's corrections (records
+  whose metadata has ``nowline_correction: True``; nowline marks every correction it writes,
+  and ``repair()`` marks those written around it): their ids at a *membership* refresh, which
+  finds additions and deletions, and their metadata at a *full* refresh, which finds every
+  other change. Each runs when a read needs it and its interval has passed: the wrapper's
+  ``refresh_seconds``, stretched so that listings take at most :data:`LISTING_SHARE` of a
+  reading process's time (a store with 100k corrections lists them in seconds), and never
+  longer than :data:`MAX_INTERVAL`. Wrappers of one collection in this process tell each
+  other which corrections they changed, so those are read at the next call.
 
-A refresh runs at most once per ``refresh_seconds`` (and at once when a hit names an unknown
-correction). The bounds this gives are stated in the README ("Freshness").
+A correction written around nowline and never marked is found when a read returns it, and by
+``repair()``, which marks it. The bounds are stated in the README ("Freshness") and held by
+``tests/reliability/``.
 """
 
 from __future__ import annotations
@@ -23,22 +28,22 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from chromadb.api.types import Where
 
 from . import _records as R
-from . import _snapshot
 from ._records import CorrectionInfo, Record, correction_info
 from ._registry import Registry
 from ._store import Background, Flow, Get, Work
-from ._time import now
 
 __all__ = [
+    "LISTING_SHARE",
+    "MAX_INTERVAL",
     "PAGE",
-    "SLACK",
     "Freshness",
+    "list_flow",
     "load_flow",
     "read_all",
     "read_by_ids",
@@ -50,50 +55,99 @@ __all__ = [
 PAGE = 5000
 """Rows per bulk read (a single Chroma read of more than about 32k rows with metadatas fails)."""
 
-SLACK = 5.0
-"""Seconds of clock skew and write latency tolerated between processes."""
+LISTING_SHARE = 0.1
+"""The largest share of a reading process's time that listings of corrections may take."""
 
-SCAN_PAGE = 1000
-"""Rows the rolling scan reads per refresh."""
+MAX_INTERVAL = 60.0
+"""Seconds: the longest a listing waits, however long it takes (the bounds' ceiling)."""
 
 TRIES = 5
 """Reads of the same records before a refresh gives up on a registry that keeps changing."""
 
-# Per store and collection, how often wrappers in this process changed its corrections.
-_generations: dict[tuple[object, str], int] = {}
-_generations_lock = threading.Lock()
+_LOG = 1000
+"""Changes per collection this process remembers for its other wrappers."""
+
+MARKED: Where = cast(Where, {R.CORRECTION: True})
+"""The filter that lists the store's corrections."""
+
+
+class _Log:
+    """What the wrappers of one collection in this process changed, in order."""
+
+    def __init__(self) -> None:
+        self.generation = 0
+        self.entries: list[tuple[int, tuple[str, ...]]] = []
+
+
+_logs: dict[tuple[object, str], _Log] = {}
+_logs_lock = threading.Lock()
 
 
 @dataclass
 class Freshness:
-    """One wrapper's knowledge of when it last caught up with the store's corrections."""
+    """One wrapper's knowledge of when it last listed the store's corrections."""
 
     key: tuple[object, str]
     refresh_seconds: float
-    last_refresh: float = 0.0  # time.monotonic() of the last refresh
-    last_scan: float = -float("inf")  # time.monotonic() of the last rolling-scan step
-    mark: float = 0.0  # wall-clock lower bound of changes not yet read
-    seen_generation: int = 0
-    scan_offset: int = 0
+    last_members: float = -float("inf")  # time.monotonic() a membership listing last began
+    last_full: float = -float("inf")  # time.monotonic() a full listing last began
+    members_cost: float = 0.0  # seconds the last membership listing took
+    full_cost: float = 0.0  # seconds the last full listing took
+    seen: int = 0  # the generation of this process's change log taken in
+    _log: _Log = field(init=False, repr=False)
 
-    def generation(self) -> int:
-        """Return how often wrappers in this process changed this collection's corrections."""
-        with _generations_lock:
-            return _generations.get(self.key, 0)
+    def __post_init__(self) -> None:
+        """Join the change log of this collection in this process."""
+        with _logs_lock:
+            self._log = _logs.setdefault(self.key, _Log())
+            self.seen = self._log.generation
 
-    def changed_here(self) -> None:
-        """Record that this wrapper changed the corrections (other wrappers will refresh)."""
-        with _generations_lock:
-            new = _generations.get(self.key, 0) + 1
-            _generations[self.key] = new
-        if self.seen_generation == new - 1:
-            self.seen_generation = new  # this wrapper's registry is already up to date
+    def interval(self, cost: float) -> float:
+        """Return how long a listing that took ``cost`` seconds waits before the next.
 
-    def due(self, force: bool = False) -> bool:
-        """Return whether a refresh should run now."""
-        if force or self.generation() != self.seen_generation:
-            return True
-        return time.monotonic() - self.last_refresh >= self.refresh_seconds
+        ``refresh_seconds=0`` lists at every read, whatever it costs (the caller's choice).
+        """
+        if self.refresh_seconds == 0:
+            return 0.0
+        return min(max(self.refresh_seconds, cost / LISTING_SHARE), MAX_INTERVAL)
+
+    def changed_here(self, ids: Iterable[str]) -> None:
+        """Record that this wrapper changed these corrections (other wrappers will read them)."""
+        changed = tuple(ids)
+        if not changed:
+            return
+        with _logs_lock:
+            log = self._log
+            caught_up = self.seen == log.generation
+            log.generation += 1
+            log.entries.append((log.generation, changed))
+            del log.entries[:-_LOG]
+            if caught_up:
+                self.seen = log.generation  # this wrapper's registry already holds them
+
+    def changed_elsewhere(self) -> tuple[int, list[str] | None]:
+        """Return the log's generation and the ids other wrappers changed since this one looked.
+
+        None instead of ids: more changes than the log keeps (the caller lists everything).
+        """
+        with _logs_lock:
+            log = self._log
+            if self.seen == log.generation:
+                return self.seen, []
+            newer = [ids for gen, ids in log.entries if gen > self.seen]
+            if len(newer) < log.generation - self.seen:
+                return log.generation, None
+            return log.generation, [i for ids in newer for i in ids]
+
+    def bounds(self) -> tuple[float, float]:
+        """Return the seconds within which additions and deletions, and other edits, are seen.
+
+        Measured from the moment a change is visible in Chroma, for a wrapper that keeps
+        reading: a listing's interval plus the time it takes.
+        """
+        members = self.interval(self.members_cost) + self.members_cost
+        full = self.interval(self.full_cost) + self.full_cost
+        return min(members, full), full
 
 
 def records_of(page: Mapping[str, Any]) -> list[Record]:
@@ -125,6 +179,8 @@ def read_all(
     rest = yield Get(where=where, where_document=where_document, offset=PAGE, include=())
     seen = {r.id for r in out}
     ids = [i for i in dict.fromkeys(rest["ids"]) if i not in seen]
+    if not include:
+        return out + [Record(i, None, None) for i in ids]
     found = yield from read_by_ids(ids, include)
     out += [found[i] for i in ids if i in found]
     return out
@@ -144,168 +200,26 @@ def read_by_ids(
 
 def _take_in(
     registry: Registry,
-    scope_key: str | None,
+    legacy_key: str | None,
     read: Callable[[], Flow[tuple[Iterable[Record], Iterable[str]]]],
 ) -> Flow[bool | None]:
     """Run a read of corrections and take in what it shows, consistently with writes.
 
-    ``read`` returns the records it found and the ids it found missing. A read that overlapped
-    a change of the registry (a write or another read in another thread or task) may be older
-    than what the registry holds; it is read again (see :meth:`Registry.reconcile`). Returns
-    whether the registry changed, or None when it kept changing for :data:`TRIES` reads (the
-    caller leaves the refresh due).
+    ``read`` returns the records it found and the ids it found to be no correction now. A
+    read that overlapped a change of the registry (a write in another thread or task) may be
+    older than what the registry holds; it is read again (see :meth:`Registry.reconcile`).
+    Returns whether the registry changed, or None when it kept changing for :data:`TRIES`
+    reads (the caller leaves the refresh due).
     """
     for _ in range(TRIES):
         since = registry.version
         records, missing = yield from read()
         found: dict[str, CorrectionInfo | None] = dict.fromkeys(missing)
-        found.update((r.id, correction_info(r, scope_key)) for r in records)
+        found.update((r.id, correction_info(r, legacy_key)) for r in records)
         changed = registry.reconcile(found, since)
         if changed is not None:
             return changed
     return None
-
-
-def load_flow(
-    fresh: Freshness,
-    registry: Registry,
-    choose_scope: Callable[[set[str]], str | None],
-    snapshot: str | None = None,
-) -> Flow[str | None]:
-    """Load the collection's corrections into ``registry``: from a snapshot, else from Chroma.
-
-    ``choose_scope`` receives the scope keys the corrections were written with and returns the
-    key to read them with (it raises when they conflict). Returns that key.
-
-    A snapshot (see :mod:`nowline._snapshot`) is the registry as it was at its mark. It is
-    never trusted beyond that: the first read refreshes from the mark, exactly as a wrapper
-    that had been running since then would, and every correction a read shows is verified
-    by id. Without a usable snapshot every correction is read (and a snapshot is written).
-    """
-    fresh.seen_generation = fresh.generation()
-    # The first read refreshes, so a new wrapper catches up from its mark and starts its
-    # rolling scan at once (it finds corrections written around nowline).
-    fresh.last_refresh = -float("inf")
-    if snapshot is not None:
-        saved = yield Work(_snapshot.read, (snapshot,))
-        if saved is not None:
-            # The automata build meanwhile: the check of the scope keys is the process's
-            # first Chroma read, which loads the collection's segments. Should the snapshot
-            # be refused, the first scan brings that build up to date with the full read.
-            registry.replace_all(saved.infos)
-            yield from _build_meanwhile(registry)
-            if (yield from _scope_keys_hold(saved)):
-                scope_key = choose_scope(saved.scope_keys)
-                if scope_key == saved.scope_key:
-                    fresh.mark, fresh.scan_offset = saved.mark, saved.scan_offset
-                    return scope_key
-    fresh.mark = now()
-    records = yield from read_all(where=cast(Where, {R.CORRECTION: True}))
-    stored = {key for r in records if isinstance(key := (r.metadata or {}).get(R.SCOPE_KEY), str)}
-    scope_key = choose_scope(stored)
-    # Reading every correction's record grows with the corrections: off an event loop.
-    infos = yield Work(R.correction_infos, (records, scope_key))
-    registry.replace_all(infos)
-    yield from _build_meanwhile(registry)
-    if snapshot is not None:
-        yield Work(
-            _snapshot.write, (snapshot, _snapshot.state_of(registry, fresh, scope_key, stored))
-        )
-    return scope_key
-
-
-SCOPE_SAMPLE = 32
-"""Corrections of a snapshot read back by id to check the scope keys it names."""
-
-
-def _scope_keys_hold(saved: _snapshot.Saved) -> Flow[bool]:
-    """Return whether the store bears out the scope keys a snapshot names (else it is unused).
-
-    The scope key decides which records share a scope, and every correction written stores
-    it, so a snapshot's own word is not enough: it may be stale (corrections with another key
-    written since) or edited. Each key it names must be on a correction in the store (one
-    read of one id per key), and a sample of its corrections, read back by id, may carry no
-    other key (they all carry the store's key when the snapshot left it out).
-    """
-    for key in sorted(saved.scope_keys):
-        page = yield Get(where=cast(Where, {R.SCOPE_KEY: key}), limit=1, include=())
-        if not page["ids"]:
-            return False
-    infos = saved.infos
-    sample = [i.id for i in infos[:: max(1, len(infos) // SCOPE_SAMPLE)][:SCOPE_SAMPLE]]
-    found = yield from read_by_ids(sample, include=("metadatas",))
-    keys = {(r.metadata or {}).get(R.SCOPE_KEY) for r in found.values()} - {None}
-    return keys <= saved.scope_keys
-
-
-def _build_meanwhile(registry: Registry) -> Flow[None]:
-    """Build the registry's automata in the background while the first read reads Chroma."""
-    job = registry.build_job()
-    if job is not None:
-        yield Background(job)
-
-
-def refresh_flow(
-    fresh: Freshness,
-    registry: Registry,
-    scope_key: str | None,
-    *,
-    force: bool = False,
-    scan: bool = True,
-) -> Flow[bool]:
-    """Catch up with corrections changed since the last refresh, if one is due.
-
-    Two cheap reads: the corrections stamped since the last refresh (less a slack), and the
-    next page of the rolling scan (reads only; a write needs the stamps alone, since links to
-    a correction written around nowline may lag until ``repair()`` anyway). Neither grows with
-    the number of corrections. Deletions and edits elsewhere of a correction that a read is
-    about to show are caught at once by :func:`verify_flow` instead.
-
-    The wrapper counts as caught up only once the read is taken in, so a write in another
-    thread that starts meanwhile refreshes too rather than plan against a registry this read
-    has not filled yet.
-
-    Returns whether the registry changed.
-    """
-    scan_due = scan and (force or time.monotonic() - fresh.last_scan >= fresh.refresh_seconds)
-    if not fresh.due(force):
-        if not scan_due:
-            return False
-        fresh.last_scan = time.monotonic()
-        return (yield from _scan_step(fresh, registry, scope_key))
-    generation = fresh.generation()
-    started = now()
-    since = fresh.mark - SLACK
-
-    def stamped() -> Flow[tuple[Iterable[Record], Iterable[str]]]:
-        nonlocal started
-        started = now()
-        records = yield from read_all(where=cast(Where, {R.CHANGED: {"$gte": since}}))
-        return records, ()
-
-    taken = yield from _take_in(registry, scope_key, stamped)
-    changed = bool(taken)
-    if scan_due:
-        fresh.last_scan = time.monotonic()
-        changed |= yield from _scan_step(fresh, registry, scope_key)
-    if taken is not None:
-        fresh.mark = max(fresh.mark, started)
-        fresh.seen_generation = max(fresh.seen_generation, generation)
-        fresh.last_refresh = time.monotonic()
-    return changed
-
-
-def verify_flow(registry: Registry, scope_key: str | None, ids: Iterable[str]) -> Flow[bool]:
-    """Check the corrections a read is about to show against the store; fix the registry.
-
-    One read by id: a correction deleted, edited or retracted elsewhere (another process, the
-    raw collection) since this process last looked is dropped or updated before it is shown.
-    Returns whether the registry changed (the caller recomputes what it shows).
-    """
-    wanted = sorted(set(ids))
-    if not wanted:
-        return False
-    return bool((yield from _take_in(registry, scope_key, lambda: _by_ids(wanted))))
 
 
 def _by_ids(ids: Sequence[str]) -> Flow[tuple[Iterable[Record], Iterable[str]]]:
@@ -314,35 +228,134 @@ def _by_ids(ids: Sequence[str]) -> Flow[tuple[Iterable[Record], Iterable[str]]]:
     return found.values(), [i for i in ids if i not in found]
 
 
-def _known(registry: Registry, scope_key: str | None, row: Record) -> bool:
-    """Return whether a row's metadata shows the correction exactly as the registry holds it."""
-    held = registry.get(row.id)
-    if held is None:
-        return False
-    return correction_info(Record(row.id, held.document, row.metadata), scope_key) == held
+def verify_flow(registry: Registry, legacy_key: str | None, ids: Iterable[str]) -> Flow[bool]:
+    """Read the corrections an operation is about to show or link by id; fix the registry.
 
-
-def _scan_step(fresh: Freshness, registry: Registry, scope_key: str | None) -> Flow[bool]:
-    """Read the next page of the rolling scan and take in the corrections it shows.
-
-    The page holds metadata only; the records whose metadata says something the registry does
-    not know (a correction it lacks, one it holds with other strings, time, scope or
-    retraction, or one that is no correction any more) are read again in full and taken in.
-    An edit of a correction's text alone changes no link; it is caught when a read shows
-    that correction (:func:`verify_flow`).
+    A correction deleted, edited or retracted anywhere since this process last looked is
+    dropped or updated before it is used. Returns whether the registry changed (the caller
+    recomputes what it shows).
     """
-    page = yield Get(limit=SCAN_PAGE, offset=fresh.scan_offset, include=("metadatas",))
-    rows = records_of(page)
-    candidates = [
-        r.id
-        for r in rows
-        if (R.is_correction(r.metadata) or r.id in registry) and not _known(registry, scope_key, r)
-    ]
+    wanted = sorted(set(ids))
+    if not wanted:
+        return False
+    return bool((yield from _take_in(registry, legacy_key, lambda: _by_ids(wanted))))
+
+
+def _same(held: CorrectionInfo, row: Record, legacy_key: str | None) -> bool:
+    """Return whether a listed row's metadata shows the correction as the registry holds it."""
+    return correction_info(Record(row.id, held.document, row.metadata), legacy_key) == held
+
+
+def list_flow(
+    fresh: Freshness, registry: Registry, legacy_key: str | None, full: bool
+) -> Flow[bool]:
+    """List the store's corrections and take in what changed; return whether anything did.
+
+    A membership listing reads ids only: listed ids the registry lacks are read in full,
+    held ones no longer listed are read by id (deleted, or no correction now). A full listing
+    reads metadata too, and re-reads every row whose metadata shows something the registry
+    does not hold. Corrections the registry found in reads (written around nowline, never
+    marked) are not listed; they are kept, and verified whenever they are used.
+    """
+    started = time.monotonic()
+
+    def listing() -> Flow[tuple[Iterable[Record], Iterable[str]]]:
+        rows = yield from read_all(where=MARKED, include=("metadatas",) if full else ())
+        listed = {r.id: r for r in rows}
+        held = registry.held()
+        stale = [i for i in listed if i not in held]
+        if full:
+            stale += [
+                i
+                for i, info in held.items()
+                if i in listed and not _same(info, listed[i], legacy_key)
+            ]
+        gone = [i for i, info in held.items() if i not in listed and info.marked]
+        return (yield from _by_ids(sorted(set(stale) | set(gone))))
+
+    taken = yield from _take_in(registry, legacy_key, listing)
+    cost = time.monotonic() - started
+    if taken is None:
+        return True
+    fresh.last_members = started
+    fresh.members_cost = cost if not full else fresh.members_cost
+    if full:
+        fresh.last_full = started
+        fresh.full_cost = cost
+    return bool(taken)
+
+
+def refresh_flow(
+    fresh: Freshness, registry: Registry, legacy_key: str | None, *, force: bool = False
+) -> Flow[bool]:
+    """Catch up with changes made elsewhere, as far as the listings' intervals ask.
+
+    First the corrections other wrappers of this process changed (read by id); then a full
+    listing if its interval has passed (or ``force``), else a membership listing if its
+    interval has passed. Returns whether the registry changed.
+    """
+    generation, ids = fresh.changed_elsewhere()
     changed = False
-    if candidates:
-        changed = bool((yield from _take_in(registry, scope_key, lambda: _by_ids(candidates))))
-    if len(rows) < SCAN_PAGE:
-        fresh.scan_offset = 0
-    else:
-        fresh.scan_offset += len(rows)
+    if ids:
+        changed = yield from verify_flow(registry, legacy_key, ids)
+    now = time.monotonic()
+    if force or ids is None or now - fresh.last_full >= fresh.interval(fresh.full_cost):
+        changed |= yield from list_flow(fresh, registry, legacy_key, full=True)
+    elif now - fresh.last_members >= fresh.interval(fresh.members_cost):
+        changed |= yield from list_flow(fresh, registry, legacy_key, full=False)
+    fresh.seen = max(fresh.seen, generation)
     return changed
+
+
+def load_flow(
+    fresh: Freshness,
+    registry: Registry,
+    legacy_key: str | None,
+    snapshot: str | None = None,
+) -> Flow[None]:
+    """Load the collection's corrections into ``registry`` (at wrap time).
+
+    With a usable snapshot (:mod:`nowline._snapshot`), its corrections are a head start: the
+    store's ids are listed, a snapshot correction the store no longer lists is dropped, and
+    every listed correction the snapshot lacks or holds as retracted is read (a snapshot is
+    never the authority on what is retracted or deleted). Whatever else changed since it was
+    written is found by the first full listing, which is due within the same bound as in a
+    process that had been running. Without a snapshot every correction is read.
+    """
+    from . import _snapshot
+
+    if snapshot is not None:
+        saved = yield Work(_snapshot.read, (snapshot,))
+        if saved is not None:
+            started = time.monotonic()
+            registry.replace_all(saved.infos)
+            yield from _build_meanwhile(registry)
+            rows = yield from read_all(where=MARKED, include=())
+            listed = {r.id for r in rows}
+            held = registry.held()
+            wanted = [i for i in listed if i not in held or held[i].retracted is not None]
+            wanted += [i for i in held if i not in listed]
+            taken = yield from _take_in(registry, legacy_key, lambda: _by_ids(sorted(wanted)))
+            if taken is not None:
+                fresh.last_members = fresh.last_full = started
+                fresh.members_cost = time.monotonic() - started
+                # The first full listing is due as it would be in a process that had been
+                # listing all along (the snapshot's writer measured what one costs).
+                fresh.full_cost = saved.full_cost
+                return
+    started = time.monotonic()
+    records = yield from read_all(where=MARKED)
+    infos = yield Work(R.correction_infos, (records, legacy_key))
+    registry.replace_all(infos)
+    yield from _build_meanwhile(registry)
+    fresh.last_members = fresh.last_full = started
+    fresh.full_cost = time.monotonic() - started
+    if snapshot is not None:
+        yield Work(_snapshot.write, (snapshot, _snapshot.state_of(registry, fresh)))
+
+
+def _build_meanwhile(registry: Registry) -> Flow[None]:
+    """Build the registry's automata in the background while the next read reads Chroma."""
+    job = registry.build_job()
+    if job is not None:
+        yield Background(job)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from . import _records as R
-from ._records import CorrectionInfo, Record, Role, correction_info, scope_token
+from ._records import CorrectionInfo, Record, Role, Scoped, correction_info
 from ._registry import PlannedRegistry, Registry
 
 __all__ = [
@@ -55,7 +55,9 @@ def _order(record: Record, registry: Registry | PlannedRegistry) -> R.Order | No
     return info.order if info is not None else R.order_of(record.id, record.metadata)
 
 
-def _links(record: Record, registry: Registry | PlannedRegistry, scope_key: str | None) -> set[str]:
+def _links(
+    record: Record, registry: Registry | PlannedRegistry, legacy_key: str | None
+) -> set[str]:
     """Return the corrections that supersede a record directly, as links are stored.
 
     A retracted correction is inert: it holds no links.
@@ -65,7 +67,7 @@ def _links(record: Record, registry: Registry | PlannedRegistry, scope_key: str 
     return registry.links(
         record.document or "",
         record_id=record.id,
-        scope=scope_token(record.metadata, scope_key),
+        scope=Scoped.of_record(record.metadata, legacy_key),
         order=_order(record, registry),
     )
 
@@ -113,6 +115,7 @@ def plan_write(
     registry: Registry,
     scope_key: str | None,
     stamps: Sequence[float],
+    legacy_key: str | None = None,
 ) -> WritePlan:
     """Return the plan of a write: the records after it and the corrections it changes.
 
@@ -123,8 +126,10 @@ def plan_write(
         documents: the documents to store, or None to keep the stored ones.
         known: the stored records among ``ids``.
         registry: the corrections as this process knows them.
-        scope_key: the collection's scope key.
+        scope_key: the writer's scope key: a correction written carries it (and its own
+            value for it); without one, a correction keeps the key it had, if any.
         stamps: one write stamp per record (see ``_records.write_stamps``).
+        legacy_key: the collection's scope key from nowline 0.1, if any.
     """
     records: list[Record] = []
     landing: set[str] = set()
@@ -137,9 +142,16 @@ def plan_write(
             records.append(old if old is not None else Record(rid, doc, user))
             continue
         record = R.merge(rid, old, user, doc, stamps[i])
+        if R.is_correction(record.metadata):
+            # nowline marks every correction it writes (a listing finds it), with the
+            # writer's scope key if it has one: the scope travels with the correction.
+            marks: dict[str, Any] = {R.CORRECTION: True}
+            if scope_key is not None:
+                marks[R.SCOPE_KEY] = scope_key
+            record = Record(rid, record.document, {**(record.metadata or {}), **marks})
         records.append(record)
         landing.add(rid)
-        info = correction_info(record, scope_key)
+        info = correction_info(record, legacy_key)
         was = registry.get(rid)
         if info is not None:
             if was is not None and was.retracted is not None and info.retracted is None:
@@ -169,7 +181,7 @@ def batch_metadata(
     known: Mapping[str, Record],
     user_metas: Sequence[Mapping[str, Any] | None] | None,
     view: PlannedRegistry,
-    scope_key: str | None,
+    legacy_key: str | None,
     changed: float,
 ) -> list[dict[str, Any] | None]:
     """Return the metadata to send for each record: the caller's keys plus nowline's.
@@ -195,13 +207,13 @@ def batch_metadata(
         patch[R.TIME] = meta[R.TIME]
         if meta.get(R.WRITTEN) is not None:
             patch[R.WRITTEN] = meta[R.WRITTEN]
-        links = _links(record, view, scope_key)
+        links = _links(record, view, legacy_key)
         role = stored_role(record, links, _retracted(record, view))
         patch[R.ROLE] = R.role_value(role)
         patch[R.BY] = sorted(links) if links else None
         if R.is_correction(meta):
             patch[R.CORRECTION] = True
-            patch[R.SCOPE_KEY] = scope_key
+            patch[R.SCOPE_KEY] = meta.get(R.SCOPE_KEY)
             if record.id in put or old_meta.get(R.CORRECTION) is not True:
                 patch[R.CHANGED] = changed
         elif record.id in dropped:
@@ -222,7 +234,7 @@ def reach_of(
     infos: Sequence[CorrectionInfo],
     candidates: Iterable[Record],
     registry: Registry,
-    scope_key: str | None,
+    legacy_key: str | None,
     exclude: Iterable[str] = (),
 ) -> dict[str, list[Record]]:
     """Return, per correction, the stored records among ``candidates`` it supersedes.
@@ -241,7 +253,7 @@ def reach_of(
         for cid in own.links(
             record.document,
             record_id=record.id,
-            scope=scope_token(record.metadata, scope_key),
+            scope=Scoped.of_record(record.metadata, legacy_key),
             order=_order(record, registry),
         ):
             found[cid].append(record)
@@ -251,7 +263,7 @@ def reach_of(
 def relink_patches(
     records: Iterable[Record],
     registry: Registry,
-    scope_key: str | None,
+    legacy_key: str | None,
     keep: Iterable[str] = (),
 ) -> tuple[list[str], list[dict[str, Any]]]:
     """Return patches that set the links of ``records`` to what the registry says now.
@@ -266,7 +278,7 @@ def relink_patches(
     for record in records:
         if record.id in skip:
             continue
-        live = _links(record, registry, scope_key)
+        live = _links(record, registry, legacy_key)
         role = stored_role(record, live, _retracted(record, registry))
         ids.append(record.id)
         metas.append({R.BY: sorted(live) or None, R.ROLE: R.role_value(role)})
@@ -284,13 +296,13 @@ class RepairPlan:
 
 
 def repair_plan(
-    records: Iterable[Record], registry: Registry, scope_key: str | None, changed: float
+    records: Iterable[Record], registry: Registry, legacy_key: str | None, changed: float
 ) -> RepairPlan:
     """Return the patches that make every record's stored links what the rules say."""
     plan = RepairPlan()
     for record in records:
         meta = record.metadata or {}
-        links = _links(record, registry, scope_key)
+        links = _links(record, registry, legacy_key)
         stored = stored_links(meta)
         role = R.role_value(stored_role(record, links, _retracted(record, registry)))
         patch: dict[str, Any] = {}
@@ -304,8 +316,6 @@ def repair_plan(
             if meta.get(R.CORRECTION) is not True:
                 patch[R.CORRECTION] = True
                 patch[R.CHANGED] = changed
-            if meta.get(R.SCOPE_KEY) != scope_key:
-                patch[R.SCOPE_KEY] = scope_key
         elif meta.get(R.CORRECTION) is True:
             patch[R.CORRECTION] = False
             patch[R.CHANGED] = changed

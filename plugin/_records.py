@@ -33,12 +33,15 @@ __all__ = [
     "TIME",
     "WRITTEN",
     "CorrectionInfo",
+    "CorrectionScope",
     "Order",
     "Record",
     "Role",
     "ScopeToken",
+    "Scoped",
     "correction_info",
     "correction_infos",
+    "correction_scope",
     "is_correction",
     "is_retracted",
     "merge",
@@ -80,7 +83,7 @@ RETRACTED = "nowline_retracted"
 NOW = "nowline_now"
 """``query()`` output only: ids of the newest corrections of a superseded hit."""
 SCOPE_KEY = "nowline_scope_key"
-"""On each correction: the scope key the store is written with (absent: no scopes)."""
+"""On each correction: the scope key it was written with (absent: it applies in every scope)."""
 
 Role = Literal["current", "historical", "transition", "retracted"]
 """A record's role (see the README's "Roles")."""
@@ -89,7 +92,10 @@ Order = tuple[float, float, str]
 """The sort key of a correction: its time, then its write order, then its id."""
 
 ScopeToken = Hashable
-"""What two records must share to be in one scope (see :func:`scope_token`)."""
+"""A record's value of a scope key, typed (see :func:`scope_token`)."""
+
+CorrectionScope = tuple[str, ScopeToken] | None
+"""Where a correction applies: (its scope key, its value's token), or None (every scope)."""
 
 _UNKNOWN_TIME = 0.0  # records written around nowline with no observed_at: the epoch
 
@@ -113,8 +119,10 @@ class CorrectionInfo(NamedTuple):
         about: its anchors; when not empty, a record must name one of them too.
         time: its time in epoch seconds.
         written: its write stamp; breaks ties between equal times.
-        scope: its scope token.
+        scope: its scope: (key, token), or None when it applies in every scope.
         retracted: when it was retracted (epoch seconds), or None while it is active.
+        marked: whether the stored record carries nowline's mark (``nowline_correction``),
+            so that a listing of the store's corrections finds it.
     """
 
     id: str
@@ -123,21 +131,23 @@ class CorrectionInfo(NamedTuple):
     about: tuple[str, ...]
     time: float
     written: float
-    scope: ScopeToken
+    scope: CorrectionScope
     retracted: float | None = None
+    marked: bool = False
 
     @property
     def order(self) -> Order:
         """Return the sort key that orders corrections."""
         return (self.time, self.written, self.id)
 
-    def may_supersede(self, record_id: str, scope: ScopeToken, order: Order | None) -> bool:
+    def may_supersede(self, record_id: str, scope: Scoped, order: Order | None) -> bool:
         """Return whether this correction may supersede a record that names its strings.
 
-        The record must be another record in the same scope, and not a correction newer than
-        this one (``order`` is the record's sort key if it is a correction, else None).
+        The record must be another record in this correction's scope, and not a correction
+        newer than this one (``order`` is the record's sort key if it is a correction, else
+        None).
         """
-        if record_id == self.id or scope != self.scope:
+        if record_id == self.id or not scope.admits(self.scope):
             return False
         return order is None or order < self.order
 
@@ -208,15 +218,12 @@ def stored_phrases(value: object) -> tuple[str, ...] | None:
     return tuple(out)
 
 
-def scope_token(meta: Mapping[str, Any] | None, scope_key: str | None) -> ScopeToken:
-    """Return the scope of a record: equal tokens mean the same scope.
+def scope_token(meta: Mapping[str, Any] | None, scope_key: str) -> ScopeToken:
+    """Return a record's value of ``scope_key`` as a token: equal tokens, same scope.
 
-    Without a ``scope_key`` every record shares one scope. With one, records whose metadata
-    lacks the key form their own scope. Values are compared with their type, so ``1`` and
-    ``True`` or ``"1"`` are different scopes.
+    Records whose metadata lacks the key share the token ``("missing",)``. Values are
+    compared with their type, so ``1`` and ``True`` or ``"1"`` are different scopes.
     """
-    if scope_key is None:
-        return None
     if meta is None or meta.get(scope_key) is None:
         return ("missing",)
     value = meta[scope_key]
@@ -225,14 +232,84 @@ def scope_token(meta: Mapping[str, Any] | None, scope_key: str | None) -> ScopeT
     return (type(value).__name__, value)
 
 
-def correction_infos(records: Iterable[Record], scope_key: str | None) -> list[CorrectionInfo]:
+def correction_scope(
+    meta: Mapping[str, Any] | None, legacy_key: str | None = None
+) -> CorrectionScope:
+    """Return where a stored correction applies: its own scope key and value, or everywhere.
+
+    The scope travels with the correction: the key it was written with is stored on it
+    (:data:`SCOPE_KEY`), and its value for that key is its own metadata's. A correction
+    without a stored key applies in every scope, unless the collection names a key from
+    nowline 0.1 (``legacy_key``, kept in the collection's metadata).
+    """
+    key = (meta or {}).get(SCOPE_KEY)
+    if not isinstance(key, str) or not key:
+        key = legacy_key
+    return None if key is None else (key, scope_token(meta, key))
+
+
+class Scoped:
+    """A record (or a checked text) as seen by the scope rule: which corrections may reach it.
+
+    A plain memory is in a correction's scope when its value for the correction's key has
+    the correction's token. A correction is in another correction's scope when both have the
+    same scope (so a scoped correction never chains onto one of another scope, nor onto one
+    that applies everywhere). A correction that applies everywhere reaches every record.
+    """
+
+    __slots__ = ("_meta", "_own", "_tokens")
+
+    def __init__(
+        self,
+        meta: Mapping[str, Any] | None,
+        own: CorrectionScope | None = None,
+        *,
+        is_correction: bool = False,
+    ) -> None:
+        """Describe a record with metadata ``meta``; ``own`` is its scope if it is a correction."""
+        self._meta = meta
+        self._own: tuple[CorrectionScope] | None = (own,) if is_correction else None
+        self._tokens: dict[str, ScopeToken] = {}
+
+    @classmethod
+    def of_record(cls, meta: Mapping[str, Any] | None, legacy_key: str | None = None) -> Scoped:
+        """Return the scope view of a stored record (a correction if its metadata says so)."""
+        if is_correction(meta):
+            return cls(meta, correction_scope(meta, legacy_key), is_correction=True)
+        return cls(meta)
+
+    @classmethod
+    def of_correction(cls, scope: CorrectionScope) -> Scoped:
+        """Return the scope view of a correction with this scope."""
+        return cls(None, scope, is_correction=True)
+
+    def admits(self, scope: CorrectionScope) -> bool:
+        """Return whether a correction with ``scope`` may reach this record."""
+        if scope is None:
+            return True
+        if self._own is not None:
+            return self._own[0] == scope
+        key, token = scope
+        mine = self._tokens.get(key)
+        if mine is None:
+            mine = self._tokens[key] = scope_token(self._meta, key)
+        return mine == token
+
+
+def correction_infos(
+    records: Iterable[Record], legacy_key: str | None = None
+) -> list[CorrectionInfo]:
     """Return the correction of each record that is one (a pure scan: run it off a loop)."""
     with paused():  # a load builds one record per correction, none of them garbage
-        return [info for r in records if (info := correction_info(r, scope_key)) is not None]
+        return [info for r in records if (info := correction_info(r, legacy_key)) is not None]
 
 
-def correction_info(record: Record, scope_key: str | None) -> CorrectionInfo | None:
-    """Return the correction a stored record is, or None (a plain memory, or malformed)."""
+def correction_info(record: Record, legacy_key: str | None = None) -> CorrectionInfo | None:
+    """Return the correction a stored record is, or None (a plain memory, or malformed).
+
+    Its scope is its own (:func:`correction_scope`); ``legacy_key`` is a collection's scope
+    key from nowline 0.1.
+    """
     meta = record.metadata
     if not is_correction(meta):
         return None
@@ -250,8 +327,9 @@ def correction_info(record: Record, scope_key: str | None) -> CorrectionInfo | N
         about=about,
         time=t,
         written=written,
-        scope=scope_token(meta, scope_key),
+        scope=correction_scope(meta, legacy_key),
         retracted=_number(meta.get(RETRACTED)) if meta.get(RETRACTED) is not None else None,
+        marked=meta.get(CORRECTION) is True,
     )
 
 

@@ -18,7 +18,7 @@ import os
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from ._records import CorrectionInfo, Order, ScopeToken
+from ._records import CorrectionInfo, Order, Scoped
 from .matchers import Match, Matcher
 
 __all__ = ["PlannedRegistry", "Registry"]
@@ -36,7 +36,7 @@ def _direct(
     info_of: Callable[[str], CorrectionInfo | None],
     *,
     record_id: str,
-    scope: ScopeToken,
+    scope: Scoped,
     order: Order | None,
     as_of: float | None,
 ) -> dict[str, list[Match[str]]]:
@@ -115,6 +115,7 @@ class Registry:
         self._building: _Build | None = None
         self._sups: dict[str, tuple[str, ...]] = {}
         self._texts: frozenset[str] | None = None
+        self._keys: frozenset[str] | None = None
         self.version = 0
 
     def _matchers(self) -> tuple[Matcher[str], Matcher[str]]:
@@ -189,10 +190,22 @@ class Registry:
                 self._texts = frozenset(" ".join(i.document.split()) for i in self._infos.values())
             return self._texts
 
+    def held(self) -> dict[str, CorrectionInfo]:
+        """Return every correction by id (a copy)."""
+        with self._lock:
+            return dict(self._infos)
+
     def ids(self) -> set[str]:
         """Return the ids of every correction."""
         with self._lock:
             return set(self._infos)
+
+    def scope_keys(self) -> frozenset[str]:
+        """Return the scope keys the corrections were written with."""
+        with self._lock:
+            if self._keys is None:
+                self._keys = frozenset(i.scope[0] for i in self._infos.values() if i.scope)
+            return self._keys
 
     # ----------------------------------------------------------------- changes
 
@@ -271,7 +284,7 @@ class Registry:
         text: str,
         *,
         record_id: str,
-        scope: ScopeToken,
+        scope: Scoped,
         order: Order | None,
         as_of: float | None = None,
     ) -> dict[str, list[Match[str]]]:
@@ -280,7 +293,7 @@ class Registry:
         Args:
             text: the record's document (or any text, checked as a plain memory).
             record_id: the record's id (a correction never supersedes itself).
-            scope: the record's scope token.
+            scope: the record as the scope rule sees it.
             order: the record's sort key if it is a correction, else None.
             as_of: leave out corrections whose time is after this (epoch seconds).
         """
@@ -302,7 +315,7 @@ class Registry:
         text: str,
         *,
         record_id: str,
-        scope: ScopeToken,
+        scope: Scoped,
         order: Order | None,
         as_of: float | None = None,
     ) -> set[str]:
@@ -357,7 +370,12 @@ class Registry:
         if cached is None:
             info = self._infos.get(correction_id)
             found = (
-                self.links(info.document, record_id=info.id, scope=info.scope, order=info.order)
+                self.links(
+                    info.document,
+                    record_id=info.id,
+                    scope=Scoped.of_correction(info.scope),
+                    order=info.order,
+                )
                 if info is not None
                 else set()
             )
@@ -368,6 +386,7 @@ class Registry:
         """Invalidate caches after a change."""
         self._sups = {}
         self._texts = None
+        self._keys = None
         self.version += 1
 
 
@@ -395,9 +414,7 @@ class PlannedRegistry:
             return None
         return self._base.get(correction_id)
 
-    def links(
-        self, text: str, *, record_id: str, scope: ScopeToken, order: Order | None
-    ) -> set[str]:
+    def links(self, text: str, *, record_id: str, scope: Scoped, order: Order | None) -> set[str]:
         """Return the ids of the corrections that will supersede a record directly."""
         base = self._base.links(text, record_id=record_id, scope=scope, order=order)
         found = {c for c in base if c not in self._hidden}

@@ -1,14 +1,16 @@
 """A snapshot of the correction registry beside the store, so a new process starts fast.
 
 Reading 100k corrections back from Chroma takes seconds, and every process that opens a store
-pays it. A snapshot holds the registry as it was at a moment (its *mark*) in a JSON file:
-beside a local store (``<store>/nowline/<collection id>.registry.json``) or, for a server, in
-the user's cache folder (``$NOWLINE_CACHE_DIR``, else ``$XDG_CACHE_HOME/nowline``, else
-``~/.cache/nowline``). A snapshot is a head start, never an authority: the process that loads
-it refreshes from its mark (corrections changed since, by their stamps), continues its rolling
-scan, and verifies every correction a read shows, so a correction changed or deleted since,
-through nowline or around it, is caught within the same bounds as in a process that had been
-running all along. A snapshot of another format, nowline version or collection is ignored.
+pays it. A snapshot holds the registry as a process last had it, in a JSON file: beside a local
+store (``<store>/nowline/<collection id>.registry.json``) or, for a server, in the user's cache
+folder (``$NOWLINE_CACHE_DIR``, else ``$XDG_CACHE_HOME/nowline``, else ``~/.cache/nowline``).
+
+A snapshot is a head start, never an authority (:func:`nowline._freshness.load_flow`): the
+store's list of corrections decides which exist, every correction the snapshot holds as
+retracted is read again, and whatever else differs is found by the first full listing, due
+as in a process that had been running. Nothing in it is a time or a position that could be
+from the future or from another store's history. A snapshot of another format, nowline
+version or collection is ignored.
 
 JSON, not pickle: the file lives where other programs can write, and must never run code.
 The corrections are stored by column (one list of ids, one of documents, ...), which parses
@@ -33,13 +35,12 @@ import orjson
 
 from ._gcpause import paused
 from ._records import CorrectionInfo
-from ._time import now
 
 __all__ = ["Saved", "path_for", "read", "save_at_exit", "state_of", "write"]
 
 logger = logging.getLogger("nowline")
 
-FORMAT = 2
+FORMAT = 3
 
 _SUFFIX = ".registry.json"
 
@@ -49,10 +50,7 @@ class Saved:
     """What a snapshot holds."""
 
     collection: str
-    scope_key: str | None
-    scope_keys: set[str]
-    mark: float
-    scan_offset: int
+    full_cost: float
     infos: list[CorrectionInfo]
 
 
@@ -78,7 +76,7 @@ def _version() -> str:
     return __version__
 
 
-def state_of(registry: Any, fresh: Any, scope_key: str | None, scope_keys: Iterable[str]) -> Any:
+def state_of(registry: Any, fresh: Any) -> Any:
     """Return the JSON-ready state to save for a registry and its freshness."""
     infos = registry.infos()
     # zip(*rows) transposes in C (an attribute read per field and correction took 0.2 s at 100k)
@@ -87,10 +85,7 @@ def state_of(registry: Any, fresh: Any, scope_key: str | None, scope_keys: Itera
     return {
         "format": FORMAT,
         "nowline": _version(),
-        "scope_key": scope_key,
-        "scope_keys": sorted(scope_keys),
-        "mark": fresh.mark,
-        "scan_offset": fresh.scan_offset,
+        "full_cost": fresh.full_cost,
         "corrections": columns,  # tuples are written as JSON arrays
     }
 
@@ -133,33 +128,16 @@ def _read(path: str) -> Saved | None:
     try:
         with open(path, "rb") as fh:
             state = orjson.loads(fh.read())
-            written = os.fstat(fh.fileno()).st_mtime
         if state.get("format") != FORMAT or state.get("nowline") != _version():
             return None
         infos = _infos(state["corrections"])
-        scope_key, scope_keys = state["scope_key"], state["scope_keys"]
-        if infos is None or type(scope_keys) is not list or not _only(scope_keys, str):
+        cost = state["full_cost"]
+        if infos is None or type(cost) not in (int, float) or not 0 <= cost < math.inf:
             return None
-        if not (scope_key is None or type(scope_key) is str):
-            return None
-        mark, offset = state["mark"], state["scan_offset"]
-        if type(mark) not in (int, float) or not math.isfinite(mark):
-            return None
-        if type(offset) is not int or not 0 <= offset < 2**31:
-            return None  # Chroma refuses a negative offset, and one of 2**32 or more
         collection = _collection_of(path)
         if state["collection"] != collection:
             return None  # a snapshot copied from another collection
-        return Saved(
-            collection=collection,
-            scope_key=scope_key,
-            scope_keys=set(scope_keys),
-            # A mark after the file was written (a writer whose clock ran ahead, or an edit)
-            # would keep the refresh from reading changes made since: never later than that.
-            mark=min(float(mark), written, now()),
-            scan_offset=offset,
-            infos=infos,
-        )
+        return Saved(collection=collection, full_cost=float(cost), infos=infos)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
@@ -173,7 +151,7 @@ def _infos(columns: dict[str, list[Any]]) -> list[CorrectionInfo] | None:
     listed = [columns[name] for name in CorrectionInfo._fields]
     if not all(type(c) is list and len(c) == len(listed[0]) for c in listed):
         return None
-    ids, documents, deprecates, about, times, written, scopes, retracted = listed
+    ids, documents, deprecates, about, times, written, scopes, retracted, marked = listed
     if not (
         _only(ids, str)
         and _only(documents, str)
@@ -183,6 +161,7 @@ def _infos(columns: dict[str, list[Any]]) -> list[CorrectionInfo] | None:
         and _only(times, float, int)
         and _only(written, float, int)
         and _only(retracted, float, int, type(None))
+        and _only(marked, bool)
     ):
         return None
     if not _only(scopes, type(None)):
@@ -198,6 +177,7 @@ def _infos(columns: dict[str, list[Any]]) -> list[CorrectionInfo] | None:
         map(float, written),
         scopes,
         (None if r is None else float(r) for r in retracted),
+        marked,
         strict=True,
     )
     return list(map(tuple.__new__, repeat(CorrectionInfo), rows))
@@ -221,6 +201,15 @@ def _only(values: Iterable[Any], *types: type) -> bool:
 
 
 def _scope(value: Any) -> Any:
+    """Return a correction's scope read back from JSON: None, or (key, token)."""
+    if value is None:
+        return None
+    if type(value) is not list or len(value) != 2 or type(value[0]) is not str:
+        raise ValueError("not a correction's scope")
+    return (value[0], _token(value[1]))
+
+
+def _token(value: Any) -> Any:
     """Return a scope token read back from JSON (tuples were written as arrays)."""
     if type(value) is not list or not value or type(value[0]) is not str:
         raise ValueError("not a scope token")
@@ -252,7 +241,6 @@ def save_at_exit(core: Any, path: str | None) -> None:
         state = ref()
         if state is None or state.registry.version == loaded:
             return
-        keys = {k for k in [state.scope_key] if isinstance(k, str)}
-        write(path, state_of(state.registry, state.fresh, state.scope_key, keys))
+        write(path, state_of(state.registry, state.fresh))
 
     atexit.register(save)

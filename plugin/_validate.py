@@ -10,7 +10,7 @@ checked before anything is stored; nothing here does I/O or embeds.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
 
@@ -42,11 +42,13 @@ from .errors import (
     GenericString,
     InvalidCorrection,
     InvalidInput,
+    OutOfRange,
 )
 from .matchers import Matcher, fold
 
 __all__ = [
     "DEFAULT_MAX_REACH",
+    "MAX_COUNT",
     "MAX_PHRASES",
     "MAX_PHRASE_LENGTH",
     "REACH_FLOOR",
@@ -56,6 +58,8 @@ __all__ = [
     "check_flag",
     "check_max_reach",
     "check_reach",
+    "check_scope",
+    "chroma_range",
     "correct_metadata",
     "delete_request",
     "get_request",
@@ -128,11 +132,29 @@ def check_flag(value: object, name: str) -> bool:
     return value
 
 
+MAX_COUNT = 2**31 - 1
+"""The largest count or position nowline's own verbs take (Chroma's are 32-bit)."""
+
+
 def positive_int(value: object, name: str) -> int:
-    """Return ``value`` if it is an int >= 1."""
+    """Return ``value`` if it is an int from 1 to :data:`MAX_COUNT`."""
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         raise InvalidInput(f"{name} must be a positive int, not {value!r}.")
+    if value > MAX_COUNT:
+        raise OutOfRange(f"{name} must be at most {MAX_COUNT:,}, not {value:,}.")
     return value
+
+
+def chroma_range(value: object, name: str) -> None:
+    """Refuse an int ``limit`` or ``offset`` that Chroma cannot represent (it overflows).
+
+    chromadb raises OverflowError for these; nowline pages its reads and would otherwise
+    return rows instead. Other types go on to chromadb's own checks.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value < 2**32:
+        raise OutOfRange(
+            f"{name} must be from 0 to {2**32 - 1:,} (Chroma counts in 32 bits), not {value:,}."
+        )
 
 
 def metadata_arg(metadata: object) -> dict[str, Any] | None:
@@ -265,6 +287,28 @@ def parse_about(value: object) -> tuple[str, ...]:
     if value is None:
         return ()
     return _phrases(value, "about", allow_empty=True)
+
+
+def check_scope(info: CorrectionInfo, scope_key: str | None, keys: Iterable[str]) -> None:
+    """Refuse a correction for every scope from a writer without a scope key, in a scoped store.
+
+    The scope travels with the correction: one written without a scope key applies to every
+    record of the collection. Where the store's corrections carry scope keys, that is almost
+    always a process opened without the key, and the correction would reach every user's
+    memories; it is refused, naming the key to wrap with.
+
+    Raises:
+        InvalidInput: the correction has no scope, the writer no key, and ``keys`` is not empty.
+    """
+    known = sorted(keys)
+    if info.scope is None and scope_key is None and known:
+        raise InvalidInput(
+            f"This collection's corrections are scoped by {known[0]!r}"
+            + (f" (and {known[1:]!r})" if len(known) > 1 else "")
+            + ", but this wrapper has no scope_key, so its correction would apply to every "
+            f"scope's memories. Wrap the collection with scope_key={known[0]!r} and give the "
+            "scope's value in the correction's metadata; nothing was written."
+        )
 
 
 def check_correction(
@@ -571,8 +615,12 @@ def get_request(
     where_document: WhereDocument | None,
     include: Include,
     has_data_loader: bool,
+    limit: object = None,
+    offset: object = None,
 ) -> tuple[list[str] | None, list[str]]:
     """Validate a get as chromadb would; return the ids and the include to send."""
+    chroma_range(limit, "limit")
+    chroma_range(offset, "offset")
 
     @validation_context("get")
     def prepare(_: object) -> tuple[list[str] | None, list[str]]:

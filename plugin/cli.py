@@ -507,10 +507,12 @@ def _open(
         )
     if name in names:
         _check_embedding_function(client, name)
+    from nowline.tools import with_store_scope_key
+
     try:
         wrapped = wrap(client, scope_key=scope_key)
         if name in names:
-            return wrapped.get_collection(name)
+            return with_store_scope_key(wrapped.get_collection(name))
         return wrapped.get_or_create_collection(name)
     except StoreBusy:
         _busy(store)
@@ -577,7 +579,13 @@ def _scope_metadata(col: Collection, scope: str | None) -> dict[str, Any] | None
             "key whose value --scope is).",
             param_hint="'--scope'",
         )
-    return {col.scope_key: scope}
+    from nowline import InvalidInput
+    from nowline.tools import scope_value
+
+    try:
+        return {col.scope_key: scope_value(col, col.scope_key, scope)}
+    except InvalidInput as exc:
+        raise typer.BadParameter(str(exc), param_hint="'--scope'") from None
 
 
 # ------------------------------------------------------------------ commands

@@ -34,7 +34,7 @@ from chromadb.api.types import (
     WhereDocument,
 )
 
-from ._facade import Facade, Options, Path, settle_scope_key
+from ._facade import Facade, Options, Path
 from ._guard import guard_call, stale_message, trip_lines
 from ._snapshot import save_at_exit
 from ._store import SyncStore, local_store, run_sync
@@ -42,7 +42,7 @@ from .errors import InvalidInput, StaleReference
 from .models import CorrectionReport, CorrectionSummary, Hit, Recall, RepairReport, Trip
 from .render import annotate_document, sanitize
 
-__all__ = ["Collection", "Options", "settle_scope_key"]
+__all__ = ["Collection", "Options"]
 
 P = ParamSpec("P")
 T = TypeVar("T")

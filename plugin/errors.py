@@ -9,6 +9,7 @@ The tree::
     NowlineError (Exception)
     ├── InvalidPhrase (ValueError)          a matcher phrase is empty, blank or not a str
     ├── InvalidInput (ValueError)           an argument has the wrong type or value
+    │   ├── OutOfRange (OverflowError too)  a count or position Chroma cannot represent
     │   └── InvalidCorrection               a correction's ``deprecates`` or text is unusable
     │       ├── AbsentString                a deprecated string is not in its own text
     │       ├── GenericString               a string is a common word or number, unanchored
@@ -32,6 +33,7 @@ __all__ = [
     "InvalidInput",
     "InvalidPhrase",
     "NowlineError",
+    "OutOfRange",
     "StaleReference",
     "StoreBusy",
     "UnknownRecord",
@@ -48,6 +50,10 @@ class InvalidPhrase(NowlineError, ValueError):
 
 class InvalidInput(NowlineError, ValueError):
     """An argument to a nowline method has the wrong type or an unusable value."""
+
+
+class OutOfRange(InvalidInput, OverflowError):
+    """A count or position is larger than Chroma can represent (as chromadb, an OverflowError)."""
 
 
 class InvalidCorrection(InvalidInput):

@@ -7,9 +7,8 @@ A stale memory is followed by labelled lines, each indented by four spaces:
   was itself corrected later (its chain's ``now:`` line follows);
 * ``retracted: ...`` — under a recalled correction that was withdrawn.
 
-A document that comes back to a write with nowline's lines still on it is stored without them
-(:func:`unannotate`): a trailing label line is nowline's when it carries the text of one of the
-store's corrections.
+A document that comes back to a write exactly as nowline showed that record is stored as it was
+(:func:`strip_annotation`); any other text is stored as given.
 
 nowline writes labelled lines of its own beneath a hit (``    now: ...``). Text
 from the store (a memory, a correction) must never produce a line that a reader could take for
@@ -49,7 +48,7 @@ import bisect
 import functools
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 __all__ = [
     "LABELS",
@@ -66,8 +65,8 @@ __all__ = [
     "render_block",
     "retracted_line",
     "sanitize",
+    "strip_annotation",
     "terminal_safe",
-    "unannotate",
 ]
 
 Line = tuple[str, str]
@@ -286,38 +285,31 @@ def annotate_document(document: str, lines: Sequence[Line]) -> str:
     return sanitize(document) + "".join("\n" + _format(line) for line in lines)
 
 
-def unannotate(document: str, is_correction_text: Callable[[str], bool]) -> str:
-    """Return the stored text that an annotated document was made from.
+def strip_annotation(document: str, stored: str) -> str:
+    """Return the text to store for ``document``, written over a record that holds ``stored``.
 
-    Used on every write, so that a read-modify-write through ``query()`` never stores an
-    annotation, in any process. A trailing line that starts exactly with a nowline label and
-    carries the text of a correction of the store is nowline's; one quote mark is removed
-    from every quoted line (stored text that reads like a label is always shown quoted, so
-    the mark is nowline's too). A label-like line of the caller's own is kept. Text without
-    either comes back unchanged.
+    A document that comes back to a write exactly as nowline showed that record (its stored
+    text with label-like lines quoted, then only nowline's own lines beneath it) is stored as
+    it was: nothing of nowline's is ever stored by a read-modify-write. Any other text is
+    stored as given, quote marks and label-like lines included: only text nowline itself
+    added is removed, and only where that is certain.
 
     Args:
         document: the text to write.
-        is_correction_text: whether a line's text (whitespace collapsed) is a correction's.
+        stored: the record's stored text.
     """
-    lines = document.split("\n")
-    while len(lines) > 1:
-        prefix = next((p for p in PREFIXES.values() if lines[-1].startswith(p)), None)
-        if prefix is None:
-            break
-        text = lines[-1][len(prefix) :]
-        if prefix != PREFIXES["retracted"] and not is_correction_text(text):
-            break
-        if prefix == PREFIXES["retracted"] and text != RETRACTED_TEXT:
-            break
-        lines.pop()
-    parts = _LINE_BREAK.split("\n".join(lines))
-    return "".join(
-        part[len(QUOTE_MARK) :]
-        if i % 2 == 0 and part.startswith(QUOTE_MARK) and _looks_like_label_line(part)
-        else part
-        for i, part in enumerate(parts)
-    )
+    shown = sanitize(stored)
+    if document == shown:
+        return stored
+    if not document.startswith(shown + "\n"):
+        return document
+    tail = document[len(shown) + 1 :].split("\n")
+    if all(
+        any(line.startswith(p) and line[len(p) :].strip() for p in PREFIXES.values())
+        for line in tail
+    ):
+        return stored
+    return document
 
 
 def render_block(items: Iterable[tuple[str, Sequence[Line]]]) -> str:

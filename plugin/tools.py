@@ -23,6 +23,7 @@ its URL, or a local folder.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -73,6 +74,8 @@ __all__ = [
     "open_collection",
     "output_schema",
     "run_tool",
+    "scope_value",
+    "with_store_scope_key",
 ]
 
 DEFAULT_COLLECTION = "memory"
@@ -412,7 +415,8 @@ def run_tool(
         return ToolResult(
             name=name, text=f"Unknown tool {name!r}; the tools are: {known}.", is_error=True
         )
-    key = collection.scope_key
+    keys = collection.scope_keys
+    key = collection.scope_key or (next(iter(keys)) if len(keys) == 1 else None)
     if key is not None and key not in binding:
         return ToolResult(
             name=name,
@@ -762,8 +766,54 @@ def open_collection(
             )
     wrapped = wrap(client, scope_key=scope_key)
     if name in names:
-        return wrapped.get_collection(name)
+        return with_store_scope_key(wrapped.get_collection(name))
     if not create:
         listed = ", ".join(names) if names else "none"
         raise InvalidInput(f"No collection {name!r} in {where} (it has: {listed}).")
     return wrapped.get_or_create_collection(name)
+
+
+def with_store_scope_key(collection: Collection) -> Collection:
+    """Return ``collection`` wrapped with the scope key its corrections carry, if it has none.
+
+    For a tool that opens a store without configuration (the CLI, the MCP server): where
+    the store's corrections carry exactly one scope key, the tool writes and checks in that
+    key's scopes, so a correction it writes is scoped as the others (and ``check`` asks
+    whose scope). Reading never depends on it: each correction applies by its own scope.
+    """
+    keys = collection.scope_keys
+    if collection.scope_key is not None or len(keys) != 1:
+        return collection
+    from nowline import wrap
+
+    return wrap(collection.raw, **{**collection.options, "scope_key": next(iter(keys))})
+
+
+def scope_value(collection: Collection, key: str, text: str) -> Any:
+    """Return the stored value of scope ``key`` that ``text`` names (as a command line gives it).
+
+    A scope value typed on a command line is text, while a store may hold numbers or
+    booleans (``user_id=42``). The candidates are ``text`` itself and the JSON number or
+    boolean it spells; the one the store holds (on any record) is returned, else ``text``.
+
+    Raises:
+        InvalidInput: the store holds several of them (``42`` and ``"42"``).
+    """
+    candidates: list[Any] = [text]
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        parsed = None
+    if isinstance(parsed, (bool, int, float)) and not isinstance(parsed, str):
+        candidates.append(parsed)
+    held = [
+        value
+        for value in candidates
+        if collection.raw.get(where={key: value}, limit=1, include=[])["ids"]
+    ]
+    if len(held) > 1:
+        raise InvalidInput(
+            f"The store holds {key}={held[0]!r} and {key}={held[1]!r}; give the value as "
+            f'JSON in the metadata to say which (e.g. {{"{key}": {held[1]!r}}}).'
+        )
+    return held[0] if held else text

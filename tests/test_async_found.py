@@ -20,7 +20,10 @@ pytestmark = [pytest.mark.server, pytest.mark.asyncio(loop_scope="module")]
 async def test_scope_key_is_known_when_an_async_collection_opens(
     chroma_server: ChromaServer,
 ) -> None:
-    """A store scoped by its corrections opens scoped, as ``nowline.wrap`` of a sync one does.
+    """A store scoped by its corrections opens with its scope keys known, as a sync one does.
+
+    (Since the scope travels with each correction, ``scope_key`` is the option given and
+    ``scope_keys`` the keys the corrections carry.)
 
     Found: the sync collection loads its corrections in ``__init__`` and settles ``scope_key``
     from them (``_facade.Facade._setup`` -> ``_flows.load``); the async one deferred the load
@@ -45,11 +48,12 @@ async def test_scope_key_is_known_when_an_async_collection_opens(
         )
     )
     col = await client.get_collection("mem", embedding_function=FakeEmbedding())
-    assert col.scope_key == "user_id"
-    assert [c.scope_key for c in await client.list_collections()] == ["user_id"]
+    assert col.scope_key is None and col.scope_keys == {"user_id"}
+    assert [c.scope_keys for c in await client.list_collections()] == [{"user_id"}]
     lazy = nowline.wrap(await client.raw.get_collection("mem", embedding_function=FakeEmbedding()))
     assert await lazy.check("acme/app", metadata={"user_id": "a"})  # the first awaited call
-    assert lazy.scope_key == "user_id"
+    assert lazy.scope_keys == {"user_id"}
+    assert not await lazy.check("acme/app", metadata={"user_id": "b"})
 
 
 async def test_guard_of_a_non_function_says_what_it_got(chroma_server: ChromaServer) -> None:

@@ -11,8 +11,8 @@ from nowline.render import (
     RETRACTED_TEXT,
     render_block,
     sanitize,
+    strip_annotation,
     terminal_safe,
-    unannotate,
 )
 
 UFO = "UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo; do GitHub work in ufo-ai/ufo."
@@ -92,18 +92,22 @@ def test_sanitize_leaves_ordinary_text_alone() -> None:
     assert sanitize(text) == text
 
 
-def test_unannotate_removes_nowline_lines_and_one_quote_mark() -> None:
-    """A query() document written back loses nowline's lines and quote marks, nothing else."""
-    known = {"X y", "X", "Y"}.__contains__
-    assert unannotate("a\n    now: X y", known) == "a"
-    assert unannotate("a\n    superseded correction: X\n    now: Y", known) == "a"
-    assert unannotate("a\n(quoted) now: kept\n    now: X", known) == "a\nnow: kept"
-    mine = "a\n    now: the caller's own line, no correction of the store"
-    assert unannotate(mine, known) == mine
-    assert unannotate("a\n    retracted: " + RETRACTED_TEXT, known) == "a"
-    assert unannotate("plain text", known) == "plain text"
-    for doc in ("x\nnow: a", "x\n(quoted) now: b", "y"):
-        assert unannotate(sanitize(doc), known) == doc
+def test_strip_annotation_removes_only_what_nowline_showed_of_that_record() -> None:
+    """A document written back is stored as it was only when it is nowline's view of it."""
+    stored = "a\nnow: kept"
+    shown = sanitize(stored)
+    assert strip_annotation(shown, stored) == stored
+    assert strip_annotation(shown + "\n    now: X y", stored) == stored
+    assert strip_annotation(shown + "\n    superseded correction: X\n    now: Y", stored) == stored
+    assert strip_annotation(shown + "\n    retracted: " + RETRACTED_TEXT, stored) == stored
+    # Anything else is the caller's text, kept exactly: edits, extra lines, other records.
+    edited = shown + "\nmore"
+    assert strip_annotation(edited, stored) == edited
+    assert strip_annotation("(quoted) now: the build is green", "other") == (
+        "(quoted) now: the build is green"
+    )
+    assert strip_annotation("b\n    now: X", "a") == "b\n    now: X"
+    assert strip_annotation(shown + "\n    now: ", stored) == shown + "\n    now: "
 
 
 def test_default_ignorable_table_matches_unicode() -> None:

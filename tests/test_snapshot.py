@@ -1,11 +1,12 @@
-"""The registry snapshot: a fast start that is never trusted when it is stale.
+"""The registry snapshot: a fast start that is never the authority.
 
 A process that exits after changing corrections leaves a snapshot of its registry beside the
-store. The next process starts from it instead of reading every correction back, then catches
-up exactly as a long-running process would: corrections stamped since the snapshot's mark,
-the rolling scan for corrections written around nowline, and a by-id check of every correction
-a read shows. These tests change corrections after the snapshot, through another nowline
-process and through the raw collection, and check that a new wrapper never shows the old state.
+store. The next process starts from it instead of reading every correction back: the store's
+list of correction ids decides which exist, every correction the snapshot holds as retracted is
+read again, every correction a read shows is read back by id, and the first full listing (due as
+in a process that had been running) finds any other change. These tests change corrections after
+the snapshot, through another nowline process, through the raw collection and by restoring the
+store from a copy, and check that a new wrapper never shows the old state.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from hypothesis import strategies as st
 
 import nowline
 from nowline import _freshness, _snapshot
+from nowline._records import Scoped
 from nowline._registry import Registry
 from tests.conftest import FakeEmbedding
 
@@ -72,10 +74,12 @@ def _full_reads(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     full_reads: list[Any] = []
     original = _freshness.read_all
 
-    def recording(where: Any = None, *args: Any, **kwargs: Any) -> Any:
-        if where == {"nowline_correction": True}:
+    def recording(
+        where: Any = None, where_document: Any = None, include: Any = ("documents", "metadatas")
+    ) -> Any:
+        if where == {"nowline_correction": True} and "documents" in include:
             full_reads.append(where)
-        return original(where, *args, **kwargs)
+        return original(where, where_document, include)
 
     monkeypatch.setattr(_freshness, "read_all", recording)
     return full_reads
@@ -88,14 +92,6 @@ def _open(path: str, monkeypatch: pytest.MonkeyPatch) -> tuple[nowline.Collectio
         "mem", embedding_function=FakeEmbedding()
     )
     return nowline.wrap(raw), full_reads
-
-
-def _remove_scope_key(path: Path) -> None:
-    """Edit a scoped store's snapshot to read as if the store had no scope key."""
-    state = json.loads(path.read_text())
-    state["scope_key"], state["scope_keys"] = None, []
-    state["corrections"]["scope"] = [None for _ in state["corrections"]["id"]]
-    path.write_text(json.dumps(state))
 
 
 @pytest.fixture
@@ -162,7 +158,11 @@ def test_changes_around_nowline_after_the_snapshot_are_seen(
     assert col.check("deploy acme/one") == []  # deleted: verified away before it is shown
     assert col.check("deploy acme/two") == []  # edited: the old string no longer applies
     assert [t.correction.id for t in col.check("deploy acme/deux")] == ["c2"]
-    assert [t.correction.id for t in col.check("deploy acme/four")] == ["c4"]  # rolling scan
+    # c4 was written around nowline and never marked: no listing finds it. A read that
+    # returns it takes it in (and repair() marks it for every process).
+    assert col.check("deploy acme/four") == []
+    col.get(ids=["c4"])
+    assert [t.correction.id for t in col.check("deploy acme/four")] == ["c4"]
     assert col.hits(["m1"])[0].role == "current"
     assert [c.id for c in col.hits(["m3"])[0].now] == ["c3"]
 
@@ -236,26 +236,36 @@ def test_without_threads_the_automata_are_built_inline(
     assert [t.correction.id for t in col.check("deploy acme/two")] == ["c2"]
 
 
-def test_a_mark_after_the_snapshot_was_written_is_not_believed(
-    stored: str, monkeypatch: pytest.MonkeyPatch
+def test_a_snapshot_newer_than_a_restored_store_is_not_the_authority(
+    stored: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """A snapshot whose mark lies in the future still catches up from when it was written.
+    """A store restored from an earlier copy, with a newer snapshot left beside it.
 
-    A writer whose clock ran ahead (or an edit of the file) could otherwise hide every change
-    made elsewhere until that time from the refresh; the mark is taken as no later than the
-    file's modification time.
+    The snapshot holds c1 as retracted and c2 as deleted, and names c5, written after the
+    copy; the restored store holds c1 and c2 active and no c5. The store decides: c1 and c2
+    trip at once, c5 never shows.
     """
-    path = _snapshot_file(stored)
-    state = json.loads(path.read_text())
-    state["mark"] += 3600
-    state["scan_offset"] = 1000  # past the end: the first rolling-scan page shows nothing
-    written = path.stat()
-    _nowline_process(stored, "correct|c4|Moved from acme/four to acme/cuatro.|acme/four")
-    path.write_text(json.dumps(state))  # as if the later process had left no newer snapshot
-    os.utime(path, (written.st_atime, written.st_mtime))
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(stored, copy)
+    _nowline_process(
+        stored, "retract|c1", "correct|c5|Moved from acme/five to acme/cinco.|acme/five"
+    )
+    raw = chromadb.PersistentClient(path=stored).get_collection("mem", embedding_function=None)
+    nowline.wrap(raw).delete(ids=["c2"])
+    newer = _snapshot_file(stored).read_text()
+    del raw
+    chromadb.api.client.SharedSystemClient.clear_system_cache()  # as a new process would
+    shutil.rmtree(stored)
+    shutil.copytree(copy, stored)
+    _snapshot_file(stored).write_text(newer)
     col, full_reads = _open(stored, monkeypatch)
     assert full_reads == []
-    assert [t.correction.id for t in col.check("deploy acme/four")] == ["c4"]
+    assert [t.correction.id for t in col.check("deploy acme/one")] == ["c1"]
+    assert [t.correction.id for t in col.check("deploy acme/two")] == ["c2"]
+    assert col.check("deploy acme/five") == []
+    assert sorted(c.id for c in col.corrections()) == ["c1", "c2", "c3"]
 
 
 @pytest.mark.parametrize("forgery", ["left out", "retracted"])
@@ -264,8 +274,8 @@ def test_a_correction_the_snapshot_hides_shows_through_a_stored_link(
 ) -> None:
     """A snapshot that lacks a live correction (or holds it as retracted) does not hide it.
 
-    The memory it supersedes names it in its stored links; a read that shows the memory reads
-    that correction by id, without waiting for the rolling scan to reach it.
+    The store's list of correction ids names it, so it is read at load (a snapshot is never
+    the authority on what is deleted or retracted).
     """
     path = _snapshot_file(stored)
     state = json.loads(path.read_text())
@@ -275,44 +285,22 @@ def test_a_correction_the_snapshot_hides_shows_through_a_stored_link(
         for column in columns.values():
             column.pop(row)
     else:
-        columns["retracted"][row] = state["mark"]
-    state["scan_offset"] = 0
-    state["mark"] = time.time()  # c1's stamp is older: the stamped refresh does not see it
+        columns["retracted"][row] = time.time()
     path.write_text(json.dumps(state))
-    # One row per scan step: the scan would reach c1 only after several reads (in a large
-    # store, after many).
-    monkeypatch.setattr(_freshness, "SCAN_PAGE", 1)
-    monkeypatch.setattr(_freshness, "SLACK", 0.0)
     col, full_reads = _open(stored, monkeypatch)
     assert full_reads == []
     (hit,) = col.hits(["m1"])
     assert hit.role == "historical" and [c.id for c in hit.now] == ["c1"]
 
 
-@pytest.mark.parametrize("keys", [["team"], ["a", "b"]], ids=["one", "conflicting"])
-def test_scope_keys_the_store_does_not_bear_out_are_not_read(
-    stored: str, monkeypatch: pytest.MonkeyPatch, keys: list[str]
-) -> None:
-    """A snapshot that names scope keys no correction of the store carries is not read.
-
-    Adopting one would scope every check, and the next correction would store the key in
-    Chroma for good; conflicting keys would make ``wrap()`` refuse the store.
-    """
-    path = _snapshot_file(stored)
-    state = json.loads(path.read_text())
-    state["scope_key"], state["scope_keys"] = keys[0], keys
-    path.write_text(json.dumps(state))
-    col, full_reads = _open(stored, monkeypatch)
-    assert len(full_reads) == 1
-    col.correct("Moved from acme/five to acme/cinco.", deprecates=["acme/five"], id="c5")
-    raw = chromadb.PersistentClient(path=stored).get_collection("mem", embedding_function=None)
-    assert "nowline_scope_key" not in (raw.get(ids=["c5"])["metadatas"] or [{}])[0]
-
-
-def test_a_snapshot_that_leaves_out_the_stores_scope_key_is_not_read(
+def test_a_forged_scope_in_a_snapshot_never_crosses_a_scope(
     store_path: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A scoped store's snapshot with its key removed: the corrections say otherwise."""
+    """A snapshot that says team a's correction applies everywhere: team b never sees it.
+
+    Every correction a check would show is read back by id first, scope included, so the
+    store's scope decides even before the first full listing.
+    """
     _nowline_process(
         store_path,
         "remember|m1|deploy acme/one now",
@@ -320,13 +308,14 @@ def test_a_snapshot_that_leaves_out_the_stores_scope_key_is_not_read(
         scope_key="team",
     )
     path = _snapshot_file(store_path)
-    assert json.loads(path.read_text())["scope_key"] == "team"
-    _remove_scope_key(path)
+    state = json.loads(path.read_text())
+    assert state["corrections"]["scope"] == [["team", ["missing"]]]
+    state["corrections"]["scope"] = [None]
+    path.write_text(json.dumps(state))
     col, full_reads = _open(store_path, monkeypatch)
-    assert len(full_reads) == 1
-    trips = col.check("deploy acme/one", metadata={"team": None})  # scoped: the store's key
-    assert [t.correction.id for t in trips] == ["c1"]
-    assert json.loads(path.read_text())["scope_key"] == "team"  # written again, read in full
+    assert full_reads == []
+    assert col.check("deploy acme/one", metadata={"team": "b"}) == []
+    assert [t.correction.id for t in col.check("deploy acme/one")] == ["c1"]
 
 
 def test_a_forged_snapshot_row_never_shows_a_false_trip(
@@ -359,13 +348,13 @@ FORGERIES: dict[str, Any] = {
     "an unhashable scope": ("scope", 0, ["str", {"a": 1}]),
     "a scope that is no token": ("scope", 0, "team-a"),
     "a short column": ("about", None, None),
+    "a mark that is no bool": ("marked", 0, 1),
     "a blank phrase": ("deprecates", 1, ["  "]),
     "a phrase with space around it": ("deprecates", 1, [" acme/two"]),
     "an empty anchor": ("about", 0, [""]),
-    "a scan offset Chroma refuses": ("scan_offset", None, 2**32),
-    "a negative scan offset": ("scan_offset", None, -1),
     "another collection's snapshot": ("collection", None, "other-collection"),
-    "a mark that is no number": ("mark", None, "now"),
+    "a listing cost that is no number": ("full_cost", None, "slow"),
+    "a negative listing cost": ("full_cost", None, -1.0),
 }
 
 
@@ -497,9 +486,7 @@ _GOOD = {
     "nowline": nowline.__version__,
     "collection": "c",
     "scope_key": "team",
-    "scope_keys": ["team"],
-    "mark": 1.0,
-    "scan_offset": 0,
+    "full_cost": 0.5,
     "corrections": {
         "id": ["c1", "c2"],
         "document": ["Moved from a/b.", "Moved from c/d."],
@@ -507,8 +494,9 @@ _GOOD = {
         "about": [[], ["repo"]],
         "time": [1.0, 2],
         "written": [1.0, 2.0],
-        "scope": [["str", "x"], ["list", ["x", 1, True]]],
+        "scope": [["team", ["str", "x"]], ["team", ["list", ["x", 1, True]]]],
         "retracted": [None, 3.0],
+        "marked": [True, False],
     },
 }
 
@@ -545,16 +533,16 @@ def test_any_damage_to_a_snapshot_reads_as_none_or_as_well_formed_corrections(
     saved = _snapshot.read(str(path))
     if saved is None:
         return
-    assert saved.scope_key is None or isinstance(saved.scope_key, str)
-    assert math.isfinite(saved.mark) and saved.scan_offset >= 0
+    assert math.isfinite(saved.full_cost) and saved.full_cost >= 0
     for info in saved.infos:
         assert isinstance(info.id, str) and isinstance(info.document, str)
         assert info.deprecates and all(isinstance(p, str) for p in info.deprecates)
         assert all(isinstance(p, str) for p in info.about)
         assert isinstance(info.time, float) and isinstance(info.written, float)
         assert info.retracted is None or isinstance(info.retracted, float)
+        assert isinstance(info.marked, bool)
         hash(info)
-    Registry(saved.infos).links("a/b c/d repo", record_id="m", scope=None, order=None)
+    Registry(saved.infos).links("a/b c/d repo", record_id="m", scope=Scoped(None), order=None)
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
@@ -631,10 +619,10 @@ col.correct("Moved from acme/one to acme/uno.", deprecates=["acme/one"], id="c1"
 def test_over_a_server_the_snapshot_lives_in_the_cache_and_is_checked(
     chroma_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A server's snapshot is kept in NOWLINE_CACHE_DIR; its scope keys are checked too.
+    """A server's snapshot is kept in NOWLINE_CACHE_DIR; a new wrapper starts from it.
 
     Another process writes a scoped store over HTTP and exits; a new wrapper starts from the
-    snapshot (no full read), and once the snapshot's key is removed, reads in full instead.
+    snapshot (no full read) and applies the correction in its own scope only.
     """
     monkeypatch.setenv("NOWLINE_CACHE_DIR", str(tmp_path))
     name = f"snap-{os.getpid()}-{time.monotonic_ns()}"
@@ -646,7 +634,7 @@ def test_over_a_server_the_snapshot_lives_in_the_cache_and_is_checked(
         timeout=120,
         env={**os.environ, "NOWLINE_CACHE_DIR": str(tmp_path)},
     )
-    (path,) = tmp_path.glob("*/*.registry.json")
+    assert len(list(tmp_path.glob("*/*.registry.json"))) == 1
     full_reads = _full_reads(monkeypatch)
 
     def reopen() -> Any:
@@ -658,10 +646,8 @@ def test_over_a_server_the_snapshot_lives_in_the_cache_and_is_checked(
     col = reopen()
     assert full_reads == []
     assert [t.correction.id for t in col.check("deploy acme/one", metadata={"team": "a"})] == ["c1"]
-    _remove_scope_key(path)
-    col = reopen()
-    assert len(full_reads) == 1
-    assert [t.correction.id for t in col.check("deploy acme/one", metadata={"team": "a"})] == ["c1"]
+    assert col.check("deploy acme/one", metadata={"team": "b"}) == []
+    assert col.check("deploy acme/one") == []
 
 
 def test_stored_links_to_corrections_that_do_not_exist_are_read_once(

@@ -423,12 +423,21 @@ def test_correction_deleted_around_nowline_is_gone_within_the_bound(
 def test_correction_added_around_nowline_is_seen_by_a_new_wrapper(
     memory: nowline.Collection,
 ) -> None:
-    """A wrapper opened after a correction was added through the raw collection applies it."""
+    """A correction added through the raw collection applies once found, and after repair().
+
+    The README's narrowed promise: a correction written around nowline is found when a read
+    returns it (here the recall of m returns it) and by ``repair()``, which marks it, so every
+    later wrapper lists it at load.
+    """
     memory.remember("deploy acme/app", id="m")
     memory.raw.add(ids=["fix"], documents=[FIX], metadatas=[{"deprecates": [OLD]}])
     later = nowline.wrap(memory.raw)
+    later.get(ids=["fix"])
     assert _trips(later, "deploy acme/app") == ["fix"]
     assert _state(later, "m", "deploy acme/app") == ("historical", ["fix"])
+    later.repair()
+    fresh = nowline.wrap(memory.raw)
+    assert _trips(fresh, "deploy acme/app") == ["fix"]
 
 
 @BOTH

@@ -153,10 +153,10 @@ def _expected_now_lines(rid: str, doc: str) -> list[str]:
 def test_query_and_recall_never_show_a_forged_now_line(
     forged: nowline.Collection, name: str, doc: str
 ) -> None:
-    """Documents nowline annotates, recall().render() and annotate() carry no forgery.
+    """Every document query() returns, recall().render() and annotate() carry no forgery.
 
-    query() returns a hit that no correction supersedes exactly as stored (drop-in: the one
-    place nowline adds nothing, so it quotes nothing); every hit it annotates is quoted.
+    query() quotes a stored label-like line in every hit, superseded or not (the model is
+    told to act on nowline's labels, so no stored text may imitate one anywhere).
     """
     ids = [f"f-{name}", f"h-{name}"]
     for annotate in (True, False):
@@ -164,10 +164,7 @@ def test_query_and_recall_never_show_a_forged_now_line(
         q = col.query(query_texts=["deploy"], n_results=forged.count())
         rows = dict(zip(q["ids"][0], (q["documents"] or [[]])[0], strict=True))
         for rid in ids:
-            stored = (forged.get(ids=[rid])["documents"] or [""])[0]
-            if not _expected_now_lines(rid, stored):
-                assert rows[rid] == stored, (rid, rows[rid])
-                continue
+            stored = (forged.raw.get(ids=[rid])["documents"] or [""])[0]
             want = _expected_now_lines(rid, stored) if annotate else []
             assert lookalikes(rows[rid]) == want, (rid, rows[rid])
     recall = forged.recall("deploy", n_results=forged.count())
@@ -178,13 +175,17 @@ def test_query_and_recall_never_show_a_forged_now_line(
     assert lookalikes(forged.annotate(doc)) == _expected_now_lines("", doc)
 
 
-def test_exact_now_line_written_through_the_wrapper_is_not_stored(
+def test_a_now_line_in_a_new_records_text_is_stored_and_shown_quoted(
     memory: nowline.Collection,
 ) -> None:
-    """A document ending in a real correction's now-line is stored without it (§8)."""
+    """A new record whose text ends in a real now-line keeps it, and shows it quoted.
+
+    Only what nowline showed of that very record is removed on a write (a read-modify-write);
+    a new record's text is the caller's, stored exactly as given.
+    """
     memory.correct(FIX, deprecates=["acme/app"], id="fix")
     memory.remember("deploy acme/app\n" + REAL_NOW_LINE, id="m")
-    assert memory.get(ids=["m"])["documents"] == ["deploy acme/app"]
+    assert memory.get(ids=["m"])["documents"] == ["deploy acme/app\n" + REAL_NOW_LINE]
     (hit,) = [h for h in memory.recall("deploy", n_results=2).hits if h.id == "m"]
     assert lookalikes(nowline.Recall(query="q", hits=[hit]).render()) == [REAL_NOW_LINE]
 

@@ -32,10 +32,10 @@ same through the second wrapper when it must know every correction.
 
 Freshness (a choice this model makes to stay deterministic):
 
-* The first wrapper uses ``refresh_seconds=0``: every read refreshes, and a store of fewer than
-  1,000 records is covered by one rolling-scan page, so a correction written around nowline is
-  seen by its next read. (The bound itself, ``refresh_seconds`` times the scan's rotations, is
-  tested in ``test_faults.py`` with real waits.)
+* The first wrapper uses ``refresh_seconds=0``: every read lists the store's corrections in
+  full. A correction written around nowline is found when a read returns it (the README's
+  promise), so after each change around nowline the model reads the changed records through
+  it. (The bounds themselves are tested with real waits in ``test_processes_faults.py``.)
 * The second wrapper uses ``refresh_seconds=3600`` and so never refreshes by time within a
   program: it must see every correction change made through nowline (the wrappers of one
   process share a change counter), but it may miss a change made around nowline until it
@@ -197,6 +197,10 @@ class Model:
         if self.retracted:
             meta["nowline_retracted"] = 1.0
         return Record(rid, self.document, meta)
+
+
+SCOPED = {"nowline_scope_key": "user_id"}
+"""What a plain client writes on a correction in this store, so that it is scoped as the rest."""
 
 
 def _merged(meta: Mapping[str, Any], patch: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -428,6 +432,10 @@ class NowlineMachine(RuleBasedStateMachine):
         links = self._links()
         corrections = {rid for rid in touched if rid in self.model and self.model[rid].deprecates}
         change()
+        # A correction written around nowline is found when a read returns it (and by
+        # repair()); the first wrapper reads what was changed, as the README's promise says.
+        if touched & set(self.model):
+            self.col.get(ids=sorted(touched & set(self.model)))
         after = self._links()
         self.lagging |= {rid for rid, v in after.items() if links.get(rid) != v}
         self.lagging |= touched
@@ -1005,7 +1013,9 @@ class NowlineMachine(RuleBasedStateMachine):
             meta["observed_at"] = observed
 
         def change() -> None:
-            self.raw.add(ids=[rid], documents=[text], metadatas=[meta])
+            # A correction written around nowline carries its scope key itself, as the
+            # README asks of a plain client in a scoped store (the scope travels with it).
+            self.raw.add(ids=[rid], documents=[text], metadatas=[{**meta, **SCOPED}])
             self.model[rid] = Model(text, meta)
 
         self._around(change, {rid})
@@ -1040,10 +1050,11 @@ class NowlineMachine(RuleBasedStateMachine):
             patch = {"observed_at": data.draw(st.sampled_from(OBSERVED))}
 
         def edit() -> None:
+            sent = {**patch, **SCOPED} if patch is not None and patch.get("deprecates") else patch
             self.raw.update(
                 ids=[rid],
                 documents=[doc] if doc is not None else None,
-                metadatas=[patch] if patch is not None else None,  # type: ignore[list-item]
+                metadatas=[sent] if sent is not None else None,  # type: ignore[list-item]
             )
             m = self.model[rid]
             new_doc = doc if doc is not None else m.document
