@@ -38,6 +38,7 @@ if TYPE_CHECKING:
         UnknownRecord,
     )
     from .models import (
+        CorrectionChange,
         CorrectionRef,
         CorrectionReport,
         CorrectionSummary,
@@ -58,6 +59,7 @@ __all__ = [
     "AsyncCollection",
     "Client",
     "Collection",
+    "CorrectionChange",
     "CorrectionRef",
     "CorrectionReport",
     "CorrectionSummary",
@@ -120,6 +122,7 @@ _HOMES = {
     ),
     **dict.fromkeys(
         [
+            "CorrectionChange",
             "CorrectionRef",
             "CorrectionReport",
             "CorrectionSummary",

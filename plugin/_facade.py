@@ -439,6 +439,21 @@ class Facade:
         """Prepare corrections()."""
         return Path(F.corrections_flow(self._core), _same)
 
+    def _changes_path(self, baseline: Any) -> Path[Any, Any]:
+        """Prepare one step of changes(): catch up, and diff against ``baseline``."""
+        return Path(F.changes_flow(self._core, baseline), _same)
+
+    def _poll_seconds(self, poll_seconds: float | None) -> float:
+        """Return how long changes() waits between steps (validated)."""
+        if poll_seconds is None:
+            fresh = self._core.fresh
+            return max(fresh.interval(fresh.members_cost), 0.05)
+        if isinstance(poll_seconds, bool) or not isinstance(poll_seconds, (int, float)):
+            raise InvalidInput("poll_seconds must be a number > 0, or None.")
+        if not poll_seconds > 0 or poll_seconds == float("inf"):
+            raise InvalidInput("poll_seconds must be a number > 0, or None.")
+        return float(poll_seconds)
+
     def _stats_path(self) -> Path[Any, Any]:
         """Prepare stats()."""
         return Path(F.stats_flow(self._core), _same)

@@ -59,6 +59,7 @@ from ._validate import (
 )
 from .errors import InvalidInput, UnknownRecord
 from .models import (
+    CorrectionChange,
     CorrectionSummary,
     Hit,
     Recall,
@@ -69,6 +70,7 @@ from .render import strip_annotation
 
 __all__ = [
     "Core",
+    "changes_flow",
     "check_flow",
     "corrections_flow",
     "delete_flow",
@@ -714,6 +716,32 @@ def repair_flow(core: Core) -> Flow[RepairReport]:
         links_removed=plan.links_removed,
         seconds=time.perf_counter() - start,
     )
+
+
+def changes_flow(
+    core: Core, baseline: Mapping[str, CorrectionInfo] | None
+) -> Flow[tuple[list[CorrectionChange], dict[str, CorrectionInfo]]]:
+    """Catch up as a read would; return the changes since ``baseline`` and the new baseline.
+
+    With no baseline, nothing is reported: the registry as it is becomes the baseline.
+    """
+    yield from core.refresh()
+    held = core.registry.held()
+    if baseline is None:
+        return [], held
+    when = now()
+    out: list[CorrectionChange] = []
+    for cid in sorted(set(baseline) | set(held), key=lambda i: (core.registry.order_of(i), i)):
+        was, is_ = baseline.get(cid), held.get(cid)
+        if was is None and is_ is not None:
+            out.append(CorrectionChange(id=cid, kind="added", time=when))
+        elif is_ is None:
+            out.append(CorrectionChange(id=cid, kind="deleted", time=when))
+        elif was is not None and was.retracted is None and is_.retracted is not None:
+            out.append(CorrectionChange(id=cid, kind="retracted", time=when))
+        elif was is not None and was._replace(marked=is_.marked) != is_:
+            out.append(CorrectionChange(id=cid, kind="edited", time=when))
+    return out, held
 
 
 # ------------------------------------------------------------------- summaries

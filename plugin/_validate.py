@@ -290,17 +290,27 @@ def parse_about(value: object) -> tuple[str, ...]:
 
 
 def check_scope(info: CorrectionInfo, scope_key: str | None, keys: Iterable[str]) -> None:
-    """Refuse a correction for every scope from a writer without a scope key, in a scoped store.
+    """Refuse a correction whose scope the writer's key would get wrong, in a scoped store.
 
     The scope travels with the correction: one written without a scope key applies to every
     record of the collection. Where the store's corrections carry scope keys, that is almost
     always a process opened without the key, and the correction would reach every user's
     memories; it is refused, naming the key to wrap with.
 
+    The same holds for a writer whose key is not the one the store's corrections carry.
+
     Raises:
-        InvalidInput: the correction has no scope, the writer no key, and ``keys`` is not empty.
+        InvalidInput: the correction has no scope, the writer no key, and ``keys`` is not
+            empty; or the writer's key is not among ``keys``.
     """
     known = sorted(keys)
+    if scope_key is not None and known and scope_key not in known:
+        raise InvalidInput(
+            f"This collection's corrections are scoped by {known[0]!r}, and this wrapper's "
+            f"scope_key is {scope_key!r}: its corrections would reach every record without a "
+            f"{scope_key!r} value, whoever's it is. Wrap the collection with "
+            f"scope_key={known[0]!r}; nothing was written."
+        )
     if info.scope is None and scope_key is None and known:
         raise InvalidInput(
             f"This collection's corrections are scoped by {known[0]!r}"

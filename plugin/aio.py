@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any, Literal, ParamSpec, TypeVar, cast
 from uuid import UUID
 
@@ -56,9 +56,18 @@ from chromadb.api.types import (
 
 from ._facade import Facade, Options, Path
 from ._guard import stale_message, text_arguments, trip_lines
+from ._snapshot import save_at_exit
 from ._store import AsyncStore, run_async
 from .errors import InvalidInput, StaleReference
-from .models import CorrectionReport, CorrectionSummary, Hit, Recall, RepairReport, Trip
+from .models import (
+    CorrectionChange,
+    CorrectionReport,
+    CorrectionSummary,
+    Hit,
+    Recall,
+    RepairReport,
+    Trip,
+)
 from .render import annotate_document, sanitize
 
 __all__ = ["AsyncClient", "AsyncCollection"]
@@ -123,6 +132,7 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
                 pass
             await run_async(self._load, self._store)
             self._load = None
+            save_at_exit(self._core, self._snapshot)
 
     async def _arun(self, prepare: Callable[..., Path[Any, U]], *args: Any) -> U:
         """Prepare a path (after loading) and run it with awaited I/O; writes one at a time."""
@@ -346,6 +356,21 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
     async def stats(self) -> dict[str, int]:
         """Count the records of each stored role, as :meth:`nowline.Collection.stats`."""
         return cast(dict[str, int], await self._arun(self._stats_path))
+
+    async def changes(
+        self, *, poll_seconds: float | None = None
+    ) -> AsyncIterator[CorrectionChange]:
+        """Yield each change of a correction observed, as :meth:`nowline.Collection.changes`.
+
+        Use it as ``async for change in collection.changes(): ...``.
+        """
+        wait = self._poll_seconds(poll_seconds)
+        _, baseline = await self._arun(self._changes_path, None)
+        while True:
+            await asyncio.sleep(wait)
+            found, baseline = await self._arun(self._changes_path, baseline)
+            for change in found:
+                yield change
 
     # ------------------------------------------------------------ guarding actions
 

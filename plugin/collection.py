@@ -11,7 +11,8 @@ or write path (``_flows``), return chromadb's shapes.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Literal, ParamSpec, TypeVar, cast
 
 from chromadb.api.collection_configuration import UpdateCollectionConfiguration
@@ -39,7 +40,15 @@ from ._guard import guard_call, stale_message, trip_lines
 from ._snapshot import save_at_exit
 from ._store import SyncStore, local_store, run_sync
 from .errors import InvalidInput, StaleReference
-from .models import CorrectionReport, CorrectionSummary, Hit, Recall, RepairReport, Trip
+from .models import (
+    CorrectionChange,
+    CorrectionReport,
+    CorrectionSummary,
+    Hit,
+    Recall,
+    RepairReport,
+    Trip,
+)
 from .render import annotate_document, sanitize
 
 __all__ = ["Collection", "Options"]
@@ -417,6 +426,32 @@ class Collection(Facade, ChromaCollection):
     def stats(self) -> dict[str, int]:
         """Return how many records hold each stored role, and the total (``records``)."""
         return cast(dict[str, int], self._run(self._stats_path()))
+
+    def changes(self, *, poll_seconds: float | None = None) -> Iterator[CorrectionChange]:
+        """Yield each change of a correction this wrapper observes, from the first ``next()``.
+
+        For long-running work that must hear about new corrections (a plan made an hour ago
+        may name a string corrected since). It catches up as reads do (see the README's
+        "Freshness": the same listings and bounds), every ``poll_seconds`` (default: the
+        wrapper's refresh interval), and blocks until something changed. Changes made by
+        this wrapper are reported too.
+
+        Args:
+            poll_seconds: seconds between catch-ups (> 0), or None for the refresh interval.
+
+        Yields:
+            A :class:`CorrectionChange` per added, edited, retracted or deleted correction.
+        """
+        wait = self._poll_seconds(poll_seconds)
+
+        def steps() -> Iterator[CorrectionChange]:
+            _, baseline = self._run(self._changes_path(None))
+            while True:
+                time.sleep(wait)
+                found, baseline = self._run(self._changes_path(baseline))
+                yield from found
+
+        return steps()
 
     # ------------------------------------------------------------ guarding actions
 

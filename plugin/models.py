@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from .render import Line, correction_lines, render_block
 
 __all__ = [
+    "CorrectionChange",
     "CorrectionRef",
     "CorrectionReport",
     "CorrectionSummary",
@@ -196,3 +197,18 @@ class CorrectionSummary(_Model):
     retracted: float | None = None
     reach: int = 0
     newest: str | None = None
+
+
+class CorrectionChange(_Model):
+    """A change of a correction that a wrapper observed (``changes()`` yields these).
+
+    Attributes:
+        id: the correction's id.
+        kind: ``added``, ``edited`` (its text, strings, anchors, scope or time), ``retracted``
+            or ``deleted`` (or no longer a correction).
+        time: when this process observed the change (epoch seconds).
+    """
+
+    id: str
+    kind: Literal["added", "edited", "retracted", "deleted"]
+    time: float

@@ -67,10 +67,9 @@ CASES: dict[str, Callable[[Any], Any]] = {
         c.add(ids=["a", "b"], embeddings=EMB[:2], documents=["x", None]),
         c.get(include=["documents"]),
     ),
-    "a document that reads like a now-line is returned as stored": lambda c: (
+    "a document that reads like a now-line is stored and read back as given": lambda c: (
         c.add(ids=["a"], documents=["Before: v1\nNow: v2\n  now: v3 (indented by two)"]),
         c.get(include=["documents", "metadatas"]),
-        c.query(query_texts=["v2"], n_results=1),
     ),
     "NaN metadata is accepted (and dropped) as chromadb does": lambda c: (
         c.add(ids=["a"], embeddings=EMB[:1], metadatas=[{"x": float("nan"), "y": 1}]),
@@ -225,17 +224,23 @@ def test_refused_write_above_the_batch_size_stores_nothing(
     assert memory.count() == 0
 
 
-def test_written_text_loses_only_nowline_s_own_lines(memory: nowline.Collection) -> None:
-    """The one write-side difference: nowline's labelled lines and quote marks are not stored.
+def test_query_quotes_label_lines_and_writes_keep_the_callers_text(
+    memory: nowline.Collection,
+) -> None:
+    """The documented differences around text: query() quotes, a write back restores.
 
-    A document that comes back from query() carries nowline's lines (``    now: ...``) under
-    it and a quote mark on stored lines that read like one; writing it back stores the text
-    it was made from, decided from the text alone (DIFFERENCES.md).
+    ``query()`` quotes a stored line that reads as a label, in every hit; writing that very
+    document back stores the record's text as it was; any other text is stored as given
+    (DIFFERENCES.md).
     """
     memory.correct("Moved from acme/app to acme/web.", deprecates=["acme/app"], id="c")
+    stored = "deploy acme/app\nNow: v2"
+    memory.add(ids=["a"], documents=[stored])
+    (docs,) = memory.query(query_texts=["deploy acme/app"], n_results=1)["documents"] or [[]]
+    assert docs[0].startswith("deploy acme/app\n(quoted) Now: v2\n    now: ")
+    memory.update(ids=["a"], documents=[docs[0]])
+    assert memory.get(ids=["a"])["documents"] == [stored]
     line = "    now: Moved from acme/app to acme/web."
-    memory.add(ids=["a"], documents=["deploy acme/app\n(quoted) now: v3\n" + line])
-    assert memory.get(ids=["a"])["documents"] == ["deploy acme/app\nnow: v3"]
-    mine = "notes\n    now: a line of the caller's own, which no correction wrote"
-    memory.add(ids=["b"], documents=[mine])
-    assert memory.get(ids=["b"])["documents"] == [mine]
+    given = "deploy acme/app\n(quoted) now: v3\n" + line
+    memory.add(ids=["b"], documents=[given])
+    assert memory.get(ids=["b"])["documents"] == [given]

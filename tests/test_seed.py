@@ -278,7 +278,7 @@ def test_deleted_collection_leaves_no_metadata_behind(client: nowline.Client) ->
 def test_scope_key_is_remembered_by_the_collection(
     store_path: str, scoped: nowline.Collection
 ) -> None:
-    """A store whose corrections were written with a scope key reopens scoped, refusing others."""
+    """A scoped correction keeps its scope in any wrapper; another key may not write there."""
     scoped.remember("note acme/app", id="n", metadata={"user_id": "alice"})
     scoped.correct(
         "Moved from acme/app to acme/web.", deprecates=["acme/app"], metadata={"user_id": "alice"}
@@ -286,9 +286,12 @@ def test_scope_key_is_remembered_by_the_collection(
     raw = chromadb.PersistentClient(path=store_path).get_collection(
         "scoped", embedding_function=FakeEmbedding()
     )
-    assert nowline.wrap(raw).scope_key == "user_id"
-    with pytest.raises(nowline.InvalidInput, match="scope_key='user_id'"):
-        nowline.wrap(raw, scope_key="tenant")
+    plain = nowline.wrap(raw)
+    assert plain.scope_key is None and plain.scope_keys == {"user_id"}
+    assert [t.correction.id for t in plain.check("acme/app", metadata={"user_id": "bob"})] == []
+    other = nowline.wrap(raw, scope_key="tenant")
+    with pytest.raises(nowline.InvalidInput, match="'user_id'"):
+        other.correct("Moved from acme/api to acme/v2.", deprecates=["acme/api"])
 
 
 def test_unknown_embedding_function_is_refused(store_path: str) -> None:
