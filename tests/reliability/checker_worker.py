@@ -185,13 +185,15 @@ class Worker:
 
     def observe(self, probes: list[list[Any]]) -> dict[str, Any]:
         """Return what this process shows: recall of every record, trips, corrections, stats."""
+        # corrections() and stats() first: recall() and check() read back by id the
+        # corrections they show, which would hide from the others what the process knew.
         out: dict[str, Any] = {}
-        out["recall"] = _guarded(self.recall_all)
-        out["trips"] = [_guarded(lambda t=text, m=meta: self.trips(t, m)) for text, meta in probes]
         out["corrections"] = _guarded(
             lambda: sorted([c.id, c.status] for c in self.call("corrections"))
         )
         out["stats"] = _guarded(lambda: self.call("stats"))
+        out["trips"] = [_guarded(lambda t=text, m=meta: self.trips(t, m)) for text, meta in probes]
+        out["recall"] = _guarded(self.recall_all)
         return out
 
     def trips(self, text: str, meta: dict[str, Any]) -> list[list[str]]:
