@@ -165,7 +165,10 @@ def test_long_run(server: ChromaServer, tmp_path: Path) -> None:
 
     started = time.monotonic()
     report(f"long run: {programs} programs x {steps} steps")
-    found = checker.long_run(server, tmp_path, programs, steps, report=report)
+    budget = float(os.environ.get("CHECKER_MINIMIZE_SECONDS", "150"))
+    found = checker.long_run(
+        server, tmp_path, programs, steps, minimize_budget=budget, report=report
+    )
     minutes = (time.monotonic() - started) / 60
     report(f"done: {programs} programs x {steps} steps in {minutes:.1f} min")
     (out / "long-run.json").write_text(
