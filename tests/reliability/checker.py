@@ -178,7 +178,7 @@ def generate(seed: int, steps: int, faults: bool = True, profile: str = "mixed")
         "snap": 0.8,
         "backup": 0.25,
         "restore": 0.25,
-        "fill": 0.08,
+        "fill": 0.3,
     }
     if not faults:
         for k in ("raw_add", "raw_edit", "raw_delete", "restart", "snap", "backup", "restore"):
