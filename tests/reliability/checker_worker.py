@@ -143,6 +143,8 @@ class Worker:
             return {"scope_key": self.col.scope_key}
         if op == "observe":
             return self.observe(command["probes"])
+        if op == "tick":  # a cheap read: a refresh when one is due, and a step of the scan
+            return len(self.call("check", "tick", metadata={"user_id": None}))
         _Pause.arm(command.get("kill_after"))
         try:
             return self.write(op, command)
@@ -223,10 +225,16 @@ def _guarded(read: Callable[[], Any]) -> Any:
         return {"error": f"{type(exc).__name__}: {exc}"}
 
 
+_worker: Worker | None = None
+
+
 def serve(url: str, database: str, kind: str, scope_key: str) -> None:
     """Answer the checker's commands until stdin closes."""
+    global _worker
     _instrument()
-    worker = Worker(url, database, kind, None if scope_key == "-" else scope_key)
+    # Held until the interpreter exits, as a long-running process holds its collection: its
+    # snapshot is written at exit (nowline keeps only a weak reference for that).
+    worker = _worker = Worker(url, database, kind, None if scope_key == "-" else scope_key)
     print("ready", flush=True)
     for line in sys.stdin:
         command = json.loads(line)
