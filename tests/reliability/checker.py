@@ -850,9 +850,10 @@ def run_program(
             if done():
                 break
             if step[0] not in _QUIET:
-                run.observe(leak_only=True)  # a scope leak fails at once, within the bound
-                if done():
-                    break
+                if program.observe == "all":  # a scope leak fails at once, within the bound
+                    run.observe(leak_only=True)
+                    if done():
+                        break
                 run.wait_bound(ended)
             run.observe(leak_only=False)
             if done():
