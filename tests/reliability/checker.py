@@ -502,6 +502,17 @@ class Run:
         result = self.command(name, command)
         if op == "repair" and result is not None and "ok" in result:
             self.links_exact = True
+        if op == "correct" and result is not None and "ok" in result:
+            # DESIGN §7: the scope travels with the correction, from the wrapper that wrote it.
+            got = self.raw.get(ids=[command["id"]], include=["metadatas"])["metadatas"]
+            stored = (got[0] or {}).get("nowline_scope_key") if got else None
+            if stored != self.specs[name]["scope_key"]:
+                self.fail(
+                    name,
+                    "scope written",
+                    f"{command['id']} stores scope key {stored!r}; "
+                    f"its wrapper has {self.specs[name]['scope_key']!r}",
+                )
 
     def raw_step(self, step: Step) -> None:
         """Write, edit or delete around nowline, with this process's plain client."""

@@ -199,3 +199,35 @@ def test_snapshot_from_a_clock_an_hour_ahead(server: ChromaServer, tmp_path: Pat
         ["cli", "check", "B", "127.0.0.1", 2],
     ])  # fmt: skip
     _holds(checker.run_program(server, tmp_path, program))
+
+
+# The scope rule the protocol moves to (DESIGN §7, "the scope travels with the correction"): the
+# current code decides a correction's scope from the store's key instead.
+
+
+def _rule(what: str) -> pytest.MarkDecorator:
+    """Return the strict xfail mark of a part of the new scope rule the current code lacks."""
+    return pytest.mark.xfail(strict=True, reason=f"scope rule (DESIGN §7): {what}")
+
+
+@_rule("a correction written around nowline carries no scope key and applies in every scope")
+def test_correction_written_around_nowline_is_global(server: ChromaServer, tmp_path: Path) -> None:
+    """A plain client's correction trips for every scope, whatever the reader's scope key."""
+    program = Program(9, [_worker("w0", "user_id")], [
+        ["remember", "w0", "m0", "note on svc/a", "alice"],
+        ["raw_add", "c0", MOVE[0], "bob", MOVE[1], []],
+    ])  # fmt: skip
+    _holds(checker.run_program(server, tmp_path, program))
+
+
+@_rule("a wrapper without scope_key adopts the key of the store's corrections for its own")
+def test_wrapper_without_scope_key_writes_global_corrections(
+    server: ChromaServer, tmp_path: Path
+) -> None:
+    """A correction written by a wrapper without scope_key stores no scope key."""
+    program = Program(10, [_worker("w0", "user_id")], [
+        ["correct", "w0", "c0", *MOVE, "alice", None],
+        ["restart", "w1", _worker("w1", cache="B")],
+        ["correct", "w1", "c1", "Moved from svc/c to svc/d.", ["svc/c"], [], "bob", None],
+    ])  # fmt: skip
+    _holds(checker.run_program(server, tmp_path, program))
