@@ -9,7 +9,7 @@ export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 export ANONYMIZED_TELEMETRY := False
 
-.PHONY: setup test lint typecheck pytest bench-smoke chromadb-suite chromadb-suite-baseline demo clean
+.PHONY: setup test lint typecheck pytest bench-smoke chromadb-suite chromadb-suite-baseline demo clean checker-long
 
 setup: $(STAMP)
 
@@ -58,3 +58,12 @@ demo: setup
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache .hypothesis
+
+# The multi-process checker's long run (tests/reliability/checker.py): CHECKER_PROGRAMS random
+# programs of CHECKER_STEPS steps against a chroma server, each failure minimized; the log and
+# the minimal programs go to build/checker/. About 50 s per program of 20 steps on 2 cores.
+CHECKER_PROGRAMS ?= 20
+CHECKER_STEPS ?= 20
+checker-long: setup
+	CHECKER_PROGRAMS=$(CHECKER_PROGRAMS) CHECKER_STEPS=$(CHECKER_STEPS) \
+		$(PY) -m pytest -q -s -p no:cacheprovider tests/reliability/test_checker.py -k test_long_run

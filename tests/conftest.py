@@ -319,11 +319,14 @@ class ChromaServer:
     log: Path | None = None
     _admin: Any = field(default=None, repr=False)
 
-    def start(self) -> ChromaServer:
-        """Start ``chroma run`` on a free port and wait for its heartbeat (three tries)."""
+    def start(self, port: int | None = None) -> ChromaServer:
+        """Start ``chroma run`` on a free port (or ``port``); wait for its heartbeat (three tries).
+
+        A given port is the one a stopped server used: the checker restarts a store there.
+        """
         problem = ""
         for attempt in range(3):
-            self.port = _free_port()
+            self.port = port or _free_port()
             self.log = self.path.parent / f"{self.path.name}-server-{attempt}.log"
             with open(self.log, "wb") as out:
                 self.process = subprocess.Popen(

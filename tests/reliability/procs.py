@@ -20,12 +20,17 @@ ROOT = Path(__file__).resolve().parents[2]
 class Child:
     """One worker process: read its event lines with a timeout, write lines to it, kill it."""
 
-    def __init__(self, *args: str) -> None:
-        """Start ``python -m tests.reliability.worker ARGS`` from the repository root."""
+    def __init__(
+        self,
+        *args: str,
+        module: str = "tests.reliability.worker",
+        env: dict[str, str] | None = None,
+    ) -> None:
+        """Start ``python -m MODULE ARGS`` from the repository root (``env`` adds variables)."""
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in __exit__)
-        env = {**os.environ, "HF_HUB_OFFLINE": "1", "ANONYMIZED_TELEMETRY": "False"}
+        env = {**os.environ, "HF_HUB_OFFLINE": "1", "ANONYMIZED_TELEMETRY": "False", **(env or {})}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tests.reliability.worker", *args],
+            [sys.executable, "-m", module, *args],
             cwd=ROOT,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -49,8 +54,11 @@ class Child:
         self._stderr.seek(0)
         return self._stderr.read().decode(errors="replace")[-3000:]
 
-    def expect(self, prefix: str, timeout: float = 120.0) -> str:
-        """Return the first next line that starts with ``prefix`` (other lines are skipped)."""
+    def expect(self, prefix: str | tuple[str, ...], timeout: float = 120.0) -> str:
+        """Return the first next line that starts with ``prefix`` (other lines are skipped).
+
+        ``prefix`` may be a tuple: the first line that starts with any of them.
+        """
         while True:
             try:
                 line = self._lines.get(timeout=timeout)

@@ -23,12 +23,14 @@ from functools import cache
 from typing import Any
 
 __all__ = [
+    "TRAVELS",
     "Expect",
     "Record",
     "all_records",
     "expected",
     "expected_links",
     "expected_states",
+    "expected_trips",
     "fold",
     "occurs",
     "reach_counts",
@@ -37,6 +39,14 @@ __all__ = [
 ]
 
 Order = tuple[float, float, str]
+
+TRAVELS = "<the scope travels with the correction>"
+"""A ``scope_key`` argument: each correction applies by the scope it stores (DESIGN §7).
+
+A correction that stores ``nowline_scope_key`` K reaches a plain memory whose value for K has
+its own token (absent is a token of its own), and another correction only if that one stores
+K too with the same token; a correction without ``nowline_scope_key`` is global.
+"""
 
 
 def fold(s: str) -> str:
@@ -134,6 +144,21 @@ class Record:
         written = self.metadata.get("nowline_written")
         return (self.time, self.time if written is None else float(written), self.id)
 
+    @property
+    def scope_key(self) -> str | None:
+        """Return the scope key a correction carries (None: global, or a plain memory)."""
+        key = self.metadata.get("nowline_scope_key")
+        return key if isinstance(key, str) and self.is_correction else None
+
+    def reaches(self, other: Record) -> bool:
+        """Return whether this correction's scope covers ``other`` under :data:`TRAVELS`."""
+        key = self.scope_key
+        if key is None:
+            return True
+        if other.is_correction and other.scope_key != key:
+            return False
+        return self.scope(key) == other.scope(key)
+
     def scope(self, scope_key: str | None) -> Any:
         """Return the record's scope (§7): records without the key share one scope."""
         if scope_key is None:
@@ -178,7 +203,12 @@ def expected(
     active = [c for c in recs if c.is_correction and not c.retracted]
 
     def supersedes(c: Record, r: Record) -> bool:
-        if c.id == r.id or c.scope(scope_key) != r.scope(scope_key):
+        if c.id == r.id:
+            return False
+        if scope_key == TRAVELS:
+            if not c.reaches(r):
+                return False
+        elif c.scope(scope_key) != r.scope(scope_key):
             return False
         if r.retracted:
             return False  # a retracted correction is inert: it holds no links (§6)
@@ -286,3 +316,22 @@ def expected_states(
 ) -> dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]]:
     """Return {id: (role, direct ids sorted, now-line ids)} as recall() must show them."""
     return {rid: (e.role, e.by, e.now) for rid, e in expected(records, scope_key, as_of).items()}
+
+
+def expected_trips(
+    records: Iterable[Record], text: str, metadata: Mapping[str, Any] | None
+) -> set[tuple[str, str]]:
+    """Return what ``check(text, metadata=...)`` must trip under :data:`TRAVELS`.
+
+    The text is checked as a plain memory with ``metadata``: one (correction id, newest id of
+    its chain) pair per active correction that supersedes such a memory.
+    """
+    recs = list(records)
+    probe = Record("\x00probe", text, dict(metadata or {}))
+    exp = expected([*recs, probe], TRAVELS)
+    order = {r.id: r.order for r in recs}
+    trips = set()
+    for cid in exp[probe.id].by:
+        chain = exp[cid].now  # the newest of each chain that supersedes cid
+        trips.add((cid, max(chain, key=order.__getitem__) if chain else cid))
+    return trips
