@@ -177,6 +177,17 @@ class Facade:
         return self._core.scope_key
 
     @property
+    def freshness_bounds(self) -> tuple[float, float]:
+        """Seconds within which changes made elsewhere reach this wrapper's reads, as measured.
+
+        The first is for corrections added or deleted, the second for every other change
+        (see the README's "Freshness"): each is the listing's interval plus its duration,
+        from this wrapper's latest listings. Counted from the moment a change is visible in
+        Chroma, for a wrapper that keeps reading.
+        """
+        return self._core.fresh.bounds()
+
+    @property
     def scope_keys(self) -> frozenset[str]:
         """The scope keys the collection's corrections carry, as this process knows them."""
         return self._core.registry.scope_keys()
