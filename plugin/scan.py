@@ -316,7 +316,6 @@ def to_sarif(findings: Sequence[Finding], *, version: str) -> dict[str, Any]:
                     "driver": {
                         "name": "nowline",
                         "version": version,
-                        "informationUri": "https://pypi.org/project/nowline/",
                         "rules": rule_list,
                     }
                 },

@@ -1,0 +1,188 @@
+"""``nowline hook``: a coding agent's tool hook that denies a stale call and annotates a result."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import nowline
+from nowline import hook
+from tests.tools.conftest import CHANNEL, CLONE, UFO, make_store, run_cli
+
+
+def pre(tool_input: object, tool: str = "Bash") -> str:
+    """Return a PreToolUse event as Claude Code writes it."""
+    return json.dumps(
+        {
+            "session_id": "s1",
+            "transcript_path": "/tmp/t.jsonl",
+            "cwd": "/work",
+            "permission_mode": "default",
+            "hook_event_name": "PreToolUse",
+            "tool_name": tool,
+            "tool_input": tool_input,
+            "tool_use_id": "toolu_1",
+        }
+    )
+
+
+def post(tool_response: object, tool: str = "Bash") -> str:
+    """Return a PostToolUse event as Claude Code writes it."""
+    return json.dumps(
+        {
+            "session_id": "s1",
+            "hook_event_name": "PostToolUse",
+            "tool_name": tool,
+            "tool_input": {"command": "cat notes.md"},
+            "tool_response": tool_response,
+            "tool_use_id": "toolu_2",
+        }
+    )
+
+
+# ----------------------------------------------------------------- the decision (no I/O)
+
+
+def test_every_nested_string_is_read_in_document_order() -> None:
+    """Strings at any depth of tool_input are read, keys included, in document order."""
+    event = hook.parse_event(
+        pre({"edits": [{"old_string": "a", "new_string": {"deep": [["x", {"k": "v"}]]}}]}, "Edit")
+    )
+    assert event.strings == ("edits", "old_string", "a", "new_string", "deep", "x", "k", "v")
+    assert event.tool_name == "Edit" and event.name == hook.PRE_TOOL_USE
+
+
+def test_post_tool_use_reads_the_response_not_the_input() -> None:
+    """After the call the tool_response is what is checked (a Bash result is an object)."""
+    event = hook.parse_event(post({"stdout": "out", "stderr": "err", "interrupted": False}))
+    assert event.strings == ("stdout", "out", "stderr", "err", "interrupted")
+    assert "cat notes.md" not in event.text
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"not json",
+        b"\xff\xfe\xfa",
+        b"[1, 2]",
+        b'{"hook_event_name": "Stop"}',
+        b'{"hook_event_name": "PreToolUse", "tool_input": {}}',
+        b'{"hook_event_name": "PreToolUse", "tool_name": "Bash"}',
+        b'{"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {}}',
+    ],
+)
+def test_an_unreadable_event_is_invalid_input(data: bytes) -> None:
+    """Bad JSON, another event, or an event without its checked part raises InvalidInput."""
+    with pytest.raises(nowline.InvalidInput):
+        hook.parse_event(data)
+
+
+def test_a_lone_surrogate_cannot_break_the_check(memory: nowline.Collection) -> None:
+    """A JSON-escaped lone surrogate is replaced, so check() still reads the text."""
+    memory.correct(UFO, deprecates=["metalcraftai/ufo"], id="move")
+    event = hook.parse_event(pre({"command": "\\ud800 " + CLONE}).replace("\\\\ud800", "\\ud800"))
+    assert event.strings[1].startswith("? git clone")
+    assert [t.correction.id for t in memory.check(event.text)] == ["move"]
+
+
+def test_decide_denies_with_the_now_line_and_the_outdated_string(
+    memory: nowline.Collection,
+) -> None:
+    """A tripping PreToolUse gets a deny whose reason names the string, the now-line, the fix."""
+    memory.correct(UFO, deprecates=["metalcraftai/ufo"], id="move")
+    event = hook.parse_event(pre({"command": CLONE, "description": "clone it"}))
+    out = hook.decide(event, memory.check(event.text))
+    assert out is not None
+    assert set(out) == {"hookSpecificOutput"}
+    decision = out["hookSpecificOutput"]
+    assert decision["hookEventName"] == "PreToolUse"
+    assert decision["permissionDecision"] == "deny"
+    reason = decision["permissionDecisionReason"]
+    assert "Bash call" in reason and "'metalcraftai/ufo'" in reason
+    assert f"    now: {UFO}" in reason and "Rewrite this call" in reason
+
+
+def test_decide_adds_superseded_and_now_lines_to_a_stale_result(
+    memory: nowline.Collection,
+) -> None:
+    """A result that trips a superseded correction shows it, then the newest, as context."""
+    memory.correct(CHANNEL, deprecates=["#ufo-dev"], id="chan")
+    newer = "The Slack channel #ufo-core moved to #ufo-eng."
+    memory.correct(newer, deprecates=["#ufo-core"], id="chan2")
+    event = hook.parse_event(post({"stdout": "ask in #ufo-dev", "stderr": ""}))
+    out = hook.decide(event, memory.check(event.text))
+    assert out is not None
+    context = out["hookSpecificOutput"]["additionalContext"]
+    assert out["hookSpecificOutput"]["hookEventName"] == "PostToolUse"
+    assert context.index(f"    superseded correction: {CHANNEL}") < context.index(f"    now: {newer}")
+
+
+def test_decide_is_silent_when_nothing_trips(memory: nowline.Collection) -> None:
+    """No trips, no output; a retracted correction trips nothing."""
+    memory.correct(UFO, deprecates=["metalcraftai/ufo"], id="move")
+    memory.retract("move")
+    event = hook.parse_event(pre({"command": CLONE}))
+    assert memory.check(event.text) == []
+    assert hook.decide(event, []) is None
+
+
+# ------------------------------------------------------------- the command, as a subprocess
+
+
+def test_a_stale_clone_is_denied_and_exits_0(store: str) -> None:
+    """The incident's git clone gets Claude Code's JSON deny on stdout and exit 0."""
+    out = run_cli("hook", "--path", store, stdin=pre({"command": CLONE}))
+    assert out.returncode == 0, out.stderr
+    decision = json.loads(out.stdout)["hookSpecificOutput"]
+    assert decision["permissionDecision"] == "deny"
+    assert f"now: {UFO}" in decision["permissionDecisionReason"]
+    assert out.stderr == ""
+
+
+def test_a_stale_bash_result_gets_the_now_line(store: str) -> None:
+    """A PostToolUse whose stderr names the old channel gets the now-line as context."""
+    response = {"stdout": "", "stderr": "error: post to #ufo-dev failed", "interrupted": False}
+    out = run_cli("hook", "--path", store, stdin=post(response))
+    assert out.returncode == 0, out.stderr
+    context = json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert f"now: {CHANNEL}" in context and "UFO core" not in context
+
+
+def test_a_current_call_prints_nothing(store: str) -> None:
+    """A call on the current name exits 0 with empty stdout and stderr."""
+    out = run_cli("hook", "--path", store, stdin=pre({"command": "git clone ufo-ai/ufo"}))
+    assert (out.returncode, out.stdout, out.stderr) == (0, "", "")
+
+
+def test_bad_json_fails_closed(store: str) -> None:
+    """Input that is not JSON exits 2 with the reason on stderr and nothing on stdout."""
+    out = run_cli("hook", "--path", store, stdin="{not json")
+    assert out.returncode == 2 and out.stdout == ""
+    assert "not JSON" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_a_missing_store_fails_closed_and_is_not_created(tmp_path: Path) -> None:
+    """A --path with no store exits 2 (or 0 with --fail-open), and no store appears there."""
+    missing = tmp_path / "nowhere"
+    closed = run_cli("hook", "--path", str(missing), stdin=pre({"command": "ls"}))
+    assert closed.returncode == 2 and closed.stdout == ""
+    assert "no Chroma store" in " ".join(closed.stderr.split())
+    opened = run_cli("hook", "--path", str(missing), "--fail-open", stdin=pre({"command": "ls"}))
+    assert opened.returncode == 0 and opened.stdout == ""
+    assert "no Chroma store" in " ".join(opened.stderr.split()) and "--fail-open" in opened.stderr
+    assert not missing.exists()
+
+
+def test_a_scoped_store_checks_the_given_scope_only(tmp_path: Path) -> None:
+    """On a scoped store --scope picks whose corrections apply; without it the hook fails."""
+    path = str(tmp_path / "scoped")
+    make_store(Path(path), scoped=True)
+    event = pre({"command": CLONE})
+    own = run_cli("hook", "--path", path, "--scope", "u1", stdin=event)
+    assert json.loads(own.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    other = run_cli("hook", "--path", path, "--scope", "u2", stdin=event)
+    assert (other.returncode, other.stdout) == (0, "")
+    unscoped = run_cli("hook", "--path", path, stdin=event)
+    assert unscoped.returncode == 2 and "--scope" in unscoped.stderr
