@@ -24,14 +24,21 @@ CHANNEL = "The Slack channel #ufo-dev was renamed to #ufo-core."
 CLONE = "git clone https://github.com/metalcraftai/ufo.git"
 
 
-def make_store(path: Path, *, scoped: bool = False) -> nowline.Collection:
-    """Create a store at ``path`` with a memory and two corrections; return its collection.
+def make_store(
+    path: Path | None = None,
+    *,
+    client: chromadb.api.ClientAPI | None = None,
+    scoped: bool = False,
+) -> nowline.Collection:
+    """Create a store with a memory and two corrections; return its collection.
 
-    With ``scoped`` the store keeps scopes apart by ``user_id`` and the corrections are u1's.
+    The store is a local folder at ``path``, or ``client``'s database on a server. With
+    ``scoped`` it keeps scopes apart by ``user_id`` and the corrections are u1's.
     """
-    raw = chromadb.PersistentClient(path=str(path)).create_collection(
-        "memory", embedding_function=None
-    )
+    if client is None:
+        assert path is not None
+        client = chromadb.PersistentClient(path=str(path))
+    raw = client.create_collection("memory", embedding_function=None)
     col = nowline.wrap(
         raw, embedding_function=FakeEmbedding(), scope_key="user_id" if scoped else None
     )

@@ -116,7 +116,9 @@ def test_decide_adds_superseded_and_now_lines_to_a_stale_result(
     assert out is not None
     context = out["hookSpecificOutput"]["additionalContext"]
     assert out["hookSpecificOutput"]["hookEventName"] == "PostToolUse"
-    assert context.index(f"    superseded correction: {CHANNEL}") < context.index(f"    now: {newer}")
+    assert context.index(f"    superseded correction: {CHANNEL}") < context.index(
+        f"    now: {newer}"
+    )
 
 
 def test_decide_is_silent_when_nothing_trips(memory: nowline.Collection) -> None:
