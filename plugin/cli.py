@@ -13,6 +13,8 @@ the collection's own embedding function (nowline's bundled all-MiniLM-L6-v2 by d
     nowline repair [PATH]
     nowline import [PATH] FILE.jsonl
     nowline mcp --path PATH | --url URL     serve the memory tools to a model over stdio
+    nowline hook --path PATH | --url URL    a coding agent's tool hook (event JSON on stdin)
+    nowline scan --path PATH | --url URL DIR...  outdated strings in a workspace (CI, pre-commit)
 
 PATH is left out when the store is a server: ``nowline retract --url http://localhost:8000
 ID``. ``--collection NAME`` picks the collection (default: the store's only one). A local
@@ -891,9 +893,9 @@ def check(
 ) -> None:
     """Check a command, plan or document against the corrections; exit 1 if any apply.
 
-    Use it as a pre-tool-use hook or a git hook: for each correction the text trips it
-    prints the outdated string and the now-line, and exits 1; it exits 0 when nothing is
-    outdated.
+    Use it in scripts and git hooks: for each correction the text trips it prints the
+    outdated string and the now-line, and exits 1; it exits 0 when nothing is outdated. A
+    coding agent's tool hook needs `nowline hook` (exit 1 does not block a tool call there).
     """
     path, given = _shift(path, text, url, "TEXT")
     meta: dict[str, Any] | None = None
