@@ -179,7 +179,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=7)
     args = parser.parse_args()
     if args.smoke:
-        args.corrections, args.memories, args.repeats = 50, 200, 2
+        args.corrections, args.memories, args.repeats = 50, 200, 1
     began = time.perf_counter()
     info = C.machine_info()
     with tempfile.TemporaryDirectory() as tmp:

@@ -8,7 +8,9 @@ reads the event with :func:`parse_event`, checks the event's strings with
 
 * ``PreToolUse``: when a string anywhere in ``tool_input`` names an outdated value, the call is
   denied (``permissionDecision: "deny"``) with a reason written for the model: what is outdated,
-  the now-lines, and what to do, so that it can fix its own call.
+  the now-lines, and what to do, so that it can fix its own call. What the call removes is not
+  checked (an edit's ``old_string``, the ``-`` lines of an ``apply_patch`` patch): an edit that
+  takes an outdated string out of a file is the fix, not a stale action.
 * ``PostToolUse``: when a string anywhere in ``tool_response`` (a Bash result is an object with
   ``stdout`` and ``stderr``) names one, the now-lines go back to the model as
   ``additionalContext``, beside the stale result.
@@ -59,6 +61,12 @@ EVENTS = (PRE_TOOL_USE, POST_TOOL_USE)
 
 _PAYLOAD = {PRE_TOOL_USE: "tool_input", POST_TOOL_USE: "tool_response"}
 
+# What a call removes is not checked: an edit that takes an outdated string out is the fix.
+# Claude Code's Edit and MultiEdit name the replaced text old_string; Codex's apply_patch
+# carries a patch whose removed lines start with "-".
+_REMOVED_KEYS = frozenset({"old_string"})
+_PATCH_TOOLS = frozenset({"apply_patch"})
+
 
 @dataclass(frozen=True)
 class HookEvent:
@@ -81,10 +89,11 @@ class HookEvent:
         return "\n".join(self.strings)
 
 
-def json_strings(value: Any) -> Iterator[str]:
+def json_strings(value: Any, *, skip: frozenset[str] = frozenset()) -> Iterator[str]:
     """Yield every string in parsed JSON, object keys included, in document order.
 
     JSON has no cycles, so every level is looked into (a tool's arguments can nest deeply).
+    The values of object keys in ``skip`` are left out (the keys themselves are yielded).
     """
     stack: list[Any] = [value]
     while stack:
@@ -93,10 +102,18 @@ def json_strings(value: Any) -> Iterator[str]:
             yield item
         elif isinstance(item, Mapping):
             for key, inner in reversed(list(item.items())):
-                stack.append(inner)
+                if key not in skip:
+                    stack.append(inner)
                 stack.append(key)
         elif isinstance(item, list):
             stack.extend(reversed(item))
+
+
+def _without_removed_lines(patch: str) -> str:
+    """Return a patch without the lines it removes (``-`` lines; ``---`` headers stay)."""
+    return "\n".join(
+        line for line in patch.split("\n") if not line.startswith("-") or line.startswith("---")
+    )
 
 
 def _without_lone_surrogates(text: str) -> str:
@@ -141,7 +158,10 @@ def parse_event(data: str | bytes) -> HookEvent:
     key = _PAYLOAD[name]
     if key not in obj:
         raise InvalidInput(f"the {name} event has no {key}.")
-    strings = tuple(_without_lone_surrogates(s) for s in json_strings(obj[key]) if s)
+    found = json_strings(obj[key], skip=_REMOVED_KEYS if name == PRE_TOOL_USE else frozenset())
+    if name == PRE_TOOL_USE and tool in _PATCH_TOOLS:
+        found = (_without_removed_lines(s) for s in found)
+    strings = tuple(_without_lone_surrogates(s) for s in found if s)
     return HookEvent(name=name, tool_name=tool, strings=strings)
 
 

@@ -121,6 +121,36 @@ def test_decide_adds_superseded_and_now_lines_to_a_stale_result(
     )
 
 
+def test_an_edit_that_removes_an_outdated_string_is_not_denied(
+    memory: nowline.Collection,
+) -> None:
+    """What an edit replaces (old_string, a patch's - lines) is not checked; what it writes is."""
+    memory.correct(UFO, deprecates=["metalcraftai/ufo"], id="move")
+    fix = {
+        "file_path": "/r/README.md",
+        "old_string": "metalcraftai/ufo",
+        "new_string": "ufo-ai/ufo",
+    }
+    multi = {"file_path": "/r/a.md", "edits": [fix, {**fix, "old_string": "x metalcraftai/ufo"}]}
+    patch = "*** Begin Patch\n*** Update File: a.md\n@@\n-metalcraftai/ufo\n+ufo-ai/ufo\n"
+    allowed = [
+        pre(fix, "Edit"),
+        pre(multi, "MultiEdit"),
+        pre({"command": patch + "*** End Patch"}, "apply_patch"),
+    ]
+    for raw in allowed:
+        event = hook.parse_event(raw)
+        assert hook.decide(event, memory.check(event.text)) is None, raw
+    stale = [
+        pre({**fix, "new_string": "see metalcraftai/ufo"}, "Edit"),
+        pre({"command": patch + "+metalcraftai/ufo\n*** End Patch"}, "apply_patch"),
+        pre({"command": "cat <<EOF\n- clone metalcraftai/ufo\nEOF"}, "Bash"),
+    ]
+    for raw in stale:
+        event = hook.parse_event(raw)
+        assert hook.decide(event, memory.check(event.text)) is not None, raw
+
+
 def test_decide_is_silent_when_nothing_trips(memory: nowline.Collection) -> None:
     """No trips, no output; a retracted correction trips nothing."""
     memory.correct(UFO, deprecates=["metalcraftai/ufo"], id="move")
