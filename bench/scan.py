@@ -7,8 +7,9 @@ See docs/tool-boundary.md (issue 26). Run ``.venv/bin/python bench/scan.py`` (th
 
 Setup. A local store holds ``--corrections`` active corrections: slugs that occur nowhere
 (``org<i>/repo<i>``), plus a few dotted module names that occur in the tree, so that the scan
-reports findings. The tree is a plain folder (no git), so every file is read; binary files
-(``.pyc``, shared objects) are read and skipped.
+reports findings. The tree is copied into a temporary folder first, outside any git work tree
+(a virtualenv often sits in an ignored folder of one, where a scan reads only tracked files),
+so every file is read; binary files (``.pyc``, shared objects) are read and skipped.
 
 Measurement, in one process, each ``--repeats`` times after one warm-up (so the files are in
 the page cache and the store is open: what is left is reading and matching):
@@ -33,6 +34,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -177,7 +179,7 @@ def main() -> None:
             args.corrections, args.repeats = 50, 1
             tree = args.tree or smoke_tree(folder / "tree")
         else:
-            tree = args.tree or default_tree()
+            tree = shutil.copytree(args.tree or default_tree(), folder / "tree", symlinks=True)
         col = build(folder / "store", args.corrections)
         files = files_of(tree)
         size = sum(p.stat().st_size for p in files)
@@ -215,7 +217,7 @@ def main() -> None:
         "command": C.command_line(),
         "seconds": time.perf_counter() - began,
         "config": {
-            "tree": str(tree) if not args.smoke else "generated (smoke)",
+            "tree": str(args.tree or default_tree()) if not args.smoke else "generated (smoke)",
             "files": len(files),
             "text_files": text_files,
             "mb": mb,

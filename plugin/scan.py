@@ -17,7 +17,6 @@ that names one of its strings and one of its anchors anywhere, as it trips a mem
 
 from __future__ import annotations
 
-import bisect
 import os
 import subprocess
 from collections.abc import Callable, Iterable, Sequence
@@ -122,20 +121,20 @@ def decode(data: bytes) -> str:
 def finding_lines(text: str, spans: Iterable[tuple[int, int]]) -> list[tuple[int, int, str]]:
     r"""Return (line, column, line text) from 1 for each (start, end) code-point span of ``text``.
 
-    Lines end at ``\n``; a ``\r`` before it is not part of the line's text.
+    Lines end at ``\n``; a ``\r`` before it is not part of the line's text. Only the text up
+    to the last span's line is looked at.
     """
-    starts = [0]
-    index = text.find("\n")
-    while index != -1:
-        starts.append(index + 1)
-        index = text.find("\n", index + 1)
-    out = []
-    for start, end in spans:
-        number = bisect.bisect_right(starts, start) - 1
-        first = starts[number]
-        stop = starts[number + 1] - 1 if number + 1 < len(starts) else len(text)
-        line = text[first:stop].removesuffix("\r")
-        out.append((number + 1, start - first + 1, _window(line, start - first, end - first)))
+    given = list(spans)
+    out: list[tuple[int, int, str]] = [(0, 0, "")] * len(given)
+    line, counted = 1, 0  # the line number at offset ``counted``
+    for index in sorted(range(len(given)), key=given.__getitem__):
+        start, end = given[index]
+        line += text.count("\n", counted, start)
+        counted = start
+        first = text.rfind("\n", 0, start) + 1
+        stop = text.find("\n", start)
+        shown = text[first : len(text) if stop == -1 else stop].removesuffix("\r")
+        out[index] = (line, start - first + 1, _window(shown, start - first, end - first))
     return out
 
 
@@ -365,12 +364,19 @@ def workspace_files(folder: str) -> list[str]:
             names = sorted({n for n in listed.split("\0") if n})
             return [n for n in names if _regular(os.path.join(folder, n))]
     out: list[str] = []
-    for top, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if d != ".git")
-        for name in files:
-            full = os.path.join(top, name)
-            if _regular(full):
-                out.append(Path(os.path.relpath(full, folder)).as_posix())
+    stack = [("", folder)]
+    while stack:
+        prefix, top = stack.pop()
+        try:
+            entries = list(os.scandir(top))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                if entry.name != ".git":
+                    stack.append((prefix + entry.name + "/", entry.path))
+            elif entry.is_file(follow_symlinks=False):
+                out.append(prefix + entry.name)
     return sorted(out)
 
 
@@ -440,10 +446,11 @@ def scan(paths: Sequence[str], check: Check) -> ScanReport:
             root, folder = ".", os.path.dirname(given) or "."
             files = [(given, Path(given).as_posix())]
         for full, rel in files:
-            real = os.path.realpath(full)
-            if real in seen:
-                continue
-            seen.add(real)
+            if len(paths) > 1:  # the same file under two PATH arguments is read once
+                real = os.path.realpath(full)
+                if real in seen:
+                    continue
+                seen.add(real)
             text = _read(full, report, rel)
             if text:
                 trips = check(text)

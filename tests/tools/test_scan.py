@@ -7,6 +7,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import nowline
 from nowline import scan
@@ -119,6 +121,23 @@ def test_lines_and_columns_count_code_points_from_1() -> None:
     long_line = "a " * 400 + "acme/app" + " b" * 400
     ((_, column, shown),) = scan.finding_lines(long_line, [(800, 808)])
     assert column == 801 and "acme/app" in shown and len(shown) <= 302
+
+
+@given(st.text(alphabet="ab \n\r😀é", max_size=80), st.data())
+def test_finding_lines_agrees_with_splitting_the_text(text: str, data: st.DataObject) -> None:
+    """Line, column and line text agree with a naive split of the text, in the spans' order."""
+    starts = st.integers(min_value=0, max_value=len(text))
+    spans = [
+        (start, min(len(text), start + width))
+        for start, width in data.draw(st.lists(st.tuples(starts, st.integers(0, 4)), max_size=6))
+    ]
+    got = scan.finding_lines(text, spans)
+    assert len(got) == len(spans)
+    for (start, _end), (line, column, shown) in zip(spans, got, strict=True):
+        before = text[:start]
+        assert line == before.count("\n") + 1
+        assert column == start - (before.rfind("\n") + 1) + 1
+        assert shown == text.split("\n")[line - 1].removesuffix("\r")
 
 
 # --------------------------------------------------------- the command, as a subprocess
