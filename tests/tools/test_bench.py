@@ -37,6 +37,6 @@ def test_the_hook_and_scan_benchmarks_run_and_report(tmp_path: Path) -> None:
     }
     assert all(c["wall_s"] > 0 for c in hook["cases"].values())
     scan = json.loads((tmp_path / "scan.json").read_text(encoding="utf-8"))
-    assert scan["cases"]["nowline scan"]["found"] == "320 findings"
+    assert scan["cases"]["nowline scan"]["found"] == "320 findings in 40 files"
     assert scan["cases"]["raw pyahocorasick"]["mb_per_s"] > 0
     assert "| nowline scan |" in (tmp_path / "scan.md").read_text(encoding="utf-8")
