@@ -48,9 +48,9 @@ def post(tool_response: object, tool: str = "Bash") -> str:
 def test_every_nested_string_is_read_in_document_order() -> None:
     """Strings at any depth of tool_input are read, keys included, in document order."""
     event = hook.parse_event(
-        pre({"edits": [{"old_string": "a", "new_string": {"deep": [["x", {"k": "v"}]]}}]}, "Edit")
+        pre({"edits": [{"path": "a", "new_string": {"deep": [["x", {"k": "v"}]]}}]}, "Edit")
     )
-    assert event.strings == ("edits", "old_string", "a", "new_string", "deep", "x", "k", "v")
+    assert event.strings == ("edits", "path", "a", "new_string", "deep", "x", "k", "v")
     assert event.tool_name == "Edit" and event.name == hook.PRE_TOOL_USE
 
 
