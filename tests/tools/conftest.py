@@ -67,16 +67,19 @@ def cli_env(**extra: str) -> dict[str, str]:
 
 
 def run_cli(
-    *args: str, stdin: str | bytes | None = None, cwd: Path | str | None = None
+    *args: str,
+    stdin: str | bytes | None = None,
+    cwd: Path | str | None = None,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``nowline ARGS`` as a real subprocess; return its exit code and output."""
+    """Run ``nowline ARGS`` as a real subprocess (``env`` added); return its code and output."""
     data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
     out = subprocess.run(
         [sys.executable, "-m", "nowline.cli", *args],
         input=data,
         capture_output=True,
         cwd=cwd,
-        env=cli_env(),
+        env=cli_env(**(env or {})),
         timeout=180,
         check=False,
     )

@@ -9,6 +9,7 @@ import pytest
 
 import nowline
 from nowline import hook
+from tests.conftest import ServerDatabase
 from tests.tools.conftest import CHANNEL, CLONE, UFO, make_store, run_cli
 
 
@@ -218,3 +219,17 @@ def test_a_scoped_store_checks_the_given_scope_only(tmp_path: Path) -> None:
     assert (other.returncode, other.stdout) == (0, "")
     unscoped = run_cli("hook", "--path", path, stdin=event)
     assert unscoped.returncode == 2 and "--scope" in unscoped.stderr
+
+
+def test_a_server_store_is_checked_and_a_dead_server_fails_closed(
+    http_database: ServerDatabase,
+) -> None:
+    """With --url the hook checks against a Chroma server; a server that is down exits 2."""
+    make_store(client=http_database.client())
+    server = http_database.server
+    url = f"http://{server.host}:{server.port}"
+    env = {"CHROMA_DATABASE": http_database.name}
+    out = run_cli("hook", "--url", url, stdin=pre({"command": CLONE}), env=env)
+    assert json.loads(out.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    down = run_cli("hook", "--url", "http://127.0.0.1:9", stdin=pre({"command": "ls"}), env=env)
+    assert down.returncode == 2 and down.stdout == "" and down.stderr.strip()
