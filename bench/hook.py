@@ -153,7 +153,8 @@ def markdown(data: dict[str, Any]) -> str:
         C.run_header("Hook", data["machine"], data["command"], data["seconds"]),
         f"A local store of {cfg['corrections']:,} active corrections and {cfg['memories']:,} "
         f"memories; medians of {cfg['repeats']} fresh processes per case, the cases in turn. "
-        "Ratios are the medians of the per-round ratios.\n",
+        "Ratios are the medians of the per-round ratios; on a loaded machine the CPU ratios "
+        "are the steadier ones.\n",
     ]
     rows = []
     for case, s in data["cases"].items():
@@ -164,9 +165,24 @@ def markdown(data: dict[str, Any]) -> str:
                 C.fmt_s(s["cpu_s"]),
                 C.fmt_ratio(s["vs_import_chromadb"]),
                 C.fmt_ratio(s["vs_nowline_check"]),
+                C.fmt_ratio(s["cpu_vs_import_chromadb"]),
+                C.fmt_ratio(s["cpu_vs_nowline_check"]),
             ]
         )
-    lines.append(C.md_table(["case", "wall", "CPU", "/ import chromadb", "/ nowline check"], rows))
+    lines.append(
+        C.md_table(
+            [
+                "case",
+                "wall",
+                "CPU",
+                "wall / import chromadb",
+                "wall / nowline check",
+                "CPU / import chromadb",
+                "CPU / nowline check",
+            ],
+            rows,
+        )
+    )
     return "\n".join(lines)
 
 
@@ -210,6 +226,12 @@ def main() -> None:
             ),
             "vs_nowline_check": float(
                 np.median([r["wall_s"] / c["wall_s"] for r, c in zip(runs, check, strict=True)])
+            ),
+            "cpu_vs_import_chromadb": float(
+                np.median([r["cpu_s"] / f["cpu_s"] for r, f in zip(runs, floor, strict=True)])
+            ),
+            "cpu_vs_nowline_check": float(
+                np.median([r["cpu_s"] / c["cpu_s"] for r, c in zip(runs, check, strict=True)])
             ),
             "samples_wall_s": [r["wall_s"] for r in runs],
         }

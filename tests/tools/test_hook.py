@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
+import chromadb
 import pytest
 
 import nowline
 from nowline import hook
-from tests.conftest import ServerDatabase
-from tests.tools.conftest import CHANNEL, CLONE, UFO, make_store, run_cli
+from tests.conftest import FakeEmbedding, ServerDatabase
+from tests.tools.conftest import CHANNEL, CLONE, ROOT, UFO, cli_env, make_store, run_cli
 
 
 def pre(tool_input: object, tool: str = "Bash") -> str:
@@ -233,3 +237,38 @@ def test_a_server_store_is_checked_and_a_dead_server_fails_closed(
     assert json.loads(out.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
     down = run_cli("hook", "--url", "http://127.0.0.1:9", stdin=pre({"command": "ls"}), env=env)
     assert down.returncode == 2 and down.stdout == "" and down.stderr.strip()
+
+
+HOLDER = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    from tests.tools.conftest import make_store
+    make_store(Path(sys.argv[1]))  # writes, so this process holds the store's writer lock
+    print("holding", flush=True)
+    sys.stdin.read()
+    """
+)
+
+
+def test_the_hook_reads_while_another_process_writes(tmp_path: Path) -> None:
+    """With the writer lock held elsewhere (writes here are refused) the hook still decides."""
+    path = tmp_path / "held"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(path)],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=cli_env(),
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
+        raw = chromadb.PersistentClient(path=str(path)).get_collection("memory")
+        with pytest.raises(nowline.StoreBusy):
+            nowline.wrap(raw, embedding_function=FakeEmbedding()).remember("x", id="x")
+        out = run_cli("hook", "--path", str(path), stdin=pre({"command": CLONE}))
+        assert json.loads(out.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    finally:
+        holder.communicate(timeout=60)
