@@ -13,6 +13,8 @@ the collection's own embedding function (nowline's bundled all-MiniLM-L6-v2 by d
     nowline repair [PATH]
     nowline import [PATH] FILE.jsonl
     nowline mcp --path PATH | --url URL     serve the memory tools to a model over stdio
+    nowline hook --path PATH | --url URL    a coding agent's tool hook (event JSON on stdin)
+    nowline scan --path PATH | --url URL DIR...  outdated strings in a workspace (CI, pre-commit)
 
 PATH is left out when the store is a server: ``nowline retract --url http://localhost:8000
 ID``. ``--collection NAME`` picks the collection (default: the store's only one). A local
@@ -899,9 +901,9 @@ def check(
 ) -> None:
     """Check a command, plan or document against the corrections; exit 1 if any apply.
 
-    Use it as a pre-tool-use hook or a git hook: for each correction the text trips it
-    prints the outdated string and the now-line, and exits 1; it exits 0 when nothing is
-    outdated.
+    Use it in scripts and git hooks: for each correction the text trips it prints the
+    outdated string and the now-line, and exits 1; it exits 0 when nothing is outdated. A
+    coding agent's tool hook needs `nowline hook` (exit 1 does not block a tool call there).
     """
     path, given = _shift(path, text, url, "TEXT")
     meta: dict[str, Any] | None = None
@@ -1527,6 +1529,188 @@ def mcp_command(
     logging.getLogger("nowline").setLevel(logging.INFO)
     with _nowline_errors(store):
         mcp_server.serve(col, metadata=metadata)
+
+
+# --------------------------------------------------------- at the tool boundary
+
+StorePathOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--path",
+        help="Folder of a local Chroma store (never created: it must exist).",
+        rich_help_panel=_STORE,
+        show_default=False,
+    ),
+]
+
+
+def _checker(
+    path: str | None,
+    url: str | None,
+    token: str | None,
+    token_header: TokenHeader,
+    tenant: str | None,
+    database: str | None,
+    collection: str | None,
+    scope_key: str | None,
+    scope: str | None,
+) -> tuple[Collection, dict[str, Any] | None]:
+    """Open an existing store's collection to check against; return it and the scope's metadata."""
+    if path is not None and _from_env(url, URL_ENV):
+        url = None  # an explicit --path wins over NOWLINE_URL
+    if path is not None and url is not None:
+        raise typer.BadParameter("give --path or --url, not both.", param_hint="'--url'")
+    if path is None and url is None:
+        raise typer.BadParameter(
+            f"give the store: --path FOLDER, or --url http://host:port (or set {URL_ENV}).",
+            param_hint="'--path'",
+        )
+    store = _store(path, url, token, token_header, tenant, database)
+    col = _open(store, collection, scope_key)
+    metadata = _scope_metadata(col, scope)
+    if col.scope_key is not None and metadata is None:
+        raise typer.BadParameter(
+            f"this store keeps scopes apart by the metadata key {col.scope_key!r}; give the "
+            f"scope to check for with --scope VALUE (a {col.scope_key}).",
+            param_hint="'--scope'",
+        )
+    return col, metadata
+
+
+@contextmanager
+def _failing_with(code: int, what: str, note: str = "") -> Iterator[None]:
+    """Turn any failure inside into exit ``code``, the reason on stderr (prefixed by ``what``).
+
+    The store helpers exit 1 or 2 on their own; a hook and a scan keep their own meaning for
+    those codes, so every failure is mapped to ``code``. ``note`` follows the reason.
+    """
+    try:
+        yield
+    except typer.Exit as exc:
+        if exc.exit_code == 0:
+            raise
+        reason = None  # the helper already said why on stderr
+    except typer.BadParameter as exc:
+        reason = exc.format_message()
+    except Exception as exc:
+        reason = f"{type(exc).__name__}: {exc}"
+    else:
+        return
+    if reason is not None:
+        typer.echo(terminal_safe(f"Error: {what}: {reason}"), err=True)
+    if note:
+        typer.echo(note, err=True)
+    raise typer.Exit(code)
+
+
+@app.command("hook")
+def hook_command(
+    path: StorePathOpt = None,
+    scope: ScopeOpt = None,
+    fail_open: Annotated[
+        bool,
+        typer.Option(
+            "--fail-open",
+            help="When the hook cannot check (bad input, no store, any error), let the tool "
+            "call go ahead: exit 0 with the reason on stderr. Default: exit 2, which blocks it.",
+        ),
+    ] = False,
+    collection: CollectionOpt = None,
+    scope_key: ScopeKeyOpt = None,
+    url: UrlOpt = None,
+    token: TokenOpt = None,
+    token_header: TokenHeaderOpt = TokenHeader.AUTHORIZATION,
+    tenant: TenantOpt = None,
+    database: DatabaseOpt = None,
+) -> None:
+    """A coding agent's tool hook: deny a stale tool call, or add the now-line to a stale result.
+
+    Reads one hook event as JSON on stdin, as Claude Code (and Codex) write it. PreToolUse:
+    when a string in tool_input names something outdated, prints a JSON "deny" whose reason
+    gives the now-lines, and exits 0. PostToolUse: when a string in tool_response does, prints
+    the now-lines as additionalContext. Otherwise prints nothing. When it cannot check (bad
+    JSON, no store at --path: it never creates one, any error) it exits 2 with the reason on
+    stderr, which blocks the call; --fail-open lets the call go ahead instead. Reads only.
+    """
+    from nowline import hook as agent_hook
+
+    note = "--fail-open: the tool call goes ahead unchecked." if fail_open else ""
+    with _failing_with(0 if fail_open else 2, "nowline hook could not check this tool call", note):
+        event = agent_hook.parse_event(sys.stdin.buffer.read())
+        col, metadata = _checker(
+            path, url, token, token_header, tenant, database, collection, scope_key, scope
+        )
+        trips = col.check(event.text, metadata=metadata)
+        output = agent_hook.decide(event, trips)
+    if output is not None:
+        typer.echo(json.dumps(output, ensure_ascii=False))
+
+
+class ScanFormat(str, Enum):
+    """The output formats of ``nowline scan``."""
+
+    TEXT = "text"
+    JSON = "json"
+    SARIF = "sarif"
+
+
+@app.command("scan")
+def scan_command(
+    paths: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="PATH...",
+            help="Folders or files to scan (inside a git work tree: the files git tracks).",
+            show_default=False,
+        ),
+    ] = None,
+    path: StorePathOpt = None,
+    output_format: Annotated[
+        ScanFormat,
+        typer.Option(
+            "--format",
+            help="text (path:line:column lines), json (one object per occurrence) or sarif "
+            "(SARIF 2.1.0, for code scanning).",
+        ),
+    ] = ScanFormat.TEXT,
+    scope: ScopeOpt = None,
+    collection: CollectionOpt = None,
+    scope_key: ScopeKeyOpt = None,
+    url: UrlOpt = None,
+    token: TokenOpt = None,
+    token_header: TokenHeaderOpt = TokenHeader.AUTHORIZATION,
+    tenant: TenantOpt = None,
+    database: DatabaseOpt = None,
+) -> None:
+    """Find every outdated string in a workspace: its files, git remotes and submodule URLs.
+
+    Each occurrence of an active correction's deprecated string is reported with its file,
+    line and column (Unicode code points, from 1). Binary files are skipped. Exit codes: 0
+    nothing outdated, 1 something is, 2 usage error or the store could not be read. For CI
+    and pre-commit (hook id nowline-scan).
+    """
+    from nowline import scan as workspace
+
+    if not paths:
+        raise typer.BadParameter("missing: give the folders or files to scan.", param_hint="PATH")
+    for given in paths:
+        if not os.path.exists(given):
+            raise typer.BadParameter(f"{given!r} does not exist.", param_hint="PATH")
+    with _failing_with(2, "nowline scan could not read the store"):
+        col, metadata = _checker(
+            path, url, token, token_header, tenant, database, collection, scope_key, scope
+        )
+    with _failing_with(2, "nowline scan failed"):
+        report = workspace.scan(paths, lambda text: col.check(text, metadata=metadata))
+    for name, reason in report.skipped:
+        _err().print(f"[yellow]Skipped {_safe(name)}: {_safe(reason)}[/]")
+    if output_format is ScanFormat.JSON:
+        _echo_json(workspace.to_json(report.findings))
+    elif output_format is ScanFormat.SARIF:
+        _echo_json(workspace.to_sarif(report.findings, version=nowline.__version__))
+    else:
+        typer.echo(terminal_safe(workspace.to_text(report.findings)))
+    raise typer.Exit(1 if report.findings else 0)
 
 
 if __name__ == "__main__":

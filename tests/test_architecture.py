@@ -25,9 +25,20 @@ PUBLIC_MODULES = {
     "nowline.models",
     "nowline.errors",
     "nowline.matchers",
+    "nowline.hook",
+    "nowline.scan",
 }
 PUBLIC_MODULES |= {f"nowline.{name}" for name in ADAPTERS} | {"nowline.embedding"}
-PURE_RULES = ["_validate", "_records", "_links", "_assembly", "_registry", "render", "_generic"]
+PURE_RULES = [
+    "_validate",
+    "_records",
+    "_links",
+    "_assembly",
+    "_registry",
+    "render",
+    "_generic",
+    "hook",
+]
 
 
 def _modules() -> dict[str, Path]:
