@@ -30,6 +30,8 @@ __all__ = [
     "RETRACTED",
     "ROLE",
     "SCOPE_KEY",
+    "SOURCE",
+    "SOURCE_URL",
     "TIME",
     "WRITTEN",
     "CorrectionInfo",
@@ -79,6 +81,10 @@ RETRACTED = "nowline_retracted"
 """Epoch seconds when a correction was retracted."""
 NOW = "nowline_now"
 """``query()`` output only: ids of the newest corrections of a superseded hit."""
+SOURCE = "source"
+"""User-facing, on corrections: where the correction came from (e.g. "github")."""
+SOURCE_URL = "source_url"
+"""User-facing, on corrections: a page about where it came from."""
 SCOPE_KEY = "nowline_scope_key"
 """On each correction: the scope key the store is written with (absent: no scopes)."""
 
@@ -115,6 +121,8 @@ class CorrectionInfo(NamedTuple):
         written: its write stamp; breaks ties between equal times.
         scope: its scope token.
         retracted: when it was retracted (epoch seconds), or None while it is active.
+        source: where it came from (its ``source`` metadata, e.g. "github"), or None.
+        source_url: a page about its origin (its ``source_url`` metadata), or None.
     """
 
     id: str
@@ -125,6 +133,8 @@ class CorrectionInfo(NamedTuple):
     written: float
     scope: ScopeToken
     retracted: float | None = None
+    source: str | None = None
+    source_url: str | None = None
 
     @property
     def order(self) -> Order:
@@ -252,7 +262,14 @@ def correction_info(record: Record, scope_key: str | None) -> CorrectionInfo | N
         written=written,
         scope=scope_token(meta, scope_key),
         retracted=_number(meta.get(RETRACTED)) if meta.get(RETRACTED) is not None else None,
+        source=_text(meta.get(SOURCE)),
+        source_url=_text(meta.get(SOURCE_URL)),
     )
+
+
+def _text(value: object) -> str | None:
+    """Return a provenance value if it is a non-empty string, else None."""
+    return value if isinstance(value, str) and value else None
 
 
 def user_metadata(meta: Mapping[str, Any] | None) -> dict[str, Any] | None:

@@ -173,7 +173,7 @@ def _infos(columns: dict[str, list[Any]]) -> list[CorrectionInfo] | None:
     listed = [columns[name] for name in CorrectionInfo._fields]
     if not all(type(c) is list and len(c) == len(listed[0]) for c in listed):
         return None
-    ids, documents, deprecates, about, times, written, scopes, retracted = listed
+    ids, documents, deprecates, about, times, written, scopes, retracted, sources, urls = listed
     if not (
         _only(ids, str)
         and _only(documents, str)
@@ -183,6 +183,8 @@ def _infos(columns: dict[str, list[Any]]) -> list[CorrectionInfo] | None:
         and _only(times, float, int)
         and _only(written, float, int)
         and _only(retracted, float, int, type(None))
+        and _only(sources, str, type(None))
+        and _only(urls, str, type(None))
     ):
         return None
     if not _only(scopes, type(None)):
@@ -198,6 +200,8 @@ def _infos(columns: dict[str, list[Any]]) -> list[CorrectionInfo] | None:
         map(float, written),
         scopes,
         (None if r is None else float(r) for r in retracted),
+        sources,
+        urls,
         strict=True,
     )
     return list(map(tuple.__new__, repeat(CorrectionInfo), rows))

@@ -658,7 +658,7 @@ def corrections(
     tenant: TenantOpt = None,
     database: DatabaseOpt = None,
 ) -> None:
-    """List every correction: id, time, deprecates, reach and status, oldest first.
+    """List every correction: id, time, deprecates, source, reach and status, oldest first.
 
     The same list as Collection.corrections(); --json gives times as ISO 8601 (UTC) with the
     epoch seconds beside them (time_epoch, retracted_epoch).
@@ -675,18 +675,23 @@ def corrections(
         out.print(f"No corrections in {_safe(col.name)}.")
         return
     anchored = any(r.about for r in rows)
+    sourced = any(r.source for r in rows)
     table = Table(title=f"Corrections in {_safe(col.name)}", title_justify="left")
     table.add_column("id", overflow="fold")
     table.add_column("time (UTC)", no_wrap=True)
     table.add_column("deprecates", overflow="fold")
     if anchored:
         table.add_column("about", overflow="fold")
+    if sourced:
+        table.add_column("source", overflow="fold")
     table.add_column("reach", justify="right")
     table.add_column("status")
     for r in rows:
         cells = [_safe(r.id), _utc(r.time), _safe(", ".join(r.deprecates))]
         if anchored:
             cells.append(_safe(", ".join(r.about)))
+        if sourced:
+            cells.append(_safe(r.source or "-"))
         table.add_row(*cells, str(r.reach), r.status)
     out.print(table)
 

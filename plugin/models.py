@@ -41,6 +41,8 @@ class CorrectionRef(_Model):
         deprecates: the outdated strings it names.
         about: its anchors (empty when it has none).
         time: its time, epoch seconds.
+        source: where it came from (its ``source`` metadata, e.g. "github"), or None.
+        source_url: a page about its origin (its ``source_url`` metadata), or None.
     """
 
     id: str
@@ -48,6 +50,8 @@ class CorrectionRef(_Model):
     deprecates: list[str]
     about: list[str] = Field(default_factory=list)
     time: float
+    source: str | None = None
+    source_url: str | None = None
 
 
 class Hit(_Model):
@@ -185,6 +189,8 @@ class CorrectionSummary(_Model):
         reach: how many records store a link to it.
         newest: the id of the newest correction of its chain (itself when nothing supersedes
             it; None when it is retracted).
+        source: where it came from (its ``source`` metadata, e.g. "github"), or None.
+        source_url: a page about its origin (its ``source_url`` metadata), or None.
     """
 
     id: str
@@ -196,3 +202,5 @@ class CorrectionSummary(_Model):
     retracted: float | None = None
     reach: int = 0
     newest: str | None = None
+    source: str | None = None
+    source_url: str | None = None
