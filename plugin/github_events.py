@@ -201,7 +201,7 @@ def _url(payload: Any) -> str | None:
 
 
 def translate(
-    event: str, delivery: str, payload: Any, *, received_at: float
+    event: str, delivery: str, payload: Any, *, received_at: float | None = None
 ) -> CorrectionRequest | Skip:
     """Return the correction a GitHub delivery asks for, or why it stores nothing.
 
@@ -209,8 +209,8 @@ def translate(
         event: the event name (``X-GitHub-Event``).
         delivery: the delivery id (``X-GitHub-Delivery``); the correction's ``source_id``.
         payload: the delivery's parsed JSON body.
-        received_at: when it was received (epoch seconds): the correction's time when the
-            payload has no ``repository.updated_at``.
+        received_at: when it was received (epoch seconds; default: now): the correction's
+            time when the payload has no ``repository.updated_at``.
 
     Returns:
         A :class:`~nowline.ingest.CorrectionRequest` for a repository rename, transfer or
@@ -237,7 +237,7 @@ def translate(
         )
     owner, name = _full_name(payload)
     new = f"{owner}/{name}"
-    observed_at, day = _when(payload, received_at)
+    observed_at, day = _when(payload, now() if received_at is None else received_at)
     if action == "archived":
         old, old_owner = new, owner
         text = f"GitHub repository {new} was archived on {day} and is read-only."

@@ -46,12 +46,11 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 import orjson
 
 from . import github_events as gh
-from ._time import now
 from .errors import InvalidInput, NowlineError, StoreBusy
 from .ingest import Audience, CorrectionRequest, Stored, parse_correction, store
 
 if TYPE_CHECKING:
-    from .collection import Collection
+    from . import Collection
 
 __all__ = [
     "DEFAULT_MAX_BODY",
@@ -217,7 +216,6 @@ class _Receiver:
                 request.headers.get(gh.EVENT_HEADER, ""),
                 request.headers.get(gh.DELIVERY_HEADER, ""),
                 payload,
-                received_at=now(),
             )
         except InvalidInput as exc:
             raise _Refusal(422, str(exc)) from None
