@@ -3,8 +3,8 @@
 These read the source (``ast``), so they hold whatever the tests exercise: every module has an
 explicit ``__all__``; no module imports a private name (``_x``) of another module; the
 adapters (CLI, MCP server, LangChain, tools, prompts, the receiver) import only nowline's
-public surface; the rules that must stay free of I/O (validation, records, links, assembly, registry, rendering,
-the matcher) import neither chromadb's clients nor the store layer.
+public surface; the rules that must stay free of I/O (validation, records, links, assembly,
+registry, rendering, the matcher) import neither chromadb's clients nor the store layer.
 """
 
 from __future__ import annotations
