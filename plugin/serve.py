@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 try:
     import anyio
     from starlette.applications import Starlette
-    from starlette.requests import Request
+    from starlette.requests import ClientDisconnect, Request
     from starlette.responses import JSONResponse, Response
     from starlette.routing import Route
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
@@ -120,11 +120,14 @@ async def _body(request: Request, limits: Limits) -> bytes:
     chunks: list[bytes] = []
     size = 0
     with anyio.move_on_after(limits.body_timeout) as deadline:
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > limits.max_body:
-                raise _Refusal(413, f"The body is larger than {limits.max_body} bytes.")
-            chunks.append(chunk)
+        try:
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limits.max_body:
+                    raise _Refusal(413, f"The body is larger than {limits.max_body} bytes.")
+                chunks.append(chunk)
+        except ClientDisconnect:
+            raise _Refusal(400, "The client went away before the body arrived.") from None
     if deadline.cancelled_caught:
         raise _Refusal(408, f"The body did not arrive within {limits.body_timeout:g} s.")
     return b"".join(chunks)
@@ -255,7 +258,7 @@ def _answering(
         except _Refusal as refusal:
             response = _error(refusal.status, refusal.message, refusal.headers)
         logger.info(
-            "%s %s -> %d (delivery %s)",
+            "%s %s -> %d (delivery %r)",
             request.method,
             request.url.path,
             response.status_code,

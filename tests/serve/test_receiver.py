@@ -437,3 +437,36 @@ def test_a_receiver_with_one_scope_refuses_a_request_for_another(
     assert scoped.hits(["b"])[0].role == "current"
     (summary,) = scoped.corrections()
     assert scoped.get(ids=[summary.id])["metadatas"][0]["user_id"] == "team-a"  # type: ignore[index]
+
+
+def test_a_body_that_arrives_too_slowly_is_408(memory: nowline.Collection) -> None:
+    """A client that declares a body and stalls is answered 408 after the body timeout."""
+    with serve(memory, limits=Limits(body_timeout=0.5)) as http:
+        host, port = http.base_url.host, http.base_url.port
+        assert port is not None
+        with socket.create_connection((host, port), timeout=10) as sock:
+            sock.sendall(
+                b"POST /corrections HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                + f"Authorization: Bearer {TOKEN}\r\n".encode()
+                + b"Content-Length: 100\r\n\r\n{"
+            )
+            answer = sock.recv(4096)
+    assert answer.startswith(b"HTTP/1.1 408 ")
+    assert memory.count() == 0
+
+
+def test_serve_on_a_scoped_store_needs_an_audience(
+    scoped: nowline.Collection, store_path: str
+) -> None:
+    """`nowline serve` with a GitHub secret on a scoped store and no --scope is a usage error."""
+    from tests.cli.conftest import invoke
+
+    args = ("serve", "--path", store_path, "-c", "scoped", "--scope-key", "user_id")
+    result = invoke(*args, "--github-secret", "s")
+    said = " ".join(result.output.replace("│", " ").split())
+    assert result.exit_code == 2 and "--scope-for OWNER=VALUE" in said
+    result = invoke(
+        "serve", "--path", store_path, "-c", "scoped", "--scope", "u1", "--api-token", "t"
+    )
+    said = " ".join(result.output.replace("│", " ").split())
+    assert result.exit_code == 2 and "--scope-key" in said
