@@ -1710,6 +1710,14 @@ def serve_command(
         int,
         typer.Option("--max-pending", min=1, help="Requests that may wait for the writer."),
     ] = 16,
+    max_reach: Annotated[
+        str,
+        typer.Option(
+            "--max-reach",
+            help="Refuse (422) a correction that reaches more than this: a share of the store, "
+            "a count, or 'none'. Default: a quarter of the store, at least 100 records.",
+        ),
+    ] = "default",
     collection: CollectionOpt = None,
     scope_key: ScopeKeyOpt = None,
     url: UrlOpt = None,
@@ -1745,6 +1753,7 @@ def serve_command(
             "(or NOWLINE_SERVE_TOKEN) for JSON corrections, or both.",
             param_hint="'--github-secret'",
         )
+    reach_setting = _max_reach(max_reach)
     store = _store(path, url, token, token_header, tenant, database)
     col = _open(store, collection, scope_key, create=True)
     audience = _audience(col, scope, scope_for)
@@ -1764,7 +1773,11 @@ def serve_command(
         audience=audience,
         github_secret=github_secret,
         api_token=api_token,
-        limits=receiver.Limits(max_body=max_body, max_pending=max_pending),
+        limits=receiver.Limits(
+            max_body=max_body,
+            max_pending=max_pending,
+            max_reach=cast(Any, reach_setting),
+        ),
     )
     with _nowline_errors(store):
         receiver.run(app_, host=host, port=port)

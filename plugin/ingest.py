@@ -19,7 +19,7 @@ import math
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from ._time import to_epoch
 from .errors import InvalidInput
@@ -290,7 +290,11 @@ def _already(
 
 
 def store(
-    col: Collection, request: CorrectionRequest, scope: Mapping[str, Any] | None = None
+    col: Collection,
+    request: CorrectionRequest,
+    scope: Mapping[str, Any] | None = None,
+    *,
+    max_reach: float | int | Literal["default"] | None = "default",
 ) -> Stored:
     """Store ``request`` as a correction with its provenance, once per source and source id.
 
@@ -298,6 +302,8 @@ def store(
         col: the nowline collection.
         request: what to store.
         scope: the scope metadata (from :meth:`Audience.metadata`), or None.
+        max_reach: the reach limit, as ``Collection.correct()`` takes it (default: the
+            collection's).
 
     Returns:
         The correction's id and reach; ``created`` is False when the same ``(source,
@@ -319,6 +325,7 @@ def store(
             id=request.id,
             metadata={**request.provenance(), **(scope or {})},
             observed_at=request.observed_at,
+            max_reach=max_reach,
         )
     except InvalidInput:
         # Another writer (a second receiver, an import) may have stored it since the check.

@@ -29,7 +29,8 @@ import hmac
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import TYPE_CHECKING, Any, Literal
 
 try:
     import anyio
@@ -87,11 +88,14 @@ class Limits:
         max_body: the largest request body, in bytes (413 beyond).
         max_pending: requests that may wait for the writer (503 beyond).
         body_timeout: seconds for a body to arrive (408 beyond).
+        max_reach: the reach limit of a stored correction, as ``Collection.correct()`` takes
+            it (default: the collection's; a correction beyond it answers 422).
     """
 
     max_body: int = DEFAULT_MAX_BODY
     max_pending: int = DEFAULT_MAX_PENDING
     body_timeout: float = _BODY_TIMEOUT
+    max_reach: float | int | Literal["default"] | None = "default"
 
 
 class _Refusal(Exception):
@@ -181,7 +185,11 @@ class _Receiver:
         self.pending += 1
         try:
             stored: Stored = await anyio.to_thread.run_sync(
-                store, self.col, request, scope, limiter=self.writer
+                partial(store, max_reach=self.limits.max_reach),
+                self.col,
+                request,
+                scope,
+                limiter=self.writer,
             )
         except StoreBusy as exc:
             raise _Refusal(503, str(exc), headers={"Retry-After": "5"}) from None

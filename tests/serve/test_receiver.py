@@ -470,3 +470,13 @@ def test_serve_on_a_scoped_store_needs_an_audience(
     )
     said = " ".join(result.output.replace("│", " ").split())
     assert result.exit_code == 2 and "--scope-key" in said
+
+
+def test_the_reach_limit_applies_to_received_corrections(memory: nowline.Collection) -> None:
+    """With a reach limit of 1, a rename reaching 2 memories is 422 and stores nothing."""
+    memory.remember("acme/app deploys.", id="m1")
+    memory.remember("acme/app is green.", id="m2")
+    with serve(memory, limits=Limits(max_reach=1)) as http:
+        got = post_github(http, "repository", renamed("app", "acme/app2"))
+    assert got.status_code == 422 and "2" in got.json()["error"]
+    assert memory.corrections() == []
