@@ -19,12 +19,15 @@ import math
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
+from ._records import BY
 from ._time import to_epoch
 from .errors import InvalidInput
 
 if TYPE_CHECKING:
+    from chromadb.api.types import Where
+
     from .collection import Collection
 
 __all__ = [
@@ -173,7 +176,8 @@ class Stored:
 
     Attributes:
         id: the correction's record id.
-        reached: how many records it supersedes (for one stored before: reaches now).
+        reached: how many records it supersedes (for one stored before: how many records
+            store a link to it now, as ``CorrectionSummary.reach`` counts them).
         created: False when the same ``(source, source_id)`` was already stored.
     """
 
@@ -285,8 +289,8 @@ def _already(
             f"The record {cid!r} exists but was not stored from {request.source} "
             f"{request.source_id!r}; nothing was written."
         )
-    reach = col.preview(list(request.deprecates), about=list(request.about) or None, metadata=scope)
-    return Stored(id=cid, reached=sum(1 for rid in reach if rid != cid), created=False)
+    linked = col.get(where=cast("Where", {BY: {"$contains": cid}}), include=[])
+    return Stored(id=cid, reached=len(linked["ids"]), created=False)
 
 
 def store(
