@@ -509,6 +509,8 @@ _GOOD = {
         "written": [1.0, 2.0],
         "scope": [["str", "x"], ["list", ["x", 1, True]]],
         "retracted": [None, 3.0],
+        "source": [None, "github"],
+        "source_url": [None, "https://github.com/c/d"],
     },
 }
 
@@ -553,6 +555,7 @@ def test_any_damage_to_a_snapshot_reads_as_none_or_as_well_formed_corrections(
         assert all(isinstance(p, str) for p in info.about)
         assert isinstance(info.time, float) and isinstance(info.written, float)
         assert info.retracted is None or isinstance(info.retracted, float)
+        assert all(v is None or isinstance(v, str) for v in (info.source, info.source_url))
         hash(info)
     Registry(saved.infos).links("a/b c/d repo", record_id="m", scope=None, order=None)
 
