@@ -11,8 +11,9 @@ the collection's own embedding function (nowline's bundled all-MiniLM-L6-v2 by d
     nowline check [PATH] "text" | -         exit 1 when the text names something outdated
     nowline retract [PATH] ID
     nowline repair [PATH]
-    nowline import [PATH] FILE.jsonl
+    nowline import [PATH] FILE.jsonl [--from github-events]
     nowline mcp --path PATH | --url URL     serve the memory tools to a model over stdio
+    nowline serve --path PATH | --url URL   receive corrections: GitHub webhooks, JSON
 
 PATH is left out when the store is a server: ``nowline retract --url http://localhost:8000
 ID``. ``--collection NAME`` picks the collection (default: the store's only one). A local
