@@ -116,6 +116,8 @@ def ref_of(registry: Registry, correction_id: str) -> CorrectionRef | None:
         deprecates=list(info.deprecates),
         about=list(info.about),
         time=info.time,
+        source=info.source,
+        source_url=info.source_url,
     )
 
 

@@ -775,6 +775,8 @@ def corrections_flow(core: Core) -> Flow[list[CorrectionSummary]]:
                 retracted=info.retracted,
                 reach=reach.get(info.id, 0),
                 newest=core.registry.newest(info.id) if info.retracted is None else None,
+                source=info.source,
+                source_url=info.source_url,
             )
         )
     return out

@@ -30,6 +30,8 @@ __all__ = [
     "RETRACTED",
     "ROLE",
     "SCOPE_KEY",
+    "SOURCE",
+    "SOURCE_URL",
     "TIME",
     "WRITTEN",
     "CorrectionInfo",
@@ -82,6 +84,10 @@ RETRACTED = "nowline_retracted"
 """Epoch seconds when a correction was retracted."""
 NOW = "nowline_now"
 """``query()`` output only: ids of the newest corrections of a superseded hit."""
+SOURCE = "source"
+"""User-facing, on corrections: where the correction came from (e.g. "github")."""
+SOURCE_URL = "source_url"
+"""User-facing, on corrections: a page about where it came from."""
 SCOPE_KEY = "nowline_scope_key"
 """On each correction: the scope key it was written with (absent: it applies in every scope)."""
 
@@ -123,6 +129,8 @@ class CorrectionInfo(NamedTuple):
         retracted: when it was retracted (epoch seconds), or None while it is active.
         marked: whether the stored record carries nowline's mark (``nowline_correction``),
             so that a listing of the store's corrections finds it.
+        source: where it came from (its ``source`` metadata, e.g. "github"), or None.
+        source_url: a page about its origin (its ``source_url`` metadata), or None.
     """
 
     id: str
@@ -134,6 +142,8 @@ class CorrectionInfo(NamedTuple):
     scope: CorrectionScope
     retracted: float | None = None
     marked: bool = False
+    source: str | None = None
+    source_url: str | None = None
 
     @property
     def order(self) -> Order:
@@ -330,7 +340,14 @@ def correction_info(record: Record, legacy_key: str | None = None) -> Correction
         scope=correction_scope(meta, legacy_key),
         retracted=_number(meta.get(RETRACTED)) if meta.get(RETRACTED) is not None else None,
         marked=meta.get(CORRECTION) is True,
+        source=_text(meta.get(SOURCE)),
+        source_url=_text(meta.get(SOURCE_URL)),
     )
+
+
+def _text(value: object) -> str | None:
+    """Return a provenance value if it is a non-empty string, else None."""
+    return value if isinstance(value, str) and value else None
 
 
 def user_metadata(meta: Mapping[str, Any] | None) -> dict[str, Any] | None:

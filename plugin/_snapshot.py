@@ -151,7 +151,9 @@ def _infos(columns: dict[str, list[Any]]) -> list[CorrectionInfo] | None:
     listed = [columns[name] for name in CorrectionInfo._fields]
     if not all(type(c) is list and len(c) == len(listed[0]) for c in listed):
         return None
-    ids, documents, deprecates, about, times, written, scopes, retracted, marked = listed
+    ids, documents, deprecates, about, times, written, scopes, retracted, marked, sources, urls = (
+        listed
+    )
     if not (
         _only(ids, str)
         and _only(documents, str)
@@ -162,6 +164,8 @@ def _infos(columns: dict[str, list[Any]]) -> list[CorrectionInfo] | None:
         and _only(written, float, int)
         and _only(retracted, float, int, type(None))
         and _only(marked, bool)
+        and _only(sources, str, type(None))
+        and _only(urls, str, type(None))
     ):
         return None
     if not _only(scopes, type(None)):
@@ -178,6 +182,8 @@ def _infos(columns: dict[str, list[Any]]) -> list[CorrectionInfo] | None:
         scopes,
         (None if r is None else float(r) for r in retracted),
         marked,
+        sources,
+        urls,
         strict=True,
     )
     return list(map(tuple.__new__, repeat(CorrectionInfo), rows))

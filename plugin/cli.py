@@ -11,10 +11,11 @@ the collection's own embedding function (nowline's bundled all-MiniLM-L6-v2 by d
     nowline check [PATH] "text" | -         exit 1 when the text names something outdated
     nowline retract [PATH] ID
     nowline repair [PATH]
-    nowline import [PATH] FILE.jsonl
+    nowline import [PATH] FILE.jsonl [--from github-events]
     nowline mcp --path PATH | --url URL     serve the memory tools to a model over stdio
     nowline hook --path PATH | --url URL    a coding agent's tool hook (event JSON on stdin)
     nowline scan --path PATH | --url URL DIR...  outdated strings in a workspace (CI, pre-commit)
+    nowline serve --path PATH | --url URL   receive corrections: GitHub webhooks, JSON
 
 PATH is left out when the store is a server: ``nowline retract --url http://localhost:8000
 ID``. ``--collection NAME`` picks the collection (default: the store's only one). A local
@@ -668,7 +669,7 @@ def corrections(
     tenant: TenantOpt = None,
     database: DatabaseOpt = None,
 ) -> None:
-    """List every correction: id, time, deprecates, reach and status, oldest first.
+    """List every correction: id, time, deprecates, source, reach and status, oldest first.
 
     The same list as Collection.corrections(); --json gives times as ISO 8601 (UTC) with the
     epoch seconds beside them (time_epoch, retracted_epoch).
@@ -685,18 +686,23 @@ def corrections(
         out.print(f"No corrections in {_safe(col.name)}.")
         return
     anchored = any(r.about for r in rows)
+    sourced = any(r.source for r in rows)
     table = Table(title=f"Corrections in {_safe(col.name)}", title_justify="left")
     table.add_column("id", overflow="fold")
     table.add_column("time (UTC)", no_wrap=True)
     table.add_column("deprecates", overflow="fold")
     if anchored:
         table.add_column("about", overflow="fold")
+    if sourced:
+        table.add_column("source", overflow="fold")
     table.add_column("reach", justify="right")
     table.add_column("status")
     for r in rows:
         cells = [_safe(r.id), _utc(r.time), _safe(", ".join(r.deprecates))]
         if anchored:
             cells.append(_safe(", ".join(r.about)))
+        if sourced:
+            cells.append(_safe(r.source or "-"))
         table.add_row(*cells, str(r.reach), r.status)
     out.print(table)
 
@@ -1282,6 +1288,35 @@ def import_(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Validate every line and write nothing.")
     ] = False,
+    from_: Annotated[
+        str,
+        typer.Option(
+            "--from",
+            help="The file's format: 'nowline' (the lines above) or 'github-events' (one "
+            'GitHub webhook delivery a line: {"event", "delivery", "payload"}; repository '
+            "renames, transfers and archives become corrections, stored once each).",
+        ),
+    ] = "nowline",
+    scope: Annotated[
+        str | None,
+        typer.Option(
+            "--scope",
+            help="With --from github-events on a scoped store: the scope value of every "
+            "correction.",
+            rich_help_panel=_STORE,
+            show_default=False,
+        ),
+    ] = None,
+    scope_for: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--scope-for",
+            help="With --from github-events: OWNER=VALUE, the scope of the corrections of one "
+            "repository owner (repeat for several; wins over --scope).",
+            rich_help_panel=_STORE,
+            show_default=False,
+        ),
+    ] = None,
     collection: CollectionOpt = None,
     scope_key: ScopeKeyOpt = None,
     url: UrlOpt = None,
@@ -1293,12 +1328,25 @@ def import_(
     """Load memories and corrections from a JSON Lines file, in file order.
 
     Every line is validated first; if any is bad, their line numbers are listed and nothing
-    is written. An empty store gets a collection named "memory".
+    is written. An empty store gets a collection named "memory". With --from github-events,
+    other events and deliveries already stored are skipped and counted.
     """
     path, name = _shift(path, file, url, "FILE.jsonl")
     source = Path(name)
     if not source.is_file():
         raise typer.BadParameter(f"{name!r} is not a readable file.", param_hint="'FILE.jsonl'")
+    if from_ not in ("nowline", "github-events"):
+        raise typer.BadParameter("give 'nowline' or 'github-events'.", param_hint="'--from'")
+    if from_ == "github-events":
+        store = _store(path, url, token, token_header, tenant, database)
+        _import_github_events(store, source, collection, scope_key, scope, scope_for, dry_run)
+        return
+    if scope is not None or scope_for:
+        raise typer.BadParameter(
+            "--scope and --scope-for are for --from github-events; a nowline line carries "
+            "its scope in its metadata.",
+            param_hint="'--scope'",
+        )
     reach_setting = _max_reach(max_reach)
     store = _store(path, url, token, token_header, tenant, database)
     has_store = store.url is not None or (
@@ -1711,6 +1759,221 @@ def scan_command(
     else:
         typer.echo(terminal_safe(workspace.to_text(report.findings)))
     raise typer.Exit(1 if report.findings else 0)
+
+
+# --------------------------------------------------------------------- serve
+# The receiver of corrections from connected systems (nowline.serve) and the import of the
+# same GitHub events; the rules live in nowline.ingest and nowline.github_events.
+
+
+def _audience(col: Collection, scope: str | None, scope_for: list[str] | None) -> Any:
+    """Return the ``nowline.ingest.Audience`` that --scope and --scope-for configure."""
+    from nowline.ingest import Audience
+
+    owners: dict[str, str] = {}
+    for item in scope_for or []:
+        owner, sep, value = item.partition("=")
+        if not sep or not owner.strip() or not value:
+            raise typer.BadParameter(
+                f"{item!r}: give OWNER=VALUE, e.g. --scope-for acme=team-acme.",
+                param_hint="'--scope-for'",
+            )
+        owners[owner.strip()] = value
+    if (scope is not None or owners) and col.scope_key is None:
+        raise typer.BadParameter(
+            "this store has no scope key; give --scope-key KEY with --scope or --scope-for "
+            "(the metadata key whose value they are).",
+            param_hint="'--scope'",
+        )
+    from nowline import InvalidInput
+
+    try:
+        return Audience(scope_key=col.scope_key, default=scope, owners=owners)
+    except InvalidInput as exc:
+        raise typer.BadParameter(str(exc), param_hint="'--scope-for'") from None
+
+
+def _import_github_events(
+    store: _Store,
+    source: Path,
+    collection: str | None,
+    scope_key: str | None,
+    scope: str | None,
+    scope_for: list[str] | None,
+    dry_run: bool,
+) -> None:
+    """Import a file of GitHub deliveries: plan every line, then store each correction once."""
+    from nowline import github_events
+    from nowline.ingest import store as store_request
+
+    col = _open(store, collection, scope_key, create=True)
+    audience = _audience(col, scope, scope_for)
+    with source.open("rb") as fh:
+        plan = github_events.plan_lines(fh, audience)
+    if plan.bad:
+        lines = [f"line {n}: {msg}" for n, msg in plan.bad[:_SHOWN_BAD_LINES]]
+        if len(plan.bad) > _SHOWN_BAD_LINES:
+            lines.append(f"... and {len(plan.bad) - _SHOWN_BAD_LINES} more bad lines")
+        _fail(
+            f"{source}: {_plural(len(plan.bad), 'bad line')}; nothing was written. Fix them "
+            "and import again.\n" + "\n".join(lines)
+        )
+    skipped = _plural(len(plan.skipped), "other event")
+    if dry_run:
+        _out().print(
+            f"{_safe(source)}: {_plural(len(plan.items), 'correction')} to store, {skipped} "
+            "skipped; nothing was written (--dry-run)."
+        )
+        return
+    stored = again = 0
+    with _nowline_errors(store):
+        for item in plan.items:
+            try:
+                result = store_request(col, item.request, item.scope)
+            except nowline.NowlineError as exc:
+                if isinstance(exc, nowline.StoreBusy):
+                    raise
+                _stop(stored, item.line, f"line {item.line}: {exc}")
+            stored += result.created
+            again += not result.created
+    _out().print(
+        f"Stored {_plural(stored, 'correction')} from {_safe(source)} in {_safe(col.name)}; "
+        f"skipped {_plural(again, 'delivery', 'deliveries')} already stored and {skipped}."
+    )
+
+
+@app.command("serve")
+def serve_command(
+    path: Annotated[
+        str | None,
+        typer.Option(
+            "--path",
+            help="Folder of a local Chroma store (created if missing).",
+            rich_help_panel=_STORE,
+            show_default=False,
+        ),
+    ] = None,
+    host: Annotated[
+        str, typer.Option("--host", help="Address to listen on (keep loopback behind a proxy).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port.")] = 8080,
+    github_secret: Annotated[
+        str | None,
+        typer.Option(
+            "--github-secret",
+            envvar="NOWLINE_GITHUB_SECRET",
+            help="The GitHub webhook's secret; enables POST /github (prefer the environment "
+            "variable: a command line is visible to other users).",
+            show_default=False,
+        ),
+    ] = None,
+    api_token: Annotated[
+        str | None,
+        typer.Option(
+            "--api-token",
+            envvar="NOWLINE_SERVE_TOKEN",
+            help="The bearer token of POST /corrections; enables it (prefer the environment "
+            "variable). Not --token, which is the Chroma server's.",
+            show_default=False,
+        ),
+    ] = None,
+    scope: Annotated[
+        str | None,
+        typer.Option(
+            "--scope",
+            help="On a scoped store: the scope value of everything received.",
+            rich_help_panel=_STORE,
+            show_default=False,
+        ),
+    ] = None,
+    scope_for: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--scope-for",
+            help="OWNER=VALUE: the scope of GitHub corrections for one repository owner "
+            "(the owner of the outdated name; repeat for several; wins over --scope).",
+            rich_help_panel=_STORE,
+            show_default=False,
+        ),
+    ] = None,
+    max_body: Annotated[
+        int, typer.Option("--max-body", min=1024, help="Largest request body, in bytes.")
+    ] = 256 * 1024,
+    max_pending: Annotated[
+        int,
+        typer.Option("--max-pending", min=1, help="Requests that may wait for the writer."),
+    ] = 16,
+    max_reach: Annotated[
+        str,
+        typer.Option(
+            "--max-reach",
+            help="Refuse (422) a correction that reaches more than this: a share of the store, "
+            "a count, or 'none'. Default: a quarter of the store, at least 100 records.",
+        ),
+    ] = "default",
+    collection: CollectionOpt = None,
+    scope_key: ScopeKeyOpt = None,
+    url: UrlOpt = None,
+    token: TokenOpt = None,
+    token_header: TokenHeaderOpt = TokenHeader.AUTHORIZATION,
+    tenant: TenantOpt = None,
+    database: DatabaseOpt = None,
+) -> None:
+    """Receive corrections over HTTP: GitHub webhooks (POST /github) and JSON (POST /corrections).
+
+    A repository renamed, transferred or archived on GitHub becomes a correction the moment
+    GitHub delivers it, with its provenance (source, source_id, source_url); a delivery is
+    stored once. GET /health answers while it runs. Run it behind a reverse proxy with TLS;
+    over a Chroma server (--url) it is one writer among the MCP server and the CLI. Needs the
+    serve extra. See docs/serve.md.
+    """
+    try:
+        from nowline import serve as receiver
+    except ImportError as exc:
+        _fail(str(exc))
+    if path is not None and _from_env(url, URL_ENV):
+        url = None  # an explicit --path wins over NOWLINE_URL
+    if path is not None and url is not None:
+        raise typer.BadParameter("give --path or --url, not both.", param_hint="'--url'")
+    if path is None and url is None:
+        raise typer.BadParameter(
+            f"give the store: --path FOLDER, or --url http://host:port (or set {URL_ENV}).",
+            param_hint="'--path'",
+        )
+    if not github_secret and not api_token:
+        raise typer.BadParameter(
+            "give --github-secret (or NOWLINE_GITHUB_SECRET) for GitHub webhooks, --api-token "
+            "(or NOWLINE_SERVE_TOKEN) for JSON corrections, or both.",
+            param_hint="'--github-secret'",
+        )
+    reach_setting = _max_reach(max_reach)
+    store = _store(path, url, token, token_header, tenant, database)
+    col = _open(store, collection, scope_key, create=True)
+    audience = _audience(col, scope, scope_for)
+    if github_secret and col.scope_key is not None and scope is None and not scope_for:
+        raise typer.BadParameter(
+            f"this store keeps scopes apart by {col.scope_key!r}: say where GitHub corrections "
+            "go with --scope VALUE or --scope-for OWNER=VALUE.",
+            param_hint="'--scope'",
+        )
+    import logging
+
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(message)s")
+    logging.getLogger("nowline").setLevel(logging.INFO)
+    _warm_up(col)
+    app_ = receiver.create_app(
+        col,
+        audience=audience,
+        github_secret=github_secret,
+        api_token=api_token,
+        limits=receiver.Limits(
+            max_body=max_body,
+            max_pending=max_pending,
+            max_reach=cast(Any, reach_setting),
+        ),
+    )
+    with _nowline_errors(store):
+        receiver.run(app_, host=host, port=port)
 
 
 if __name__ == "__main__":

@@ -42,6 +42,8 @@ class CorrectionRef(_Model):
         deprecates: the outdated strings it names.
         about: its anchors (empty when it has none).
         time: its time, epoch seconds.
+        source: where it came from (its ``source`` metadata, e.g. "github"), or None.
+        source_url: a page about its origin (its ``source_url`` metadata), or None.
     """
 
     id: str
@@ -49,6 +51,8 @@ class CorrectionRef(_Model):
     deprecates: list[str]
     about: list[str] = Field(default_factory=list)
     time: float
+    source: str | None = None
+    source_url: str | None = None
 
 
 class Hit(_Model):
@@ -186,6 +190,8 @@ class CorrectionSummary(_Model):
         reach: how many records store a link to it.
         newest: the id of the newest correction of its chain (itself when nothing supersedes
             it; None when it is retracted).
+        source: where it came from (its ``source`` metadata, e.g. "github"), or None.
+        source_url: a page about its origin (its ``source_url`` metadata), or None.
     """
 
     id: str
@@ -197,6 +203,8 @@ class CorrectionSummary(_Model):
     retracted: float | None = None
     reach: int = 0
     newest: str | None = None
+    source: str | None = None
+    source_url: str | None = None
 
 
 class CorrectionChange(_Model):

@@ -2,9 +2,9 @@
 
 These read the source (``ast``), so they hold whatever the tests exercise: every module has an
 explicit ``__all__``; no module imports a private name (``_x``) of another module; the
-adapters (CLI, MCP server, LangChain, tools, prompts) import only nowline's public surface; the
-rules that must stay free of I/O (validation, records, links, assembly, registry, rendering,
-the matcher) import neither chromadb's clients nor the store layer.
+adapters (CLI, MCP server, LangChain, tools, prompts, the receiver) import only nowline's
+public surface; the rules that must stay free of I/O (validation, records, links, assembly,
+registry, rendering, the matcher) import neither chromadb's clients nor the store layer.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = {"nowline": ROOT / "plugin", "nowline.matchers": ROOT / "matchers"}
-ADAPTERS = ["cli", "mcp_server", "langchain", "tools", "prompts"]
+ADAPTERS = ["cli", "mcp_server", "langchain", "tools", "prompts", "serve"]
 PUBLIC_MODULES = {
     "nowline",
     "nowline.render",
@@ -27,6 +27,8 @@ PUBLIC_MODULES = {
     "nowline.matchers",
     "nowline.hook",
     "nowline.scan",
+    "nowline.ingest",
+    "nowline.github_events",
 }
 PUBLIC_MODULES |= {f"nowline.{name}" for name in ADAPTERS} | {"nowline.embedding"}
 PURE_RULES = [
@@ -103,7 +105,7 @@ def test_no_module_imports_a_private_name(name: str) -> None:
 
 @pytest.mark.parametrize("adapter", ADAPTERS)
 def test_adapters_use_public_names_only(adapter: str) -> None:
-    """The CLI, MCP server, LangChain store, tools and prompts import nowline's public API."""
+    """The CLI, MCP server, LangChain store, tools, prompts and receiver use the public API."""
     for module, names in _imports(PACKAGE["nowline"] / f"{adapter}.py", "nowline"):
         if not module.startswith("nowline"):
             continue

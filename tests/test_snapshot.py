@@ -497,6 +497,8 @@ _GOOD = {
         "scope": [["team", ["str", "x"]], ["team", ["list", ["x", 1, True]]]],
         "retracted": [None, 3.0],
         "marked": [True, False],
+        "source": [None, "github"],
+        "source_url": [None, "https://github.com/c/d"],
     },
 }
 
@@ -541,6 +543,7 @@ def test_any_damage_to_a_snapshot_reads_as_none_or_as_well_formed_corrections(
         assert isinstance(info.time, float) and isinstance(info.written, float)
         assert info.retracted is None or isinstance(info.retracted, float)
         assert isinstance(info.marked, bool)
+        assert all(v is None or isinstance(v, str) for v in (info.source, info.source_url))
         hash(info)
     Registry(saved.infos).links("a/b c/d repo", record_id="m", scope=Scoped(None), order=None)
 

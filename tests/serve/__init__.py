@@ -1,0 +1,1 @@
+"""Tests of nowline serve, the GitHub events translation and their import."""

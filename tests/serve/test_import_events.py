@@ -1,0 +1,130 @@
+"""``nowline import --from github-events``: the receiver's corrections from a file, stored once."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import nowline
+from nowline.ingest import correction_id
+from tests.cli.conftest import invoke
+from tests.serve.conftest import archived, ping, renamed, transferred
+
+
+def events_file(tmp_path: Path, deliveries: list[tuple[str, str, Any]], name: str = "e") -> str:
+    """Write deliveries as an events file (one {"event", "delivery", "payload"} a line)."""
+    path = tmp_path / f"{name}.jsonl"
+    path.write_text(
+        "".join(
+            json.dumps({"event": e, "delivery": d, "payload": p}) + "\n" for e, d, p in deliveries
+        )
+    )
+    return str(path)
+
+
+LOG = [
+    ("ping", "d0", ping("metalcraftai/ufo")),
+    ("repository", "d1", renamed("ufo", "metalcraftai/ufo-core")),
+    ("repository", "d2", {**archived("acme/app"), "action": "privatized"}),
+    ("repository", "d3", transferred("metalcraftai", "ufo-ai/ufo-core")),
+    ("push", "d4", {"ref": "refs/heads/main"}),
+    ("repository", "d5", archived("ufo-ai/ufo-core")),
+]
+
+
+def test_importing_twice_stores_each_correction_once(
+    memory: nowline.Collection, store_path: str, tmp_path: Path
+) -> None:
+    """The first import stores three corrections and skips three others; the second stores none."""
+    memory.remember("metalcraftai/ufo — PR #1705 passed review.", id="pr")
+    path = events_file(tmp_path, LOG)
+    first = invoke("import", store_path, path, "--from", "github-events")
+    assert first.exit_code == 0, first.output
+    said = " ".join(first.stdout.split())
+    assert "Stored 3 corrections" in said
+    assert "0 deliveries already stored and 3 other events" in said
+    again = invoke("import", store_path, path, "--from", "github-events")
+    assert again.exit_code == 0, again.output
+    said = " ".join(again.stdout.split())
+    assert "Stored 0 corrections" in said
+    assert "3 deliveries already stored and 3 other events" in said
+    rows = memory.corrections()
+    assert sorted(r.id for r in rows) == sorted(
+        correction_id("github", d) for d in ("d1", "d3", "d5")
+    )
+    assert {r.source for r in rows} == {"github"}
+    (hit,) = memory.hits(["pr"])
+    assert [c.deprecates for c in hit.now] == [["ufo-ai/ufo-core"]]
+
+
+def test_a_delivery_received_live_is_skipped_by_the_import(
+    memory: nowline.Collection, store_path: str, tmp_path: Path
+) -> None:
+    """A delivery stored by the receiver (same source and id) counts as already stored."""
+    from nowline.github_events import translate
+    from nowline.ingest import CorrectionRequest, store
+
+    got = translate("repository", "d1", LOG[1][2], received_at=0)
+    assert isinstance(got, CorrectionRequest)
+    assert store(memory, got).created
+    result = invoke("import", store_path, events_file(tmp_path, LOG[:2]), "--from", "github-events")
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.stdout.split())
+    assert "Stored 0 corrections" in said and "1 delivery already stored" in said
+
+
+def test_a_bad_line_stops_the_import_before_anything_is_written(
+    memory: nowline.Collection, store_path: str, tmp_path: Path
+) -> None:
+    """A line that is not a delivery is listed by number and nothing is stored."""
+    path = tmp_path / "bad.jsonl"
+    good = json.dumps({"event": "repository", "delivery": "d1", "payload": LOG[1][2]})
+    path.write_text(f"{good}\n{{broken\n")
+    result = invoke("import", store_path, str(path), "--from", "github-events")
+    assert result.exit_code == 1
+    said = " ".join(result.output.split())
+    assert "line 2: not valid JSON" in said and "nothing was written" in said
+    assert memory.count() == 0
+
+
+def test_dry_run_counts_and_writes_nothing(
+    memory: nowline.Collection, store_path: str, tmp_path: Path
+) -> None:
+    """--dry-run says what would be stored and skipped, and stores nothing."""
+    result = invoke(
+        "import", store_path, events_file(tmp_path, LOG), "--from", "github-events", "--dry-run"
+    )
+    assert result.exit_code == 0, result.output
+    assert "3 corrections to store, 3 other events skipped" in " ".join(result.stdout.split())
+    assert memory.count() == 0
+
+
+def test_on_a_scoped_store_each_owner_goes_to_its_configured_scope(
+    scoped: nowline.Collection, store_path: str, tmp_path: Path
+) -> None:
+    """--scope-for maps owners; an owner without a scope makes its line bad, naming the fix."""
+    scoped.remember("acme/app deploys.", id="a", metadata={"user_id": "team-a"})
+    scoped.remember("acme/app deploys.", id="b", metadata={"user_id": "team-b"})
+    path = events_file(
+        tmp_path,
+        [("repository", "d1", archived("acme/app")), ("repository", "d2", archived("zeta/app"))],
+    )
+    common = ("import", store_path, path, "--from", "github-events", "-c", "scoped")
+    common += ("--scope-key", "user_id")
+    refused = invoke(*common, "--scope-for", "acme=team-a")
+    said = " ".join(refused.output.split())
+    assert refused.exit_code == 1 and "line 2" in said and "--scope-for" in said
+    assert scoped.count() == 2
+    result = invoke(*common, "--scope-for", "acme=team-a", "--scope", "team-z")
+    assert result.exit_code == 0, result.output
+    assert [h.role for h in scoped.hits(["a", "b"])] == ["historical", "current"]
+
+
+def test_scope_options_belong_to_github_events(store_path: str, tmp_path: Path) -> None:
+    """--scope with the default format is a usage error (a nowline line carries its scope)."""
+    path = tmp_path / "m.jsonl"
+    path.write_text('{"text": "hello"}\n')
+    result = invoke("import", str(tmp_path / "s"), str(path), "--scope", "u1")
+    said = " ".join(result.output.replace("│", " ").split())
+    assert result.exit_code == 2 and "--from github-events" in said
