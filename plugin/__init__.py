@@ -35,6 +35,7 @@ if TYPE_CHECKING:
         StaleReference,
         StoreBusy,
         UnknownRecord,
+        Unreached,
     )
     from .models import (
         CorrectionRef,
@@ -76,6 +77,7 @@ __all__ = [
     "StoreBusy",
     "Trip",
     "UnknownRecord",
+    "Unreached",
     "__version__",
     "embedding_function",
     "stale_message",
@@ -112,6 +114,7 @@ _HOMES = {
             "StaleReference",
             "StoreBusy",
             "UnknownRecord",
+            "Unreached",
         ],
         ".errors",
     ),

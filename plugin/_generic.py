@@ -96,7 +96,7 @@ import threading
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import TYPE_CHECKING, Final, Literal, Protocol
 
 if TYPE_CHECKING:
     import numpy as np
@@ -108,8 +108,14 @@ __all__ = [
     "NAME_SPREAD",
     "WORDLIST",
     "ZIPF_THRESHOLD",
+    "Kind",
+    "assess",
     "is_generic",
 ]
+
+Kind = Literal["number", "word", "phrase", "title"]
+"""What kind of generic string: a bare number or version token, one common word, a phrase of
+common words (or words with a number), or a capitalised phrase of English title words."""
 
 MAX_GENERIC_WORDS: Final = 3
 """The most words (numbers included) a string may have and still be judged generic.
@@ -486,13 +492,15 @@ def _default_lexicon() -> _Lexicon:
         return _lexicon
 
 
-def _assess(phrase: str, lexicon: Callable[[], _Lexicon], threshold: float) -> str | None:
-    """Return why ``phrase`` is generic at ``threshold``, or None (see the module docstring)."""
+def _assess(
+    phrase: str, lexicon: Callable[[], _Lexicon], threshold: float
+) -> tuple[Kind, str] | None:
+    """Return the kind of generic string ``phrase`` is and why, or None (module docstring)."""
     shape = _shape(phrase)
     if shape is None or not (shape.words or shape.numbers):
         return None
     if not shape.words:
-        return "a short version token" if shape.versions else "a bare number"
+        return "number", "a short version token" if shape.versions else "a bare number"
     if len(shape.words) + len(shape.numbers) > MAX_GENERIC_WORDS:
         return None
     lex = lexicon()
@@ -504,15 +512,26 @@ def _assess(phrase: str, lexicon: Callable[[], _Lexicon], threshold: float) -> s
         return None
     if not shape.numbers and _is_full_name(shape.words, lex):
         return None
+    kind: Kind
     if shape.numbers:
-        what = "common words with a number"
+        kind, what = "phrase", "common words with a number"
     elif len(shape.words) == 1:
-        what = "a common word"
+        kind, what = "word", "a common word"
     elif _is_name_word(shape.words[0]) and _is_name_word(shape.words[-1]):
+        kind = "title"
         what = "a capitalised phrase of common English words, not a person's full name,"
     else:
-        what = "a phrase of common words"
-    return f"{what} (wordfreq Zipf {best:.2f} in '{lang}', at least {threshold})"
+        kind, what = "phrase", "a phrase of common words"
+    return kind, f"{what} (wordfreq Zipf {best:.2f} in '{lang}', at least {threshold})"
+
+
+def assess(phrase: str) -> tuple[Kind, str] | None:
+    """Return the kind of generic string ``phrase`` is and the reason, or None when specific.
+
+    :func:`is_generic` with the kind too, for messages that give the way forward that fits
+    (a full name for a given name, an anchor for a number).
+    """
+    return _assess(phrase, _default_lexicon, ZIPF_THRESHOLD)
 
 
 def is_generic(phrase: str) -> str | None:
@@ -536,4 +555,5 @@ def is_generic(phrase: str) -> str | None:
     Raises:
         ModuleNotFoundError: wordfreq is not installed (only when a frequency is needed).
     """
-    return _assess(phrase, _default_lexicon, ZIPF_THRESHOLD)
+    found = assess(phrase)
+    return None if found is None else found[1]
