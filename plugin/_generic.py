@@ -111,6 +111,7 @@ __all__ = [
     "Kind",
     "assess",
     "is_generic",
+    "strip_edges",
 ]
 
 Kind = Literal["number", "word", "phrase", "title"]
@@ -195,7 +196,7 @@ def _shape(phrase: str) -> _Shape | None:
     numbers: list[str] = []
     versions = 0
     for raw in unicodedata.normalize("NFKC", phrase).split():
-        word = _strip_edges(raw)
+        word = strip_edges(raw)
         if not any(c.isalnum() for c in word):
             continue  # "&", "–", "/": a separator between words
         if _is_number(word):
@@ -210,7 +211,7 @@ def _shape(phrase: str) -> _Shape | None:
     return _Shape(tuple(words), tuple(numbers), versions)
 
 
-def _strip_edges(word: str) -> str:
+def strip_edges(word: str) -> str:
     """Return ``word`` without opening punctuation at its start and closing at its end."""
     start, end = 0, len(word)
     while start < end and (word[start] in _LEADING or _category(word[start]) in _EDGE_CATEGORIES):
