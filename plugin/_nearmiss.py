@@ -59,6 +59,7 @@ __all__ = [
     "text_candidates",
     "unreached_check_flow",
     "unreached_message",
+    "unreached_summary",
 ]
 
 MAX_CANDIDATES: Final = 1000
@@ -257,15 +258,12 @@ def text_candidates(
     return out
 
 
-def unreached_message(
-    deprecates: Sequence[str], near: Sequence[NearMiss], *, override: str = "allow_unreached=True"
-) -> str:
-    """Return the refusal of a correction that reaches nothing while the store names ``near``.
+def unreached_summary(deprecates: Sequence[str], near: Sequence[NearMiss]) -> str:
+    """Return what is wrong with a correction that reaches nothing while the store names ``near``.
 
     Args:
         deprecates: the correction's deprecated strings.
         near: the near misses found (not empty).
-        override: how the caller's surface stores it anyway.
     """
     parts = []
     for miss in near:
@@ -284,9 +282,17 @@ def unreached_message(
         f"{', '.join(repr(p) for p in deprecates)}. The store names "
         + "; ".join(parts)
         + ". A typo, or the new value given instead of the old, leaves every outdated memory "
-        "unmarked and later marks correct ones. Put the exact outdated string, as the "
-        "memories write it, in deprecates (and in the text) and try again; if the "
-        f"correction is meant to reach nothing yet, pass {override}. Nothing was stored."
+        "unmarked and later marks correct ones."
+    )
+
+
+def unreached_message(deprecates: Sequence[str], near: Sequence[NearMiss]) -> str:
+    """Return the refusal of a correction that reaches nothing while the store names ``near``."""
+    return (
+        unreached_summary(deprecates, near)
+        + " Put the exact outdated string, as the memories write it, in deprecates (and in the "
+        "text) and try again; if the correction is meant to reach nothing yet, pass "
+        "allow_unreached=True. Nothing was stored."
     )
 
 
@@ -360,6 +366,7 @@ def unreached_check_flow(
             raise Unreached(
                 unreached_message(info.deprecates, near),
                 near_misses=[(m.string, m.count) for m in near],
+                summary=unreached_summary(info.deprecates, near),
             )
 
 

@@ -153,9 +153,14 @@ class Unreached(InvalidCorrection):
 
     Attributes:
         near_misses: each suggested string with how many records it names, most first.
+        summary: the message's first part, which names the suggestions without saying how to
+            override (for surfaces whose override is spelt otherwise, such as the tools).
     """
 
-    def __init__(self, message: str, *, near_misses: list[tuple[str, int]]) -> None:
+    def __init__(
+        self, message: str, *, near_misses: list[tuple[str, int]], summary: str = ""
+    ) -> None:
         """Create the error with the ``near_misses`` found in the store."""
         super().__init__(message)
         self.near_misses = near_misses
+        self.summary = summary or message

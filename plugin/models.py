@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .render import Line, correction_lines, render_block
+from .render import Line, cap_text, correction_lines, render_block
 
 __all__ = [
     "CorrectionRef",
@@ -98,8 +98,14 @@ class Recall(_Model):
     hits: list[Hit]
 
     def render(self) -> str:
-        """Return the context block: each hit, with its now-lines directly beneath it."""
-        return render_block((h.document or "", h.lines()) for h in self.hits)
+        """Return the context block: each hit, with its now-lines directly beneath it.
+
+        A memory's own text longer than :data:`nowline.render.MAX_HIT_CHARS` is cut, with a
+        mark naming its record id; the lines beneath a hit are shown in full.
+        """
+        return render_block(
+            (cap_text(h.document or "", h.id), h.lines()) for h in self.hits
+        )
 
 
 class Preview(list[str]):
