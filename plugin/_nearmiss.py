@@ -10,8 +10,9 @@ unmarked, and later marks the first correct memory that names the new value as o
 correction that reaches nothing and has no near miss (a change noted before any memory names
 it) is stored as before.
 
-A near miss is a string that names at least one record the correction could reach (its
-anchors and scope hold there), and is either
+A near miss is a string that at least one memory names where the correction could reach it
+(its anchors and scope hold there; corrections, which name their own old strings, do not
+count), and is either
 
 (a) **within a small edit distance** of a deprecated string: Levenshtein distance at most
     :func:`edit_bound` (1 for strings of 5 to 11 characters, 2 from 12 on, none below 5),
@@ -20,7 +21,8 @@ anchors and scope hold there), and is either
     string within distance ``k`` of the deprecated one contains one of its ``k + 1`` pieces
     exactly (pigeonhole), so one Chroma ``$regex`` read of at most :data:`MAX_CANDIDATES`
     documents that contain a piece, then rapidfuzz on the windows around each piece's
-    occurrences. In a store where more than :data:`MAX_CANDIDATES` documents contain a piece,
+    occurrences. The digits must be the same, in the same order: ``svc1/a`` and ``svc0/a``,
+    ``v1.2`` and ``v1.3`` or ``PROJ-1234`` and ``PROJ-1235`` name different things. In a store where more than :data:`MAX_CANDIDATES` documents contain a piece,
     a near miss can be missed (the correction is then stored, as it would have been anyway).
 (b) **another string of the correction's own text** of the same shape as a deprecated string
     (the same number of words, the same separators such as ``#``, ``/``, ``@`` or ``.``; for
@@ -38,6 +40,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from . import _records as R
 from ._prefilter import candidate_regex
 from ._records import CorrectionInfo, Record
 from ._store import Count, Flow, Get
@@ -157,6 +160,7 @@ def near_strings(phrase: str, documents: Iterable[str], k: int | None = None) ->
     if bound < 1:
         return {}
     target = fold(phrase)
+    digits = _digits(target)
     parts = pieces(phrase, bound)
     offsets = []
     at = 0
@@ -182,13 +186,21 @@ def near_strings(phrase: str, documents: Iterable[str], k: int | None = None) ->
                 found = folded.find(part, found + 1)
         best: dict[tuple[int, int], int] = {}
         for start, end in spans:
-            distance = Levenshtein.distance(target, folded[start:end], score_cutoff=bound)
+            window = folded[start:end]
+            if _digits(window) != digits:
+                continue
+            distance = Levenshtein.distance(target, window, score_cutoff=bound)
             if 0 < distance <= bound:
                 best[(start, end)] = distance
         for start, end, _ in text.original_spans([(s, e, None) for s, e in sorted(best)]):
             original = document[start:end]
             out.setdefault(fold(original), original)
     return out
+
+
+def _digits(s: str) -> str:
+    """Return the digits of ``s``, in order."""
+    return "".join(c for c in s if c.isdigit())
 
 
 def _shape(s: str) -> tuple[int, frozenset[str], tuple[str, ...]]:
@@ -334,11 +346,11 @@ def near_miss_flow(
         for i, (string, _, _) in enumerate(found.values())
     ]
     reached = yield from reach(probes)
-    out = [
-        NearMiss(string, len(reached[probe.id]), source, of)
-        for probe, (string, source, of) in zip(probes, found.values(), strict=True)
-        if reached[probe.id]
-    ]
+    out = []
+    for probe, (string, source, of) in zip(probes, found.values(), strict=True):
+        memories = [r for r in reached[probe.id] if not R.is_correction(r.metadata)]
+        if memories:
+            out.append(NearMiss(string, len(memories), source, of))
     out.sort(key=lambda m: (-m.count, m.source != "edit", fold(m.string)))
     return out[:MAX_SUGGESTIONS]
 

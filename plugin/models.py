@@ -103,9 +103,7 @@ class Recall(_Model):
         A memory's own text longer than :data:`nowline.render.MAX_HIT_CHARS` is cut, with a
         mark naming its record id; the lines beneath a hit are shown in full.
         """
-        return render_block(
-            (cap_text(h.document or "", h.id), h.lines()) for h in self.hits
-        )
+        return render_block((cap_text(h.document or "", h.id), h.lines()) for h in self.hits)
 
 
 class Preview(list[str]):
@@ -142,8 +140,7 @@ class Preview(list[str]):
     def __repr__(self) -> str:
         """Return the ids with the extra attributes."""
         return (
-            f"Preview({list(self)!r}, near_misses={self.near_misses!r}, "
-            f"refusal={self.refusal!r})"
+            f"Preview({list(self)!r}, near_misses={self.near_misses!r}, refusal={self.refusal!r})"
         )
 
 

@@ -52,8 +52,8 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 
 __all__ = [
-    "LABELS",
     "CUT_MARK",
+    "LABELS",
     "MAX_HIT_CHARS",
     "MIN_TERMINAL_WIDTH",
     "NOW_PREFIX",

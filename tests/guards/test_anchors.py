@@ -43,7 +43,9 @@ def test_an_anchor_that_anchors_nothing_is_refused(
     assert repr(anchor) in str(info.value)
     assert isinstance(info.value, ValueError) and isinstance(info.value, nowline.NowlineError)
     with pytest.raises(nowline.GenericString):
-        billing.add(ids=["x"], documents=[text], metadatas=[{"deprecates": deprecates, "about": about}])
+        billing.add(
+            ids=["x"], documents=[text], metadatas=[{"deprecates": deprecates, "about": about}]
+        )
     assert snapshot(billing) == before
 
 
@@ -81,7 +83,9 @@ def test_a_common_anchor_beside_a_specific_string_is_accepted(memory: nowline.Co
 
 def test_allow_generic_accepts_a_generic_anchor(billing: nowline.Collection) -> None:
     """allow_generic=True is the explicit way past the generic-string guards, anchors too."""
-    report = billing.correct("2024 changed.", deprecates=["2024"], about=["the"], allow_generic=True)
+    report = billing.correct(
+        "2024 changed.", deprecates=["2024"], about=["the"], allow_generic=True
+    )
     assert report.reached == 1  # "In 2024 the offsite ..."
 
 

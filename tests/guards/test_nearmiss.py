@@ -196,6 +196,26 @@ def test_text_candidates_are_shaped_like_the_deprecated_string() -> None:
     assert text_candidates(ufo, ["ufo-ai/ufo"], [], anchored=False) == {
         "metalcraftai/ufo": "metalcraftai/ufo"
     }
-    assert text_candidates("Acme's CEO: Dana, not Michelle.", ["Michelle"], ["Acme"], anchored=True) == {
-        "dana": "Dana"
-    }
+    assert text_candidates(
+        "Acme's CEO: Dana, not Michelle.", ["Michelle"], ["Acme"], anchored=True
+    ) == {"dana": "Dana"}
+
+
+def test_a_string_with_other_digits_is_another_thing(memory: nowline.Collection) -> None:
+    """svc0/a is no typo of svc1/a: near strings keep the digits, so the correction is stored."""
+    memory.remember("Deploy from svc0/a on Fridays.", id="m")
+    assert near_strings("svc1/a", ["Deploy from svc0/a on Fridays."]) == {}
+    assert memory.correct("Moved from svc1/a to svc1/b.", deprecates=["svc1/a"]).reached == 0
+
+
+def test_a_string_only_corrections_name_is_no_suggestion(memory: nowline.Collection) -> None:
+    """A string that only a correction's text names marks no memory, so it is not suggested."""
+    memory.correct(
+        "The wiki moved from wiki.northwind.dev to docs.example.",
+        deprecates=["wiki.northwind.dev"],
+        allow_unreached=True,
+    )
+    report = memory.correct(
+        "Moved from wiki.nortwind.dev to docs.example.", deprecates=["wiki.nortwind.dev"]
+    )
+    assert report.reached == 0
