@@ -125,6 +125,7 @@ def _generic_module(path: str | None) -> ModuleType:
     spec = importlib.util.spec_from_file_location("generic_under_test", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
