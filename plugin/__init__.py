@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         StaleReference,
         StoreBusy,
         UnknownRecord,
+        Unreached,
     )
     from .models import (
         CorrectionChange,
@@ -80,6 +81,7 @@ __all__ = [
     "StoreBusy",
     "Trip",
     "UnknownRecord",
+    "Unreached",
     "__version__",
     "embedding_function",
     "stale_message",
@@ -117,6 +119,7 @@ _HOMES = {
             "StaleReference",
             "StoreBusy",
             "UnknownRecord",
+            "Unreached",
         ],
         ".errors",
     ),

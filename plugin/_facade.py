@@ -362,12 +362,14 @@ class Facade:
         allow_absent: bool,
         allow_generic: bool,
         max_reach: Any,
+        allow_unreached: bool = False,
     ) -> Path[tuple[str, dict[str, int]], CorrectionReport]:
         """Prepare correct(); the report counts what the correction reached."""
         start = time.perf_counter()
         body = text_arg(text)
         check_flag(allow_absent, "allow_absent")
         check_flag(allow_generic, "allow_generic")
+        check_flag(allow_unreached, "allow_unreached")
         if max_reach != "default":
             check_max_reach(max_reach)
         meta = correct_metadata(metadata, deprecates, about, observed_at)
@@ -382,6 +384,7 @@ class Facade:
                 allow_absent=allow_absent,
                 allow_generic=allow_generic,
                 max_reach=max_reach,
+                allow_unreached=allow_unreached,
             )
             return new, reached
 
@@ -430,12 +433,15 @@ class Facade:
             raise InvalidInput("hits() takes a list of ids (str).")
         return Path(F.hits_flow(self._core, list(ids), time_arg(as_of, "as_of")), _same)
 
-    def _preview_path(self, deprecates: Any, about: Any, metadata: Any) -> Path[Any, Any]:
+    def _preview_path(
+        self, deprecates: Any, about: Any, metadata: Any, text: Any = None
+    ) -> Path[Any, Any]:
         """Prepare preview()."""
         phrases = parse_deprecates(deprecates)
         anchors = parse_about(about)
         meta = metadata_arg(metadata)
-        return Path(F.preview_flow(self._core, phrases, anchors, meta), _same)
+        body = None if text is None else text_arg(text)
+        return Path(F.preview_flow(self._core, phrases, anchors, meta, body), _same)
 
     def _retract_path(self, correction_id: str) -> Path[bool, None]:
         """Prepare retract()."""

@@ -44,6 +44,8 @@ from ._links import (
     repair_plan,
     stored_links,
 )
+from ._nearmiss import preview_flow as verdict_flow
+from ._nearmiss import unreached_check_flow
 from ._prefilter import candidate_regex
 from ._records import CorrectionInfo, Record, Scoped, correction_info, scope_token
 from ._registry import PlannedRegistry, Registry
@@ -62,6 +64,7 @@ from .models import (
     CorrectionChange,
     CorrectionSummary,
     Hit,
+    Preview,
     Recall,
     RepairReport,
     Trip,
@@ -384,13 +387,20 @@ def _written_scope(core: Core, metadata: Mapping[str, Any] | None) -> R.Correcti
 
 
 def preview_flow(
-    core: Core, deprecates: Sequence[str], about: Sequence[str], metadata: Mapping[str, Any] | None
-) -> Flow[list[str]]:
-    """Return the ids of the records a correction would reach, without writing anything."""
+    core: Core,
+    deprecates: Sequence[str],
+    about: Sequence[str],
+    metadata: Mapping[str, Any] | None,
+    text: str | None = None,
+) -> Flow[Preview]:
+    """Return the ids of the records a correction would reach, without writing anything.
+
+    The result also says what ``correct()`` would do (``_nearmiss.preview_flow``).
+    """
     yield from core.refresh()
     info = CorrectionInfo(
         id="\x00preview",
-        document="",
+        document=text or "",
         deprecates=tuple(deprecates),
         about=tuple(about),
         time=float("inf"),
@@ -398,7 +408,16 @@ def preview_flow(
         scope=_written_scope(core, metadata),
     )
     reach = yield from _reach(core, [info], exclude=())
-    return [r.id for r in reach[info.id]]
+    ids = [r.id for r in reach[info.id]]
+    return (
+        yield from verdict_flow(
+            info,
+            ids,
+            lambda infos: _reach(core, infos, exclude=()),
+            text=text,
+            max_reach=core.max_reach,
+        )
+    )
 
 
 # ------------------------------------------------------------------------- writing
@@ -544,10 +563,13 @@ def write_flow(
     allow_absent: bool = False,
     allow_generic: bool = False,
     max_reach: float | int | Literal["default"] | None = "default",
+    allow_unreached: bool = True,
 ) -> Flow[dict[str, int]]:
     """Validate, plan, link and write records; then propagate new corrections.
 
-    Returns how many records each written correction reaches.
+    Returns how many records each written correction reaches. ``allow_unreached=False``
+    (``correct()``'s default) refuses a correction that reaches nothing while the store
+    names a near miss (``_nearmiss``).
     """
     yield from core.refresh()
     metas = req.metadatas
@@ -584,6 +606,13 @@ def write_flow(
             own = _own_links(req.ids, final, plan.landing)
             for info in active:
                 check_reach(info, len(reach[info.id]) + own[info.id], setting, total)
+        if not allow_unreached:
+            links = _own_links(req.ids, final, plan.landing)
+            yield from unreached_check_flow(
+                active,
+                {info.id: len(reach[info.id]) + links[info.id] for info in active},
+                lambda infos: _reach(core, infos, exclude=()),
+            )
     # Every guard has passed: now embed, and write the caller's records in one call.
     embeddings = req.embeddings
     embedded, final = yield Embed(

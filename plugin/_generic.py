@@ -8,24 +8,27 @@ incidental mentions, chains unrelated corrections. :func:`is_generic` says wheth
 such a string, and why. It is a pure function of the string; the caller decides what to do
 (refuse it, unless the correction has an ``about`` anchor or the caller accepts it explicitly).
 
-The decision has four steps, cheapest first:
+The decision has five steps, cheapest first:
 
 1. **Shape.** The string is NFKC-normalised and split at whitespace into words. Closing
    punctuation (``. , ; : ! ? *``, quotes, brackets) at a word's end and opening quotes or
    brackets at its start are dropped; a word of punctuation alone (``&``, ``–``) only
    separates. A word that is then neither all letters (with their combining marks and inner
-   apostrophes: ``don't``) nor a number makes the string an *identifier*, never generic:
-   ``metalcraftai/ufo``, ``#ufo-dev``, ``billing@oldco.example``, ``v1.2``, ``.NET``,
-   ``PROJ-1234``, ``DATABASE_URL``, ``ufo-ai``, ``T-Pain``, ``mp3``, ``4th``, ``10.0.0.1``.
-   Any ``/ @ # _ : .`` inside a word, any hyphenated compound and any word that mixes
-   letters and digits marks an identifier.
-2. **Bare numbers.** A string whose words are all numbers is generic: ``5``, ``2018``,
-   ``1,000``, ``3.5``, ``-2``, ``$200,000``, ``4.25%``, ``2018-05-01``, ``17/08/2019``,
-   ``10:30``, ``27–10``, ``1 000 000``. A number is digits with optional thousands groups and
-   one decimal part, an optional sign, currency symbol or percent sign; numbers joined by
-   ``-``, ``–``, ``—``, ``/`` or ``:`` (ranges, dates, times, scores) are one number.
-   Dot-chained digits (``1.2.3``, ``10.0.0.1``) are versions and addresses, so step 1 keeps
-   them. Long digit strings (account or phone numbers) are numbers too: anchor them.
+   apostrophes: ``don't``) nor a number nor a short version token makes the string an
+   *identifier*, never generic: ``metalcraftai/ufo``, ``#ufo-dev``, ``billing@oldco.example``,
+   ``v1.2``, ``.NET``, ``PROJ-1234``, ``DATABASE_URL``, ``ufo-ai``, ``T-Pain``, ``mp3``,
+   ``4th``, ``10.0.0.1``. Any ``/ @ # _ : .`` inside a word, any hyphenated compound and any
+   word that mixes letters and digits marks an identifier, except a short version token.
+2. **Bare numbers and versions.** A string whose words are all numbers is generic: ``5``,
+   ``2018``, ``1,000``, ``3.5``, ``-2``, ``$200,000``, ``4.25%``, ``2018-05-01``,
+   ``17/08/2019``, ``10:30``, ``27–10``, ``1 000 000``. A number is digits with optional
+   thousands groups and one decimal part, an optional sign, currency symbol or percent sign;
+   numbers joined by ``-``, ``–``, ``—``, ``/`` or ``:`` (ranges, dates, times, scores) are one
+   number. Dot-chained digits (``1.2.3``, ``10.0.0.1``) are versions and addresses, so step 1
+   keeps them. Long digit strings (account or phone numbers) are numbers too: anchor them. A
+   short version token (``v1``, ``V2``, ``v10``: a ``v`` and at most three digits) is as
+   generic as a bare number: every API, schema and product has a ``v1``. Among words it
+   counts as its number.
 3. **Length.** A string of more than :data:`MAX_GENERIC_WORDS` words (numbers included) that
    is not all numbers is never generic: common words in that order name a particular thing.
 4. **Frequency.** Otherwise the string is generic when wordfreq estimates its frequency at or
@@ -34,10 +37,42 @@ The decision has four steps, cheapest first:
    Several words are combined within one language the way wordfreq combines the tokens of a
    phrase (``1/f = 1/f1 + 1/f2 + ...``, so a phrase is rarer than its rarest word), and a
    number among words counts with wordfreq's own estimate for its digits. So ``the project``,
-   ``March 2019`` and ``Tom Brady`` are generic, while ``Elgin Baylor`` and ``Marina Bay
+   ``new owner`` and ``March 2019`` are generic, while ``Elgin Baylor`` and ``Marina Bay
    Sands`` are not. This combination over-estimates how often a name made of common words
    occurs; it is kept because it errs towards asking for an anchor: on SituatedQA's old
    answers, treating the words as independent instead left three times the collateral links.
+5. **Names.** A string of two or three words that step 4 finds common is still specific when
+   it is written as a person's full name (:func:`_is_full_name`). A team's memory names few
+   people, so ``John Smith`` or ``Maria Garcia`` names one particular person, however common
+   the name is in a corpus; a given name alone (one word) stays generic. wordfreq keeps no
+   case, so the rule reads the string's own writing:
+
+   - *Scripts with case* (Latin, Cyrillic, Greek, ...): the first and the last word are
+     capitalised (``Smith``, ``McDonald``, ``O'Brien``, ``Müller``; an initial such as ``J``
+     counts), the words between are capitalised or lowercase particles (``da``, ``de``,
+     ``van der``, ``bin``), at least two words are capitalised, and **not every capitalised
+     word is an English title word**. An English title word is a word that is common in
+     English (Zipf at least :data:`ZIPF_THRESHOLD` there) and concentrated in English: its
+     English Zipf exceeds its median Zipf over wordfreq's other Latin-script languages by at
+     least :data:`NAME_SPREAD`. Personal names travel between languages unchanged, so they
+     are spread across the lists (``richard`` 4.79 in English against a median of 4.57,
+     ``garcia`` 3.89 against 3.68), while English vocabulary is translated (``branch`` 4.58
+     against 2.94, ``resources`` 4.91 against 3.12). Title Case for ordinary noun phrases
+     (``Main Branch``, ``Human Resources``, ``Sales Team``) is an English habit; in the other
+     languages wordfreq covers a run of capitalised words is a proper noun, so only English
+     vocabulary is asked about. An all-capitals word (``API``, ``SMITH``) is not a name word.
+   - *Scripts without case* (Arabic, Hebrew, Devanagari, Bengali, Thai, Han, kana, Hangul,
+     ...): two or three words of such a script are a full name unless one of them is a
+     function word, a word at or above Zipf :data:`FUNCTION_ZIPF` in some language (``في``,
+     ``של``, ``के``). Chinese and Korean full names are usually written as one word; step 4
+     judges them, and finds nearly all of them rare.
+
+   Known limits, measured in ``tests/guards/``: an English name made only of English title
+   words is refused (a rare pairing, such as a given name that is also a month with a family
+   name that is also a noun); capitalised ordinary phrases of other languages (``Recursos
+   Humanos``) and of widely borrowed English words (tech terms that every language's list
+   holds, such as ``Web App``) pass as names; so do two or three content words of a script
+   without case. Anchor such a string, or check it with ``preview()``.
 
 wordfreq (https://github.com/rspeer/wordfreq, code Apache-2.0, data CC BY-SA 4.0) is a frozen
 snapshot of language use up to 2021; its author announced in 2024 that it will not be updated.
@@ -46,7 +81,11 @@ Which words are common changes slowly, so the snapshot serves this purpose.
 Costs: the shape and number steps never import wordfreq (microseconds). The first frequency
 lookup imports it and reads its 42 lists once per process (about one second), keeping only the
 words at or above the threshold (about 820,000) as sorted 64-bit hashes (about 8 MiB; about
-20 MiB resident with wordfreq's modules); later lookups take about 0.1 to 0.3 ms.
+20 MiB resident with wordfreq's modules); later lookups take about 0.1 to 0.3 ms. The first
+string that reaches step 5 in scripts with case reads the Latin-script lists again to find the
+English title words (0.4 to 0.8 s once per process on an idle machine; the set it keeps
+holds about 9,700 words). Word hashes are taken over UTF-8 bytes, which adds a little to the
+first lookup.
 """
 
 from __future__ import annotations
@@ -58,13 +97,27 @@ import threading
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import TYPE_CHECKING, Final, Literal, Protocol
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["MAX_GENERIC_WORDS", "WORDLIST", "ZIPF_THRESHOLD", "is_generic"]
+__all__ = [
+    "FUNCTION_ZIPF",
+    "MAX_GENERIC_WORDS",
+    "NAME_SPREAD",
+    "WORDLIST",
+    "ZIPF_THRESHOLD",
+    "Kind",
+    "assess",
+    "is_generic",
+    "strip_edges",
+]
+
+Kind = Literal["number", "word", "phrase", "title"]
+"""What kind of generic string: a bare number or version token, one common word, a phrase of
+common words (or words with a number), or a capitalised phrase of English title words."""
 
 MAX_GENERIC_WORDS: Final = 3
 """The most words (numbers included) a string may have and still be judged generic.
@@ -90,6 +143,29 @@ pass; at 3.0 rare names collide with common words of some covered language far m
 WORDLIST: Final = "small"
 """The wordfreq list read: the words at Zipf 3 and above, in each of wordfreq's languages."""
 
+NAME_SPREAD: Final = 0.7
+"""How much more common in English than elsewhere a word must be to read as English vocabulary.
+
+A capitalised word is an *English title word* (step 5 of the module docstring) when its Zipf
+in English is at least this much above its median Zipf over wordfreq's other Latin-script
+languages (a word missing from a list, rarer than Zipf 3, counts as 3). 0.7 is a factor of
+five. Chosen on data (``bench/guards.py``: 18,600 full names that Faker generates in 31
+locales with two seeds, and 1,313 capitalised English phrases that wordfreq finds common): at
+0.6 six names were refused, three of them English (``April Snyder``, ``Austin Heath``: the
+given name is a month or a Texan city, the family name is common in American text only), so
+one locale reached 1% of 300; at 0.7 four (``April White``, two famous Korean names that
+wordfreq lists as words, a Hebrew name holding a function word). The capitalised phrases
+that stay refused: 94%, 92% and 91% of the three sets at 0.6; 92%, 88% and 90% at 0.7.
+"""
+
+FUNCTION_ZIPF: Final = 6.5
+"""A word of a script without case at or above this Zipf, in some language, is a function word.
+
+The commonest words of a language are its function words (``في`` 7.54, ``את`` 7.31, ``के``
+7.58). Names in these scripts use very common words too (``علي`` 6.14, ``بن`` 6.07 in Arabic,
+``בן`` 6.08 in Hebrew), so the line sits above them.
+"""
+
 # Dropped at a word's end / start: closing or opening punctuation, quotes and brackets.
 _TRAILING: Final = frozenset(".,;:!?…*\"'’”»)]}†‡")
 _LEADING: Final = frozenset("\"'‘“«([{¡¿")
@@ -102,34 +178,43 @@ _APOSTROPHES: Final = frozenset("'’")
 _ONE_NUMBER: Final = r"[+\-−]?\$?(?:\d{1,3}(?:[,.'’]\d{3})+|\d+)(?:[.,]\d+)?[%‰$]?"
 _NUMBER: Final = re.compile(rf"{_ONE_NUMBER}(?:[-–—/:]{_ONE_NUMBER})*")
 _DIGIT_RUN: Final = re.compile(r"\d(?:[\d.,]*\d)?")
+_VERSION: Final = re.compile(r"[vV]\d{1,3}")
 
 
 @dataclass(frozen=True, slots=True)
 class _Shape:
-    """The words of a string that is not an identifier: letter words and numbers."""
+    """The words of a string that is not an identifier: letter words and numbers.
+
+    Short version tokens (``v1``) are among the numbers, and counted in ``versions``.
+    """
 
     words: tuple[str, ...]
     numbers: tuple[str, ...]
+    versions: int = 0
 
 
 def _shape(phrase: str) -> _Shape | None:
     """Return the letter words and numbers of ``phrase``, or None when it is an identifier."""
     words: list[str] = []
     numbers: list[str] = []
+    versions = 0
     for raw in unicodedata.normalize("NFKC", phrase).split():
-        word = _strip_edges(raw)
+        word = strip_edges(raw)
         if not any(c.isalnum() for c in word):
             continue  # "&", "–", "/": a separator between words
         if _is_number(word):
             numbers.append(word)
+        elif _VERSION.fullmatch(word):
+            numbers.append(word)
+            versions += 1
         elif _is_letter_word(word):
             words.append(word.replace("’", "'"))
         else:
             return None
-    return _Shape(tuple(words), tuple(numbers))
+    return _Shape(tuple(words), tuple(numbers), versions)
 
 
-def _strip_edges(word: str) -> str:
+def strip_edges(word: str) -> str:
     """Return ``word`` without opening punctuation at its start and closing at its end."""
     start, end = 0, len(word)
     while start < end and (word[start] in _LEADING or _category(word[start]) in _EDGE_CATEGORIES):
@@ -164,6 +249,46 @@ def _is_mark(c: str) -> bool:
     return _category(c).startswith("M")
 
 
+# ------------------------------------------------------------------------------ names
+
+
+def _has_case(word: str) -> bool:
+    """Return whether any letter of ``word`` has case (Latin, Cyrillic, Greek, ...)."""
+    return any(c.isupper() or c.islower() for c in word)
+
+
+def _is_name_word(word: str) -> bool:
+    """Return whether ``word`` is written as a name: capitalised, or a one-letter initial.
+
+    ``Smith``, ``McDonald``, ``O'Brien``, ``Ñúñez`` and ``J`` are; ``smith`` and the
+    all-capitals ``API`` are not.
+    """
+    if not (word[0].isupper() or word[0].istitle()):
+        return False
+    return len(word) == 1 or any(c.islower() for c in word[1:])
+
+
+def _is_full_name(words: tuple[str, ...], lexicon: _Lexicon) -> bool:
+    """Return whether two or three letter words are written as a person's full name.
+
+    Step 5 of the module docstring: in scripts with case, capitalised words (lowercase
+    particles between them) that are not all English title words; in scripts without case,
+    words none of which is a function word.
+    """
+    if len(words) < 2:
+        return False
+    if not any(_has_case(w) for w in words):
+        return all(lexicon.max_zipf(w) < FUNCTION_ZIPF for w in words)
+    if not (_is_name_word(words[0]) and _is_name_word(words[-1])):
+        return False
+    if not all(_is_name_word(w) or w.islower() for w in words[1:-1]):
+        return False  # a word without case among cased ones, or an all-capitals word
+    names = [w for w in words if _is_name_word(w)]
+    if len(names) < 2:
+        return False
+    return any(len(w) > 1 and not lexicon.is_english_title_word(w) for w in names)
+
+
 # ------------------------------------------------------------------------------ frequencies
 
 
@@ -174,14 +299,25 @@ class _Table(Protocol):
         """Return the word's bucket (Zipf = 9 - bucket / 100), or None if it is rarer."""
 
 
+def _key_hash(word: str) -> int:
+    """Return the 64-bit hash of a word's UTF-8 bytes.
+
+    Not ``hash(word)``: CPython hashes a string's internal buffer, so one character of a
+    two-byte script can hash like two ASCII letters (``hash("浩") == hash("im")``: U+6D69 is
+    stored as the bytes ``69 6D``), and a Han character would read as a common German word.
+    A string's UTF-8 bytes are its own.
+    """
+    return hash(word.encode("utf-8", "surrogatepass"))
+
+
 @dataclass(frozen=True, slots=True)
 class _HashTable:
     """A compact read-only word -> bucket table: sorted 64-bit hashes and their buckets.
 
-    ``hash(str)`` is salted per process, so a table is built and used in one process and never
-    pickled. Two different words share a 64-bit hash with negligible probability (the lists
-    hold under a million words at the threshold), and a false match could only make a string
-    look common.
+    Words are hashed as their UTF-8 bytes (:func:`_key_hash`). ``hash`` is salted per process,
+    so a table is built and used in one process and never pickled. Two different words share
+    a 64-bit hash with negligible probability (the lists hold under a million words at the
+    threshold), and a false match could only make a string look common.
     """
 
     hashes: npt.NDArray[np.int64]
@@ -194,7 +330,9 @@ class _HashTable:
 
         sizes = [len(bucket) for bucket in buckets]
         hashes = np.fromiter(
-            (hash(w) for bucket in buckets for w in bucket), dtype=np.int64, count=sum(sizes)
+            (_key_hash(w) for bucket in buckets for w in bucket),
+            dtype=np.int64,
+            count=sum(sizes),
         )
         index = np.repeat(np.arange(len(buckets), dtype=np.uint16), sizes)
         order = np.argsort(hashes, kind="stable")
@@ -204,7 +342,7 @@ class _HashTable:
         """Return the word's bucket, or None when the table does not hold it."""
         import numpy as np
 
-        key = hash(word)
+        key = _key_hash(word)
         i = int(np.searchsorted(self.hashes, key))
         if i < len(self.hashes) and int(self.hashes[i]) == key:
             return int(self.buckets[i])
@@ -218,10 +356,22 @@ class _Lexicon:
     phrase's combined frequency never exceeds that of its rarest word.
     """
 
-    def __init__(self, tables: Mapping[str, _Table], key: Callable[[str, str], str]) -> None:
-        """Hold ``tables`` (language -> table) and ``key`` ((word, language) -> lookup key)."""
+    def __init__(
+        self,
+        tables: Mapping[str, _Table],
+        key: Callable[[str, str], str],
+        title_words: Callable[[], frozenset[str]] = frozenset,
+    ) -> None:
+        """Hold the tables (language -> table), the lookup key and the English title words.
+
+        Args:
+            tables: one table per language.
+            key: (word, language) -> the word as that language's list stores it.
+            title_words: returns the English title words (step 5), built at first use.
+        """
         self.tables = tables
         self.key = key
+        self._title_words = functools.cache(title_words)
 
     @classmethod
     def load(cls, floor: float) -> _Lexicon:
@@ -247,7 +397,20 @@ class _Lexicon:
             # wordfreq's own normalisation of a token for ``lang`` (casefolding and more).
             return str(preprocess_text(word, Language.get(lang)))
 
-        return cls(tables, key)
+        return cls(tables, key, lambda: _english_title_words(files, floor, NAME_SPREAD))
+
+    def max_zipf(self, word: str) -> float:
+        """Return the highest Zipf of one word over every language (0 when rarer than the floor)."""
+        best = 0.0
+        for lang, table in self.tables.items():
+            bucket = table.get(self.key(word, lang))
+            if bucket is not None:
+                best = max(best, 9.0 - bucket / 100)
+        return best
+
+    def is_english_title_word(self, word: str) -> bool:
+        """Return whether ``word`` is common English vocabulary (see :data:`NAME_SPREAD`)."""
+        return self.key(word, "en") in self._title_words()
 
     def zipf(self, shape: _Shape, lang: str) -> float:
         """Return wordfreq's Zipf estimate for the words and numbers of ``shape`` in ``lang``."""
@@ -265,6 +428,47 @@ class _Lexicon:
                     return 0.0
                 inverse += 1.0 / freq
         return 9.0 - math.log10(inverse) if inverse else 0.0
+
+
+def _english_title_words(files: Mapping[str, str], floor: float, spread: float) -> frozenset[str]:
+    """Return the English words at Zipf ``floor`` or above that are concentrated in English.
+
+    A word's Zipf in English must exceed its median Zipf over the other Latin-script
+    languages by ``spread``; a word missing from a list (rarer than the list's own floor,
+    Zipf 3) counts at that floor.
+    """
+    import statistics
+
+    import wordfreq
+    from langcodes import Language
+
+    lowest = 9.0 - (len(wordfreq.read_cBpack(files["en"])) - 1) / 100
+    english: dict[str, float] = {}
+    for i, bucket in enumerate(wordfreq.read_cBpack(files["en"])):
+        zipf = 9.0 - i / 100
+        if zipf < floor:
+            break
+        english.update(dict.fromkeys(bucket, zipf))
+    others: dict[str, list[float]] = {w: [] for w in english}
+    latin = [
+        lang
+        for lang in sorted(files)
+        if lang != "en" and Language.get(lang).maximize().script == "Latn"
+    ]
+    for lang in latin:
+        for i, bucket in enumerate(wordfreq.read_cBpack(files[lang])):
+            zipf = 9.0 - i / 100
+            for w in bucket:
+                values = others.get(w)
+                if values is not None:
+                    values.append(zipf)
+    out = []
+    for word, zipf in english.items():
+        values = others[word]
+        values += [lowest] * (len(latin) - len(values))
+        if zipf - statistics.median(values) >= spread:
+            out.append(word)
+    return frozenset(out)
 
 
 def _number_frequency(run: str, table: _Table) -> float:
@@ -292,13 +496,15 @@ def _default_lexicon() -> _Lexicon:
         return _lexicon
 
 
-def _assess(phrase: str, lexicon: Callable[[], _Lexicon], threshold: float) -> str | None:
-    """Return why ``phrase`` is generic at ``threshold``, or None (see the module docstring)."""
+def _assess(
+    phrase: str, lexicon: Callable[[], _Lexicon], threshold: float
+) -> tuple[Kind, str] | None:
+    """Return the kind of generic string ``phrase`` is and why, or None (module docstring)."""
     shape = _shape(phrase)
     if shape is None or not (shape.words or shape.numbers):
         return None
     if not shape.words:
-        return "a bare number"
+        return "number", "a short version token" if shape.versions else "a bare number"
     if len(shape.words) + len(shape.numbers) > MAX_GENERIC_WORDS:
         return None
     lex = lexicon()
@@ -308,13 +514,28 @@ def _assess(phrase: str, lexicon: Callable[[], _Lexicon], threshold: float) -> s
     best = zipf[lang]
     if best < threshold:
         return None
+    if not shape.numbers and _is_full_name(shape.words, lex):
+        return None
+    kind: Kind
     if shape.numbers:
-        what = "common words with a number"
+        kind, what = "phrase", "common words with a number"
     elif len(shape.words) == 1:
-        what = "a common word"
+        kind, what = "word", "a common word"
+    elif _is_name_word(shape.words[0]) and _is_name_word(shape.words[-1]):
+        kind = "title"
+        what = "a capitalised phrase of common English words, not a person's full name,"
     else:
-        what = "a phrase of common words"
-    return f"{what} (wordfreq Zipf {best:.2f} in '{lang}', at least {threshold})"
+        kind, what = "phrase", "a phrase of common words"
+    return kind, f"{what} (wordfreq Zipf {best:.2f} in '{lang}', at least {threshold})"
+
+
+def assess(phrase: str) -> tuple[Kind, str] | None:
+    """Return the kind of generic string ``phrase`` is and the reason, or None when specific.
+
+    :func:`is_generic` with the kind too, for messages that give the way forward that fits
+    (a full name for a given name, an anchor for a number).
+    """
+    return _assess(phrase, _default_lexicon, ZIPF_THRESHOLD)
 
 
 def is_generic(phrase: str) -> str | None:
@@ -338,4 +559,5 @@ def is_generic(phrase: str) -> str | None:
     Raises:
         ModuleNotFoundError: wordfreq is not installed (only when a frequency is needed).
     """
-    return _assess(phrase, _default_lexicon, ZIPF_THRESHOLD)
+    found = assess(phrase)
+    return None if found is None else found[1]

@@ -54,6 +54,7 @@ __all__ = [
     "REACH_FLOOR",
     "InsertRequest",
     "QueryRequest",
+    "check_anchors",
     "check_correction",
     "check_flag",
     "check_max_reach",
@@ -322,21 +323,33 @@ def check_scope(info: CorrectionInfo, scope_key: str | None, keys: Iterable[str]
 
 
 def check_correction(
-    info: CorrectionInfo, *, allow_absent: bool = False, allow_generic: bool = False
+    info: CorrectionInfo,
+    *,
+    allow_absent: bool = False,
+    allow_generic: bool = False,
+    has_text: bool = True,
 ) -> None:
     """Apply the guards of a correction about to be written.
 
+    Args:
+        info: the correction.
+        allow_absent: accept deprecated strings that do not occur in its text.
+        allow_generic: accept generic strings without an anchor, and generic anchors.
+        has_text: False when the text is not known yet (``preview()`` without ``text``): the
+            guards that read the text are left out.
+
     Raises:
         InvalidCorrection: it has no text, a deprecated string is absent from its text (and
-            ``allow_absent`` is False), or a string is generic and the correction has no
-            anchor (and ``allow_generic`` is False).
+            ``allow_absent`` is False), a string is generic and the correction has no anchor,
+            or an anchor is generic or overlaps a deprecated string (and ``allow_generic``
+            is False).
     """
-    if not info.document.strip():
+    if has_text and not info.document.strip():
         raise InvalidCorrection(
             "A correction needs a document: the text shown in its now-line (say what changed, "
             "e.g. 'Moved from A to B')."
         )
-    if not allow_absent:
+    if has_text and not allow_absent:
         present = Matcher((p, p) for p in info.deprecates).keys(info.document)
         absent = [p for p in info.deprecates if p not in present]
         if absent:
@@ -346,21 +359,117 @@ def check_correction(
                 "typo otherwise), or pass allow_absent=True.",
                 absent=absent,
             )
-    if not allow_generic and not info.about:
-        from ._generic import is_generic
+    if allow_generic:
+        return
+    if info.about:
+        check_anchors(info.deprecates, info.about)
+        return
+    from ._generic import assess
 
-        for phrase in info.deprecates:
-            reason = is_generic(phrase)
-            if reason is not None:
-                raise GenericString(
-                    f"{phrase!r} is {reason}, so it names no particular thing: it would reach "
-                    "unrelated memories and link unrelated corrections. Use a more specific "
-                    "string (the full name, address or identifier that changed), or anchor the "
-                    f"correction to its subject with about=[...] (e.g. deprecates=[{phrase!r}], "
-                    "about=['<the subject it belongs to>']); allow_generic=True accepts it anyway.",
-                    phrase=phrase,
-                    reason=reason,
+    for phrase in info.deprecates:
+        found = assess(phrase)
+        if found is not None:
+            kind, reason = found
+            raise GenericString(
+                f"{phrase!r} is {reason}, so it names no particular thing: it would reach "
+                "unrelated memories and link unrelated corrections. "
+                + _GENERIC_ADVICE[kind].format(phrase=phrase),
+                phrase=phrase,
+                reason=reason,
+                kind=kind,
+            )
+
+
+_GENERIC_ADVICE = {
+    "number": (
+        "A number or a version names nothing by itself: anchor the correction to what it "
+        "belongs to with about=[...] (e.g. deprecates=[{phrase!r}], about=['<the product, API "
+        "or account>']), or use a more specific string (the full identifier that changed); "
+        "allow_generic=True accepts it anyway."
+    ),
+    "word": (
+        "Use a more specific string: for a person, the full name (given and family name) as "
+        "the memories write it; otherwise the full address or identifier that changed. Or "
+        "anchor the correction to its subject with about=[...] (e.g. deprecates=[{phrase!r}], "
+        "about=['<the subject it belongs to>']); allow_generic=True accepts it anyway."
+    ),
+    "phrase": (
+        "Use a more specific string (the full name, address or identifier that changed), or "
+        "anchor the correction to its subject with about=[...] (e.g. deprecates=[{phrase!r}], "
+        "about=['<the subject it belongs to>']); allow_generic=True accepts it anyway."
+    ),
+    "title": (
+        "Anchor the correction to the subject it belongs to with about=[...] (e.g. "
+        "deprecates=[{phrase!r}], about=['<the company, team or project>']). If it is the "
+        "name of one particular person or thing in this memory, allow_generic=True accepts it."
+    ),
+}
+
+
+def check_anchors(deprecates: Sequence[str], about: Sequence[str]) -> None:
+    """Refuse anchors that anchor nothing: ones that overlap a deprecated string, generic ones.
+
+    An anchor that is a deprecated string, or occurs in one (the matching rules of the
+    README's "Matching": case-insensitive, whole words), holds wherever that string holds, so
+    it narrows nothing; one that contains a deprecated string makes the correction reach
+    exactly the records that name the anchor, so the anchor is the string to deprecate.
+
+    A generic anchor is refused where the anchor is what makes the correction specific: when
+    a deprecated string is generic (``deprecates=["2024"], about=["the"]``). Beside specific
+    deprecated strings an anchor can only narrow their reach, so a common word is accepted
+    there (``deprecates=["Jeff Bezos"], about=["Amazon"]``).
+
+    Raises:
+        GenericString: naming the anchor (``field`` is ``about``; ``kind`` is ``overlap``
+            for an overlapping anchor).
+    """
+    from ._generic import assess
+
+    for anchor in about:
+        inside = Matcher([(anchor, anchor)])
+        for phrase in deprecates:
+            same = fold(anchor) == fold(phrase)
+            contains = not same and bool(Matcher([(phrase, phrase)]).keys(anchor))
+            if not (same or contains or inside.keys(phrase)):
+                continue
+            if contains:
+                relation = f"contains the deprecated string {phrase!r}"
+                effect = (
+                    f"so the correction would reach exactly the records that name {anchor!r}: "
+                    f"deprecate {anchor!r} itself instead."
                 )
+            else:
+                relation = (
+                    f"is the deprecated string {phrase!r}"
+                    if same
+                    else f"occurs in the deprecated string {phrase!r}"
+                )
+                effect = (
+                    f"so it narrows nothing: every record that names {phrase!r} names it too. "
+                    "An anchor is another string the stale memories name: the subject the "
+                    "outdated string belongs to (e.g. deprecates=['Michelle'], about=['Acme'])."
+                )
+            raise GenericString(
+                f"The anchor {anchor!r} (about) {relation}, {effect}",
+                phrase=anchor,
+                reason=relation,
+                kind="overlap",
+                field="about",
+            )
+        found = assess(anchor) if any(assess(p) is not None for p in deprecates) else None
+        if found is not None:
+            kind, reason = found
+            raise GenericString(
+                f"The anchor {anchor!r} (about) is {reason}, so it anchors nothing: the "
+                "deprecated strings are generic too, and unrelated memories name both. Name the "
+                "particular subject the outdated string belongs to (the company, project, "
+                "person or repository, e.g. about=['Acme']), or deprecate the full, specific "
+                "string; allow_generic=True accepts it anyway.",
+                phrase=anchor,
+                reason=reason,
+                kind=kind,
+                field="about",
+            )
 
 
 def validate_correction(

@@ -64,6 +64,7 @@ from .models import (
     CorrectionReport,
     CorrectionSummary,
     Hit,
+    Preview,
     Recall,
     RepairReport,
     Trip,
@@ -293,6 +294,7 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
         allow_absent: bool = False,
         allow_generic: bool = False,
         max_reach: float | int | Literal["default"] | None = "default",
+        allow_unreached: bool = False,
     ) -> CorrectionReport:
         """Store a correction and link what it reaches, as :meth:`nowline.Collection.correct`."""
         result = await self._arun(
@@ -306,6 +308,7 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
             allow_absent,
             allow_generic,
             max_reach,
+            allow_unreached,
         )
         return result
 
@@ -337,9 +340,12 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
         *,
         about: Sequence[str] | str | None = None,
         metadata: Mapping[str, Any] | None = None,
-    ) -> list[str]:
+        text: str | None = None,
+    ) -> Preview:
         """Return what a correction would reach, as :meth:`nowline.Collection.preview`."""
-        return cast(list[str], await self._arun(self._preview_path, deprecates, about, metadata))
+        return cast(
+            Preview, await self._arun(self._preview_path, deprecates, about, metadata, text)
+        )
 
     async def retract(self, correction_id: str) -> None:
         """Undo a wrong correction, as :meth:`nowline.Collection.retract`."""

@@ -809,6 +809,16 @@ def preview(
             show_default=False,
         ),
     ] = None,
+    text: Annotated[
+        str | None,
+        typer.Option(
+            "--text",
+            "-t",
+            help="The correction's text, if written: its other strings are checked as "
+            "swapped old and new values, and each deprecated string must occur in it.",
+            show_default=False,
+        ),
+    ] = None,
     json_out: Annotated[bool, _json_opt("the reach and the records")] = False,
     collection: CollectionOpt = None,
     scope_key: ScopeKeyOpt = None,
@@ -818,7 +828,7 @@ def preview(
     tenant: TenantOpt = None,
     database: DatabaseOpt = None,
 ) -> None:
-    """Show which records a correction would reach, without writing anything."""
+    """Show which records a correction would reach, and whether it would be refused."""
     from nowline import DEFAULT_MAX_REACH, REACH_FLOOR
 
     if not deprecates:
@@ -830,7 +840,7 @@ def preview(
     col = _open(store, collection, scope_key)
     metadata = _scope_metadata(col, scope)
     with _nowline_errors(store):
-        ids = col.preview(deprecates, about=about or None, metadata=metadata)
+        ids = col.preview(deprecates, about=about or None, metadata=metadata, text=text)
     total = col.count()
     limit = max(REACH_FLOOR, math.floor(DEFAULT_MAX_REACH * total))
     docs = col.get(ids=ids, include=["documents"])["documents"] if ids else []
@@ -842,6 +852,8 @@ def preview(
                 "reach": len(ids),
                 "limit": limit,
                 "records": [{"id": i, "document": d} for i, d in zip(ids, docs or [], strict=True)],
+                "near_misses": [{"string": s, "records": n} for s, n in ids.near_misses],
+                "refusal": ids.refusal,
             }
         )
         return
@@ -864,6 +876,8 @@ def preview(
             f"records ({DEFAULT_MAX_REACH:.0%} of the store, at least {REACH_FLOOR}). Use a "
             "narrower string, or add --about; `nowline import` takes a larger --max-reach.[/]"
         )
+    elif ids.refusal is not None:
+        out.print(f"[yellow]correct() would refuse it: {_safe(ids.refusal)}[/]")
 
 
 @app.command()
@@ -1277,6 +1291,14 @@ def import_(
             help="Accept deprecated strings that do not occur in their correction's text.",
         ),
     ] = False,
+    allow_unreached: Annotated[
+        bool,
+        typer.Option(
+            "--allow-unreached",
+            help="Store a correction that reaches no record even where the store names a "
+            "near miss of its strings (a typo or swapped old and new values).",
+        ),
+    ] = False,
     max_reach: Annotated[
         str,
         typer.Option(
@@ -1374,7 +1396,9 @@ def import_(
         _warm_up(col)
     start = time.perf_counter()
     with _nowline_errors(store):
-        written = _write_plan(col, plan, allow_absent, allow_generic, reach_setting)
+        written = _write_plan(
+            col, plan, allow_absent, allow_generic, reach_setting, allow_unreached
+        )
     seconds = time.perf_counter() - start
     rate = f", {written / seconds:.0f} records/s" if seconds > 0 and written else ""
     _out().print(f"Imported {summary} into {_safe(col.name)} in {seconds:.1f} s{rate}.")
@@ -1398,6 +1422,7 @@ def _write_plan(
     allow_absent: bool,
     allow_generic: bool,
     max_reach: float | int | str | None,
+    allow_unreached: bool = False,
 ) -> int:
     """Write the plan in file order, batching runs of plain memories; return records written."""
     from rich.progress import (
@@ -1412,7 +1437,7 @@ def _write_plan(
     )
     from rich.text import Text
 
-    from nowline import CorrectionTooBroad, NowlineError, StoreBusy
+    from nowline import CorrectionTooBroad, NowlineError, StoreBusy, Unreached
 
     class RateColumn(ProgressColumn):
         """Records per second."""
@@ -1480,6 +1505,7 @@ def _write_plan(
                     allow_absent=allow_absent,
                     allow_generic=allow_generic,
                     max_reach=cast(Any, max_reach),
+                    allow_unreached=allow_unreached,
                 )
             except CorrectionTooBroad as exc:
                 _stop(
@@ -1489,6 +1515,13 @@ def _write_plan(
                     f"is {exc.limit}) through {list(p.deprecates)!r}. Use a narrower string, "
                     'add "about" (its subject) to the line, check the reach with `nowline '
                     "preview`, or pass a larger --max-reach.",
+                )
+            except Unreached as exc:
+                _stop(
+                    written,
+                    p.line,
+                    f"line {p.line}: {exc.summary} Fix deprecates (and the text) on that line, "
+                    "or pass --allow-unreached if it is meant to reach no record yet.",
                 )
             except StoreBusy:
                 raise

@@ -45,6 +45,7 @@ from .models import (
     CorrectionReport,
     CorrectionSummary,
     Hit,
+    Preview,
     Recall,
     RepairReport,
     Trip,
@@ -296,6 +297,7 @@ class Collection(Facade, ChromaCollection):
         allow_absent: bool = False,
         allow_generic: bool = False,
         max_reach: float | int | Literal["default"] | None = "default",
+        allow_unreached: bool = False,
     ) -> CorrectionReport:
         """Store a correction and link every record that names what it deprecates.
 
@@ -312,6 +314,8 @@ class Collection(Facade, ChromaCollection):
             max_reach: refuse the correction if it would reach more records than this: a
                 share of the store (a float in (0, 1]; never below ``REACH_FLOOR``), a count
                 (an int), or None for no limit. The default is the collection's setting.
+            allow_unreached: store a correction that reaches no record even where the store
+                names a near miss of its strings (see ``Unreached``).
 
         Returns:
             The correction's id, how many records it reached and the seconds taken.
@@ -320,6 +324,10 @@ class Collection(Facade, ChromaCollection):
             InvalidCorrection: ``deprecates`` or ``about`` is malformed, a string is absent
                 from ``text``, or a string is generic without an anchor; nothing is written.
             CorrectionTooBroad: it would reach more than ``max_reach``; nothing is written.
+            Unreached: it reaches no record, while the store names a near miss (a string
+                within a small edit distance of a deprecated one, or another string of
+                ``text`` that names records: the old and new values swapped); the error
+                lists them, and nothing is written.
         """
         return self._run(
             self._correct_path(
@@ -332,6 +340,7 @@ class Collection(Facade, ChromaCollection):
                 allow_absent,
                 allow_generic,
                 max_reach,
+                allow_unreached,
             )
         )
 
@@ -384,18 +393,28 @@ class Collection(Facade, ChromaCollection):
         *,
         about: Sequence[str] | str | None = None,
         metadata: Mapping[str, Any] | None = None,
-    ) -> list[str]:
+        text: str | None = None,
+    ) -> Preview:
         """Return the ids of the records a correction would reach, without writing anything.
+
+        The result is a list of ids that also says what ``correct()`` would do with the same
+        strings: ``refusal`` (None, or the message ``correct()`` would raise: a generic
+        string, an anchor that narrows nothing, a string absent from ``text``, a reach over
+        the collection's limit, a near miss) and ``near_misses`` (when it reaches nothing,
+        the strings the store names that it may have meant, with how many records each
+        names).
 
         Args:
             deprecates: the outdated strings the correction would name.
             about: its anchors, if any.
             metadata: the metadata it would have (its scope key decides whom it may reach).
+            text: the correction's text, if known: its other strings are checked as swapped
+                values, and the absent-string guard applies.
 
         Raises:
             InvalidCorrection: ``deprecates`` or ``about`` is malformed.
         """
-        return cast(list[str], self._run(self._preview_path(deprecates, about, metadata)))
+        return cast(Preview, self._run(self._preview_path(deprecates, about, metadata, text)))
 
     def retract(self, correction_id: str) -> None:
         """Undo a wrong correction; the correction record stays, marked retracted.

@@ -12,8 +12,10 @@ The tree::
     │   ├── OutOfRange (OverflowError too)  a count or position Chroma cannot represent
     │   └── InvalidCorrection               a correction's ``deprecates`` or text is unusable
     │       ├── AbsentString                a deprecated string is not in its own text
-    │       ├── GenericString               a string is a common word or number, unanchored
-    │       └── CorrectionTooBroad          its strings would reach too much of the store
+    │       ├── GenericString               a string is a common word or number, unanchored,
+    │       │                               or an anchor is one
+    │       ├── CorrectionTooBroad          its strings would reach too much of the store
+    │       └── Unreached                   it reaches nothing, but the store names a near miss
     ├── StaleReference (ValueError)         a guarded action names a superseded string
     ├── UnknownRecord (KeyError)            no record has the given id
     └── StoreBusy (RuntimeError)            another process holds the store's writer lock
@@ -37,6 +39,7 @@ __all__ = [
     "StaleReference",
     "StoreBusy",
     "UnknownRecord",
+    "Unreached",
 ]
 
 
@@ -117,13 +120,53 @@ class AbsentString(InvalidCorrection):
 class GenericString(InvalidCorrection):
     """A deprecated string is a common word or a bare number, and the correction has no anchor.
 
+    Also raised for an anchor (``about``) that is generic itself, or that is a deprecated
+    string or part of one: such an anchor narrows nothing.
+
     Attributes:
-        phrase: the generic string.
+        phrase: the generic string (or the anchor).
         reason: why it is generic (e.g. "a bare number").
+        kind: ``number`` (a bare number or a version token such as ``v1``), ``word`` (one
+            common word, such as a given name alone), ``phrase`` (common words),
+            ``title`` (a capitalised phrase of common English words that is not a person's
+            full name) or ``overlap`` (an anchor that is a deprecated string or part of one).
+        field: ``deprecates`` or ``about``: where the string was given.
     """
 
-    def __init__(self, message: str, *, phrase: str, reason: str) -> None:
-        """Create the error with the generic ``phrase`` and the ``reason``."""
+    def __init__(
+        self,
+        message: str,
+        *,
+        phrase: str,
+        reason: str,
+        kind: str = "word",
+        field: str = "deprecates",
+    ) -> None:
+        """Create the error with the generic ``phrase``, the ``reason``, its kind and field."""
         super().__init__(message)
         self.phrase = phrase
         self.reason = reason
+        self.kind = kind
+        self.field = field
+
+
+class Unreached(InvalidCorrection):
+    """A correction reaches no record, while the store names a near miss of its strings.
+
+    A typo of the outdated string (``wiki.nortwind.dev`` for ``wiki.northwind.dev``) or the
+    new value given instead of the old one leaves every stale memory unmarked; nothing was
+    written. ``allow_unreached=True`` stores it anyway.
+
+    Attributes:
+        near_misses: each suggested string with how many records it names, most first.
+        summary: the message's first part, which names the suggestions without saying how to
+            override (for surfaces whose override is spelt otherwise, such as the tools).
+    """
+
+    def __init__(
+        self, message: str, *, near_misses: list[tuple[str, int]], summary: str = ""
+    ) -> None:
+        """Create the error with the ``near_misses`` found in the store."""
+        super().__init__(message)
+        self.near_misses = near_misses
+        self.summary = summary or message

@@ -330,6 +330,9 @@ def store(
             metadata={**request.provenance(), **(scope or {})},
             observed_at=request.observed_at,
             max_reach=max_reach,
+            # A forge's event is authoritative: a rename whose old name no memory holds yet
+            # is still stored (the near-miss guard is for corrections a person or model typed).
+            allow_unreached=request.source == "github",
         )
     except InvalidInput:
         # Another writer (a second receiver, an import) may have stored it since the check.

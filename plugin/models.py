@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .render import Line, correction_lines, render_block
+from .render import Line, cap_text, correction_lines, render_block
 
 __all__ = [
     "CorrectionChange",
@@ -15,6 +16,7 @@ __all__ = [
     "CorrectionSummary",
     "Hit",
     "Occurrence",
+    "Preview",
     "Recall",
     "RepairReport",
     "Role",
@@ -101,8 +103,50 @@ class Recall(_Model):
     hits: list[Hit]
 
     def render(self) -> str:
-        """Return the context block: each hit, with its now-lines directly beneath it."""
-        return render_block((h.document or "", h.lines()) for h in self.hits)
+        """Return the context block: each hit, with its now-lines directly beneath it.
+
+        A memory's own text longer than :data:`nowline.render.MAX_HIT_CHARS` is cut, with a
+        mark naming its record id; the lines beneath a hit are shown in full.
+        """
+        return render_block((cap_text(h.document or "", h.id), h.lines()) for h in self.hits)
+
+
+class Preview(list[str]):
+    """What ``preview()`` found: the ids of the records a correction would reach, and more.
+
+    It is the list of ids (a ``list`` subclass: code that treats ``preview()``'s result as a
+    list keeps working, and it compares equal to a plain list of the same ids), with two
+    attributes that say what ``correct()`` would do with the same strings.
+
+    Attributes:
+        near_misses: when the correction reaches no record, the strings the store names that
+            it may have meant (a typo's original, or the old value where the new one was
+            given), each with how many records it names, most first; else empty.
+        refusal: None when ``correct()`` (with its default keywords) would store it; else the
+            message it would raise (a generic string, an anchor that narrows nothing, a
+            string absent from the text, a reach over the limit, or a near miss).
+    """
+
+    near_misses: list[tuple[str, int]]
+    refusal: str | None
+
+    def __init__(
+        self,
+        ids: Iterable[str] = (),
+        *,
+        near_misses: Iterable[tuple[str, int]] = (),
+        refusal: str | None = None,
+    ) -> None:
+        """Create a preview of ``ids`` with its near misses and the refusal, if any."""
+        super().__init__(ids)
+        self.near_misses = list(near_misses)
+        self.refusal = refusal
+
+    def __repr__(self) -> str:
+        """Return the ids with the extra attributes."""
+        return (
+            f"Preview({list(self)!r}, near_misses={self.near_misses!r}, refusal={self.refusal!r})"
+        )
 
 
 class CorrectionReport(_Model):

@@ -57,11 +57,18 @@ in the old memories: repository slugs ("metalcraftai/ufo"), URLs, channel names 
 ("#ufo-dev"), email addresses, hostnames, account or ticket ids. Each must also appear in \
 body.
 - Every memory that contains a deprecated string is marked as outdated. So never put generic \
-words in deprecates ("repo", "channel", "the project", "ufo"), and never the new value. When \
-unsure what a string would reach, call preview first and read which memories it lists.
+words in deprecates ("repo", "channel", "the project", "ufo", "v2"), and never the new value. \
+A person's full name ("Maria Garcia") is specific enough. When unsure what a string would \
+reach, call preview first and read which memories it lists.
+- If correct answers that no memory names a deprecated string and names a near miss, nothing \
+was stored: you probably misspelt the old value or gave the new value instead of the old \
+one. Call correct again with the string the memories actually use (the one it names, if it \
+is the old value). Set allow_unreached only when the strings are right and no memory names \
+the old value yet.
 - When the outdated value is a first name, a common word or a bare number (other memories \
 use it too), also fill about: the subject it belongs to. Only memories that name a \
-deprecated string and an about string are marked. Such a string is refused without about. \
+deprecated string and an about string are marked. Such a string is refused without about, \
+and about must name the subject, not repeat the deprecated string. \
 Example: Acme's CEO changed from Michelle to Dana. Call correct with body "Acme's CEO \
 changed from Michelle to Dana.", deprecates ["Michelle"] and about ["Acme"]: memories about \
 other people named Michelle stay as they are. Also fill about when the old value still \

@@ -51,7 +51,9 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 
 __all__ = [
+    "CUT_MARK",
     "LABELS",
+    "MAX_HIT_CHARS",
     "MIN_TERMINAL_WIDTH",
     "NOW_PREFIX",
     "PREFIXES",
@@ -59,6 +61,7 @@ __all__ = [
     "RETRACTED_TEXT",
     "Line",
     "annotate_document",
+    "cap_text",
     "correction_lines",
     "format_lines",
     "one_line",
@@ -96,6 +99,20 @@ QUOTE_MARK = "(quoted) "
 
 MIN_TERMINAL_WIDTH = 20
 """The narrowest terminal :func:`terminal_safe` wraps for."""
+
+MAX_HIT_CHARS = 2000
+"""Most characters of a memory's own text that a rendered hit shows (about 500 tokens).
+
+A memory is meant to be a fact in a sentence or two; an agent that stored a whole log or file
+as one memory would otherwise fill the model's context with it (a 1.1 MB memory made a
+1.1-million-character recall). Past the cap the text is cut (at a space when one is near) and
+ends with :data:`CUT_MARK`, which names the record's id, so a program can read the whole
+record (``Collection.hits([id])`` or ``get(ids=[id])``). The labelled lines beneath a hit are
+never cut: a now-line is shown in full under every stale hit.
+"""
+
+CUT_MARK = " [… {more:,} more characters cut; the whole memory is record {id!r}]"
+"""Ends a memory's text cut at :data:`MAX_HIT_CHARS` (``more`` and ``id`` are filled in)."""
 
 _WS = re.compile(r"\s+")
 # Every character that starts a new line for a reader (the boundaries of str.splitlines).
@@ -310,6 +327,25 @@ def strip_annotation(document: str, stored: str) -> str:
     ):
         return stored
     return document
+
+
+def cap_text(text: str, record_id: str, limit: int = MAX_HIT_CHARS) -> str:
+    """Return ``text`` cut to at most ``limit`` characters of its own, marked with its id.
+
+    The cut falls at the last whitespace of the final tenth before the limit when there is
+    one, never before a combining mark; :data:`CUT_MARK` says how much was cut and which
+    record holds the rest. Text within the limit is returned unchanged.
+    """
+    if len(text) <= limit:
+        return text
+    cut = limit
+    space = max(text.rfind(" ", limit - limit // 10, limit), text.rfind("\n", 0, limit))
+    if space > limit - limit // 10:
+        cut = space
+    while cut > 1 and unicodedata.category(text[cut])[0] == "M":
+        cut -= 1
+    head = text[:cut].rstrip()
+    return head + CUT_MARK.format(more=len(text) - len(head), id=record_id)
 
 
 def render_block(items: Iterable[tuple[str, Sequence[Line]]]) -> str:

@@ -44,6 +44,7 @@ from nowline import (
     StoreBusy,
     Trip,
     UnknownRecord,
+    Unreached,
     stale_message,
     to_epoch,
 )
@@ -92,9 +93,10 @@ _Phrase = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 _DEPRECATES_HELP = (
     "The exact outdated strings, copied character for character as they appear in the old "
     "memories: repository slugs ('metalcraftai/ufo'), URLs, channel names ('#ufo-dev'), "
-    "email addresses, hostnames, account or ticket ids, full names. Every stored memory that "
-    "contains one of them is marked as outdated, so never use generic words ('repo', "
-    "'channel', 'the project') and never the new value. Each string must also appear in body."
+    "email addresses, hostnames, account or ticket ids, a person's full name ('Maria "
+    "Garcia'). Every stored memory that contains one of them is marked as outdated, so never "
+    "use generic words ('repo', 'channel', 'the project', 'v2') and never the new value. Each "
+    "string must also appear in body."
 )
 _ABOUT_HELP = (
     "Anchors: the subject the outdated strings belong to. Needed when a deprecated string is "
@@ -103,8 +105,10 @@ _ABOUT_HELP = (
     "deprecates ['Michelle'] with about ['Acme']: only memories that name Michelle AND Acme "
     "are marked, not every Michelle. Fill it too when the old value still exists but stopped "
     "holding this role (a former CEO or champion). Leave it empty for specific strings that "
-    "changed everywhere (slugs, URLs, email addresses). Anchors match like deprecates "
-    "(exact string, case-insensitive, whole words)."
+    "changed everywhere (slugs, URLs, email addresses). An anchor is another string than "
+    "the deprecated one (never the same string or a part of it), and a specific one when "
+    "the deprecated string is generic. Anchors match like deprecates (exact string, "
+    "case-insensitive, whole words)."
 )
 _Anchors = list[Annotated[_Phrase, StringConstraints(max_length=MAX_PHRASE_LENGTH)]]
 
@@ -145,6 +149,15 @@ class CorrectInput(_Input):
     about: _Anchors = Field(
         default_factory=list, max_length=_MAX_DEPRECATES, description=_ABOUT_HELP
     )
+    allow_unreached: bool = Field(
+        default=False,
+        description=(
+            "Leave false. Set it to true only after correct refused the correction because "
+            "no memory names a deprecates string while a near miss exists, and you checked "
+            "that the deprecates strings are the exact outdated ones and the correction is "
+            "meant to mark no memory yet."
+        ),
+    )
 
 
 class RecallInput(_Input):
@@ -173,6 +186,13 @@ class PreviewInput(_Input):
     )
     about: _Anchors = Field(
         default_factory=list, max_length=_MAX_DEPRECATES, description=_ABOUT_HELP
+    )
+    body: str | None = Field(
+        default=None,
+        description=(
+            "The correction's body, if already written: its other strings are checked too, "
+            "in case the old and new values are swapped."
+        ),
     )
 
 
@@ -233,11 +253,17 @@ class PreviewOutput(BaseModel):
         deprecates: the strings that were checked.
         count: how many records the correction would mark as outdated.
         records: the first of them, with their text.
+        near_misses: when it would mark none, strings the memories name that were perhaps
+            meant (a typo's original, or the old value where the new one was given), with
+            how many memories name each.
+        refusal: why ``correct`` would refuse these strings, or None.
     """
 
     deprecates: list[str]
     count: int
     records: list[PreviewRecord]
+    near_misses: list[tuple[str, int]] = Field(default_factory=list)
+    refusal: str | None = None
 
 
 class RetractOutput(BaseModel):
@@ -279,8 +305,11 @@ TOOLS: tuple[ToolSpec, ...] = (
         "directly beneath it. Fill deprecates with the exact outdated strings as they appear "
         "in the old memories (repo slugs, URLs, channel names, emails), never generic words; "
         "each must also appear in body. A common word, first name or bare number is refused "
-        "unless about names its subject (deprecates ['Michelle'], about ['Acme']). If unsure "
-        "what a string would reach, call preview first.",
+        "unless about names its subject (deprecates ['Michelle'], about ['Acme']); a person's "
+        "full name is specific. If no memory names a deprecates string but the memories name "
+        "a near miss (a typo's original, or the old value where you gave the new one), "
+        "nothing is stored and the error names it. If unsure what a string would reach, "
+        "call preview first.",
         CorrectInput,
         CorrectionReport,
     ),
@@ -511,6 +540,7 @@ def _correct(col: Collection, args: BaseModel, binding: dict[str, Any]) -> tuple
             deprecates=phrases,
             about=list(args.about) or None,
             metadata=binding or None,
+            allow_unreached=args.allow_unreached,
         )
     except AbsentString as exc:
         raise _ToolError(
@@ -520,11 +550,13 @@ def _correct(col: Collection, args: BaseModel, binding: dict[str, Any]) -> tuple
             "again."
         ) from None
     except GenericString as exc:
+        raise _ToolError(_generic_advice(exc)) from None
+    except Unreached as exc:
         raise _ToolError(
-            f"Nothing was stored: {exc.phrase!r} is {exc.reason}, so it would mark unrelated "
-            "memories too. Use the full, specific outdated string (a repository slug, URL, "
-            "email address, full name), or keep it and add about: the subject it belongs to "
-            f"(e.g. deprecates [{exc.phrase!r}], about ['<the company, project or person>'])."
+            f"Nothing was stored. {exc.summary} Call correct again with the exact outdated "
+            "string, as the memories write it, in deprecates (and in body). Only if the "
+            "deprecates strings are right and the correction is meant to mark no memory yet, "
+            "call correct again with allow_unreached true."
         ) from None
     except CorrectionTooBroad as exc:
         raise _ToolError(
@@ -540,6 +572,46 @@ def _correct(col: Collection, args: BaseModel, binding: dict[str, Any]) -> tuple
         f"{report.id}.",
         report,
     )
+
+
+def _generic_advice(exc: GenericString) -> str:
+    """Return the way forward for a refused generic string, in the tool's own fields."""
+    subject = "about ['<the company, project or person it belongs to>']"
+    if exc.field == "about" and exc.kind == "overlap":
+        return (
+            f"Nothing was stored: the about string {exc.phrase!r} {exc.reason}, so it "
+            "narrows nothing. about names the subject the outdated string belongs to, another "
+            "string the old memories name (deprecates ['Michelle'], about ['Acme']); leave "
+            "about empty if the deprecates strings are specific."
+        )
+    if exc.field == "about":
+        return (
+            f"Nothing was stored: the about string {exc.phrase!r} is {exc.reason}, and the "
+            "deprecates strings are generic too, so unrelated memories name both. Put the "
+            "particular subject in about (a company, project, person or repository), or the "
+            "full, specific outdated string in deprecates."
+        )
+    start = f"Nothing was stored: {exc.phrase!r} is {exc.reason}, so it would mark unrelated "
+    start += "memories too. "
+    if exc.kind == "word":
+        advice = (
+            "If it is a person's first name, put the full name (given and family name) as the "
+            "memories write it in deprecates; otherwise the full, specific outdated string (a "
+            "repository slug, URL, email address). Or keep it and add "
+            f"{subject} (deprecates [{exc.phrase!r}])."
+        )
+    elif exc.kind == "title":
+        advice = (
+            f"Keep it and add {subject} (deprecates [{exc.phrase!r}]), so that only the "
+            "memories about that subject are marked."
+        )
+    else:
+        advice = (
+            "Use the full, specific outdated string (a repository slug, URL, email address, "
+            f"a person's full name), or keep it and add {subject} (deprecates "
+            f"[{exc.phrase!r}])."
+        )
+    return start + advice
 
 
 def _recall(col: Collection, args: BaseModel, binding: dict[str, Any]) -> tuple[str, BaseModel]:
@@ -562,7 +634,10 @@ def _preview(col: Collection, args: BaseModel, binding: dict[str, Any]) -> tuple
     """Run ``preview``."""
     assert isinstance(args, PreviewInput)
     ids = col.preview(
-        list(args.deprecates), about=list(args.about) or None, metadata=binding or None
+        list(args.deprecates),
+        about=list(args.about) or None,
+        metadata=binding or None,
+        text=args.body,
     )
     shown = ids[:_PREVIEW_SHOWN]
     got = col.get(ids=shown, include=["documents"]) if shown else None
@@ -576,8 +651,14 @@ def _preview(col: Collection, args: BaseModel, binding: dict[str, Any]) -> tuple
     lines += [f"- {one_line(sanitize(r.document or ''))}" for r in records]
     if len(ids) > len(shown):
         lines.append(f"... and {len(ids) - len(shown)} more.")
+    if ids.refusal is not None:
+        lines.append(f"correct would refuse it: {ids.refusal}")
     return "\n".join(lines), PreviewOutput(
-        deprecates=list(args.deprecates), count=len(ids), records=records
+        deprecates=list(args.deprecates),
+        count=len(ids),
+        records=records,
+        near_misses=ids.near_misses,
+        refusal=ids.refusal,
     )
 
 

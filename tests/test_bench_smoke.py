@@ -27,6 +27,7 @@ SCRIPTS = {
     "async_recall": None,
     "situatedqa": DATA / "situatedqa" / "data" / "raw_data" / "temp.dev.jsonl",
     "locomo": DATA / "locomo" / "locomo10.json",
+    "guards": DATA / "locomo" / "locomo10.json",
 }
 TIMEOUT = 240
 
@@ -267,3 +268,12 @@ def test_async_recall_smoke_compares_the_layers_and_times_the_loop(runs: dict[st
     measured = data["blocking"]["measured"]
     assert len(measured) == 4 and all(m["steps"] > 0 for m in measured.values())
     assert set(data["blocking"]["profiled"]) == set(measured)
+
+
+def test_guards_smoke_measures_names_and_the_render_cap(runs: dict[str, Any]) -> None:
+    """The guards benchmark counts refused names per locale and caps the 1.1 MB memory."""
+    data, _ = _result(runs, "guards")
+    assert data["names"] and all(row["refused"] <= 1 for row in data["names"].values())
+    recall = data["recall"]["recalls"][0]
+    assert recall["chars_before"] > 1_000_000 > 10_000 > recall["chars_after"]
+    assert recall["tokens_after"] < recall["tokens_before"]

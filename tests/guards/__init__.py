@@ -1,0 +1,1 @@
+"""Tests of the guards of issue 23: names, anchors, near misses, the render cap."""

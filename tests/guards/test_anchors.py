@@ -1,0 +1,95 @@
+"""Anchors must be specific (DESIGN §6, issue 23 item 2): refused by name, nothing stored."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import nowline
+from nowline.tools import run_tool
+from tests.conftest import snapshot
+
+
+@pytest.fixture
+def billing(memory: nowline.Collection) -> nowline.Collection:
+    """Return memories about billing, 2024 and Acme."""
+    memory.remember("Billing runs on the 1st; the billing contact is Dana.", id="b")
+    memory.remember("In 2024 the offsite was in Lisbon.", id="y")
+    memory.remember("Acme's billing moved to Stripe in 2024.", id="acme")
+    return memory
+
+
+BAD_ANCHORS: list[tuple[list[str], list[str], str, str]] = [
+    (["billing"], ["billing"], "billing", "is the deprecated string"),
+    (["billing"], ["BILLING"], "BILLING", "is the deprecated string"),
+    (["2024"], ["the"], "the", "common word"),
+    (["billing"], ["payments"], "payments", "common word"),
+    (["acme/billing"], ["billing"], "billing", "occurs in the deprecated string"),
+    (["billing"], ["acme/billing"], "acme/billing", "contains the deprecated string"),
+]
+
+
+@pytest.mark.parametrize(("deprecates", "about", "anchor", "why"), BAD_ANCHORS)
+def test_an_anchor_that_anchors_nothing_is_refused(
+    billing: nowline.Collection, deprecates: list[str], about: list[str], anchor: str, why: str
+) -> None:
+    """A generic anchor beside a generic string, or one overlapping it, is refused by name."""
+    before = snapshot(billing)
+    text = f"Change: {' '.join(deprecates)} is outdated."
+    with pytest.raises(nowline.GenericString, match=why) as info:
+        billing.correct(text, deprecates=deprecates, about=about)
+    assert info.value.phrase == anchor and info.value.field == "about"
+    assert repr(anchor) in str(info.value)
+    assert isinstance(info.value, ValueError) and isinstance(info.value, nowline.NowlineError)
+    with pytest.raises(nowline.GenericString):
+        billing.add(
+            ids=["x"], documents=[text], metadatas=[{"deprecates": deprecates, "about": about}]
+        )
+    assert snapshot(billing) == before
+
+
+def test_the_issue_cases_are_refused_through_the_tool(billing: nowline.Collection) -> None:
+    """The correct tool refuses both cases of the issue with is_error, naming the anchor."""
+    before = snapshot(billing)
+    cases: list[dict[str, Any]] = [
+        {"body": "billing changed.", "deprecates": ["billing"], "about": ["billing"]},
+        {"body": "2024 changed.", "deprecates": ["2024"], "about": ["the"]},
+    ]
+    for args in cases:
+        result = run_tool(billing, "correct", args)
+        assert result.is_error, result.text
+        assert repr(args["about"][0]) in result.text and "Nothing was stored" in result.text
+    assert snapshot(billing) == before
+
+
+def test_a_specific_anchor_is_accepted(billing: nowline.Collection) -> None:
+    """A specific anchor beside a generic string narrows its reach, as before."""
+    report = billing.correct(
+        "Acme's billing is handled by Stripe Billing now.", deprecates=["billing"], about=["Acme"]
+    )
+    assert report.reached == 1
+
+
+def test_a_common_anchor_beside_a_specific_string_is_accepted(memory: nowline.Collection) -> None:
+    """Beside a specific deprecated string a common-word anchor can only narrow: accepted."""
+    memory.remember("Jeff Bezos is Amazon's CEO.", id="ceo")
+    memory.remember("Jeff Bezos founded Blue Origin.", id="blue")
+    report = memory.correct(
+        "Amazon's CEO is Andy Jassy, not Jeff Bezos.", deprecates=["Jeff Bezos"], about=["Amazon"]
+    )
+    assert report.reached == 1
+
+
+def test_allow_generic_accepts_a_generic_anchor(billing: nowline.Collection) -> None:
+    """allow_generic=True is the explicit way past the generic-string guards, anchors too."""
+    report = billing.correct(
+        "2024 changed.", deprecates=["2024"], about=["the"], allow_generic=True
+    )
+    assert report.reached == 1  # "In 2024 the offsite ..."
+
+
+def test_validate_correction_refuses_anchors_without_a_store() -> None:
+    """The store-free guard check refuses the same anchors."""
+    with pytest.raises(nowline.GenericString, match="'the'"):
+        nowline.validate_correction("2024 changed.", ["2024"], ["the"])

@@ -1,0 +1,200 @@
+"""Names are specific, generic strings stay generic (DESIGN §6, issue 23 item 1).
+
+The name rule of ``nowline._generic`` is measured on full names that Faker generates in 31
+locales and 11 scripts; nowline never imports Faker, and its rule uses no name list.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import nowline
+from nowline._generic import _english_title_words, assess, is_generic
+from tests.guards.names import LOCALES, full_names
+
+PER_LOCALE = 200
+MAX_REFUSED = 0.01
+
+
+@pytest.fixture(scope="module")
+def refused() -> dict[str, list[str]]:
+    """Return, per locale, the generated full names that the guard refuses."""
+    return {
+        locale: [n for n in full_names(locale, PER_LOCALE, seed=23) if is_generic(n)]
+        for locale in LOCALES
+    }
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_full_names_are_specific_in_every_locale(
+    refused: dict[str, list[str]], locale: str
+) -> None:
+    """At most 1% of a locale's generated full names are refused as generic."""
+    assert len(refused[locale]) <= MAX_REFUSED * PER_LOCALE, refused[locale]
+
+
+def test_at_most_one_percent_of_all_names_are_refused(refused: dict[str, list[str]]) -> None:
+    """Over every locale together, at most 1% of the full names are refused."""
+    total = sum(len(v) for v in refused.values())
+    assert len(LOCALES) >= 10
+    assert total <= MAX_REFUSED * PER_LOCALE * len(LOCALES)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "John Smith",
+        "Maria Garcia",
+        "Anna Müller",
+        "Wei Zhang",
+        "Tomasz Kowalczyk",
+        "Michelle Obama",
+        "Karen Green",
+        "Rachel Davis",
+        "Olivier de Man",  # a particle
+        "Benício da Cunha",
+        "Charlotte van Vliet",
+        "Ludwig van der Berg",
+        "Asunción del Manuel",
+        "José Pedro Moraes",  # three parts
+        "Nagy Levente Péter",  # family name first
+        "R. Jakab Zoltán",  # an initial
+        "Seán O'Brien",
+        "Ronald McDonald",
+        "Иван Петрович Сидоров",  # Cyrillic, with a patronymic
+        "Γιώργος Παπαδόπουλος",  # Greek
+        "ראובן כהן",  # Hebrew
+        "محمد بن علي",  # Arabic, with "bin"
+        "राहुल शर्मा",  # Devanagari
+        "佐藤 陽子",  # Japanese, written with a space
+        "Nguyễn Văn An",  # Vietnamese
+    ],
+)
+def test_ordinary_full_names_are_specific(name: str) -> None:
+    """A person's full name is accepted however common its parts are."""
+    assert is_generic(name) is None
+    assert nowline.validate_correction(f"{name} left the team.", [name]) == ([name], [])
+
+
+@pytest.mark.parametrize("name", ["John", "Michelle", "Maria", "Smith", "Mohammed", "Anna"])
+def test_a_given_or_family_name_alone_stays_generic(name: str) -> None:
+    """One common name word is generic: it needs the full name or an anchor."""
+    found = assess(name)
+    assert found is not None and found[0] == "word"
+
+
+@pytest.mark.parametrize(
+    ("phrase", "kind"),
+    [
+        ("Main Branch", "title"),
+        ("Human Resources", "title"),
+        ("Sales Team", "title"),
+        ("Customer Support", "title"),
+        ("Head of Sales", "title"),
+        ("Project Manager", "title"),
+        ("The Team", "title"),
+        ("The API", "phrase"),  # an all-capitals word is not a name word
+        ("main branch", "phrase"),
+        ("human resources", "phrase"),
+        ("John smith", "phrase"),  # only capitalised words are read as a name
+        ("JOHN SMITH", "phrase"),
+    ],
+)
+def test_capitalised_common_phrases_stay_generic(phrase: str, kind: str) -> None:
+    """Capitalised English phrases of common words, and names not written as names, stay refused."""
+    found = assess(phrase)
+    assert found is not None and found[0] == kind
+
+
+@pytest.mark.parametrize(
+    ("phrase", "kind"),
+    [
+        ("billing", "word"),
+        ("owner", "word"),
+        ("5", "number"),
+        ("2024", "number"),
+        ("2018-05-01", "number"),
+        ("17/08/2019", "number"),
+        ("$200,000", "number"),
+        ("4.25%", "number"),
+        ("v1", "number"),
+        ("v2", "number"),
+        ("V10", "number"),
+        ("API v2", "phrase"),
+        ("March 2019", "phrase"),
+    ],
+)
+def test_the_generic_list_stays_generic(phrase: str, kind: str) -> None:
+    """Common words, numbers, years, dates, amounts, percentages and version tokens are generic."""
+    found = assess(phrase)
+    assert found is not None and found[0] == kind
+
+
+@pytest.mark.parametrize("phrase", ["v1.2", "v1.2.3", "api-v2", "v2/users", "PROJ-1234"])
+def test_versions_with_more_than_a_number_stay_specific(phrase: str) -> None:
+    """A dotted version or an identifier that contains a version token is specific."""
+    assert is_generic(phrase) is None
+
+
+def test_a_short_version_token_is_refused_by_correct(memory: nowline.Collection) -> None:
+    """``deprecates=["v1"]`` is refused as generic unless anchored."""
+    memory.remember("The billing API v1 endpoint is /charge.", id="m")
+    with pytest.raises(nowline.GenericString, match="short version token") as info:
+        memory.correct("Billing API v1 is retired; use v2.", deprecates=["v1"])
+    assert info.value.kind == "number"
+    report = memory.correct(
+        "Billing API v1 is retired; use v2.", deprecates=["v1"], about=["Billing API"]
+    )
+    assert report.reached == 1
+
+
+@pytest.mark.parametrize("phrase", ["في البيت", "של הבית", "के लिए"])
+def test_a_phrase_with_a_function_word_of_a_caseless_script_stays_generic(phrase: str) -> None:
+    """In scripts without case, a phrase holding a function word is not read as a name."""
+    assert is_generic(phrase) is not None
+
+
+def test_one_han_character_is_not_a_german_word() -> None:
+    """Word hashes cover the UTF-8 bytes: CPython's ``hash("浩") == hash("im")`` misled them."""
+    found = assess("浩")
+    assert found is None or "'de'" not in found[1]
+
+
+def test_english_title_words_are_concentrated_in_english() -> None:
+    """The title-word set holds English vocabulary and not the names that travel."""
+    import wordfreq
+
+    words = _english_title_words(wordfreq.available_languages("small"), 3.5, 0.6)
+    assert {"main", "branch", "human", "resources", "sales", "team"} <= words
+    assert not {"john", "maria", "garcia", "richard", "michelle", "zhang"} & words
+
+
+def test_the_refusal_of_a_name_like_phrase_does_not_ask_for_the_full_name(
+    memory: nowline.Collection,
+) -> None:
+    """A capitalised phrase is refused with an anchor as the way forward, not 'the full name'."""
+    with pytest.raises(nowline.GenericString) as info:
+        memory.correct("Main Branch moved to Elm Street.", deprecates=["Main Branch"])
+    assert "full name" not in str(info.value).split("so it names")[1]
+    assert "about=" in str(info.value)
+    with pytest.raises(nowline.GenericString) as word:
+        memory.correct("Michelle left.", deprecates=["Michelle"])
+    assert "full name (given and family name)" in str(word.value)
+
+
+def test_nowline_never_imports_the_measuring_library() -> None:
+    """Judging names loads no Faker: the rule is wordfreq's and the string's own writing."""
+    script = textwrap.dedent(
+        """
+        import sys
+        from nowline._generic import is_generic
+        assert is_generic("Maria Garcia") is None and is_generic("Main Branch")
+        print("faker" in sys.modules)
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
