@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         StoreBusy,
         UnknownRecord,
     )
+    from .instrumentation import instrument, uninstrument
     from .models import (
         CorrectionRef,
         CorrectionReport,
@@ -78,8 +79,10 @@ __all__ = [
     "UnknownRecord",
     "__version__",
     "embedding_function",
+    "instrument",
     "stale_message",
     "to_epoch",
+    "uninstrument",
     "validate_correction",
     "wrap",
 ]
@@ -97,6 +100,8 @@ _HOMES = {
     "Collection": ".collection",
     "MiniLMEmbeddingFunction": ".embedding",
     "embedding_function": ".embedding",
+    "instrument": ".instrumentation",
+    "uninstrument": ".instrumentation",
     "stale_message": "._guard",
     "to_epoch": "._time",
     "validate_correction": "._validate",

@@ -294,7 +294,8 @@ def wrap(
     """Wrap a chromadb collection (or a client, whose collections then come back wrapped).
 
     Async chromadb objects (``await chromadb.AsyncHttpClient(...)`` and its collections) give
-    :class:`nowline.AsyncClient` and :class:`nowline.AsyncCollection`.
+    :class:`nowline.AsyncClient` and :class:`nowline.AsyncCollection`. A client that
+    :func:`nowline.instrument` wrapped is wrapped afresh, with these options.
 
     Args:
         target: a ``chromadb.Collection`` or a chromadb client, sync or async.
@@ -316,7 +317,10 @@ def wrap(
         InvalidInput: ``target`` is neither, or an option is invalid.
     """
     from .aio import AsyncClient, AsyncCollection
+    from .instrumentation import instrumented
 
+    if instrumented(target):  # wrap()'s own options for a client instrument() wrapped
+        target = target.raw  # type: ignore[union-attr]
     if isinstance(target, (Client, Collection, AsyncClient, AsyncCollection)):
         raise InvalidInput("This object is already wrapped by nowline; use it as is.")
     options = Options(
