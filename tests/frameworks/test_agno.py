@@ -72,7 +72,7 @@ def test_the_client_is_wrapped(db: ChromaDb) -> None:
 
 
 def test_the_flattened_correction_is_stored_as_the_list(db: ChromaDb) -> None:
-    """agno wrote '["metalcraftai/ufo"]'; nowline stored the correction's list."""
+    """Agno wrote '["metalcraftai/ufo"]'; nowline stored the correction's list."""
     stored = db.client.get_collection("agent").get(where={"content_hash": "scenario"})
     metas = [m for m in stored["metadatas"] or [] if m and "deprecates" in m]
     assert [m["deprecates"] for m in metas] == [DEPRECATES]
