@@ -380,8 +380,13 @@ def _store(
     tenant: str | None,
     database: str | None,
 ) -> _Store:
-    """Return the store the options name: PATH, or --url (which NOWLINE_URL may give)."""
+    """Return the store the options name: PATH, or --url (which NOWLINE_URL may give).
+
+    A PATH starting with ``~`` is expanded: MCP clients start commands without a shell.
+    """
     url_from_env = _from_env(url, URL_ENV)
+    if path is not None and path.startswith("~"):
+        path = os.path.expanduser(path)
     if path is not None and path.startswith(("http://", "https://")) and url is None:
         path, url = None, path  # a server URL given where PATH goes
     if path is not None and url is not None:
@@ -1456,11 +1461,12 @@ def _stop(written: int, line: int, message: str) -> NoReturn:
 
 @app.command("mcp")
 def mcp_command(
+    folder: PathArg = None,
     path: Annotated[
         str | None,
         typer.Option(
             "--path",
-            help="Folder of a local Chroma store (created if missing).",
+            help="Folder of a local Chroma store (created if missing); the same as PATH.",
             rich_help_panel=_STORE,
             show_default=False,
         ),
@@ -1485,7 +1491,7 @@ def mcp_command(
 ) -> None:
     """Serve the memory tools to a model over MCP (stdio): remember, correct, recall, ...
 
-    The store is a local folder (--path) or a Chroma server (--url, or NOWLINE_URL), which
+    The store is a local folder (PATH or --path) or a Chroma server (--url, or NOWLINE_URL), which
     other processes (the CLI, other agents) can write to at the same time. An empty store
     gets a collection named "memory". Register this command with an MCP client; it speaks
     JSON-RPC on stdin and stdout and logs to stderr. The embedding model loads in the
@@ -1495,6 +1501,9 @@ def mcp_command(
         from nowline import mcp_server
     except ImportError as exc:
         _fail(str(exc))
+    if folder is not None and path is not None:
+        raise typer.BadParameter("give the folder once: PATH or --path.", param_hint="'--path'")
+    path = folder if path is None else path
     if path is not None and _from_env(url, URL_ENV):
         url = None  # an explicit --path wins over NOWLINE_URL
     if path is not None and url is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner, Result
 
 import nowline
@@ -188,3 +189,25 @@ def test_recall_scope_filters_to_one_scope(scoped: nowline.Collection, store_pat
     scoped.remember("Bob clones metalcraftai/ufo.", id="b", metadata={"user_id": "bob"})
     args = ("recall", store_path, "clones", "--scope-key", "user_id", "--scope", "bob")
     assert [h["id"] for h in invoke_json(*args)["hits"]] == ["b"]
+
+
+def test_mcp_takes_the_folder_positionally_with_tilde_expanded(
+    scoped: nowline.Collection,
+    store_path: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`nowline mcp ~/store` (no shell, as MCP clients start it) opens HOME's store."""
+    scoped.correct(
+        "Moved from metalcraftai/ufo to ufo-ai/ufo.",
+        deprecates=["metalcraftai/ufo"],
+        metadata={"user_id": "alice"},
+    )
+    monkeypatch.setenv("HOME", str(Path(store_path).parent))
+    monkeypatch.chdir(tmp_path)
+    result = invoke("mcp", f"~/{Path(store_path).name}")
+    assert result.exit_code == 2  # the scoped store was found, and it needs --scope
+    assert "--scope" in " ".join(result.stderr.split())
+    assert not (tmp_path / "~").exists()
+    both = invoke("mcp", store_path, "--path", store_path)
+    assert both.exit_code == 2 and "once" in both.stderr
