@@ -911,6 +911,11 @@ def check(
             raise typer.BadParameter("give a JSON object", param_hint="'--metadata'")
         meta = parsed
     body = sys.stdin.read() if given == "-" else given
+    if not body.strip():  # as recall: an empty text is a mistake, not "nothing outdated"
+        raise typer.BadParameter(
+            "the text to check is empty; give the text, or - and the text on stdin.",
+            param_hint="'TEXT'",
+        )
     store = _store(path, url, token, token_header, tenant, database)
     col = _open(store, collection, scope_key)
     if scope is not None:
