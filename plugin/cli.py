@@ -484,6 +484,11 @@ def _open(
             "folder of a chromadb.PersistentClient, or a server with --url.",
             param_hint="'PATH'",
         )
+    if store.path is not None and os.path.exists(store.path) and not os.path.isdir(store.path):
+        raise typer.BadParameter(
+            f"{store.path!r} is a file; give the folder of a Chroma store (created if missing).",
+            param_hint="'PATH'",
+        )
     client = _connect(store)
     names = sorted(c.name for c in client.list_collections())
     name = collection
@@ -512,11 +517,18 @@ def _open(
         )
     if name in names:
         _check_embedding_function(client, name)
+    from chromadb.errors import InvalidArgumentError
+
     try:
         wrapped = wrap(client, scope_key=scope_key)
         if name in names:
             return wrapped.get_collection(name)
         return wrapped.get_or_create_collection(name)
+    except InvalidArgumentError as exc:  # chromadb refuses the name of a new collection
+        raise typer.BadParameter(
+            f"chromadb cannot create a collection named {name!r}: {exc}",
+            param_hint="'--collection'",
+        ) from None
     except StoreBusy:
         _busy(store)
     except InvalidInput as exc:

@@ -211,3 +211,20 @@ def test_mcp_takes_the_folder_positionally_with_tilde_expanded(
     assert not (tmp_path / "~").exists()
     both = invoke("mcp", store_path, "--path", store_path)
     assert both.exit_code == 2 and "once" in both.stderr
+
+
+def test_a_store_path_that_is_a_file_gets_the_error_box(tmp_path: Path) -> None:
+    """`nowline mcp FILE` is a usage error naming the file, not a chromadb traceback."""
+    afile = tmp_path / "notes.txt"
+    afile.write_text("not a store")
+    result = invoke("mcp", str(afile))
+    assert result.exit_code == 2
+    assert "is a file" in " ".join(result.stderr.split())
+
+
+def test_an_invalid_new_collection_name_gets_the_error_box(tmp_path: Path) -> None:
+    """`nowline mcp PATH -c w1` is a usage error on --collection, not a chromadb traceback."""
+    result = invoke("mcp", str(tmp_path / "store"), "-c", "w1")
+    assert result.exit_code == 2
+    err = " ".join(result.stderr.split())
+    assert "--collection" in err and "'w1'" in err
