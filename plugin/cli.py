@@ -727,7 +727,7 @@ def recall(
             metavar="TEXT", help="What to recall (required, not empty).", show_default=False
         ),
     ] = None,
-    k: Annotated[int, typer.Option("-k", "--n-results", min=1, help="How many hits.")] = 5,
+    k: Annotated[int, typer.Option("-k", "--n-results", "--k", min=1, help="How many hits.")] = 5,
     as_of: Annotated[
         str | None,
         typer.Option(
