@@ -9,7 +9,8 @@ export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 export ANONYMIZED_TELEMETRY := False
 
-.PHONY: setup test lint typecheck pytest bench-smoke chromadb-suite chromadb-suite-baseline demo clean checker-long
+.PHONY: setup test lint typecheck pytest bench-smoke chromadb-suite chromadb-suite-baseline \
+	langchain-chroma-suite langchain-chroma-suite-baseline demo clean checker-long
 
 setup: $(STAMP)
 
@@ -51,7 +52,17 @@ chromadb-suite: setup
 chromadb-suite-baseline: setup
 	$(PY) tests/chromadb_suite/run.py --mode off -q --summary
 
-test: lint typecheck bench-smoke chromadb-suite pytest
+# langchain-chroma's own test suite (its sdist's tests/, fetched once with pip into build/) with
+# every chromadb client wrapped by nowline.wrap(): tests/langchain_chroma_suite/README.md.
+# About 15 s. Deliberate differences: tests/langchain_chroma_suite/DIFFERENCES.md.
+langchain-chroma-suite: setup
+	$(PY) tests/langchain_chroma_suite/run.py --mode wrap -q
+
+# The same tests on bare chromadb.
+langchain-chroma-suite-baseline: setup
+	$(PY) tests/langchain_chroma_suite/run.py --mode off -q
+
+test: lint typecheck bench-smoke chromadb-suite langchain-chroma-suite pytest
 
 demo: setup
 	$(PY) examples/ufo_repo_move.py

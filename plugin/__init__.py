@@ -38,6 +38,7 @@ if TYPE_CHECKING:
         UnknownRecord,
         Unreached,
     )
+    from .instrumentation import instrument, uninstrument
     from .models import (
         CorrectionChange,
         CorrectionRef,
@@ -84,8 +85,10 @@ __all__ = [
     "Unreached",
     "__version__",
     "embedding_function",
+    "instrument",
     "stale_message",
     "to_epoch",
+    "uninstrument",
     "validate_correction",
     "wrap",
 ]
@@ -103,6 +106,8 @@ _HOMES = {
     "Collection": ".collection",
     "MiniLMEmbeddingFunction": ".embedding",
     "embedding_function": ".embedding",
+    "instrument": ".instrumentation",
+    "uninstrument": ".instrumentation",
     "stale_message": "._guard",
     "to_epoch": "._time",
     "validate_correction": "._validate",

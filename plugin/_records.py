@@ -8,6 +8,7 @@ after a write (chromadb merges metadata keys). The functions are pure: records i
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 from collections.abc import Hashable, Iterable, Mapping
@@ -46,6 +47,7 @@ __all__ = [
     "correction_scope",
     "is_correction",
     "is_retracted",
+    "json_string_list",
     "merge",
     "order_of",
     "role_value",
@@ -209,13 +211,33 @@ def order_of(record_id: str, meta: Mapping[str, Any] | None) -> Order:
     return (t, t if written is None else written, record_id)
 
 
+def json_string_list(value: object) -> list[str] | None:
+    """Return the strings of a JSON array string of strings (``'["a/b"]'``), else None.
+
+    Frameworks that flatten list metadata to strings (agno) store ``deprecates=["a/b"]`` as
+    ``'["a/b"]'``; that is read as the list. Any other string (not JSON, not an array, or an
+    array holding anything but strings) is not a list: it stays one string.
+    """
+    if not isinstance(value, str) or not value.lstrip().startswith("["):
+        return None
+    try:
+        items = json.loads(value)
+    except ValueError:
+        return None
+    if isinstance(items, list) and all(isinstance(item, str) for item in items):
+        return items
+    return None
+
+
 def stored_phrases(value: object) -> tuple[str, ...] | None:
     """Return stored ``deprecates``/``about`` strings, stripped, or None when malformed.
 
     Records written around nowline may hold anything; this reads them leniently (a string is
-    one entry, blank entries are skipped) and returns None for a value nowline cannot use.
+    one entry unless it is a JSON array of strings, blank entries are skipped) and returns
+    None for a value nowline cannot use.
     """
-    items = [value] if isinstance(value, str) else value
+    listed = json_string_list(value)
+    items = listed if listed is not None else [value] if isinstance(value, str) else value
     if not isinstance(items, (list, tuple)):
         return None
     out: list[str] = []

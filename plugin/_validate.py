@@ -227,8 +227,13 @@ def check_reach(info: CorrectionInfo, reach: int, setting: float | int | None, t
 
 
 def _phrases(value: object, what: str, *, allow_empty: bool) -> tuple[str, ...]:
-    """Return a list of strings, stripped and de-duplicated, or raise InvalidCorrection."""
-    items = [value] if isinstance(value, str) else value
+    """Return a list of strings, stripped and de-duplicated, or raise InvalidCorrection.
+
+    One string is one entry, unless it is a JSON array of strings (``'["a/b"]'``, as agno
+    flattens lists): then it is that list.
+    """
+    listed = R.json_string_list(value)
+    items = listed if listed is not None else [value] if isinstance(value, str) else value
     if not isinstance(items, (list, tuple)):
         raise InvalidCorrection(
             f"{what} must be a list of strings (or one string), not {type(value).__name__}."

@@ -383,8 +383,13 @@ def _store(
     tenant: str | None,
     database: str | None,
 ) -> _Store:
-    """Return the store the options name: PATH, or --url (which NOWLINE_URL may give)."""
+    """Return the store the options name: PATH, or --url (which NOWLINE_URL may give).
+
+    A PATH starting with ``~`` is expanded: MCP clients start commands without a shell.
+    """
     url_from_env = _from_env(url, URL_ENV)
+    if path is not None and path.startswith("~"):
+        path = os.path.expanduser(path)
     if path is not None and path.startswith(("http://", "https://")) and url is None:
         path, url = None, path  # a server URL given where PATH goes
     if path is not None and url is not None:
@@ -482,6 +487,11 @@ def _open(
             "folder of a chromadb.PersistentClient, or a server with --url.",
             param_hint="'PATH'",
         )
+    if store.path is not None and os.path.exists(store.path) and not os.path.isdir(store.path):
+        raise typer.BadParameter(
+            f"{store.path!r} is a file; give the folder of a Chroma store (created if missing).",
+            param_hint="'PATH'",
+        )
     client = _connect(store)
     names = sorted(c.name for c in client.list_collections())
     name = collection
@@ -510,6 +520,8 @@ def _open(
         )
     if name in names:
         _check_embedding_function(client, name)
+    from chromadb.errors import InvalidArgumentError
+
     from nowline.tools import with_store_scope_key
 
     try:
@@ -517,6 +529,11 @@ def _open(
         if name in names:
             return with_store_scope_key(wrapped.get_collection(name))
         return wrapped.get_or_create_collection(name)
+    except InvalidArgumentError as exc:  # chromadb refuses the name of a new collection
+        raise typer.BadParameter(
+            f"chromadb cannot create a collection named {name!r}: {exc}",
+            param_hint="'--collection'",
+        ) from None
     except StoreBusy:
         _busy(store)
     except InvalidInput as exc:
@@ -726,7 +743,7 @@ def recall(
             metavar="TEXT", help="What to recall (required, not empty).", show_default=False
         ),
     ] = None,
-    k: Annotated[int, typer.Option("-k", "--n-results", min=1, help="How many hits.")] = 5,
+    k: Annotated[int, typer.Option("-k", "--n-results", "--k", min=1, help="How many hits.")] = 5,
     as_of: Annotated[
         str | None,
         typer.Option(
@@ -936,6 +953,11 @@ def check(
             raise typer.BadParameter("give a JSON object", param_hint="'--metadata'")
         meta = parsed
     body = sys.stdin.read() if given == "-" else given
+    if not body.strip():  # as recall: an empty text is a mistake, not "nothing outdated"
+        raise typer.BadParameter(
+            "the text to check is empty; give the text, or - and the text on stdin.",
+            param_hint="'TEXT'",
+        )
     store = _store(path, url, token, token_header, tenant, database)
     col = _open(store, collection, scope_key)
     if scope is not None:
@@ -1547,11 +1569,12 @@ def _stop(written: int, line: int, message: str) -> NoReturn:
 
 @app.command("mcp")
 def mcp_command(
+    folder: PathArg = None,
     path: Annotated[
         str | None,
         typer.Option(
             "--path",
-            help="Folder of a local Chroma store (created if missing).",
+            help="Folder of a local Chroma store (created if missing); the same as PATH.",
             rich_help_panel=_STORE,
             show_default=False,
         ),
@@ -1576,7 +1599,7 @@ def mcp_command(
 ) -> None:
     """Serve the memory tools to a model over MCP (stdio): remember, correct, recall, ...
 
-    The store is a local folder (--path) or a Chroma server (--url, or NOWLINE_URL), which
+    The store is a local folder (PATH or --path) or a Chroma server (--url, or NOWLINE_URL), which
     other processes (the CLI, other agents) can write to at the same time. An empty store
     gets a collection named "memory". Register this command with an MCP client; it speaks
     JSON-RPC on stdin and stdout and logs to stderr. The embedding model loads in the
@@ -1586,6 +1609,9 @@ def mcp_command(
         from nowline import mcp_server
     except ImportError as exc:
         _fail(str(exc))
+    if folder is not None and path is not None:
+        raise typer.BadParameter("give the folder once: PATH or --path.", param_hint="'--path'")
+    path = folder if path is None else path
     if path is not None and _from_env(url, URL_ENV):
         url = None  # an explicit --path wins over NOWLINE_URL
     if path is not None and url is not None:

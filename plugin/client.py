@@ -1,9 +1,11 @@
 """``nowline.wrap``: wrap a chromadb collection or client.
 
-:class:`Client` is a chromadb ``ClientAPI`` (``isinstance`` holds). It forwards every client
-method to the wrapped client; the methods that return collections return them wrapped, and
-the ones that change the store take a local store's writer lock first. Attributes it does not
-name (a later chromadb's new methods, ``close``, ``_server``, ...) pass straight through.
+:class:`Client` is a chromadb ``ClientAPI`` (``isinstance`` holds), and what ``wrap()`` returns
+is an instance of the wrapped client's own class as well (``chromadb.api.client.Client``; see
+``_concrete.py``). It forwards every client method to the wrapped client; the methods that
+return collections return them wrapped, and the ones that change the store take a local
+store's writer lock first. Attributes it does not name (a later chromadb's new methods,
+``close``, ``_server``, ...) pass straight through.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from chromadb.api.models.Collection import Collection as ChromaCollection
 from chromadb.api.types import CollectionMetadata, DataLoader, EmbeddingFunction, Schema
 from chromadb.errors import NotFoundError
 
+from ._concrete import client_class
 from ._store import hold_writer_lock, local_store
 from ._validate import DEFAULT_MAX_REACH
 from .collection import Collection, Options
@@ -291,7 +294,8 @@ def wrap(
     """Wrap a chromadb collection (or a client, whose collections then come back wrapped).
 
     Async chromadb objects (``await chromadb.AsyncHttpClient(...)`` and its collections) give
-    :class:`nowline.AsyncClient` and :class:`nowline.AsyncCollection`.
+    :class:`nowline.AsyncClient` and :class:`nowline.AsyncCollection`. A client that
+    :func:`nowline.instrument` wrapped is wrapped afresh, with these options.
 
     Args:
         target: a ``chromadb.Collection`` or a chromadb client, sync or async.
@@ -313,7 +317,10 @@ def wrap(
         InvalidInput: ``target`` is neither, or an option is invalid.
     """
     from .aio import AsyncClient, AsyncCollection
+    from .instrumentation import instrumented
 
+    if instrumented(target):  # wrap()'s own options for a client instrument() wrapped
+        target = target.raw  # type: ignore[union-attr]
     if isinstance(target, (Client, Collection, AsyncClient, AsyncCollection)):
         raise InvalidInput("This object is already wrapped by nowline; use it as is.")
     options = Options(
@@ -327,11 +334,11 @@ def wrap(
         return Collection(target, options)
     if isinstance(target, ClientAPI):
         # The forwarders of chromadb's client API are generated above, which mypy cannot see.
-        return Client(target, options)  # type: ignore[abstract]
+        return client_class(Client, type(target))(target, options)  # type: ignore[abstract]
     if isinstance(target, ChromaAsyncCollection):
         return AsyncCollection(target, options)
     if isinstance(target, AsyncClientAPI):
-        return AsyncClient(target, options)  # type: ignore[abstract]
+        return client_class(AsyncClient, type(target))(target, options)  # type: ignore[abstract]
     raise InvalidInput(
         f"wrap() takes a chromadb Collection or client, not {type(target).__name__}."
     )

@@ -38,3 +38,13 @@ def test_check_rejects_bad_metadata(seeded: str) -> None:
     """--metadata must be a JSON object; a usage error exits 2."""
     result = invoke("check", seeded, "x", "--metadata", "[1]")
     assert result.exit_code == 2
+
+
+def test_check_of_an_empty_text_exits_2_as_recall_does(seeded: str) -> None:
+    """An empty or blank text (argument or stdin) is a usage error, as for recall."""
+    assert invoke("recall", seeded, "").exit_code == 2
+    assert invoke("check", seeded, "").exit_code == 2
+    assert invoke("check", seeded, "  \n").exit_code == 2
+    from_stdin = CliRunner().invoke(app, ["check", seeded, "-"], input="")
+    assert from_stdin.exit_code == 2
+    assert "empty" in from_stdin.stderr

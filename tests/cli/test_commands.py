@@ -210,3 +210,9 @@ def test_preview_respects_the_scope(scoped: nowline.Collection, store_path: str)
     args = ("preview", store_path, "-d", "metalcraftai/ufo", "--scope-key", "user_id")
     assert [r["id"] for r in invoke_json(*args, "--scope", "alice")["records"]] == ["a"]
     assert invoke_json(*args)["records"] == []  # records without the key form their own scope
+
+
+def test_recall_takes_k_spelled_as_a_long_option(seeded: str) -> None:
+    """`--k N` is -k (click would otherwise suggest --token for it)."""
+    assert len(invoke_json("recall", seeded, "ufo", "--k", "1")["hits"]) == 1
+    assert len(invoke_json("recall", seeded, "ufo", "-k", "1")["hits"]) == 1

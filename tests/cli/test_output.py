@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner, Result
 
 import nowline
@@ -188,3 +189,42 @@ def test_recall_scope_filters_to_one_scope(scoped: nowline.Collection, store_pat
     scoped.remember("Bob clones metalcraftai/ufo.", id="b", metadata={"user_id": "bob"})
     args = ("recall", store_path, "clones", "--scope-key", "user_id", "--scope", "bob")
     assert [h["id"] for h in invoke_json(*args)["hits"]] == ["b"]
+
+
+def test_mcp_takes_the_folder_positionally_with_tilde_expanded(
+    scoped: nowline.Collection,
+    store_path: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`nowline mcp ~/store` (no shell, as MCP clients start it) opens HOME's store."""
+    scoped.correct(
+        "Moved from metalcraftai/ufo to ufo-ai/ufo.",
+        deprecates=["metalcraftai/ufo"],
+        metadata={"user_id": "alice"},
+    )
+    monkeypatch.setenv("HOME", str(Path(store_path).parent))
+    monkeypatch.chdir(tmp_path)
+    result = invoke("mcp", f"~/{Path(store_path).name}")
+    assert result.exit_code == 2  # the scoped store was found, and it needs --scope
+    assert "--scope" in " ".join(result.stderr.split())
+    assert not (tmp_path / "~").exists()
+    both = invoke("mcp", store_path, "--path", store_path)
+    assert both.exit_code == 2 and "once" in both.stderr
+
+
+def test_a_store_path_that_is_a_file_gets_the_error_box(tmp_path: Path) -> None:
+    """`nowline mcp FILE` is a usage error naming the file, not a chromadb traceback."""
+    afile = tmp_path / "notes.txt"
+    afile.write_text("not a store")
+    result = invoke("mcp", str(afile))
+    assert result.exit_code == 2
+    assert "is a file" in " ".join(result.stderr.split())
+
+
+def test_an_invalid_new_collection_name_gets_the_error_box(tmp_path: Path) -> None:
+    """`nowline mcp PATH -c w1` is a usage error on --collection, not a chromadb traceback."""
+    result = invoke("mcp", str(tmp_path / "store"), "-c", "w1")
+    assert result.exit_code == 2
+    err = " ".join(result.stderr.split())
+    assert "--collection" in err and "'w1'" in err

@@ -1,0 +1,1 @@
+"""langchain-chroma's own test suite run through nowline (see README.md here)."""
