@@ -143,8 +143,10 @@ class Worker:
             return {"scope_key": self.col.scope_key}
         if op == "observe":
             return self.observe(command["probes"])
-        if op == "tick":  # a cheap read: a refresh when one is due, and a step of the scan
+        if op == "tick":  # a cheap read: a refresh when one is due
             return len(self.call("check", "tick", metadata={"user_id": None}))
+        if op == "bounds":  # the freshness bounds this wrapper last measured (README)
+            return list(self.col.freshness_bounds)
         _Pause.arm(command.get("kill_after"))
         try:
             return self.write(op, command)

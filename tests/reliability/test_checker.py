@@ -133,7 +133,6 @@ SEEDS = ((11, "mixed"), (12, "global"))
 STEPS = 10
 
 
-@pytest.mark.xfail(strict=True, reason="fault: the current protocol fails random programs")
 def test_random_programs_agree_with_the_reference(server: ChromaServer, tmp_path: Path) -> None:
     """Random programs with injected faults keep every process equal to the reference."""
     started = time.monotonic()
