@@ -126,8 +126,8 @@ def plan_write(
         documents: the documents to store, or None to keep the stored ones.
         known: the stored records among ``ids``.
         registry: the corrections as this process knows them.
-        scope_key: the writer's scope key: a correction written carries it (and its own
-            value for it); without one, a correction keeps the key it had, if any.
+        scope_key: the writer's scope key: a new correction carries it (and its own value
+            for it); an edited correction keeps the key it had, if any.
         stamps: one write stamp per record (see ``_records.write_stamps``).
         legacy_key: the collection's scope key from nowline 0.1, if any.
     """
@@ -143,10 +143,12 @@ def plan_write(
             continue
         record = R.merge(rid, old, user, doc, stamps[i])
         if R.is_correction(record.metadata):
-            # nowline marks every correction it writes (a listing finds it), with the
-            # writer's scope key if it has one: the scope travels with the correction.
+            # nowline marks every correction it writes (a listing finds it). A new correction
+            # takes the writer's scope key, if it has one; an edit keeps the key the
+            # correction has: the scope travels with the correction, not with its editor.
             marks: dict[str, Any] = {R.CORRECTION: True}
-            if scope_key is not None:
+            new = old is None or not R.is_correction(old.metadata)
+            if scope_key is not None and new:
                 marks[R.SCOPE_KEY] = scope_key
             record = Record(rid, record.document, {**(record.metadata or {}), **marks})
         records.append(record)

@@ -160,6 +160,23 @@ def _server_wrapper(
 
 
 @pytest.mark.server
+def test_an_edit_keeps_the_scope_a_correction_was_written_with(store_path: str) -> None:
+    """A scoped wrapper that edits a correction written for every scope leaves it global.
+
+    (Found by the multi-process checker: an edit rewrote the key, so another process that
+    still held the correction as global showed it where the store no longer applied it.)
+    """
+    plain = _open(store_path)
+    plain.correct(FIX, deprecates=[OLD], id="c1")
+    plain.remember(f"bob deploys {OLD}", id="bob1", metadata=BOB)
+    scoped = _open(store_path, scope_key="user_id")
+    scoped.update(ids=["c1"], documents=["Moved from acme/app to acme/web (since May)."])
+    meta = (scoped.raw.get(ids=["c1"])["metadatas"] or [{}])[0] or {}
+    assert "nowline_scope_key" not in meta
+    assert _shown(plain, "bob1") == ("historical", ["c1"])
+    assert _shown(scoped, "bob1") == ("historical", ["c1"])
+
+
 @_fault(2, "a snapshot written before any scoped correction read the store unscoped")
 def test_a_snapshot_from_before_the_first_scoped_correction_crosses_no_scope(
     chroma_server: ChromaServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
