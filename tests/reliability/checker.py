@@ -38,6 +38,7 @@ import json
 import math
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -297,16 +298,19 @@ class Failure:
     process: str
     kind: str
     detail: str
+    cause: tuple[str, ...] = ()
+    """The kinds of steps so far that touched the records the detail names (e.g. a
+    ``raw_delete`` of the correction that a process still lists)."""
 
     def __str__(self) -> str:
         """Return the failure as a report line."""
         return f"step {self.step}, {self.process}, {self.kind}: {self.detail}"
 
     @property
-    def signature(self) -> tuple[str, str]:
-        """Return what tells failures apart: the kind, and worker, cli or the store."""
+    def signature(self) -> tuple[str, str, str]:
+        """Return what tells failures apart: the kind, worker, cli or the store, and the cause."""
         who = self.process.split()[0]
-        return self.kind, "worker" if who.startswith("w") else who
+        return self.kind, "worker" if who.startswith("w") else who, "+".join(self.cause)
 
 
 class _Stop(Exception):
@@ -443,7 +447,13 @@ class Run:
 
     def fail(self, process: str, kind: str, detail: str) -> None:
         """Record a failure at the current step (at most three per kind and process class)."""
-        failure = Failure(self.step_index, process, kind, detail)
+        named = set(re.findall(r"\b[cm]\d+\b", detail))
+        cause = sorted({
+            step[0]
+            for step in self.program.steps[: self.step_index + 1]
+            if {str(x) for x in step[1:3]} & named and step[0] not in ("remember", "cli")
+        })  # fmt: skip
+        failure = Failure(self.step_index, process, kind, detail, tuple(cause))
         if sum(f.signature == failure.signature for f in self.failures) < 3:
             self.failures.append(failure)
 
@@ -931,13 +941,13 @@ def long_run(
     first_seed: int = 1000,
     minimize_budget: float = 240.0,
     report: Callable[[str], None] = print,
-) -> dict[tuple[str, str], dict[str, Any]]:
+) -> dict[tuple[str, str, str], dict[str, Any]]:
     """Run many programs; minimize the first program of each new failure signature.
 
     Returns ``{signature: {"program": minimal JSON, "failure": str, "seed": ...}}`` and reports
     progress through ``report``.
     """
-    found: dict[tuple[str, str], dict[str, Any]] = {}
+    found: dict[tuple[str, str, str], dict[str, Any]] = {}
     started = time.monotonic()
     for n in range(programs):
         seed = first_seed + n

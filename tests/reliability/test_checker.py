@@ -172,6 +172,6 @@ def test_long_run(server: ChromaServer, tmp_path: Path) -> None:
     minutes = (time.monotonic() - started) / 60
     report(f"done: {programs} programs x {steps} steps in {minutes:.1f} min")
     (out / "long-run.json").write_text(
-        json.dumps({f"{k[0]} / {k[1]}": v for k, v in found.items()}, indent=1)
+        json.dumps({" / ".join(k): v for k, v in found.items()}, indent=1)
     )
     assert not found, f"{len(found)} kinds of failure; see {out / 'long-run.json'}"
