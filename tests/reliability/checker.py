@@ -509,13 +509,18 @@ class Run:
             command = {"op": op, "id": step[2], "text": step[3], "deprecates": step[4]}
         else:
             command = {"op": "repair"}
+        before = self.stored_scope_key(step[2]) if op == "edit" else None
         result = self.command(name, command)
+        if op == "edit" and result is not None and "ok" in result:
+            after = self.stored_scope_key(step[2])
+            if after != before:
+                self.fail(name, "scope written", f"editing {step[2]} changed its scope key "
+                          f"from {before!r} to {after!r}")  # fmt: skip
         if op == "repair" and result is not None and "ok" in result:
             self.links_exact = True
         if op == "correct" and result is not None and "ok" in result:
             # DESIGN §7: the scope travels with the correction, from the wrapper that wrote it.
-            got = self.raw.get(ids=[command["id"]], include=["metadatas"])["metadatas"]
-            stored = (got[0] or {}).get("nowline_scope_key") if got else None
+            stored = self.stored_scope_key(command["id"])
             if stored != self.specs[name]["scope_key"]:
                 self.fail(
                     name,
@@ -523,6 +528,11 @@ class Run:
                     f"{command['id']} stores scope key {stored!r}; "
                     f"its wrapper has {self.specs[name]['scope_key']!r}",
                 )
+
+    def stored_scope_key(self, rid: str) -> Any:
+        """Return the scope key a record stores (None when it has none or is gone)."""
+        got = self.raw.get(ids=[rid], include=["metadatas"])["metadatas"]
+        return (got[0] or {}).get("nowline_scope_key") if got else None
 
     def raw_step(self, step: Step) -> None:
         """Write, edit or delete around nowline, with this process's plain client."""
