@@ -951,6 +951,7 @@ def long_run(
     first_seed: int = 1000,
     minimize_budget: float = 240.0,
     report: Callable[[str], None] = print,
+    profiles: Sequence[str] = PROFILES,
 ) -> dict[tuple[str, str, str], dict[str, Any]]:
     """Run many programs; minimize the first program of each new failure signature.
 
@@ -961,7 +962,7 @@ def long_run(
     started = time.monotonic()
     for n in range(programs):
         seed = first_seed + n
-        profile = PROFILES[seed % len(PROFILES)]
+        profile = profiles[seed % len(profiles)]
         program = generate(seed, steps, profile=profile)
         run = run_program(server, work / f"p{seed}", program, stop=False)
         new = [f for f in run.failures if f.signature not in found]
