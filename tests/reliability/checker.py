@@ -313,10 +313,6 @@ class Failure:
         return self.kind, "worker" if who.startswith("w") else who, "+".join(self.cause)
 
 
-class _Stop(Exception):
-    """Raised to end a program at its first failing step."""
-
-
 def _diff(got: Mapping[str, Any], want: Mapping[str, Any], limit: int = 6) -> str:
     """Return up to ``limit`` entries where two maps differ."""
     keys = [k for k in sorted(set(got) | set(want), key=str) if got.get(k) != want.get(k)]
@@ -460,7 +456,7 @@ class Run:
     # ------------------------------------------------------------------ steps
 
     def step(self, step: Step) -> None:
-        """Run one step (raises :class:`_Stop` at the first failing one)."""
+        """Run one step; a worker killed by it is started again, with the same spec."""
         op = step[0]
         if op in ("remember", "correct", "retract", "delete", "edit", "repair"):
             self.nowline_step(step)
