@@ -37,6 +37,7 @@ import itertools
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -292,20 +293,19 @@ class Failure:
     process: str
     kind: str
     detail: str
+    cause: tuple[str, ...] = ()
+    """The kinds of steps so far that touched the records the detail names (e.g. a
+    ``raw_delete`` of the correction that a process still lists)."""
 
     def __str__(self) -> str:
         """Return the failure as a report line."""
         return f"step {self.step}, {self.process}, {self.kind}: {self.detail}"
 
     @property
-    def signature(self) -> tuple[str, str]:
-        """Return what tells failures apart: the kind, and worker, cli or the store."""
+    def signature(self) -> tuple[str, str, str]:
+        """Return what tells failures apart: the kind, worker, cli or the store, and the cause."""
         who = self.process.split()[0]
-        return self.kind, "worker" if who.startswith("w") else who
-
-
-class _Stop(Exception):
-    """Raised to end a program at its first failing step."""
+        return self.kind, "worker" if who.startswith("w") else who, "+".join(self.cause)
 
 
 def _diff(got: Mapping[str, Any], want: Mapping[str, Any], limit: int = 6) -> str:
@@ -438,14 +438,20 @@ class Run:
 
     def fail(self, process: str, kind: str, detail: str) -> None:
         """Record a failure at the current step (at most three per kind and process class)."""
-        failure = Failure(self.step_index, process, kind, detail)
+        named = set(re.findall(r"\b[cm]\d+\b", detail))
+        cause = sorted({
+            step[0]
+            for step in self.program.steps[: self.step_index + 1]
+            if {str(x) for x in step[1:3]} & named and step[0] not in ("remember", "cli")
+        })  # fmt: skip
+        failure = Failure(self.step_index, process, kind, detail, tuple(cause))
         if sum(f.signature == failure.signature for f in self.failures) < 3:
             self.failures.append(failure)
 
     # ------------------------------------------------------------------ steps
 
     def step(self, step: Step) -> None:
-        """Run one step (raises :class:`_Stop` at the first failing one)."""
+        """Run one step; a worker killed by it is started again, with the same spec."""
         op = step[0]
         if op in ("remember", "correct", "retract", "delete", "edit", "repair"):
             self.nowline_step(step)
@@ -494,13 +500,18 @@ class Run:
             command = {"op": op, "id": step[2], "text": step[3], "deprecates": step[4]}
         else:
             command = {"op": "repair"}
+        before = self.stored_scope_key(step[2]) if op == "edit" else None
         result = self.command(name, command)
+        if op == "edit" and result is not None and "ok" in result:
+            after = self.stored_scope_key(step[2])
+            if after != before:
+                self.fail(name, "scope written", f"editing {step[2]} changed its scope key "
+                          f"from {before!r} to {after!r}")  # fmt: skip
         if op == "repair" and result is not None and "ok" in result:
             self.links_exact = True
         if op == "correct" and result is not None and "ok" in result:
             # DESIGN §7: the scope travels with the correction, from the wrapper that wrote it.
-            got = self.raw.get(ids=[command["id"]], include=["metadatas"])["metadatas"]
-            stored = (got[0] or {}).get("nowline_scope_key") if got else None
+            stored = self.stored_scope_key(command["id"])
             if stored != self.specs[name]["scope_key"]:
                 self.fail(
                     name,
@@ -508,6 +519,11 @@ class Run:
                     f"{command['id']} stores scope key {stored!r}; "
                     f"its wrapper has {self.specs[name]['scope_key']!r}",
                 )
+
+    def stored_scope_key(self, rid: str) -> Any:
+        """Return the scope key a record stores (None when it has none or is gone)."""
+        got = self.raw.get(ids=[rid], include=["metadatas"])["metadatas"]
+        return (got[0] or {}).get("nowline_scope_key") if got else None
 
     def raw_step(self, step: Step) -> None:
         """Write, edit or delete around nowline, with this process's plain client."""
@@ -935,17 +951,18 @@ def long_run(
     first_seed: int = 1000,
     minimize_budget: float = 240.0,
     report: Callable[[str], None] = print,
-) -> dict[tuple[str, str], dict[str, Any]]:
+    profiles: Sequence[str] = PROFILES,
+) -> dict[tuple[str, str, str], dict[str, Any]]:
     """Run many programs; minimize the first program of each new failure signature.
 
     Returns ``{signature: {"program": minimal JSON, "failure": str, "seed": ...}}`` and reports
     progress through ``report``.
     """
-    found: dict[tuple[str, str], dict[str, Any]] = {}
+    found: dict[tuple[str, str, str], dict[str, Any]] = {}
     started = time.monotonic()
     for n in range(programs):
         seed = first_seed + n
-        profile = PROFILES[seed % len(PROFILES)]
+        profile = profiles[seed % len(profiles)]
         program = generate(seed, steps, profile=profile)
         run = run_program(server, work / f"p{seed}", program, stop=False)
         new = [f for f in run.failures if f.signature not in found]

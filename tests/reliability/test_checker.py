@@ -165,12 +165,13 @@ def test_long_run(server: ChromaServer, tmp_path: Path) -> None:
     started = time.monotonic()
     report(f"long run: {programs} programs x {steps} steps")
     budget = float(os.environ.get("CHECKER_MINIMIZE_SECONDS", "150"))
+    profiles = os.environ.get("CHECKER_PROFILES", ",".join(checker.PROFILES)).split(",")
     found = checker.long_run(
-        server, tmp_path, programs, steps, minimize_budget=budget, report=report
+        server, tmp_path, programs, steps, minimize_budget=budget, report=report, profiles=profiles
     )
     minutes = (time.monotonic() - started) / 60
     report(f"done: {programs} programs x {steps} steps in {minutes:.1f} min")
     (out / "long-run.json").write_text(
-        json.dumps({f"{k[0]} / {k[1]}": v for k, v in found.items()}, indent=1)
+        json.dumps({" / ".join(k): v for k, v in found.items()}, indent=1)
     )
     assert not found, f"{len(found)} kinds of failure; see {out / 'long-run.json'}"

@@ -231,3 +231,18 @@ def test_wrapper_without_scope_key_writes_global_corrections(
         ["correct", "w1", "c1", "Moved from svc/c to svc/d.", ["svc/c"], [], "bob", None],
     ])  # fmt: skip
     _holds(checker.run_program(server, tmp_path, program))
+
+
+@_rule("an edit through a wrapper with another scope key rewrites the correction's scope key")
+def test_edit_keeps_the_scope_of_the_correction(server: ChromaServer, tmp_path: Path) -> None:
+    """A correction edited through a scoped wrapper keeps the scope it was written with.
+
+    Found by the long run (seed 1011): the unscoped writer, which still holds the correction
+    as global, then shows it under Bob's memory and stores Bob's next memory linked to it.
+    """
+    program = Program(11, [_worker("w0"), _worker("w1", "user_id", cache="B")], [
+        ["correct", "w0", "c0", *MOVE, 7, None],
+        ["edit", "w1", "c0", "Moved from svc/a to svc/e.", ["svc/a"]],
+        ["remember", "w0", "m1", "note on svc/a", "bob"],
+    ], observe="rotate")  # fmt: skip
+    _holds(checker.run_program(server, tmp_path, program))
