@@ -47,6 +47,7 @@ __all__ = [
     "load_flow",
     "read_all",
     "read_by_ids",
+    "read_ids",
     "records_of",
     "refresh_flow",
     "verify_flow",
@@ -179,11 +180,20 @@ def read_all(
     rest = yield Get(where=where, where_document=where_document, offset=PAGE, include=())
     seen = {r.id for r in out}
     ids = [i for i in dict.fromkeys(rest["ids"]) if i not in seen]
-    if not include:
-        return out + [Record(i, None, None) for i in ids]
     found = yield from read_by_ids(ids, include)
     out += [found[i] for i in ids if i in found]
     return out
+
+
+def read_ids(where: Where) -> Flow[list[str]]:
+    """Return the ids of every matching record (no data: a membership listing's read)."""
+    page = yield Get(where=where, limit=PAGE, offset=0, include=())
+    ids: list[str] = list(page["ids"])
+    if len(ids) < PAGE:
+        return ids
+    rest = yield Get(where=where, offset=PAGE, include=())
+    seen = set(ids)
+    return ids + [i for i in dict.fromkeys(rest["ids"]) if i not in seen]
 
 
 def read_by_ids(
@@ -260,16 +270,18 @@ def list_flow(
     started = time.monotonic()
 
     def listing() -> Flow[tuple[Iterable[Record], Iterable[str]]]:
-        rows = yield from read_all(where=MARKED, include=("metadatas",) if full else ())
-        listed = {r.id: r for r in rows}
         held = registry.held()
-        stale = [i for i in listed if i not in held]
         if full:
-            stale += [
+            rows = yield from read_all(where=MARKED, include=("metadatas",))
+            listed: dict[str, Record | None] = {r.id: r for r in rows}
+            stale = [
                 i
-                for i, info in held.items()
-                if i in listed and not _same(info, listed[i], legacy_key)
+                for i, row in listed.items()
+                if i not in held or not _same(held[i], cast(Record, row), legacy_key)
             ]
+        else:
+            listed = dict.fromkeys((yield from read_ids(MARKED)))
+            stale = [i for i in listed if i not in held]
         gone = [i for i, info in held.items() if i not in listed and info.marked]
         return (yield from _by_ids(sorted(set(stale) | set(gone))))
 
@@ -330,8 +342,7 @@ def load_flow(
             started = time.monotonic()
             registry.replace_all(saved.infos)
             yield from _build_meanwhile(registry)
-            rows = yield from read_all(where=MARKED, include=())
-            listed = {r.id for r in rows}
+            listed = set((yield from read_ids(MARKED)))
             held = registry.held()
             wanted = [i for i in listed if i not in held or held[i].retracted is not None]
             wanted += [i for i in held if i not in listed]

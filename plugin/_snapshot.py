@@ -169,7 +169,15 @@ def _infos(columns: dict[str, list[Any]]) -> list[CorrectionInfo] | None:
     ):
         return None
     if not _only(scopes, type(None)):
-        scopes = [None if s is None else _scope(s) for s in scopes]
+        parsed: dict[str, Any] = {}  # a store has few distinct scopes: parse each once
+        scopes = [
+            None
+            if s is None
+            else parsed[k]
+            if (k := orjson.dumps(s).decode()) in parsed
+            else parsed.setdefault(k, _scope(s))
+            for s in scopes
+        ]
     # tuple.__new__ skips the named tuple's own __new__ (a Python call per correction);
     # the columns are CorrectionInfo's fields, in order.
     rows = zip(
