@@ -1,4 +1,7 @@
-"""``nowline check``: a pre-tool-use or git hook that exits 1 on outdated names."""
+"""``nowline check``: a git hook or CI step that exits 1 on outdated names.
+
+A coding agent's tool hook is ``nowline hook`` (``tests/tools/``).
+"""
 
 from __future__ import annotations
 
