@@ -114,7 +114,6 @@ class Registry:
         self._automata: _Automata | None = None
         self._building: _Build | None = None
         self._sups: dict[str, tuple[str, ...]] = {}
-        self._texts: frozenset[str] | None = None
         self._keys: frozenset[str] | None = None
         self.version = 0
 
@@ -182,13 +181,6 @@ class Registry:
         with self._lock:
             values = list(self._infos.values())
         return sorted(values, key=lambda i: i.order)
-
-    def texts(self) -> frozenset[str]:
-        """Return the text of every correction, whitespace collapsed (as a line shows it)."""
-        with self._lock:
-            if self._texts is None:
-                self._texts = frozenset(" ".join(i.document.split()) for i in self._infos.values())
-            return self._texts
 
     def held(self) -> dict[str, CorrectionInfo]:
         """Return every correction by id (a copy)."""
@@ -385,7 +377,6 @@ class Registry:
     def _changed(self) -> None:
         """Invalidate caches after a change."""
         self._sups = {}
-        self._texts = None
         self._keys = None
         self.version += 1
 
