@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import chromadb
 import pytest
 
 import nowline
-from tests.conftest import FakeEmbedding, ServerDatabase, backend
+from tests.conftest import ChromaServer, FakeEmbedding, ServerDatabase, backend
 
 _names = itertools.count()
 
@@ -60,3 +60,13 @@ def memory(new_collection: Callable[..., nowline.Collection]) -> nowline.Collect
 def scoped(new_collection: Callable[..., nowline.Collection]) -> nowline.Collection:
     """Return a fresh, empty wrapped collection scoped by ``user_id``."""
     return new_collection(scope_key="user_id")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ChromaServer]:
+    """Start a Chroma server per module that asks (restore steps stop and restart it)."""
+    started = ChromaServer(path=tmp_path_factory.mktemp("server") / "data").start()
+    try:
+        yield started
+    finally:
+        started.stop()

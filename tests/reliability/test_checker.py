@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,16 +20,6 @@ from tests.reliability import checker
 from tests.reliability.reference import TRAVELS, Record, expected, expected_trips
 
 pytestmark = pytest.mark.server
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ChromaServer]:
-    """Start a Chroma server of this module's own (restore steps stop and restart it)."""
-    started = ChromaServer(path=tmp_path_factory.mktemp("checker") / "data").start()
-    try:
-        yield started
-    finally:
-        started.stop()
 
 
 def _correction(rid: str, old: str, key: str | None = None, **meta: object) -> Record:

@@ -9,7 +9,6 @@ are those of the third adversarial review.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,16 +19,6 @@ from tests.reliability import checker
 from tests.reliability.checker import Program
 
 pytestmark = pytest.mark.server
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ChromaServer]:
-    """Start a Chroma server of this module's own (restore steps stop and restart it)."""
-    started = ChromaServer(path=tmp_path_factory.mktemp("faults") / "data").start()
-    try:
-        yield started
-    finally:
-        started.stop()
 
 
 def _worker(
