@@ -140,7 +140,12 @@ def hit_of(record: Record, distance: float | None, state: HitState, registry: Re
 
 
 def query_row(
-    record: Record, state: HitState, registry: Registry, annotate: bool
+    record: Record,
+    state: HitState,
+    registry: Registry,
+    annotate: bool,
+    text_key: str | None = None,
+    document: str | None = None,
 ) -> tuple[str | None, dict[str, Any] | None]:
     """Return a hit's document and metadata as ``query()`` returns them.
 
@@ -148,21 +153,32 @@ def query_row(
     removed), except that a stored line that could pass for one of nowline's labels is quoted
     (:func:`nowline.render.sanitize`): the model is told to act on those labels, so no stored
     text may imitate one, in any hit. A superseded hit carries its correction lines in its
-    document (unless ``annotate`` is off) and its role and correction ids in its metadata; a
+    text (unless ``annotate`` is off) and its role and correction ids in its metadata; a
     retracted correction carries its mark the same way.
+
+    The text is the document, or ``metadata[text_key]`` in a ``text_key`` store; there the
+    Chroma ``document`` (usually None) comes back sanitized and otherwise unchanged.
     """
     meta = R.user_metadata(record.metadata)
-    if not state.superseded and state.role != "retracted":
-        return (sanitize(record.document) if record.document is not None else None), meta
-    out: dict[str, Any] = dict(meta or {})
-    out[R.ROLE] = state.role
-    if state.superseded:
-        out[R.BY] = list(state.direct)
-        out[R.NOW] = list(state.newest)
-    doc = record.document
-    if doc is not None:
-        doc = annotate_document(doc, lines_of(state, registry)) if annotate else sanitize(doc)
-    return doc, out
+    marked = state.superseded or state.role == "retracted"
+    out: dict[str, Any] | None = meta
+    if marked:
+        out = dict(meta or {})
+        out[R.ROLE] = state.role
+        if state.superseded:
+            out[R.BY] = list(state.direct)
+            out[R.NOW] = list(state.newest)
+    text = record.document
+    if text is not None:
+        if marked and annotate:
+            text = annotate_document(text, lines_of(state, registry))
+        else:
+            text = sanitize(text)
+    if text_key is None:
+        return text, out
+    if text is not None:
+        out = {**(out or {}), text_key: text}
+    return (sanitize(document) if document is not None else None), out
 
 
 def trips_of(

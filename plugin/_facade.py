@@ -68,6 +68,7 @@ class Options:
         annotate: bool = True,
         max_reach: float | int | None = DEFAULT_MAX_REACH,
         refresh_seconds: float = 1.0,
+        text_key: str | None = None,
     ) -> None:
         """Validate the options; see :func:`nowline.wrap` for their meaning.
 
@@ -80,6 +81,17 @@ class Options:
             scope_key.startswith(R.PREFIX) or scope_key in (R.DEPRECATES, R.ABOUT)
         ):
             raise InvalidInput(f"scope_key {scope_key!r} is reserved by nowline; pick a user key.")
+        if text_key is not None and (not isinstance(text_key, str) or not text_key):
+            raise InvalidInput("text_key must be a non-empty metadata key (a str) or None.")
+        if text_key is not None and (
+            text_key.startswith(R.PREFIX)
+            or text_key in (R.DEPRECATES, R.ABOUT, R.OBSERVED_AT)
+            or text_key == scope_key
+        ):
+            raise InvalidInput(
+                f"text_key {text_key!r} is reserved by nowline or is the scope key; name the "
+                "metadata key that holds each record's text (mem0: 'data')."
+            )
         check_flag(annotate, "annotate")
         if isinstance(refresh_seconds, bool) or not isinstance(refresh_seconds, (int, float)):
             raise InvalidInput("refresh_seconds must be a number >= 0.")
@@ -90,6 +102,7 @@ class Options:
         self.annotate = annotate
         self.max_reach = check_max_reach(max_reach)
         self.refresh_seconds = float(refresh_seconds)
+        self.text_key = text_key
 
     def as_kwargs(self) -> dict[str, Any]:
         """Return the options as keyword arguments of :func:`nowline.wrap`."""
@@ -99,6 +112,7 @@ class Options:
             "annotate": self.annotate,
             "max_reach": self.max_reach,
             "refresh_seconds": self.refresh_seconds,
+            "text_key": self.text_key,
         }
 
 
@@ -160,6 +174,7 @@ class Facade:
             annotate=opts.annotate,
             max_reach=opts.max_reach,
             max_batch=max_batch_size(collection._client),
+            text_key=opts.text_key,
         )
         self._snapshot = snapshot_path(collection._client, str(collection.id), writer_path)
         return F.load(self._core, self._snapshot)
@@ -340,6 +355,8 @@ class Facade:
             time_arg(observed_at, "observed_at")
             meta[R.OBSERVED_AT] = observed_at
         core = self._core
+        if core.text_key is not None:
+            meta[core.text_key] = body
 
         def flow() -> Flow[str]:
             new = yield from self._fresh_id(rid)
@@ -374,6 +391,8 @@ class Facade:
             check_max_reach(max_reach)
         meta = correct_metadata(metadata, deprecates, about, observed_at)
         core = self._core
+        if core.text_key is not None:
+            meta[core.text_key] = body
 
         def flow() -> Flow[tuple[str, dict[str, int]]]:
             new = yield from self._fresh_id(rid)

@@ -24,17 +24,7 @@ from chromadb.api.types import Where, WhereDocument
 
 from . import _records as R
 from ._assembly import HitState, hit_of, query_row, read_state, trips_of
-from ._freshness import (
-    PAGE,
-    Freshness,
-    list_flow,
-    load_flow,
-    read_all,
-    read_by_ids,
-    records_of,
-    refresh_flow,
-    verify_flow,
-)
+from ._freshness import Freshness, list_flow, load_flow, refresh_flow, verify_flow
 from ._links import (
     WritePlan,
     batch_metadata,
@@ -47,7 +37,8 @@ from ._links import (
 from ._nearmiss import preview_flow as verdict_flow
 from ._nearmiss import unreached_check_flow
 from ._prefilter import candidate_regex
-from ._records import CorrectionInfo, Record, Scoped, correction_info, scope_token
+from ._reads import read_all, read_by_ids, read_range, records_of
+from ._records import CorrectionInfo, Record, Scoped, correction_info, record_of, scope_token
 from ._registry import PlannedRegistry, Registry
 from ._store import Count, Delete, Embed, Flow, Get, Lock, Query, Work, Write
 from ._time import now
@@ -100,20 +91,23 @@ class Core:
     annotate: bool
     max_reach: float | int | None
     max_batch: int
+    text_key: str | None = None
     checked_missing: set[str] = field(default_factory=set)
 
     def refresh(self, force: bool = False) -> Flow[bool]:
         """Catch up with corrections changed elsewhere, if due (see ``refresh_flow``)."""
-        return refresh_flow(self.fresh, self.registry, self.legacy_key, force=force)
+        return refresh_flow(
+            self.fresh, self.registry, self.legacy_key, force=force, text_key=self.text_key
+        )
 
     def verify(self, ids: Iterable[str]) -> Flow[bool]:
         """Read these corrections back by id and take in any change (see ``verify_flow``)."""
-        return verify_flow(self.registry, self.legacy_key, ids)
+        return verify_flow(self.registry, self.legacy_key, ids, self.text_key)
 
 
 def load(core: Core, snapshot: str | None = None) -> Flow[None]:
     """Load the collection's corrections (at wrap time)."""
-    yield from load_flow(core.fresh, core.registry, core.legacy_key, snapshot)
+    yield from load_flow(core.fresh, core.registry, core.legacy_key, snapshot, core.text_key)
 
 
 # ------------------------------------------------------------------------- reading
@@ -211,47 +205,11 @@ def get_flow(
     where_document: WhereDocument | None,
     include: list[str],
 ) -> Flow[dict[str, Any]]:
-    """Read records as chromadb's ``get`` (paged past Chroma's row limit), keys removed.
-
-    The first page sends ``limit`` and ``offset`` as given (a Chroma server refuses a bool,
-    and nowline must refuse it the same way).
-    """
-    start = 0 if offset is None else offset
-    parts: list[Mapping[str, Any]] = []
-    remaining = limit
-    while True:
-        size = PAGE if remaining is None else min(PAGE, remaining)
-        page = yield Get(
-            ids=ids,
-            where=where,
-            where_document=where_document,
-            limit=size,
-            offset=start,
-            include=tuple(include),
-        )
-        parts.append(page)
-        got = len(page["ids"])
-        start += got
-        if remaining is not None:
-            remaining -= got
-        if got < size or (remaining is not None and remaining <= 0):
-            break
-    result = _concat(parts, include)
+    """Read records as chromadb's ``get`` (paged past Chroma's row limit), keys removed."""
+    result = yield from read_range(ids, where, limit, offset, where_document, include)
     if "metadatas" in include:
-        yield from _observe(core, records_of(result))
+        yield from _observe(core, records_of(result, core.text_key))
     return _strip_rows(result)
-
-
-def _concat(parts: Sequence[Mapping[str, Any]], include: Sequence[str]) -> dict[str, Any]:
-    """Join the pages of one read into one GetResult."""
-    if len(parts) == 1:
-        return dict(parts[0])
-    out: dict[str, Any] = dict(parts[0])
-    out["ids"] = [i for p in parts for i in p["ids"]]
-    for key in ("embeddings", "documents", "uris", "metadatas"):
-        if parts[0].get(key) is not None:
-            out[key] = [v for p in parts for v in (p.get(key) or [])]
-    return out
 
 
 def peek_flow(core: Core, limit: int) -> Flow[dict[str, Any]]:
@@ -276,22 +234,24 @@ def query_flow(core: Core, req: QueryRequest) -> Flow[dict[str, Any]]:
         include=wanted,
     )
     rows = [
-        [Record(i, d, m) for i, d, m in zip(ids, docs, metas, strict=True)]
+        [(record_of(i, d, m, core.text_key), d) for i, d, m in zip(ids, docs, metas, strict=True)]
         for ids, docs, metas in zip(
             result["ids"], result["documents"] or [], result["metadatas"] or [], strict=True
         )
     ]
-    yield from _observe(core, (r for row in rows for r in row))
-    flat = [r for row in rows for r in row]
+    flat = [r for row in rows for r, _ in row]
+    yield from _observe(core, flat)
     verdicts = iter((yield from _states(core, flat)))
     docs_out: list[list[Any]] = []
     metas_out: list[list[Any]] = []
     for row in rows:
         d_row: list[Any] = []
         m_row: list[Any] = []
-        for record in row:
+        for record, document in row:
             state = next(verdicts)
-            doc, meta = query_row(record, state, core.registry, core.annotate)
+            doc, meta = query_row(
+                record, state, core.registry, core.annotate, core.text_key, document
+            )
             d_row.append(doc)
             m_row.append(meta)
         docs_out.append(d_row)
@@ -331,7 +291,7 @@ def recall_flow(
             include=("documents", "metadatas", "distances"),
         )
         row = [
-            (Record(i, d, m), dist)
+            (record_of(i, d, m, core.text_key), dist)
             for i, d, m, dist in zip(
                 res["ids"][0],
                 (res["documents"] or [[]])[0],
@@ -356,7 +316,7 @@ def recall_flow(
 
 def hits_flow(core: Core, ids: Sequence[str], as_of: float | None) -> Flow[list[Hit]]:
     """Return the records with these ids as hits (no distance), in the order given."""
-    found = yield from read_by_ids(ids)
+    found = yield from read_by_ids(ids, text_key=core.text_key)
     yield from _observe(core, found.values())
     records = [found[rid] for rid in ids if rid in found]
     verdicts = yield from _states(core, records, as_of)
@@ -416,6 +376,7 @@ def preview_flow(
             lambda infos: _reach(core, infos, exclude=()),
             text=text,
             max_reach=core.max_reach,
+            text_key=core.text_key,
         )
     )
 
@@ -444,9 +405,9 @@ def _reach(
             if isinstance(value, (str, int, float, bool)):
                 where = cast(Where, {key: value})
     phrases = [p for info in infos for p in info.deprecates]
-    candidates = yield from read_all(
-        where=where, where_document={"$regex": candidate_regex(phrases)}
-    )
+    # Chroma filters documents only: in a text_key store every record of the scope is read.
+    prefilter = None if core.text_key else {"$regex": candidate_regex(phrases)}
+    candidates = yield from read_all(where=where, where_document=prefilter, text_key=core.text_key)
     found: dict[str, list[Record]] = yield Work(
         reach_of, (infos, candidates, core.registry, core.legacy_key, tuple(exclude))
     )
@@ -481,7 +442,9 @@ def _relink(
     """
     touched: dict[str, Record] = {}
     for cid in dict.fromkeys(correction_ids):
-        held = yield from read_all(where=cast(Where, {R.BY: {"$contains": cid}}))
+        held = yield from read_all(
+            where=cast(Where, {R.BY: {"$contains": cid}}), text_key=core.text_key
+        )
         touched.update((r.id, r) for r in held)
     for record in reached:
         touched.setdefault(record.id, record)
@@ -503,6 +466,7 @@ def _prepare_write(
     stamps: Sequence[float],
     allow_absent: bool,
     allow_generic: bool,
+    text_key: str | None = None,
 ) -> tuple[WritePlan, list[dict[str, Any] | None]]:
     """Plan a write, apply the correction guards, and compute every record's metadata.
 
@@ -513,7 +477,7 @@ def _prepare_write(
         req.op,
         req.ids,
         req.metadatas,
-        req.documents,
+        req.texts(text_key),
         known,
         registry,
         scope_key,
@@ -538,13 +502,27 @@ def _prepare_write(
     return plan, final
 
 
-def _documents_as_stored(req: InsertRequest, known: Mapping[str, Record]) -> InsertRequest:
-    """Return the request with documents that came back annotated stored as they were.
+def _documents_as_stored(
+    req: InsertRequest, known: Mapping[str, Record], text_key: str | None = None
+) -> InsertRequest:
+    """Return the request with texts that came back annotated stored as they were.
 
-    Only where that is certain: a document equal to the stored one as nowline shows it (its
+    Only where that is certain: a text equal to the stored one as nowline shows it (its
     label-like lines quoted, nowline's lines beneath it) is nowline's rendering of that very
-    record, and is stored unchanged. Any other text is stored exactly as given.
+    record, and is stored unchanged. Any other text is stored exactly as given. The text is
+    the document, or ``metadata[text_key]`` in a ``text_key`` store.
     """
+    if text_key is not None and req.metadatas is not None and known:
+        metas = [
+            {**m, text_key: strip_annotation(m[text_key], stored.document)}
+            if m is not None
+            and isinstance(m.get(text_key), str)
+            and (stored := known.get(rid)) is not None
+            and stored.document
+            else m
+            for rid, m in zip(req.ids, req.metadatas, strict=True)
+        ]
+        return req if metas == req.metadatas else req.with_metadatas(metas)
     if req.documents is None or not known:
         return req
     docs = [
@@ -577,8 +555,8 @@ def write_flow(
     touches_known = any(rid in core.registry for rid in req.ids)
     known: dict[str, Record] = {}
     if req.op != "add" or corrections_in_batch or touches_known:
-        known = yield from read_by_ids(req.ids)
-    req = _documents_as_stored(req, known)
+        known = yield from read_by_ids(req.ids, text_key=core.text_key)
+    req = _documents_as_stored(req, known, core.text_key)
     stamps = R.write_stamps(now(), len(req.ids))
     args = (
         req,
@@ -589,6 +567,7 @@ def write_flow(
         stamps,
         allow_absent,
         allow_generic,
+        core.text_key,
     )
     plan, final = yield Work(_prepare_write, args)
     for _ in range(3):
@@ -612,6 +591,7 @@ def write_flow(
                 active,
                 {info.id: len(reach[info.id]) + links[info.id] for info in active},
                 lambda infos: _reach(core, infos, exclude=()),
+                core.text_key,
             )
     # Every guard has passed: now embed, and write the caller's records in one call.
     embeddings = req.embeddings
@@ -686,7 +666,7 @@ def delete_flow(
 
 def retract_flow(core: Core, correction_id: str) -> Flow[bool]:
     """Retract a correction; return False when it was already retracted."""
-    got = yield from read_by_ids([correction_id])
+    got = yield from read_by_ids([correction_id], text_key=core.text_key)
     record = got.get(correction_id)
     if record is None:
         raise UnknownRecord(f"No record has id {correction_id!r}; nothing was retracted.")
@@ -728,14 +708,14 @@ def repair_flow(core: Core) -> Flow[RepairReport]:
     every process's listing finds it from then on.
     """
     start = time.perf_counter()
-    records = yield from read_all()
+    records = yield from read_all(text_key=core.text_key)
     infos = yield Work(R.correction_infos, (records, core.legacy_key))
     core.registry.replace_all(infos)
     plan = yield Work(repair_plan, (records, core.registry, core.legacy_key, now()))
     if plan.ids:
         yield Lock()
         yield from _update_metadatas(core, plan.ids, plan.metas)
-    yield from list_flow(core.fresh, core.registry, core.legacy_key, full=True)
+    yield from list_flow(core.fresh, core.registry, core.legacy_key, True, core.text_key)
     core.fresh.changed_here(plan.ids)
     return RepairReport(
         records=len(records),

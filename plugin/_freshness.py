@@ -27,34 +27,27 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import cast
 
 from chromadb.api.types import Where
 
 from . import _records as R
+from ._reads import read_all, read_by_ids, read_ids
 from ._records import CorrectionInfo, Record, correction_info
 from ._registry import Registry
-from ._store import Background, Flow, Get, Work
+from ._store import Background, Flow, Work
 
 __all__ = [
     "LISTING_SHARE",
     "MAX_INTERVAL",
-    "PAGE",
     "Freshness",
     "list_flow",
     "load_flow",
-    "read_all",
-    "read_by_ids",
-    "read_ids",
-    "records_of",
     "refresh_flow",
     "verify_flow",
 ]
-
-PAGE = 5000
-"""Rows per bulk read (a single Chroma read of more than about 32k rows with metadatas fails)."""
 
 LISTING_SHARE = 0.1
 """The largest share of a reading process's time that listings of corrections may take."""
@@ -151,63 +144,6 @@ class Freshness:
         return min(members, full), full
 
 
-def records_of(page: Mapping[str, Any]) -> list[Record]:
-    """Return the records of a raw GetResult."""
-    ids: list[str] = list(page["ids"])
-    empty: list[Any] = [None] * len(ids)
-    docs: list[Any] = list(page.get("documents") or empty)
-    metas: list[Any] = list(page.get("metadatas") or empty)
-    return [Record(i, d, m) for i, d, m in zip(ids, docs, metas, strict=True)]
-
-
-def read_all(
-    where: Where | None = None,
-    where_document: Any = None,
-    include: Sequence[str] = ("documents", "metadatas"),
-) -> Flow[list[Record]]:
-    """Read every matching record: the first page with the filter, any others by id.
-
-    Chroma has no cursor: a read at an offset evaluates its filter again from the first row
-    (a ``$regex`` reads every document). So past the first page, the remaining ids are read in
-    one pass without their data, and their rows by id, in pages.
-    """
-    page = yield Get(
-        where=where, where_document=where_document, limit=PAGE, offset=0, include=tuple(include)
-    )
-    out = records_of(page)
-    if len(out) < PAGE:
-        return out
-    rest = yield Get(where=where, where_document=where_document, offset=PAGE, include=())
-    seen = {r.id for r in out}
-    ids = [i for i in dict.fromkeys(rest["ids"]) if i not in seen]
-    found = yield from read_by_ids(ids, include)
-    out += [found[i] for i in ids if i in found]
-    return out
-
-
-def read_ids(where: Where) -> Flow[list[str]]:
-    """Return the ids of every matching record (no data: a membership listing's read)."""
-    page = yield Get(where=where, limit=PAGE, offset=0, include=())
-    ids: list[str] = list(page["ids"])
-    if len(ids) < PAGE:
-        return ids
-    rest = yield Get(where=where, offset=PAGE, include=())
-    seen = set(ids)
-    return ids + [i for i in dict.fromkeys(rest["ids"]) if i not in seen]
-
-
-def read_by_ids(
-    ids: Iterable[str], include: Sequence[str] = ("documents", "metadatas")
-) -> Flow[dict[str, Record]]:
-    """Read the stored records among ``ids`` (missing ids are left out), by id."""
-    wanted = list(dict.fromkeys(ids))
-    out: dict[str, Record] = {}
-    for i in range(0, len(wanted), PAGE):
-        page = yield Get(ids=wanted[i : i + PAGE], include=tuple(include))
-        out.update((r.id, r) for r in records_of(page))
-    return out
-
-
 def _take_in(
     registry: Registry,
     legacy_key: str | None,
@@ -232,13 +168,17 @@ def _take_in(
     return None
 
 
-def _by_ids(ids: Sequence[str]) -> Flow[tuple[Iterable[Record], Iterable[str]]]:
+def _by_ids(
+    ids: Sequence[str], text_key: str | None
+) -> Flow[tuple[Iterable[Record], Iterable[str]]]:
     """Read records by id; return those found and the ids not found."""
-    found = yield from read_by_ids(ids)
+    found = yield from read_by_ids(ids, text_key=text_key)
     return found.values(), [i for i in ids if i not in found]
 
 
-def verify_flow(registry: Registry, legacy_key: str | None, ids: Iterable[str]) -> Flow[bool]:
+def verify_flow(
+    registry: Registry, legacy_key: str | None, ids: Iterable[str], text_key: str | None = None
+) -> Flow[bool]:
     """Read the corrections an operation is about to show or link by id; fix the registry.
 
     A correction deleted, edited or retracted anywhere since this process last looked is
@@ -248,16 +188,24 @@ def verify_flow(registry: Registry, legacy_key: str | None, ids: Iterable[str]) 
     wanted = sorted(set(ids))
     if not wanted:
         return False
-    return bool((yield from _take_in(registry, legacy_key, lambda: _by_ids(wanted))))
+    return bool((yield from _take_in(registry, legacy_key, lambda: _by_ids(wanted, text_key))))
 
 
 def _same(held: CorrectionInfo, row: Record, legacy_key: str | None) -> bool:
-    """Return whether a listed row's metadata shows the correction as the registry holds it."""
-    return correction_info(Record(row.id, held.document, row.metadata), legacy_key) == held
+    """Return whether a listed row's metadata shows the correction as the registry holds it.
+
+    A row listed without its text (the document was not read) is compared with the held text.
+    """
+    text = row.document if row.document is not None else held.document
+    return correction_info(Record(row.id, text, row.metadata), legacy_key) == held
 
 
 def list_flow(
-    fresh: Freshness, registry: Registry, legacy_key: str | None, full: bool
+    fresh: Freshness,
+    registry: Registry,
+    legacy_key: str | None,
+    full: bool,
+    text_key: str | None = None,
 ) -> Flow[bool]:
     """List the store's corrections and take in what changed; return whether anything did.
 
@@ -272,7 +220,7 @@ def list_flow(
     def listing() -> Flow[tuple[Iterable[Record], Iterable[str]]]:
         held = registry.held()
         if full:
-            rows = yield from read_all(where=MARKED, include=("metadatas",))
+            rows = yield from read_all(where=MARKED, include=("metadatas",), text_key=text_key)
             listed: dict[str, Record | None] = {r.id: r for r in rows}
             stale = [
                 i
@@ -283,7 +231,7 @@ def list_flow(
             listed = dict.fromkeys((yield from read_ids(MARKED)))
             stale = [i for i in listed if i not in held]
         gone = [i for i, info in held.items() if i not in listed and info.marked]
-        return (yield from _by_ids(sorted(set(stale) | set(gone))))
+        return (yield from _by_ids(sorted(set(stale) | set(gone)), text_key))
 
     taken = yield from _take_in(registry, legacy_key, listing)
     cost = time.monotonic() - started
@@ -298,7 +246,12 @@ def list_flow(
 
 
 def refresh_flow(
-    fresh: Freshness, registry: Registry, legacy_key: str | None, *, force: bool = False
+    fresh: Freshness,
+    registry: Registry,
+    legacy_key: str | None,
+    *,
+    force: bool = False,
+    text_key: str | None = None,
 ) -> Flow[bool]:
     """Catch up with changes made elsewhere, as far as the listings' intervals ask.
 
@@ -309,12 +262,12 @@ def refresh_flow(
     generation, ids = fresh.changed_elsewhere()
     changed = False
     if ids:
-        changed = yield from verify_flow(registry, legacy_key, ids)
+        changed = yield from verify_flow(registry, legacy_key, ids, text_key)
     now = time.monotonic()
     if force or ids is None or now - fresh.last_full >= fresh.interval(fresh.full_cost):
-        changed |= yield from list_flow(fresh, registry, legacy_key, full=True)
+        changed |= yield from list_flow(fresh, registry, legacy_key, True, text_key)
     elif now - fresh.last_members >= fresh.interval(fresh.members_cost):
-        changed |= yield from list_flow(fresh, registry, legacy_key, full=False)
+        changed |= yield from list_flow(fresh, registry, legacy_key, False, text_key)
     fresh.seen = max(fresh.seen, generation)
     return changed
 
@@ -324,6 +277,7 @@ def load_flow(
     registry: Registry,
     legacy_key: str | None,
     snapshot: str | None = None,
+    text_key: str | None = None,
 ) -> Flow[None]:
     """Load the collection's corrections into ``registry`` (at wrap time).
 
@@ -346,7 +300,9 @@ def load_flow(
             held = registry.held()
             wanted = [i for i in listed if i not in held or held[i].retracted is not None]
             wanted += [i for i in held if i not in listed]
-            taken = yield from _take_in(registry, legacy_key, lambda: _by_ids(sorted(wanted)))
+            taken = yield from _take_in(
+                registry, legacy_key, lambda: _by_ids(sorted(wanted), text_key)
+            )
             if taken is not None:
                 fresh.last_members = fresh.last_full = started
                 fresh.members_cost = time.monotonic() - started
@@ -355,7 +311,7 @@ def load_flow(
                 fresh.full_cost = saved.full_cost
                 return
     started = time.monotonic()
-    records = yield from read_all(where=MARKED)
+    records = yield from read_all(where=MARKED, text_key=text_key)
     infos = yield Work(R.correction_infos, (records, legacy_key))
     registry.replace_all(infos)
     yield from _build_meanwhile(registry)

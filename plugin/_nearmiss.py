@@ -43,6 +43,7 @@ from typing import Final, Literal
 
 from . import _records as R
 from ._prefilter import candidate_regex
+from ._reads import read_all
 from ._records import CorrectionInfo, Record
 from ._store import Count, Flow, Get
 from ._validate import check_correction, check_reach
@@ -313,24 +314,32 @@ def unreached_message(deprecates: Sequence[str], near: Sequence[NearMiss]) -> st
 
 
 def near_miss_flow(
-    info: CorrectionInfo, reach: ReachFn, *, text: str | None
+    info: CorrectionInfo, reach: ReachFn, *, text: str | None, text_key: str | None = None
 ) -> Flow[list[NearMiss]]:
     """Return the near misses of a correction, most records first (at most MAX_SUGGESTIONS).
 
     Yields one ``Get`` per deprecated string long enough for an edit distance, then one
-    reach computation for every candidate (the correction's anchors and scope apply).
+    reach computation for every candidate (the correction's anchors and scope apply). In a
+    ``text_key`` store, whose texts Chroma cannot filter, every record's text is read once.
     """
     found: dict[str, tuple[str, Literal["edit", "text"], str]] = {}
+    every: list[str] | None = None
     for phrase in info.deprecates:
         k = edit_bound(phrase)
         if k < 1:
             continue
-        page = yield Get(
-            where_document={"$regex": candidate_regex(pieces(phrase, k))},
-            limit=MAX_CANDIDATES,
-            include=("documents",),
-        )
-        docs = [d for d in page.get("documents") or [] if isinstance(d, str)]
+        if text_key is not None:
+            if every is None:
+                records = yield from read_all(include=("documents",), text_key=text_key)
+                every = [r.document for r in records if isinstance(r.document, str)]
+            docs = every
+        else:
+            page = yield Get(
+                where_document={"$regex": candidate_regex(pieces(phrase, k))},
+                limit=MAX_CANDIDATES,
+                include=("documents",),
+            )
+            docs = [d for d in page.get("documents") or [] if isinstance(d, str)]
         for key, string in near_strings(phrase, docs, k).items():
             found.setdefault(key, (string, "edit", phrase))
     if text:
@@ -357,7 +366,10 @@ def near_miss_flow(
 
 
 def unreached_check_flow(
-    infos: Sequence[CorrectionInfo], reached: Mapping[str, int], reach: ReachFn
+    infos: Sequence[CorrectionInfo],
+    reached: Mapping[str, int],
+    reach: ReachFn,
+    text_key: str | None = None,
 ) -> Flow[None]:
     """Refuse a correction that reaches no record while the store names a near miss.
 
@@ -365,6 +377,7 @@ def unreached_check_flow(
         infos: the corrections being written.
         reached: how many records each reaches (by id).
         reach: the write path's reach computation.
+        text_key: the metadata key holding records' text, if not the document.
 
     Raises:
         Unreached: with the suggestions; nothing is written.
@@ -374,7 +387,7 @@ def unreached_check_flow(
     for info in infos:
         if reached.get(info.id, 0):
             continue
-        near = yield from near_miss_flow(info, reach, text=info.document)
+        near = yield from near_miss_flow(info, reach, text=info.document, text_key=text_key)
         if near:
             raise Unreached(
                 unreached_message(info.deprecates, near),
@@ -390,6 +403,7 @@ def preview_flow(
     *,
     text: str | None,
     max_reach: float | int | None,
+    text_key: str | None = None,
 ) -> Flow[Preview]:
     """Return a preview: the ids reached, the near misses, and why ``correct()`` would refuse.
 
@@ -411,7 +425,7 @@ def preview_flow(
             refusal = str(exc)
     near: list[NearMiss] = []
     if not ids:
-        near = yield from near_miss_flow(info, reach, text=text)
+        near = yield from near_miss_flow(info, reach, text=text, text_key=text_key)
     if refusal is None and near:
         refusal = unreached_message(info.deprecates, near)
     return Preview(ids, near_misses=[(m.string, m.count) for m in near], refusal=refusal)

@@ -50,9 +50,11 @@ __all__ = [
     "json_string_list",
     "merge",
     "order_of",
+    "record_of",
     "role_value",
     "scope_token",
     "stored_phrases",
+    "text_of",
     "time_of",
     "user_metadata",
     "write_stamps",
@@ -115,6 +117,26 @@ class Record:
     id: str
     document: str | None
     metadata: Mapping[str, Any] | None
+
+
+def text_of(document: Any, metadata: Mapping[str, Any] | None, text_key: str | None) -> Any:
+    """Return a record's text: its document, or ``metadata[text_key]`` in a ``text_key`` store.
+
+    A framework such as mem0 stores no documents and keeps each memory's text under a metadata
+    key; with ``text_key`` nowline reads (matches, links, checks, shows) that field instead.
+    A value there that is not a str counts as no text.
+    """
+    if text_key is None:
+        return document
+    value = (metadata or {}).get(text_key)
+    return value if isinstance(value, str) else None
+
+
+def record_of(
+    rid: str, document: Any, metadata: Mapping[str, Any] | None, text_key: str | None = None
+) -> Record:
+    """Return a record read from Chroma, its text taken as :func:`text_of` says."""
+    return Record(rid, text_of(document, metadata, text_key), metadata)
 
 
 class CorrectionInfo(NamedTuple):

@@ -573,6 +573,24 @@ class InsertRequest:
         record_set["documents"] = documents
         return replace(self, documents=documents, record_set=record_set)
 
+    def with_metadatas(self, metadatas: list[dict[str, Any] | None]) -> InsertRequest:
+        """Return this request with other metadata patches."""
+        return replace(self, metadatas=metadatas)
+
+    def texts(self, text_key: str | None) -> list[str | None] | None:
+        """Return the records' texts (None: keep the stored ones): documents, or text_key's.
+
+        In a ``text_key`` store a record's text is ``metadata[text_key]``; a patch without
+        that key keeps the stored text.
+        """
+        if text_key is None:
+            return self.documents
+        if self.metadatas is None:
+            return None
+        return [
+            v if isinstance(v := (m or {}).get(text_key), str) else None for m in self.metadatas
+        ]
+
     @property
     def embed_fields(self) -> frozenset[str] | None:
         """Return the fields chromadb embeds for this verb (None: its default)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, TypedDict, overload
 from uuid import UUID
 
 from chromadb.api import AsyncClientAPI, ClientAPI
@@ -22,6 +22,7 @@ from chromadb.api.models.AsyncCollection import AsyncCollection as ChromaAsyncCo
 from chromadb.api.models.Collection import Collection as ChromaCollection
 from chromadb.api.types import CollectionMetadata, DataLoader, EmbeddingFunction, Schema
 from chromadb.errors import NotFoundError
+from typing_extensions import Unpack
 
 from ._concrete import client_class
 from ._store import hold_writer_lock, local_store
@@ -32,7 +33,7 @@ from .errors import InvalidInput
 if TYPE_CHECKING:
     from .aio import AsyncClient, AsyncCollection
 
-__all__ = ["Client", "wrap"]
+__all__ = ["Client", "WrapOptions", "wrap"]
 
 # chromadb's own default argument, so that "not given" can be told from an explicit None.
 _DEFAULT_EF: Any = (
@@ -234,52 +235,31 @@ Client.__abstractmethods__ = frozenset()
 del _name
 
 
-@overload
-def wrap(
-    target: ChromaAsyncCollection,
-    *,
-    scope_key: str | None = ...,
-    embedding_function: EmbeddingFunction[Any] | None = ...,
-    annotate: bool = ...,
-    max_reach: float | int | None = ...,
-    refresh_seconds: float = ...,
-) -> AsyncCollection: ...
+class WrapOptions(TypedDict, total=False):
+    """The keyword options of :func:`wrap` (and of :func:`nowline.instrument`)."""
+
+    scope_key: str | None
+    embedding_function: EmbeddingFunction[Any] | None
+    annotate: bool
+    max_reach: float | int | None
+    refresh_seconds: float
+    text_key: str | None
 
 
 @overload
-def wrap(
-    target: AsyncClientAPI,
-    *,
-    scope_key: str | None = ...,
-    embedding_function: EmbeddingFunction[Any] | None = ...,
-    annotate: bool = ...,
-    max_reach: float | int | None = ...,
-    refresh_seconds: float = ...,
-) -> AsyncClient: ...
+def wrap(target: ChromaAsyncCollection, **options: Unpack[WrapOptions]) -> AsyncCollection: ...
 
 
 @overload
-def wrap(
-    target: ChromaCollection,
-    *,
-    scope_key: str | None = ...,
-    embedding_function: EmbeddingFunction[Any] | None = ...,
-    annotate: bool = ...,
-    max_reach: float | int | None = ...,
-    refresh_seconds: float = ...,
-) -> Collection: ...
+def wrap(target: AsyncClientAPI, **options: Unpack[WrapOptions]) -> AsyncClient: ...
 
 
 @overload
-def wrap(
-    target: ClientAPI,
-    *,
-    scope_key: str | None = ...,
-    embedding_function: EmbeddingFunction[Any] | None = ...,
-    annotate: bool = ...,
-    max_reach: float | int | None = ...,
-    refresh_seconds: float = ...,
-) -> Client: ...
+def wrap(target: ChromaCollection, **options: Unpack[WrapOptions]) -> Collection: ...
+
+
+@overload
+def wrap(target: ClientAPI, **options: Unpack[WrapOptions]) -> Client: ...
 
 
 def wrap(
@@ -290,6 +270,7 @@ def wrap(
     annotate: bool = True,
     max_reach: float | int | None = DEFAULT_MAX_REACH,
     refresh_seconds: float = 1.0,
+    text_key: str | None = None,
 ) -> Collection | Client | AsyncCollection | AsyncClient:
     """Wrap a chromadb collection (or a client, whose collections then come back wrapped).
 
@@ -309,6 +290,10 @@ def wrap(
             share (float in (0, 1], never below ``REACH_FLOOR`` records), a count, or None.
         refresh_seconds: how often, at most, corrections changed elsewhere are looked up on
             read (the freshness bound; see the README's "Freshness").
+        text_key: a metadata key that holds each record's text (mem0 stores none in the
+            document and keeps it under ``"data"``): nowline then matches, links, checks and
+            annotates that field instead of the document, and a correction's text is read
+            from it (it needs no document). None: the document is the text.
 
     Returns:
         A :class:`nowline.Collection` or :class:`nowline.Client`, or their async counterparts.
@@ -329,6 +314,7 @@ def wrap(
         annotate=annotate,
         max_reach=max_reach,
         refresh_seconds=refresh_seconds,
+        text_key=text_key,
     )
     if isinstance(target, ChromaCollection):
         return Collection(target, options)

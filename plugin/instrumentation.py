@@ -26,14 +26,16 @@ from __future__ import annotations
 
 import threading
 import weakref
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chromadb.api.async_client import AsyncClient as ChromaAsyncClient
 from chromadb.api.client import Client as ChromaClient
-from chromadb.api.types import EmbeddingFunction
+from typing_extensions import Unpack
 
 from ._facade import Options
-from ._validate import DEFAULT_MAX_REACH
+
+if TYPE_CHECKING:
+    from .client import WrapOptions
 
 __all__ = ["instrument", "instrumented", "uninstrument"]
 
@@ -76,14 +78,7 @@ async def _create(cls: Any, *args: Any, **kwargs: Any) -> Any:
     return _wrapped_now(await _original_create.__func__(cls, *args, **kwargs))
 
 
-def instrument(
-    *,
-    scope_key: str | None = None,
-    embedding_function: EmbeddingFunction[Any] | None = None,
-    annotate: bool = True,
-    max_reach: float | int | None = DEFAULT_MAX_REACH,
-    refresh_seconds: float = 1.0,
-) -> None:
+def instrument(**options: Unpack[WrapOptions]) -> None:
     """Wrap every chromadb client created in this process from now on.
 
     Afterwards ``chromadb.PersistentClient(...)`` (and ``Client``, ``EphemeralClient``,
@@ -97,25 +92,16 @@ def instrument(
     chromadb client with ``wrap()``'s own options.
 
     Args:
-        scope_key: as :func:`nowline.wrap`.
-        embedding_function: as :func:`nowline.wrap`.
-        annotate: as :func:`nowline.wrap`.
-        max_reach: as :func:`nowline.wrap`.
-        refresh_seconds: as :func:`nowline.wrap`.
+        **options: :func:`nowline.wrap`'s options (``scope_key``, ``embedding_function``,
+            ``annotate``, ``max_reach``, ``refresh_seconds``, ``text_key``).
 
     Raises:
         InvalidInput: an option is invalid (checked now, not at the first client).
     """
     global _options, _original_meta, _original_create
-    options = Options(
-        scope_key=scope_key,
-        embedding_function=embedding_function,
-        annotate=annotate,
-        max_reach=max_reach,
-        refresh_seconds=refresh_seconds,
-    ).as_kwargs()
+    checked = Options(**options).as_kwargs()
     with _lock:
-        _options = options
+        _options = checked
         if _original_meta is None:
             _original_meta = type(ChromaClient)
             setattr(ChromaClient, "__class__", _Instrumented)  # noqa: B010
