@@ -99,7 +99,7 @@ def test_correction_without_text_is_refused(mem: nowline.Collection) -> None:
 def test_near_miss_is_found_in_the_text_field(mem: nowline.Collection) -> None:
     """The near-miss guard reads texts from ``text_key`` (Chroma cannot filter metadata text)."""
     _add(mem, "m1", "The wiki is at wiki.northwind.dev.")
-    with pytest.raises(Unreached, match="wiki.northwind.dev"):
+    with pytest.raises(Unreached, match=r"wiki\.northwind\.dev"):
         mem.correct("wiki.nortwind.dev moved.", deprecates=["wiki.nortwind.dev"])
 
 
