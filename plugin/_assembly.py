@@ -8,9 +8,8 @@ CLI and ``check()``) takes its verdict from here:
   **newest** correction of each of their chains. Chains are inferred from strings that occur
   in a correction's own text, which is weaker evidence, so a chain adds a line and never
   replaces the direct one.
-* :func:`lines_of` turns that verdict into labelled lines: a direct correction whose chain moved
-  on is labelled ``superseded correction:``, the newest ones ``now:``, and a recalled retracted
-  correction ``retracted:``. Forgery quoting of stored text lives in :mod:`nowline.render`.
+* :func:`lines_of` turns that verdict into labelled lines by the one rule of
+  :func:`nowline.render.correction_lines`. Forgery quoting of stored text lives there too.
 """
 
 from __future__ import annotations
@@ -20,10 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import _records as R
-from ._records import Record, Role, Scoped
+from ._records import Record, Scoped
 from ._registry import Registry
-from .models import CorrectionRef, Hit, Occurrence, Trip
-from .render import Line, annotate_document, retracted_line, sanitize
+from .models import CorrectionRef, Hit, Occurrence, Role, Trip
+from .render import Line, annotate_document, correction_lines, sanitize
 
 __all__ = [
     "HitState",
@@ -64,7 +63,7 @@ def read_state(
     is_correction = R.is_correction(meta)
     info = registry.get(record.id) if is_correction else None
     if is_correction and (R.is_retracted(meta) or (info is not None and info.retracted)):
-        return HitState("retracted")
+        return HitState(R.role_of(True, True, False))
     if is_correction:
         order = info.order if info is not None else R.order_of(record.id, meta)
     else:
@@ -76,33 +75,23 @@ def read_state(
         order=order,
         as_of=as_of,
     )
+    role = R.role_of(is_correction, False, bool(direct))
     if not direct:
-        return HitState("transition" if is_correction else "current")
+        return HitState(role)
     newest = {registry.newest(c, as_of) for c in direct}
-    return HitState(
-        "historical", tuple(registry.sorted_ids(direct)), tuple(registry.sorted_ids(newest))
-    )
+    return HitState(role, tuple(registry.sorted_ids(direct)), tuple(registry.sorted_ids(newest)))
 
 
 def lines_of(state: HitState, registry: Registry) -> list[Line]:
-    """Return the labelled lines a hit shows beneath it, in order.
+    """Return the labelled lines a hit shows (by :func:`nowline.render.correction_lines`)."""
+    return correction_lines(
+        state.role, _texts(registry, state.direct), _texts(registry, state.newest)
+    )
 
-    Each direct correction whose chain moved on, oldest first, labelled as superseded; then
-    each newest correction, oldest first, as a ``now:`` line; or the retracted mark.
-    """
-    if state.role == "retracted":
-        return [retracted_line()]
-    out: list[Line] = []
-    newest = set(state.newest)
-    for cid in state.direct:
-        info = registry.get(cid)
-        if info is not None and cid not in newest:
-            out.append(("superseded", info.document))
-    for cid in state.newest:
-        info = registry.get(cid)
-        if info is not None:
-            out.append(("now", info.document))
-    return out
+
+def _texts(registry: Registry, ids: Sequence[str]) -> list[tuple[str, str]]:
+    """Return (id, text) of the corrections with these ids that the registry holds."""
+    return [(cid, info.document) for cid in ids if (info := registry.get(cid)) is not None]
 
 
 def ref_of(registry: Registry, correction_id: str) -> CorrectionRef | None:

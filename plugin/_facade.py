@@ -312,7 +312,6 @@ class Facade:
             where,
             where_document,
             include,
-            self._data_loader is not None,
         )
         transform = cast(Any, self)._transform_query_response
         return Path(
@@ -431,9 +430,7 @@ class Facade:
         positive_int(n_results, "n_results")
         check_flag(include_historical, "include_historical")
         cutoff = time_arg(as_of, "as_of")
-        req = query_request(
-            None, [query], None, None, None, n_results, where, where_document, [], False
-        )
+        req = query_request(None, [query], None, None, None, n_results, where, where_document, [])
         flow = F.recall_flow(
             self._core,
             query,

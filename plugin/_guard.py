@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, ParamSpec, TypeVar
 
 from .errors import StaleReference
-from .models import Trip
-from .render import Line, format_lines
+from .models import CorrectionRef, Trip
+from .render import Line, correction_lines, format_lines
 
-__all__ = ["guard_call", "stale_message", "text_arguments", "trip_lines"]
+__all__ = ["guard_call", "merge_trips", "stale_message", "text_arguments", "trip_lines"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -20,22 +20,27 @@ _MAX_DEPTH = 4
 
 
 def trip_lines(trips: list[Trip]) -> list[Line]:
-    """Return the lines a checked text shows: direct corrections, then the newest ones.
+    """Return the lines a checked text shows, by the rule of a recalled memory.
 
-    The same rule as a recalled memory: each tripped correction whose chain moved on, oldest
-    first, as superseded; then each distinct newest correction, oldest first, as ``now:``.
+    The tripped corrections are its direct ones and their newest its ``now:`` lines
+    (:func:`nowline.render.correction_lines`), each oldest first.
     """
     direct = {t.correction.id: t.correction for t in trips}
     newest = {t.newest.id: t.newest for t in trips}
-    lines: list[Line] = [
-        ("superseded", ref.document)
-        for ref in sorted(direct.values(), key=lambda r: (r.time, r.id))
-        if ref.id not in newest
-    ]
-    lines += [
-        ("now", ref.document) for ref in sorted(newest.values(), key=lambda r: (r.time, r.id))
-    ]
-    return lines
+
+    def texts(refs: Iterable[CorrectionRef]) -> list[tuple[str, str]]:
+        return [(r.id, r.document) for r in sorted(refs, key=lambda r: (r.time, r.id))]
+
+    return correction_lines("historical", texts(direct.values()), texts(newest.values()))
+
+
+def merge_trips(groups: Iterable[Iterable[Trip]]) -> list[Trip]:
+    """Return the trips of several checked texts, one per correction (its first trip kept)."""
+    out: dict[str, Trip] = {}
+    for trips in groups:
+        for trip in trips:
+            out.setdefault(trip.correction.id, trip)
+    return list(out.values())
 
 
 def stale_message(trips: list[Trip], *, override: str | None = "allow_stale=True") -> str:
@@ -83,13 +88,7 @@ def guard_call(check: Callable[[str], list[Trip]], func: Callable[P, R]) -> Call
     def guarded(*args: P.args, **kwargs: P.kwargs) -> R:
         if kwargs.pop("allow_stale", False):
             return func(*args, **kwargs)
-        trips: list[Trip] = []
-        seen: set[str] = set()
-        for text in text_arguments(args, kwargs):
-            for trip in check(text):
-                if trip.correction.id not in seen:
-                    seen.add(trip.correction.id)
-                    trips.append(trip)
+        trips = merge_trips(check(text) for text in text_arguments(args, kwargs))
         if trips:
             raise StaleReference(stale_message(trips), trips=trips)
         return func(*args, **kwargs)

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from . import _records as R
-from ._records import CorrectionInfo, Record, Role, Scoped, correction_info
+from ._records import CorrectionInfo, Record, Scoped, correction_info
 from ._registry import PlannedRegistry, Registry
+from .models import Role
 
 __all__ = [
     "RepairPlan",
@@ -33,12 +34,8 @@ Op = Literal["add", "upsert", "update"]
 
 
 def stored_role(record: Record, links: Iterable[str], retracted: bool) -> Role:
-    """Return the role to store for a record with these direct links."""
-    if R.is_correction(record.metadata):
-        if retracted:
-            return "retracted"
-        return "historical" if any(True for _ in links) else "transition"
-    return "historical" if any(True for _ in links) else "current"
+    """Return the role to store for a record with these direct links (``_records.role_of``)."""
+    return R.role_of(R.is_correction(record.metadata), retracted, any(True for _ in links))
 
 
 def stored_links(meta: Mapping[str, Any] | None) -> list[str]:

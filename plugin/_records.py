@@ -13,11 +13,12 @@ import logging
 import math
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple
+from typing import Any, NamedTuple
 
 from ._gcpause import paused
 from ._time import to_epoch
 from .errors import InvalidInput
+from .models import Role
 
 __all__ = [
     "ABOUT",
@@ -39,7 +40,6 @@ __all__ = [
     "CorrectionScope",
     "Order",
     "Record",
-    "Role",
     "ScopeToken",
     "Scoped",
     "correction_info",
@@ -51,6 +51,7 @@ __all__ = [
     "merge",
     "order_of",
     "record_of",
+    "role_of",
     "role_value",
     "scope_token",
     "stored_phrases",
@@ -94,9 +95,6 @@ SOURCE_URL = "source_url"
 """User-facing, on corrections: a page about where it came from."""
 SCOPE_KEY = "nowline_scope_key"
 """On each correction: the scope key it was written with (absent: it applies in every scope)."""
-
-Role = Literal["current", "historical", "transition", "retracted"]
-"""A record's role (see the README's "Roles")."""
 
 Order = tuple[float, float, str]
 """The sort key of a correction: its time, then its write order, then its id."""
@@ -403,6 +401,19 @@ def user_metadata(meta: Mapping[str, Any] | None) -> dict[str, Any] | None:
         return None
     out = {k: v for k, v in meta.items() if not k.startswith(PREFIX)}
     return out or None
+
+
+def role_of(is_correction: bool, retracted: bool, superseded: bool) -> Role:
+    """Return a record's role: the one rule (the README's "Roles").
+
+    A retracted correction is ``retracted``; any record a correction supersedes directly is
+    ``historical``; else a correction is a ``transition`` and a memory is ``current``.
+    """
+    if is_correction and retracted:
+        return "retracted"
+    if superseded:
+        return "historical"
+    return "transition" if is_correction else "current"
 
 
 def role_value(role: Role) -> str | None:

@@ -47,7 +47,6 @@ __all__ = [
     "Work",
     "Write",
     "choose_embedding_function",
-    "holds_writer_lock",
     "local_store",
     "max_batch_size",
     "run_async",
@@ -426,11 +425,6 @@ def hold_writer_lock(path: str) -> None:
                 "its own path."
             ) from None
         _held[real] = fd
-
-
-def holds_writer_lock(path: str) -> bool:
-    """Return whether this process holds the writer lock of the store at ``path``."""
-    return os.path.realpath(path) in _held
 
 
 # ----------------------------------------------------------------------- the store

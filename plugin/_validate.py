@@ -62,7 +62,6 @@ __all__ = [
     "check_scope",
     "chroma_range",
     "correct_metadata",
-    "delete_request",
     "get_request",
     "insert_request",
     "metadata_arg",
@@ -715,7 +714,6 @@ def query_request(
     where: Where | None,
     where_document: WhereDocument | None,
     include: Include,
-    has_data_loader: bool,
 ) -> QueryRequest:
     """Validate a query as chromadb would (without embedding; that is the caller's step)."""
 
@@ -783,20 +781,3 @@ def get_request(
         return unpacked, wanted
 
     return prepare(None)
-
-
-def delete_request(collection: Any, ids: Any, where: Any, where_document: Any, limit: Any) -> Any:
-    """Validate a delete with chromadb's own step (it embeds nothing); return its request."""
-    return collection._validate_and_prepare_delete_request(ids, where, where_document, limit)
-
-
-def include_list(include: object, verb: str) -> list[str]:
-    """Return a copy of an ``include`` argument (chromadb validates it; never mutate it)."""
-    if isinstance(include, list):
-        return list(include)
-    return cast(list[str], include)
-
-
-def ids_of(value: Sequence[str] | None) -> list[str] | None:
-    """Return a list of ids or None."""
-    return list(value) if value is not None else None

@@ -55,7 +55,7 @@ from chromadb.api.types import (
 )
 
 from ._facade import Facade, Options, Path
-from ._guard import stale_message, text_arguments, trip_lines
+from ._guard import merge_trips, stale_message, text_arguments, trip_lines
 from ._snapshot import save_at_exit
 from ._store import AsyncStore, run_async
 from .errors import InvalidInput, StaleReference
@@ -395,9 +395,7 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
         Raises:
             StaleReference: with the trips; its message gives the lines.
         """
-        trips: list[Trip] = []
-        for text in texts:
-            trips += [t for t in await self.check(text, metadata=metadata) if t not in trips]
+        trips = merge_trips([await self.check(text, metadata=metadata) for text in texts])
         if trips:
             raise StaleReference(stale_message(trips, override=None), trips=trips)
 
@@ -426,13 +424,12 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
             async def guarded(*args: P.args, **kwargs: P.kwargs) -> T:
                 if kwargs.pop("allow_stale", False):
                     return await f(*args, **kwargs)
-                trips: list[Trip] = []
-                seen: set[str] = set()
-                for text in text_arguments(args, kwargs):
-                    for trip in await self.check(text, metadata=metadata):
-                        if trip.correction.id not in seen:
-                            seen.add(trip.correction.id)
-                            trips.append(trip)
+                trips = merge_trips(
+                    [
+                        await self.check(text, metadata=metadata)
+                        for text in text_arguments(args, kwargs)
+                    ]
+                )
                 if trips:
                     raise StaleReference(stale_message(trips), trips=trips)
                 return await f(*args, **kwargs)

@@ -36,7 +36,7 @@ from chromadb.api.types import (
 )
 
 from ._facade import Facade, Options, Path
-from ._guard import guard_call, stale_message, trip_lines
+from ._guard import guard_call, merge_trips, stale_message, trip_lines
 from ._snapshot import save_at_exit
 from ._store import SyncStore, local_store, run_sync
 from .errors import InvalidInput, StaleReference
@@ -509,9 +509,7 @@ class Collection(Facade, ChromaCollection):
         Raises:
             StaleReference: with the trips; its message gives the lines.
         """
-        trips: list[Trip] = []
-        for text in texts:
-            trips += [t for t in self.check(text, metadata=metadata) if t not in trips]
+        trips = merge_trips(self.check(text, metadata=metadata) for text in texts)
         if trips:
             raise StaleReference(stale_message(trips, override=None), trips=trips)
 
