@@ -22,8 +22,8 @@ $(STAMP): pyproject.toml constraints.txt
 	touch $(STAMP)
 
 lint: setup
-	$(VENV)/bin/ruff check plugin matchers tests examples bench docs
-	$(VENV)/bin/ruff format --check plugin matchers tests examples bench docs
+	$(VENV)/bin/ruff check plugin matchers tests examples bench $(wildcard docs/*.py)
+	$(VENV)/bin/ruff format --check plugin matchers tests examples bench $(wildcard docs/*.py)
 
 # mypy cannot follow setuptools' package-dir mapping of an editable install, so it checks a
 # tree of symlinks laid out as the import names: nowline/ -> plugin/, nowline/matchers -> matchers/.

@@ -290,3 +290,10 @@ def test_docs_refer_to_nothing_users_lack(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     for phrase in ("DESIGN", "../shared", "this round", "last round", "first round"):
         assert phrase not in text, phrase
+
+
+def test_readme_links_reach_existing_files() -> None:
+    """Every relative link of the README names a file of the repository."""
+    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", README)
+    relative = [t for t in targets if "://" not in t]
+    assert relative and [t for t in relative if not (ROOT / t).exists()] == []
