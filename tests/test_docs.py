@@ -280,13 +280,16 @@ def test_every_page_is_in_the_nav_or_named_in_mkdocs_yml() -> None:
     assert missing == []
 
 
+RESULTS = sorted((ROOT / "bench" / "results").glob("*.md"))  # included by the benchmark pages
+
+
 @pytest.mark.parametrize(
     "path",
-    [ROOT / "README.md", *PAGES],
-    ids=["README.md", *[str(p.relative_to(ROOT)) for p in PAGES]],
+    [ROOT / "README.md", *PAGES, *RESULTS],
+    ids=["README.md", *[str(p.relative_to(ROOT)) for p in [*PAGES, *RESULTS]]],
 )
 def test_docs_refer_to_nothing_users_lack(path: Path) -> None:
-    """No page cites the design contract, a development round, or the project's shared folder."""
+    """No page (nor an included result) cites the design contract, a round, or ../shared."""
     text = path.read_text(encoding="utf-8")
     for phrase in ("DESIGN", "../shared", "this round", "last round", "first round"):
         assert phrase not in text, phrase
