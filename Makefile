@@ -10,7 +10,7 @@ export TOKENIZERS_PARALLELISM := false
 export ANONYMIZED_TELEMETRY := False
 
 .PHONY: setup test lint typecheck pytest bench-smoke chromadb-suite chromadb-suite-baseline \
-	langchain-chroma-suite langchain-chroma-suite-baseline demo clean checker-long
+	langchain-chroma-suite langchain-chroma-suite-baseline demo clean checker-long docs
 
 setup: $(STAMP)
 
@@ -22,8 +22,8 @@ $(STAMP): pyproject.toml constraints.txt
 	touch $(STAMP)
 
 lint: setup
-	$(VENV)/bin/ruff check plugin matchers tests examples bench
-	$(VENV)/bin/ruff format --check plugin matchers tests examples bench
+	$(VENV)/bin/ruff check plugin matchers tests examples bench $(wildcard docs/*.py)
+	$(VENV)/bin/ruff format --check plugin matchers tests examples bench $(wildcard docs/*.py)
 
 # mypy cannot follow setuptools' package-dir mapping of an editable install, so it checks a
 # tree of symlinks laid out as the import names: nowline/ -> plugin/, nowline/matchers -> matchers/.
@@ -62,7 +62,14 @@ langchain-chroma-suite: setup
 langchain-chroma-suite-baseline: setup
 	$(PY) tests/langchain_chroma_suite/run.py --mode off -q
 
-test: lint typecheck bench-smoke chromadb-suite langchain-chroma-suite pytest
+# The documentation site (mkdocs, Material theme) into build/site, strictly: a broken link, a
+# missing page or a missing benchmark include fails it. The CLI reference is generated from the
+# typer app (docs/gen_cli.py); --check fails when the committed page is out of date.
+docs: setup
+	$(PY) docs/gen_cli.py --check
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
+
+test: lint typecheck docs bench-smoke chromadb-suite langchain-chroma-suite pytest
 
 demo: setup
 	$(PY) examples/ufo_repo_move.py

@@ -225,8 +225,9 @@ def markdown(data: dict[str, Any]) -> str:
         f"({data['repair']['records']:,} records, {data['repair']['updated']} changed). "
         f"Peak RSS of the process: {data['peak_rss_mb']:,.0f} MB. "
         + (
-            f"DESIGN §9 target at this size: under {target:g} s for a correction of about 1,700 "
-            f"records: {'met' if data['cases']['fixed 1,682']['correct_s'] < target else 'not met'}"
+            f"The project's target at this size: under {target:g} s for a correction of about "
+            "1,700 records: "
+            f"{'met' if data['cases']['fixed 1,682']['correct_s'] < target else 'not met'}"
             f" ({C.fmt_s(data['cases']['fixed 1,682']['correct_s'])}); at 1.68% of the store: "
             f"{'met' if data['cases']['1.68% of the store']['correct_s'] < target else 'not met'}."
             if target

@@ -301,7 +301,7 @@ def markdown(data: dict[str, Any]) -> str:
     lines.append(
         "\n*whole process*: the process's wall time, with Python's start and the imports of "
         "chromadb and nowline (most of the rest). "
-        f"Target (DESIGN §9): start under {TARGET_S:.0f} s with 100k corrections: "
+        f"Target (the project's): start under {TARGET_S:.0f} s with 100k corrections: "
         f"{'met' if data['met'] else 'not met'} with a current snapshot "
         f"({C.fmt_s(data['cases']['snapshot']['start_s'])}; nowline's share beyond chromadb's "
         f"own open and first reads: {C.fmt_s(data['nowline_share_s'])}). Trips equal a full "

@@ -1,4 +1,4 @@
-"""The async wrappers as chromadb async objects, their guard, and the README's async example.
+"""The async wrappers as chromadb async objects, their guard, and the Async page's example.
 
 The behaviour suite runs on the async collection through ``tests/async_bridge.py`` (``pytest
 --backend=http``). The few tests it cannot carry over (they name the sync classes, or patch
@@ -113,21 +113,17 @@ async def test_guard_decorates_coroutine_functions(client: Any) -> None:
     assert (await memory.annotate("clone metalcraftai/ufo")).endswith(f"    now: {UFO}")
 
 
-def _readme_async_block() -> str | None:
-    """Return the python block of the README's "Async" section, or None without one."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = re.search(r"\n## Async\n(.*?)(?=\n## |\Z)", readme, re.S)
-    if section is None:
-        return None
-    block = re.search(r"```python\n(.*?)```", section.group(1), re.S)
-    return block.group(1) if block else None
+def _readme_async_block() -> str:
+    """Return the first python block of the Async page (docs/async.md)."""
+    page = (ROOT / "docs" / "async.md").read_text(encoding="utf-8")
+    block = re.search(r"```python\n(.*?)```", page, re.S)
+    assert block is not None, "docs/async.md has no python block"
+    return block.group(1)
 
 
 def test_readme_async_block_is_the_example() -> None:
-    """The README's async example is the executed part of examples/async_memory.py, verbatim."""
+    """The Async page's example is the executed part of examples/async_memory.py, verbatim."""
     block = _readme_async_block()
-    if block is None:
-        pytest.skip("README.md has no '## Async' section yet (issue 16: the text is in the report)")
     example = (ROOT / "examples" / "async_memory.py").read_text(encoding="utf-8")
     marked = re.search(r"# README: start\n(.*?)# README: end\n", example, re.S)
     assert marked is not None
@@ -138,16 +134,14 @@ def test_readme_async_block_is_the_example() -> None:
 def test_readme_async_example_runs_against_a_server(
     chroma_server: ChromaServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The README's async block, run alone in a fresh namespace, works against a real server.
+    """The Async page's block, run alone in a fresh namespace, works against a real server.
 
     tests/test_docs.py runs it alone too, where it only defines the coroutine; here the
     coroutine runs against the session's ``chroma run`` server (its default database).
     """
     block = _readme_async_block()
-    if block is None:
-        pytest.skip("README.md has no '## Async' section yet")
     namespace: dict[str, Any] = {"__name__": "__readme__"}
-    exec(compile(block, "README.md", "exec"), namespace)
+    exec(compile(block, "docs/async.md", "exec"), namespace)
     packets = asyncio.run(namespace["remember_and_recall"](chroma_server.host, chroma_server.port))
     assert len(packets) == 2 and all(isinstance(p, nowline.Recall) for p in packets)
     fix = "UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo; do GitHub work in ufo-ai/ufo."
