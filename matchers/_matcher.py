@@ -11,8 +11,8 @@ from typing import Any, Generic, TypeVar
 # pyahocorasick ships no type information.
 import ahocorasick  # type: ignore[import-not-found, unused-ignore]
 
-from .._gcpause import paused
-from ..errors import InvalidPhrase
+from ._errors import InvalidPhrase
+from ._gcpause import paused
 from ._normalize import fold, fold_text, is_token_char
 
 __all__ = ["Match", "Matcher"]

@@ -15,9 +15,9 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from ._gcpause import paused
 from ._time import to_epoch
 from .errors import InvalidInput
+from .matchers._gcpause import paused
 from .models import Role
 
 __all__ = [

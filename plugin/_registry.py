@@ -74,7 +74,7 @@ _Automata = tuple[Matcher[str], Matcher[str]]
 
 def _automata_of(active: Iterable[CorrectionInfo]) -> _Automata:
     """Return the deprecated-string and anchor automata over active corrections, built."""
-    # Each Matcher pauses the garbage collector while it adds its phrases (nowline._gcpause).
+    # Each Matcher pauses the garbage collector while it adds its phrases (matchers._gcpause).
     listed = list(active)
     built = (
         Matcher((p, i.id) for i in listed for p in i.deprecates),

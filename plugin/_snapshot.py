@@ -33,8 +33,8 @@ from typing import Any
 
 import orjson
 
-from ._gcpause import paused
 from ._records import CorrectionInfo
+from .matchers._gcpause import paused
 
 __all__ = ["Saved", "path_for", "read", "save_at_exit", "state_of", "write"]
 

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .matchers._errors import InvalidPhrase, NowlineError
+
 __all__ = [
     "AbsentString",
     "CorrectionTooBroad",
@@ -41,14 +43,6 @@ __all__ = [
     "UnknownRecord",
     "Unreached",
 ]
-
-
-class NowlineError(Exception):
-    """Base class of every error that nowline raises on purpose."""
-
-
-class InvalidPhrase(NowlineError, ValueError):
-    """A matcher phrase is not a non-blank ``str``."""
 
 
 class InvalidInput(NowlineError, ValueError):

@@ -390,7 +390,7 @@ def test_loading_pauses_the_garbage_collector_and_restores_it(
     """No collection starts while corrections are loaded; the collector is on again after.
 
     A full collection walks every object of the process, and a load of 100k corrections used to
-    start several (see ``nowline._gcpause``).
+    start several (see ``nowline.matchers._gcpause``).
     """
     import gc
 
@@ -433,7 +433,7 @@ def test_loading_pauses_the_garbage_collector_and_restores_it(
 
 def _gcpause_paused() -> Any:
     """Return nowline's collector pause (a context manager)."""
-    from nowline._gcpause import paused
+    from nowline.matchers._gcpause import paused
 
     return paused()
 
