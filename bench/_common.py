@@ -309,7 +309,7 @@ metadata updates that store links; ``write``: the caller's records; ``embed``: e
 
 
 def _phase(op: Any) -> str:
-    """Return the phase an operation of ``nowline._store`` belongs to."""
+    """Return the phase an operation of ``nowline._ops`` belongs to."""
     kind = type(op).__name__
     if kind == "Get":
         return "find" if op.where_document is not None else "read"

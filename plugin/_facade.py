@@ -19,19 +19,11 @@ from chromadb.api.types import EmbeddingFunction, Include, Where, WhereDocument
 from . import _flows as F
 from . import _records as R
 from . import embedding as _embedding  # registers nowline's embedding function with chromadb
+from ._chroma import choose_embedding_function, local_store, max_batch_size, server_url
 from ._freshness import Freshness
+from ._ops import Flow, Get, Lock, Modify
 from ._registry import Registry
 from ._snapshot import path_for as snapshot_path
-from ._store import (
-    Flow,
-    Get,
-    Lock,
-    Modify,
-    choose_embedding_function,
-    local_store,
-    max_batch_size,
-    server_url,
-)
 from ._validate import (
     DEFAULT_MAX_REACH,
     check_flag,

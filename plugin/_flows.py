@@ -36,11 +36,11 @@ from ._links import (
 )
 from ._nearmiss import preview_flow as verdict_flow
 from ._nearmiss import unreached_check_flow
+from ._ops import Count, Delete, Embed, Flow, Get, Lock, Query, Work, Write
 from ._prefilter import candidate_regex
 from ._reads import read_all, read_by_ids, read_range, records_of
 from ._records import CorrectionInfo, Record, Scoped, correction_info, record_of, scope_token
 from ._registry import PlannedRegistry, Registry
-from ._store import Count, Delete, Embed, Flow, Get, Lock, Query, Work, Write
 from ._time import now
 from ._validate import (
     MAX_COUNT,

@@ -34,10 +34,10 @@ from typing import cast
 from chromadb.api.types import Where
 
 from . import _records as R
+from ._ops import Background, Flow, Work
 from ._reads import read_all, read_by_ids, read_ids
 from ._records import CorrectionInfo, Record, correction_info
 from ._registry import Registry
-from ._store import Background, Flow, Work
 
 __all__ = [
     "LISTING_SHARE",

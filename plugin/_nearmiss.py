@@ -42,10 +42,10 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from . import _records as R
+from ._ops import Count, Flow, Get
 from ._prefilter import candidate_regex
 from ._reads import read_all
 from ._records import CorrectionInfo, Record
-from ._store import Count, Flow, Get
 from ._validate import check_correction, check_reach
 from .errors import InvalidCorrection
 from .matchers import Matcher, fold, is_token_char

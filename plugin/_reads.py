@@ -1,7 +1,7 @@
 """Paged reads of a Chroma collection, as flows: every bulk read nowline makes goes through here.
 
 Chroma caps what one read may return (a single read of more than about 32k rows with
-metadatas fails) and has no cursor. These flows yield :class:`nowline._store.Get` operations
+metadatas fails) and has no cursor. These flows yield :class:`nowline._ops.Get` operations
 and return :class:`nowline._records.Record` values, whose text is the record's document, or
 ``metadata[text_key]`` in a store wrapped with ``text_key`` (:func:`nowline._records.text_of`).
 In the ``include`` of these readers, ``"documents"`` means that text.
@@ -14,8 +14,8 @@ from typing import Any
 
 from chromadb.api.types import Where, WhereDocument
 
+from ._ops import Flow, Get
 from ._records import Record, record_of
-from ._store import Flow, Get
 
 __all__ = ["PAGE", "TEXT", "read_all", "read_by_ids", "read_ids", "read_range", "records_of"]
 

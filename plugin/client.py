@@ -24,8 +24,9 @@ from chromadb.api.types import CollectionMetadata, DataLoader, EmbeddingFunction
 from chromadb.errors import NotFoundError
 from typing_extensions import Unpack
 
+from ._chroma import local_store
 from ._concrete import client_class
-from ._store import hold_writer_lock, local_store
+from ._lock import hold_writer_lock
 from ._validate import DEFAULT_MAX_REACH
 from .collection import Collection, Options
 from .errors import InvalidInput

@@ -35,10 +35,11 @@ from chromadb.api.types import (
     WhereDocument,
 )
 
+from ._chroma import local_store
 from ._facade import Facade, Options, Path
 from ._guard import guard_call, merge_trips, stale_message, trip_lines
 from ._snapshot import save_at_exit
-from ._store import SyncStore, local_store, run_sync
+from ._store import SyncStore, run_sync
 from .errors import InvalidInput, StaleReference
 from .models import (
     CorrectionChange,

@@ -24,7 +24,7 @@ machine now runs every input these faults needed, with no tolerance for them:
 * a sync wrapper (HttpClient) and an async one (AsyncHttpClient) of one server collection in
   one process did not share the change counter (it was keyed by the client object), so a
   change through one was seen by the other only within ``refresh_seconds``: the counter is
-  keyed by the server's URL (``_store.server_url``);
+  keyed by the server's URL (``_chroma.server_url``);
 * a read that returned a correction the wrapper held, edited by a plain chromadb client (its
   strings changed), did not take in the edit unless a result showed the old correction (at a
   high budget over a server, where programs run slowly enough that the edited correction's

@@ -39,7 +39,7 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
 import nowline
-from nowline import _facade, _flows, _freshness, _registry, _store, _validate
+from nowline import _facade, _flows, _freshness, _ops, _registry, _store, _validate
 from tests.reliability import test_state_machine as machine_module
 from tests.reliability.test_state_machine import NowlineMachine
 
@@ -76,9 +76,9 @@ def _public_writes(mp: pytest.MonkeyPatch, *, chunk: int | None, delete: bool) -
     """
     execute = _store.SyncStore.execute
 
-    def patched(self: _store.SyncStore, op: _store.Op) -> Any:
+    def patched(self: _store.SyncStore, op: _ops.Op) -> Any:
         raw = self._col.raw
-        if chunk is not None and isinstance(op, _store.Write) and len(op.ids) > chunk:
+        if chunk is not None and isinstance(op, _ops.Write) and len(op.ids) > chunk:
             for i in range(0, len(op.ids), chunk):
                 part = slice(i, i + chunk)
                 getattr(raw, op.op)(
@@ -89,7 +89,7 @@ def _public_writes(mp: pytest.MonkeyPatch, *, chunk: int | None, delete: bool) -
                     uris=op.uris[part] if op.uris is not None else None,
                 )
             return None
-        if delete and isinstance(op, _store.Delete):
+        if delete and isinstance(op, _ops.Delete):
             return raw.delete(
                 ids=op.ids, where=op.where, where_document=op.where_document, limit=op.limit
             )
@@ -172,7 +172,7 @@ def fault_5_get(mp: pytest.MonkeyPatch) -> None:
 def fault_7_scan(mp: pytest.MonkeyPatch) -> None:
     """Leave out the rolling scan (reads still take in the corrections they return)."""
 
-    def no_scan(fresh: Any, registry: Any, scope_key: Any) -> _store.Flow[bool]:
+    def no_scan(fresh: Any, registry: Any, scope_key: Any) -> _ops.Flow[bool]:
         return False
         yield  # a generator, as the real step
 
@@ -183,7 +183,7 @@ def fault_7(mp: pytest.MonkeyPatch) -> None:
     """Never read a correction written around nowline: no scan, no taking in from reads."""
     fault_7_scan(mp)
 
-    def observe(core: Any, records: Any) -> _store.Flow[None]:
+    def observe(core: Any, records: Any) -> _ops.Flow[None]:
         yield from core.refresh()
 
     mp.setattr(_flows, "_observe", observe)
