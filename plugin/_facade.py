@@ -12,16 +12,24 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, TypeVar, cast
+from typing import Any, Generic, Literal, Protocol, TypeVar, cast
 
-from chromadb.api.types import EmbeddingFunction, Include, Where, WhereDocument
+from chromadb.api.types import (
+    DeleteResult,
+    EmbeddingFunction,
+    GetResult,
+    Include,
+    QueryResult,
+    Where,
+    WhereDocument,
+)
 
 from . import _flows as F
 from . import _records as R
 from . import embedding as _embedding  # registers nowline's embedding function with chromadb
 from ._chroma import choose_embedding_function, local_store, max_batch_size, server_url
 from ._freshness import Freshness
-from ._ops import Flow, Get, Lock, Modify
+from ._ops import Flow
 from ._registry import Registry
 from ._snapshot import path_for as snapshot_path
 from ._validate import (
@@ -41,12 +49,32 @@ from ._validate import (
     time_arg,
 )
 from .errors import InvalidInput
-from .models import CorrectionReport, Trip
+from .models import CorrectionReport, CorrectionSummary, Hit, Preview, Recall, RepairReport, Trip
 
 __all__ = ["Facade", "Options", "Path"]
 
 T = TypeVar("T")
 U = TypeVar("U")
+
+
+class _ChromaSide(Protocol):
+    """The chromadb ``CollectionCommon`` methods the prepare steps use (typed)."""
+
+    def _validate_and_prepare_delete_request(
+        self, ids: Any, where: Any, where_document: Any, limit: Any
+    ) -> Any: ...
+
+    def _transform_get_response(self, response: Any, include: Include) -> GetResult: ...
+
+    def _transform_peek_response(self, response: Any) -> GetResult: ...
+
+    def _transform_query_response(self, response: Any, include: Include) -> QueryResult: ...
+
+    def _validate_modify_request(self, metadata: Any) -> None: ...
+
+    def _update_model_after_modify_success(
+        self, name: Any, metadata: Any, configuration: Any
+    ) -> None: ...
 
 
 class Options:
@@ -249,11 +277,15 @@ class Facade:
         )
         return Path(F.write_flow(self._core, req), lambda _: None, writes=True)
 
-    def _delete_path(self, ids: Any, where: Any, where_document: Any, limit: Any) -> Path[Any, Any]:
+    def _chroma(self) -> _ChromaSide:
+        """Return this wrapper as the chromadb collection class it also is (typed)."""
+        return cast(_ChromaSide, self)
+
+    def _delete_path(
+        self, ids: Any, where: Any, where_document: Any, limit: Any
+    ) -> Path[DeleteResult, DeleteResult]:
         """Prepare a delete (chromadb's own validation runs first; it embeds nothing)."""
-        req = cast(Any, self)._validate_and_prepare_delete_request(
-            ids, where, where_document, limit
-        )
+        req = self._chroma()._validate_and_prepare_delete_request(ids, where, where_document, limit)
         flow = F.delete_flow(
             self._core, req["ids"], req["where"], req["where_document"], req["limit"]
         )
@@ -267,19 +299,18 @@ class Facade:
         offset: Any,
         where_document: WhereDocument | None,
         include: Include,
-    ) -> Path[dict[str, Any], Any]:
+    ) -> Path[dict[str, Any], GetResult]:
         """Prepare a get; the result is shaped by chromadb's own transform."""
         id_list, wanted = get_request(
             ids, where, where_document, include, self._data_loader is not None, limit, offset
         )
         flow = F.get_flow(self._core, id_list, where, limit, offset, where_document, wanted)
-        transform = cast(Any, self)._transform_get_response
+        transform = self._chroma()._transform_get_response
         return Path(flow, lambda result: transform(result, cast(Include, wanted)))
 
-    def _peek_path(self, limit: int) -> Path[dict[str, Any], Any]:
+    def _peek_path(self, limit: int) -> Path[dict[str, Any], GetResult]:
         """Prepare a peek."""
-        transform = cast(Any, self)._transform_peek_response
-        return Path(F.peek_flow(self._core, limit), transform)
+        return Path(F.peek_flow(self._core, limit), self._chroma()._transform_peek_response)
 
     def _query_path(
         self,
@@ -292,7 +323,7 @@ class Facade:
         where: Where | None,
         where_document: WhereDocument | None,
         include: Include,
-    ) -> Path[dict[str, Any], Any]:
+    ) -> Path[dict[str, Any], QueryResult]:
         """Prepare a query; superseded hits carry their lines (see ``_assembly``)."""
         req = query_request(
             query_embeddings,
@@ -305,7 +336,7 @@ class Facade:
             where_document,
             include,
         )
-        transform = cast(Any, self)._transform_query_response
+        transform = self._chroma()._transform_query_response
         return Path(
             F.query_flow(self._core, req),
             lambda result: transform(result, cast(Include, req.include)),
@@ -313,28 +344,13 @@ class Facade:
 
     def _modify_path(self, name: str | None, metadata: Any, configuration: Any) -> Path[None, None]:
         """Prepare a modify of the collection (after chromadb's own validation)."""
-        cast(Any, self)._validate_modify_request(metadata)
-        after = cast(Any, self)._update_model_after_modify_success
-
-        def flow() -> Flow[None]:
-            yield Lock()
-            yield Modify(name=name, metadata=metadata, configuration=configuration)
-
-        return Path(flow(), lambda _: after(name, metadata, configuration), writes=True)
+        chroma = self._chroma()
+        chroma._validate_modify_request(metadata)
+        after = chroma._update_model_after_modify_success
+        flow = F.modify_flow(name, metadata, configuration)
+        return Path(flow, lambda _: after(name, metadata, configuration), writes=True)
 
     # ------------------------------------------------------- nowline verbs, prepared
-
-    def _fresh_id(self, rid: object) -> Flow[str]:
-        """Return a new record's id: the given one if no record has it, else raise."""
-        new = new_id(rid)
-        if rid is not None:
-            got = yield Get(ids=[new], include=())
-            if got["ids"]:
-                raise InvalidInput(
-                    f"A record with id {new!r} already exists (chromadb would ignore this add); "
-                    "change it with update() or upsert(), or give another id."
-                )
-        return new
 
     def _remember_path(
         self, text: str, rid: str | None, metadata: Any, observed_at: Any
@@ -345,19 +361,13 @@ class Facade:
         if observed_at is not None:
             time_arg(observed_at, "observed_at")
             meta[R.OBSERVED_AT] = observed_at
-        core = self._core
-        if core.text_key is not None:
-            meta[core.text_key] = body
-
-        def flow() -> Flow[str]:
-            new = yield from self._fresh_id(rid)
-            req = insert_request(
-                "add", [new], None, [meta] if meta else None, [body], None, None, 1
-            )
-            yield from F.write_flow(core, req)
-            return new
-
-        return Path(flow(), _same, writes=True)
+        if self._core.text_key is not None:
+            meta[self._core.text_key] = body
+        return Path(
+            F.remember_flow(self._core, body, new_id(rid), meta, given=rid is not None),
+            _same,
+            writes=True,
+        )
 
     def _correct_path(
         self,
@@ -381,22 +391,19 @@ class Facade:
         if max_reach != "default":
             check_max_reach(max_reach)
         meta = correct_metadata(metadata, deprecates, about, observed_at)
-        core = self._core
-        if core.text_key is not None:
-            meta[core.text_key] = body
-
-        def flow() -> Flow[tuple[str, dict[str, int]]]:
-            new = yield from self._fresh_id(rid)
-            req = insert_request("add", [new], None, [meta], [body], None, None, 1)
-            reached = yield from F.write_flow(
-                core,
-                req,
-                allow_absent=allow_absent,
-                allow_generic=allow_generic,
-                max_reach=max_reach,
-                allow_unreached=allow_unreached,
-            )
-            return new, reached
+        if self._core.text_key is not None:
+            meta[self._core.text_key] = body
+        flow = F.correct_flow(
+            self._core,
+            body,
+            new_id(rid),
+            meta,
+            given=rid is not None,
+            allow_absent=allow_absent,
+            allow_generic=allow_generic,
+            max_reach=max_reach,
+            allow_unreached=allow_unreached,
+        )
 
         def finish(result: tuple[str, dict[str, int]]) -> CorrectionReport:
             new, reached = result
@@ -404,7 +411,7 @@ class Facade:
                 id=new, reached=reached.get(new, 0), seconds=time.perf_counter() - start
             )
 
-        return Path(flow(), finish, writes=True)
+        return Path(flow, finish, writes=True)
 
     def _recall_path(
         self,
@@ -414,7 +421,7 @@ class Facade:
         where_document: WhereDocument | None,
         as_of: Any,
         include_historical: bool,
-    ) -> Path[Any, Any]:
+    ) -> Path[Recall, Recall]:
         """Prepare recall()."""
         query = text_arg(text)
         if not query.strip():
@@ -435,7 +442,7 @@ class Facade:
         )
         return Path(flow, _same)
 
-    def _hits_path(self, ids: Sequence[str], as_of: Any) -> Path[Any, Any]:
+    def _hits_path(self, ids: Sequence[str], as_of: Any) -> Path[list[Hit], list[Hit]]:
         """Prepare hits()."""
         if isinstance(ids, str) or not all(isinstance(i, str) for i in ids):
             raise InvalidInput("hits() takes a list of ids (str).")
@@ -443,7 +450,7 @@ class Facade:
 
     def _preview_path(
         self, deprecates: Any, about: Any, metadata: Any, text: Any = None
-    ) -> Path[Any, Any]:
+    ) -> Path[Preview, Preview]:
         """Prepare preview()."""
         phrases = parse_deprecates(deprecates)
         anchors = parse_about(about)
@@ -456,15 +463,15 @@ class Facade:
         text_arg(correction_id, "correction_id")
         return Path(F.retract_flow(self._core, correction_id), lambda _: None, writes=True)
 
-    def _repair_path(self) -> Path[Any, Any]:
+    def _repair_path(self) -> Path[RepairReport, RepairReport]:
         """Prepare repair()."""
         return Path(F.repair_flow(self._core), _same, writes=True)
 
-    def _corrections_path(self) -> Path[Any, Any]:
+    def _corrections_path(self) -> Path[list[CorrectionSummary], list[CorrectionSummary]]:
         """Prepare corrections()."""
         return Path(F.corrections_flow(self._core), _same)
 
-    def _changes_path(self, baseline: Any) -> Path[Any, Any]:
+    def _changes_path(self, baseline: Any) -> Path[F.Changes, F.Changes]:
         """Prepare one step of changes(): catch up, and diff against ``baseline``."""
         return Path(F.changes_flow(self._core, baseline), _same)
 
@@ -479,11 +486,13 @@ class Facade:
             raise InvalidInput("poll_seconds must be a number > 0, or None.")
         return float(poll_seconds)
 
-    def _stats_path(self) -> Path[Any, Any]:
+    def _stats_path(self) -> Path[dict[str, int], dict[str, int]]:
         """Prepare stats()."""
         return Path(F.stats_flow(self._core), _same)
 
-    def _check_path(self, text: str, metadata: Mapping[str, Any] | None) -> Path[Any, list[Trip]]:
+    def _check_path(
+        self, text: str, metadata: Mapping[str, Any] | None
+    ) -> Path[list[Trip], list[Trip]]:
         """Prepare check(): a scoped collection needs the scope to check for."""
         text_arg(text)
         meta = metadata_arg(metadata)

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-from chromadb.api.types import Where, WhereDocument
+from chromadb.api.types import DeleteResult, Where, WhereDocument
 
 from . import _records as R
 from ._assembly import HitState, hit_of, query_row, read_state, trips_of
@@ -36,7 +36,7 @@ from ._links import (
 )
 from ._nearmiss import preview_flow as verdict_flow
 from ._nearmiss import unreached_check_flow
-from ._ops import Count, Delete, Embed, Flow, Get, Lock, Query, Work, Write
+from ._ops import Count, Delete, Embed, Flow, Get, Lock, Modify, Query, Work, Write
 from ._prefilter import candidate_regex
 from ._reads import read_all, read_by_ids, read_range, records_of
 from ._records import CorrectionInfo, Record, Scoped, correction_info, record_of, scope_token
@@ -49,6 +49,7 @@ from ._validate import (
     check_correction,
     check_reach,
     check_scope,
+    insert_request,
 )
 from .errors import InvalidInput, UnknownRecord
 from .models import (
@@ -63,16 +64,20 @@ from .models import (
 from .render import strip_annotation
 
 __all__ = [
+    "Changes",
     "Core",
     "changes_flow",
     "check_flow",
+    "correct_flow",
     "corrections_flow",
     "delete_flow",
     "get_flow",
     "load",
+    "modify_flow",
     "preview_flow",
     "query_flow",
     "recall_flow",
+    "remember_flow",
     "repair_flow",
     "retract_flow",
     "stats_flow",
@@ -632,6 +637,62 @@ def write_flow(
     return {info.id: len(reach.get(info.id, ())) + own[info.id] for info in plan.put}
 
 
+def _unused_id(rid: str, given: bool) -> Flow[str]:
+    """Return a new record's id: a given one must not name a stored record (else raise)."""
+    if given:
+        got = yield Get(ids=[rid], include=())
+        if got["ids"]:
+            raise InvalidInput(
+                f"A record with id {rid!r} already exists (chromadb would ignore this add); "
+                "change it with update() or upsert(), or give another id."
+            )
+    return rid
+
+
+def remember_flow(
+    core: Core, text: str, rid: str, metadata: dict[str, Any], *, given: bool
+) -> Flow[str]:
+    """Store one memory (``remember()``); return its id."""
+    new = yield from _unused_id(rid, given)
+    req = insert_request(
+        "add", [new], None, [metadata] if metadata else None, [text], None, None, 1
+    )
+    yield from write_flow(core, req)
+    return new
+
+
+def correct_flow(
+    core: Core,
+    text: str,
+    rid: str,
+    metadata: dict[str, Any],
+    *,
+    given: bool,
+    allow_absent: bool,
+    allow_generic: bool,
+    max_reach: float | int | Literal["default"] | None,
+    allow_unreached: bool,
+) -> Flow[tuple[str, dict[str, int]]]:
+    """Store one correction (``correct()``); return its id and what each write reached."""
+    new = yield from _unused_id(rid, given)
+    req = insert_request("add", [new], None, [metadata], [text], None, None, 1)
+    reached = yield from write_flow(
+        core,
+        req,
+        allow_absent=allow_absent,
+        allow_generic=allow_generic,
+        max_reach=max_reach,
+        allow_unreached=allow_unreached,
+    )
+    return new, reached
+
+
+def modify_flow(name: str | None, metadata: Any, configuration: Any) -> Flow[None]:
+    """Change the collection's name, metadata or configuration (a write: the lock first)."""
+    yield Lock()
+    yield Modify(name=name, metadata=metadata, configuration=configuration)
+
+
 def _own_links(
     ids: list[str], final: list[dict[str, Any] | None], landing: set[str]
 ) -> Counter[str]:
@@ -647,7 +708,7 @@ def delete_flow(
     where: Where | None,
     where_document: WhereDocument | None,
     limit: int | None,
-) -> Flow[Any]:
+) -> Flow[DeleteResult]:
     """Delete records as chromadb's ``delete``; a deleted correction is unlinked after."""
     yield from core.refresh()
     doomed = yield Get(
@@ -661,7 +722,7 @@ def delete_flow(
         core.registry.drop(cid)
     core.fresh.changed_here(corrections)
     yield from _relink(core, corrections)
-    return result
+    return cast(DeleteResult, result)
 
 
 def retract_flow(core: Core, correction_id: str) -> Flow[bool]:
@@ -727,9 +788,11 @@ def repair_flow(core: Core) -> Flow[RepairReport]:
     )
 
 
-def changes_flow(
-    core: Core, baseline: Mapping[str, CorrectionInfo] | None
-) -> Flow[tuple[list[CorrectionChange], dict[str, CorrectionInfo]]]:
+Changes = tuple[list[CorrectionChange], dict[str, CorrectionInfo]]
+"""One step of ``changes()``: the changes since the baseline, and the new baseline."""
+
+
+def changes_flow(core: Core, baseline: Mapping[str, CorrectionInfo] | None) -> Flow[Changes]:
     """Catch up as a read would; return the changes since ``baseline`` and the new baseline.
 
     With no baseline, nothing is reported: the registry as it is becomes the baseline.

@@ -208,7 +208,7 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
     ) -> DeleteResult:
         """Delete records, as :meth:`nowline.Collection.delete`."""
         result = await self._arun(self._delete_path, ids, where, where_document, limit)
-        return cast(DeleteResult, result)
+        return result
 
     async def get(
         self,
@@ -223,11 +223,11 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
         result = await self._arun(
             self._get_path, ids, where, limit, offset, where_document, include
         )
-        return cast(GetResult, result)
+        return result
 
     async def peek(self, limit: int = 10) -> GetResult:
         """Return the first records, as :meth:`nowline.Collection.peek`."""
-        return cast(GetResult, await self._arun(self._peek_path, limit))
+        return await self._arun(self._peek_path, limit)
 
     async def query(
         self,
@@ -254,7 +254,7 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
             where_document,
             include,
         )
-        return cast(QueryResult, result)
+        return result
 
     async def modify(
         self,
@@ -280,7 +280,7 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
         observed_at: str | float | int | None = None,
     ) -> str:
         """Store one memory and return its id, as :meth:`nowline.Collection.remember`."""
-        return cast(str, await self._arun(self._remember_path, text, id, metadata, observed_at))
+        return await self._arun(self._remember_path, text, id, metadata, observed_at)
 
     async def correct(
         self,
@@ -326,13 +326,13 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
         result = await self._arun(
             self._recall_path, text, n_results, where, where_document, as_of, include_historical
         )
-        return cast(Recall, result)
+        return result
 
     async def hits(
         self, ids: Sequence[str], *, as_of: str | float | int | None = None
     ) -> list[Hit]:
         """Return records as hits, as :meth:`nowline.Collection.hits`."""
-        return cast(list[Hit], await self._arun(self._hits_path, ids, as_of))
+        return await self._arun(self._hits_path, ids, as_of)
 
     async def preview(
         self,
@@ -343,9 +343,7 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
         text: str | None = None,
     ) -> Preview:
         """Return what a correction would reach, as :meth:`nowline.Collection.preview`."""
-        return cast(
-            Preview, await self._arun(self._preview_path, deprecates, about, metadata, text)
-        )
+        return await self._arun(self._preview_path, deprecates, about, metadata, text)
 
     async def retract(self, correction_id: str) -> None:
         """Undo a wrong correction, as :meth:`nowline.Collection.retract`."""
@@ -353,15 +351,15 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
 
     async def repair(self) -> RepairReport:
         """Rebuild every link and persist what differs, as :meth:`nowline.Collection.repair`."""
-        return cast(RepairReport, await self._arun(self._repair_path))
+        return await self._arun(self._repair_path)
 
     async def corrections(self) -> list[CorrectionSummary]:
         """List every correction, as :meth:`nowline.Collection.corrections`."""
-        return cast(list[CorrectionSummary], await self._arun(self._corrections_path))
+        return await self._arun(self._corrections_path)
 
     async def stats(self) -> dict[str, int]:
         """Count the records of each stored role, as :meth:`nowline.Collection.stats`."""
-        return cast(dict[str, int], await self._arun(self._stats_path))
+        return await self._arun(self._stats_path)
 
     async def changes(
         self, *, poll_seconds: float | None = None
@@ -382,7 +380,7 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
 
     async def check(self, text: str, *, metadata: Mapping[str, Any] | None = None) -> list[Trip]:
         """Return the corrections ``text`` trips, as :meth:`nowline.Collection.check`."""
-        return cast(list[Trip], await self._arun(self._check_path, text, metadata))
+        return await self._arun(self._check_path, text, metadata)
 
     async def annotate(self, text: str, *, metadata: Mapping[str, Any] | None = None) -> str:
         """Return ``text`` with its correction lines, as :meth:`nowline.Collection.annotate`."""

@@ -189,7 +189,7 @@ class Collection(Facade, ChromaCollection):
         A deleted correction's records become current again unless another correction still
         holds them. Arguments chromadb refuses are refused before anything changes.
         """
-        return cast(DeleteResult, self._run(self._delete_path(ids, where, where_document, limit)))
+        return self._run(self._delete_path(ids, where, where_document, limit))
 
     def get(
         self,
@@ -205,13 +205,11 @@ class Collection(Facade, ChromaCollection):
         Order, ``limit`` and ``offset`` are chromadb's; reads larger than Chroma's row limit
         (about 32k rows with metadatas) are paged. Stored documents come back as stored.
         """
-        return cast(
-            GetResult, self._run(self._get_path(ids, where, limit, offset, where_document, include))
-        )
+        return self._run(self._get_path(ids, where, limit, offset, where_document, include))
 
     def peek(self, limit: int = 10) -> GetResult:
         """Return the first ``limit`` records, as chromadb's ``peek``, without nowline's keys."""
-        return cast(GetResult, self._run(self._peek_path(limit)))
+        return self._run(self._peek_path(limit))
 
     def query(
         self,
@@ -233,21 +231,18 @@ class Collection(Facade, ChromaCollection):
         ``nowline_role``, ``nowline_by`` (the direct corrections) and ``nowline_now`` (the
         newest); a recalled retracted correction carries its ``retracted:`` mark.
         """
-        return cast(
-            QueryResult,
-            self._run(
-                self._query_path(
-                    query_embeddings,
-                    query_texts,
-                    query_images,
-                    query_uris,
-                    ids,
-                    n_results,
-                    where,
-                    where_document,
-                    include,
-                )
-            ),
+        return self._run(
+            self._query_path(
+                query_embeddings,
+                query_texts,
+                query_images,
+                query_uris,
+                ids,
+                n_results,
+                where,
+                where_document,
+                include,
+            )
         )
 
     def modify(
@@ -373,11 +368,8 @@ class Collection(Facade, ChromaCollection):
         Raises:
             InvalidInput: the text is empty, or an argument has the wrong type.
         """
-        return cast(
-            Recall,
-            self._run(
-                self._recall_path(text, n_results, where, where_document, as_of, include_historical)
-            ),
+        return self._run(
+            self._recall_path(text, n_results, where, where_document, as_of, include_historical)
         )
 
     def hits(self, ids: Sequence[str], *, as_of: str | float | int | None = None) -> list[Hit]:
@@ -386,7 +378,7 @@ class Collection(Facade, ChromaCollection):
         Each hit carries its role and corrections exactly as ``recall()`` would show it (its
         distance is None). Missing ids are left out.
         """
-        return cast(list[Hit], self._run(self._hits_path(ids, as_of)))
+        return self._run(self._hits_path(ids, as_of))
 
     def preview(
         self,
@@ -415,7 +407,7 @@ class Collection(Facade, ChromaCollection):
         Raises:
             InvalidCorrection: ``deprecates`` or ``about`` is malformed.
         """
-        return cast(Preview, self._run(self._preview_path(deprecates, about, metadata, text)))
+        return self._run(self._preview_path(deprecates, about, metadata, text))
 
     def retract(self, correction_id: str) -> None:
         """Undo a wrong correction; the correction record stays, marked retracted.
@@ -437,15 +429,15 @@ class Collection(Facade, ChromaCollection):
         before a repair; ``repair()`` makes the stored links (and so ``where`` filters on
         roles) agree.
         """
-        return cast(RepairReport, self._run(self._repair_path()))
+        return self._run(self._repair_path())
 
     def corrections(self) -> list[CorrectionSummary]:
         """Return every correction, oldest first: its strings, status, reach and newest."""
-        return cast(list[CorrectionSummary], self._run(self._corrections_path()))
+        return self._run(self._corrections_path())
 
     def stats(self) -> dict[str, int]:
         """Return how many records hold each stored role, and the total (``records``)."""
-        return cast(dict[str, int], self._run(self._stats_path()))
+        return self._run(self._stats_path())
 
     def changes(self, *, poll_seconds: float | None = None) -> Iterator[CorrectionChange]:
         """Yield each change of a correction this wrapper observes, from the first ``next()``.
