@@ -13,7 +13,7 @@ import pytest
 import nowline
 import nowline.matchers
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
