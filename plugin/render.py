@@ -28,7 +28,7 @@ of a line is what is left of it for such a reader:
 - letters that are ``Default_Ignorable_Code_Point`` (the Hangul fillers U+115F, U+1160, U+3164
   and U+FFA0, which render as nothing) are dropped too. That property comes from
   ``DerivedCoreProperties.txt`` and is not in :mod:`unicodedata`, so its ranges are shipped
-  below; ``tests/test_render.py`` checks them against the ``regex`` package's
+  below; ``tests/core/test_render.py`` checks them against the ``regex`` package's
   ``\p{Default_Ignorable_Code_Point}``.
 
 A line whose characters can be reordered for display (a right-to-left letter, or any explicit
@@ -119,7 +119,7 @@ _WS = re.compile(r"\s+")
 _LINE_BREAK = re.compile(r"(\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029])")
 
 # Default_Ignorable_Code_Point (Unicode DerivedCoreProperties.txt) as inclusive ranges. On a
-# mismatch, tests/test_render.py::test_default_ignorable_table_matches_unicode prints the new
+# mismatch, tests/core/test_render.py::test_default_ignorable_table_matches_unicode prints the new
 # table.
 _DEFAULT_IGNORABLE: tuple[tuple[int, int], ...] = (
     (0x00AD, 0x00AD),

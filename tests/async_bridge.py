@@ -173,7 +173,7 @@ def wrap(target: Any, *args: Any, **kwargs: Any) -> Any:
     followed: a sync ``wrap()`` loads them at wrap time, so errors of the stored state (a
     conflicting ``scope_key``) and the settled ``scope_key`` are there when the test looks.
     (That an async collection answers ``scope_key`` before it loads is reported in
-    tests/test_async_found.py.)
+    tests/regressions/test_async_faults.py.)
     """
     if not isinstance(target, Synced):
         return REAL_WRAP(target, *args, **kwargs)

@@ -156,26 +156,26 @@ def strip_nowline(meta: Any) -> Any:
 BACKENDS = ("local", "http")
 
 HTTP_SUITE = (
-    "tests/test_seed.py",
-    "tests/test_guards.py",
-    "tests/test_dropin.py",
-    "tests/test_guard.py",
-    "tests/reliability/test_scope.py",
-    "tests/reliability/test_undo.py",
+    "tests/surface/test_seed.py",
+    "tests/core/test_write_guards.py",
+    "tests/surface/test_dropin.py",
+    "tests/core/test_check.py",
+    "tests/core/test_scope.py",
+    "tests/core/test_undo.py",
     "tests/reliability/test_bad_input.py",
     "tests/reliability/test_forgery.py",
     "tests/reliability/test_state_machine.py",
-    "tests/reliability/test_faults.py",
-    "tests/test_lines.py",
-    "tests/test_anchors.py",
-    "tests/test_conformance.py",
-    "tests/test_paging.py",
+    "tests/regressions/test_review_faults.py",
+    "tests/core/test_lines.py",
+    "tests/core/test_generic_anchors.py",
+    "tests/surface/test_conformance.py",
+    "tests/reliability/test_paging.py",
 )
 """The modules that ``--backend=http`` runs against a Chroma server (paths from the repo root)."""
 
 HTTP_SKIP = {
-    "tests/test_seed.py::test_unknown_embedding_function_is_refused": "a subprocess writes a "
-    "local store at store_path; the test is about that local store",
+    "tests/surface/test_seed.py::test_unknown_embedding_function_is_refused": "a subprocess "
+    "writes a local store at store_path; the test is about that local store",
 }
 """Tests of HTTP_SUITE that are inherently local: skipped with --backend=http, with the reason."""
 
@@ -183,17 +183,20 @@ IO_LAYERS = ("sync", "async")
 """The I/O layers the store fixtures of HTTP_SUITE run on with --backend=http."""
 
 ASYNC_SKIP = {
-    "tests/test_dropin.py::test_wrap_client_lists_wrapped_collections": "asserts the sync classes "
-    "(nowline.Collection); tests/test_async_surface.py asserts the async ones",
-    "tests/test_conformance.py::test_wrapped_objects_are_chromadb_objects": "asserts the sync "
-    "classes (ClientAPI, Collection); tests/test_async_surface.py asserts the async ones",
-    "tests/test_conformance.py::test_a_method_nowline_does_not_name_passes_through": "patches "
-    "chromadb's sync classes; tests/test_async_surface.py patches the async ones",
+    "tests/surface/test_dropin.py::test_wrap_client_lists_wrapped_collections": "asserts the "
+    "sync classes (nowline.Collection); tests/surface/test_async_surface.py asserts the async ones",
+    "tests/surface/test_conformance.py::test_wrapped_objects_are_chromadb_objects": "asserts the "
+    "sync classes (ClientAPI, Collection); tests/surface/test_async_surface.py asserts the async "
+    "ones",
+    "tests/surface/test_conformance.py::test_a_method_nowline_does_not_name_passes_through": (
+        "patches chromadb's sync classes; tests/surface/test_async_surface.py patches the async "
+        "ones"
+    ),
 }
 """Tests of HTTP_SUITE that cannot run on the async layer (``path::function``), with reasons."""
 
 ASYNC_XFAIL: dict[str, str] = {}
-"""Known divergences of the async layer (strict), each pinned in tests/test_async_found.py."""
+"""Known divergences of the async layer (strict), each pinned in tests/regressions/."""
 
 HTTP_XFAIL: dict[str, str] = {}
 """Known divergences on the server backend (strict: an XPASS fails, so fixed ones get removed)."""

@@ -49,8 +49,8 @@ def test_an_anchor_that_anchors_nothing_is_refused(
     assert snapshot(billing) == before
 
 
-def test_the_issue_cases_are_refused_through_the_tool(billing: nowline.Collection) -> None:
-    """The correct tool refuses both cases of the issue with is_error, naming the anchor."""
+def test_a_generic_anchor_is_refused_through_the_tool(billing: nowline.Collection) -> None:
+    """The correct tool refuses a generic anchor (the string itself, a common word), naming it."""
     before = snapshot(billing)
     cases: list[dict[str, Any]] = [
         {"body": "billing changed.", "deprecates": ["billing"], "about": ["billing"]},

@@ -1,4 +1,4 @@
-"""Reliability tests: what must hold under scopes, undo, crashes, concurrency and bad input.
+"""Reliability tests: what must hold under processes, crashes, concurrency, restarts, bad input.
 
 ``reference`` recomputes roles, links and now-lines straight from the README's "Linking" and
 "What a stale hit shows", with a slow obvious matcher, so every test here can compare a store

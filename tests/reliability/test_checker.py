@@ -3,7 +3,7 @@
 The random programs run with fixed seeds and a small budget (``make test``); ``make
 checker-long`` runs many more (``CHECKER_PROGRAMS`` programs of ``CHECKER_STEPS`` steps) and
 minimizes each failure it finds. The minimal programs of the faults it found are replayed one
-by one in ``test_checker_faults.py``.
+by one in ``tests/regressions/test_checker_faults.py``.
 """
 
 from __future__ import annotations

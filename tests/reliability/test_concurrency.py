@@ -2,7 +2,7 @@
 
 See the README's "Reliability".
 
-``tests/test_processes.py`` shows that a second writer of a local store gets StoreBusy and that
+``test_processes.py`` shows that a second writer of a local store gets StoreBusy and that
 the store stays healthy. Here: every write method of the refused process is refused before it
 writes anything, its reads still work; and over a real Chroma server two processes write
 memories and corrections at the same time, after which recall() is right in both and repair()

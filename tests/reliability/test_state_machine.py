@@ -35,7 +35,8 @@ Freshness (a choice this model makes to stay deterministic):
 * The first wrapper uses ``refresh_seconds=0``: every read lists the store's corrections in
   full. A correction written around nowline is found when a read returns it (the README's
   promise), so after each change around nowline the model reads the changed records through
-  it. (The bounds themselves are tested with real waits in ``test_processes_faults.py``.)
+  it. (The bounds themselves are tested with real waits in
+  ``tests/regressions/test_review_process_faults.py``.)
 * The second wrapper uses ``refresh_seconds=3600`` and so never refreshes by time within a
   program: it must see every correction change made through nowline (the wrappers of one
   process share a change counter), but it may miss a change made around nowline until it

@@ -1,6 +1,6 @@
 """The recipes of docs/tool-boundary.md, run as written: settings, events, shell, CI, pre-commit.
 
-The page's python blocks run in tests/test_docs.py. Here the ``json`` settings are read and
+The page's python blocks run in tests/project/test_docs.py. Here the ``json`` settings are read and
 their hook commands run by a shell with the documented events on stdin (the output must be the
 documented output), every ``sh`` block runs in bash (each ``echo "exit $?"`` must print the
 exit code its comment gives), and the GitHub Actions job and the pre-commit configuration run

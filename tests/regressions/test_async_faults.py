@@ -62,7 +62,7 @@ async def test_guard_of_a_non_function_says_what_it_got(chroma_server: ChromaSer
     Found: ``aio.AsyncCollection.guard`` raised "decorates an async function; use
     Collection.guard() for a plain one" for anything that is not a coroutine function, 5
     included, which sent the caller to the sync guard for no reason (also caught by
-    test_guards.py::test_flags_must_be_booleans on the async layer). Fixed: the sync guard's
+    test_write_guards.py::test_flags_must_be_booleans on the async layer). Fixed: the sync guard's
     check first, then the coroutine check.
     """
     client = nowline.wrap(

@@ -9,7 +9,8 @@ from types import ModuleType
 
 import pytest
 
-EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("*.py"))
+EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = sorted(EXAMPLES_DIR.glob("*.py"))
 SMALL_ARGS: dict[str, list[str]] = {
     "ufo_repo_move.py": ["--memories", "60"],
     "async_memory.py": [],  # starts its own Chroma server (chroma run), data under --path
@@ -43,7 +44,7 @@ def test_demo_story_shows_now_lines(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The main demo prints stale memories before, and the same with now-lines after."""
-    module = _load(Path(__file__).parent.parent / "examples" / "ufo_repo_move.py", monkeypatch)
+    module = _load(EXAMPLES_DIR / "ufo_repo_move.py", monkeypatch)
     module.main(["--memories", "60", "--path", str(tmp_path / "store")])
     out = capsys.readouterr().out
     before, after = out.split("After the correction:")
@@ -61,7 +62,7 @@ def test_async_demo_recalls_with_now_lines_from_a_real_server(
     The guarded tool refuses the old repository, and both concurrent recalls show the stale
     memory with the correction as its now-line.
     """
-    module = _load(Path(__file__).parent.parent / "examples" / "async_memory.py", monkeypatch)
+    module = _load(EXAMPLES_DIR / "async_memory.py", monkeypatch)
     module.main(["--path", str(tmp_path / "server")])
     out = capsys.readouterr().out
     assert "metalcraftai/ufo" in out.split("\n")[0]  # the StaleReference message comes first

@@ -14,7 +14,7 @@ import pytest
 import nowline
 from nowline.errors import InvalidInput, Unreached
 
-from .conftest import FakeEmbedding, snapshot
+from ..conftest import FakeEmbedding, snapshot
 
 EF = FakeEmbedding()
 

@@ -16,7 +16,7 @@ import nowline
 import nowline.matchers
 import nowline.models
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.rglob("*.md"))

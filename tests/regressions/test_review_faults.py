@@ -1,7 +1,8 @@
 """Issue 13: the faults of the adversarial review, one failing test (or more) each.
 
 Every test holds one promise of the README and carries the ``fault`` mark with the fault's
-number; each failed before its fix. Fault 6 (forged now-lines) is tested in ``test_forgery.py``.
+number; each failed before its fix. Fault 6 (forged now-lines) is tested in
+``tests/reliability/test_forgery.py``.
 Tests without a mark are controls: the same promise on a path that held already, so that a fix
 cannot pass by breaking it.
 

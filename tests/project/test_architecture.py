@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = {"nowline": ROOT / "plugin", "nowline.matchers": ROOT / "matchers"}
 ADAPTERS = ["cli", "mcp_server", "langchain", "tools", "prompts", "serve"]
 PUBLIC_MODULES = {

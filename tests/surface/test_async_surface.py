@@ -25,7 +25,7 @@ from tests.conftest import ChromaServer, FakeEmbedding
 ON_LOOP = pytest.mark.asyncio(loop_scope="module")
 """The async tests share one event loop (chromadb keeps an HTTP client per loop)."""
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 UFO = "UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo."
 
 
@@ -136,7 +136,7 @@ def test_readme_async_example_runs_against_a_server(
 ) -> None:
     """The Async page's block, run alone in a fresh namespace, works against a real server.
 
-    tests/test_docs.py runs it alone too, where it only defines the coroutine; here the
+    tests/project/test_docs.py runs it alone too, where it only defines the coroutine; here the
     coroutine runs against the session's ``chroma run`` server (its default database).
     """
     block = _readme_async_block()

@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 
 import chromadb
+import pytest
 
 import nowline
+
+pytestmark = pytest.mark.model
 
 
 def test_real_model_recall_brings_the_correction(store_path: str) -> None:

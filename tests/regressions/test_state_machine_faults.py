@@ -1,4 +1,4 @@
-"""Core faults that the state machine (``test_state_machine.py``) found, one minimal test each.
+"""Core faults that the state machine (``tests/reliability/``) found, one minimal test each.
 
 Each test is the smallest program that showed the fault; all are fixed, and the tests stay as
 regression tests. Each asserts a promise that holds whichever way the fault is fixed. The

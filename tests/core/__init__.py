@@ -1,0 +1,1 @@
+"""Tests of the core rules: one file per rule (lines, roles and chains, guards, scope, undo)."""

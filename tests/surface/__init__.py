@@ -1,0 +1,1 @@
+"""Tests of the public surface: drop-in fidelity, conformance, async, client, instrument."""
