@@ -21,7 +21,7 @@ from typing import Any
 from . import _records as R
 from ._records import Record, Scoped
 from ._registry import Registry
-from .models import CorrectionRef, Hit, Occurrence, Role, Trip
+from .models import HISTORICAL, RETRACTED, CorrectionRef, Hit, Occurrence, Role, Trip
 from .render import Line, annotate_document, correction_lines, sanitize
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "query_row",
     "read_state",
     "ref_of",
+    "trip_metadata",
     "trips_of",
 ]
 
@@ -85,7 +86,7 @@ def read_state(
 def lines_of(state: HitState, registry: Registry) -> list[Line]:
     """Return the labelled lines a hit shows (by :func:`nowline.render.correction_lines`)."""
     return correction_lines(
-        state.role, _texts(registry, state.direct), _texts(registry, state.newest)
+        state.role == RETRACTED, _texts(registry, state.direct), _texts(registry, state.newest)
     )
 
 
@@ -149,7 +150,7 @@ def query_row(
     Chroma ``document`` (usually None) comes back sanitized and otherwise unchanged.
     """
     meta = R.user_metadata(record.metadata)
-    marked = state.superseded or state.role == "retracted"
+    marked = state.superseded or state.role == RETRACTED
     out: dict[str, Any] | None = meta
     if marked:
         out = dict(meta or {})
@@ -168,6 +169,20 @@ def query_row(
     if text is not None:
         out = {**(out or {}), text_key: text}
     return (sanitize(document) if document is not None else None), out
+
+
+def trip_metadata(trips: Sequence[Trip]) -> dict[str, Any]:
+    """Return the bookkeeping keys a text that trips corrections carries, as a stale hit does.
+
+    Its role (historical), the corrections it names (``nowline_by``) and their newest
+    (``nowline_now``): what ``query()`` puts in a superseded hit's metadata. For adapters that
+    check a framework's own documents (LangChain's retriever).
+    """
+    return {
+        R.ROLE: HISTORICAL,
+        R.BY: sorted({t.correction.id for t in trips}),
+        R.NOW: sorted({t.newest.id for t in trips}),
+    }
 
 
 def trips_of(

@@ -53,6 +53,10 @@ from ._validate import (
 )
 from .errors import InvalidInput, UnknownRecord
 from .models import (
+    CURRENT,
+    HISTORICAL,
+    RETRACTED,
+    TRANSITION,
     CorrectionChange,
     CorrectionSummary,
     Hit,
@@ -310,7 +314,7 @@ def recall_flow(
         verdicts = yield from _states(core, [r for r, _ in kept], as_of)
         hits: list[Hit] = []
         for (record, distance), state in zip(kept, verdicts, strict=True):
-            if not include_historical and state.role == "historical":
+            if not include_historical and state.role == HISTORICAL:
                 continue
             hits.append(hit_of(record, distance, state, core.registry))
         # Chroma returns fewer than asked once the collection is exhausted.
@@ -748,7 +752,7 @@ def retract_flow(core: Core, correction_id: str) -> Flow[bool]:
             {
                 R.RETRACTED: when,
                 R.CHANGED: when,
-                R.ROLE: "retracted",
+                R.ROLE: RETRACTED,
                 R.BY: None,
                 R.CORRECTION: True,
             }
@@ -828,7 +832,7 @@ def corrections_flow(core: Core) -> Flow[list[CorrectionSummary]]:
     yield from core.refresh(force=True)
     yield from core.verify(i.id for i in core.registry.infos())
     linked = yield from read_all(
-        where=cast(Where, {R.ROLE: {"$in": ["historical", "retracted"]}}), include=("metadatas",)
+        where=cast(Where, {R.ROLE: {"$in": [HISTORICAL, RETRACTED]}}), include=("metadatas",)
     )
     reach: dict[str, int] = {}
     for record in linked:
@@ -865,17 +869,17 @@ def stats_flow(core: Core) -> Flow[dict[str, int]]:
     """
     total = yield Count()
     counts: dict[str, int] = {}
-    for role in ("transition", "retracted"):
+    for role in (TRANSITION, RETRACTED):
         rows = yield from read_all(where=cast(Where, {R.ROLE: role}), include=())
         counts[role] = len(rows)
     historical = yield from read_all(
-        where=cast(Where, {R.ROLE: "historical"}), include=("metadatas",)
+        where=cast(Where, {R.ROLE: HISTORICAL}), include=("metadatas",)
     )
     links = {r.id: stored_links(r.metadata) for r in historical}
     yield from core.verify(cid for ids in links.values() for cid in ids)
-    counts["historical"] = sum(
+    counts[HISTORICAL] = sum(
         1 for ids in links.values() if any(core.registry.is_active(c) for c in ids)
     )
-    counts["current"] = total - sum(counts.values())
+    counts[CURRENT] = total - sum(counts.values())
     counts["records"] = total
     return counts

@@ -31,7 +31,7 @@ def trip_lines(trips: list[Trip]) -> list[Line]:
     def texts(refs: Iterable[CorrectionRef]) -> list[tuple[str, str]]:
         return [(r.id, r.document) for r in sorted(refs, key=lambda r: (r.time, r.id))]
 
-    return correction_lines("historical", texts(direct.values()), texts(newest.values()))
+    return correction_lines(False, texts(direct.values()), texts(newest.values()))
 
 
 def merge_trips(groups: Iterable[Iterable[Trip]]) -> list[Trip]:

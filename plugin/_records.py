@@ -18,7 +18,8 @@ from typing import Any, NamedTuple
 from ._time import to_epoch
 from .errors import InvalidInput
 from .matchers._gcpause import paused
-from .models import Role
+from .models import CURRENT, HISTORICAL, TRANSITION, Role
+from .models import RETRACTED as RETRACTED_ROLE
 
 __all__ = [
     "ABOUT",
@@ -410,10 +411,10 @@ def role_of(is_correction: bool, retracted: bool, superseded: bool) -> Role:
     ``historical``; else a correction is a ``transition`` and a memory is ``current``.
     """
     if is_correction and retracted:
-        return "retracted"
+        return RETRACTED_ROLE
     if superseded:
-        return "historical"
-    return "transition" if is_correction else "current"
+        return HISTORICAL
+    return TRANSITION if is_correction else CURRENT
 
 
 def role_value(role: Role) -> str | None:
@@ -422,7 +423,7 @@ def role_value(role: Role) -> str | None:
     Fewer metadata keys keep writes fast; ``{"nowline_role": {"$ne": "historical"}}`` still
     selects every record that is not historical, since ``$ne`` matches a missing key.
     """
-    return None if role == "current" else role
+    return None if role == CURRENT else role
 
 
 # ------------------------------------------------------------------------ writing

@@ -50,7 +50,7 @@ except ImportError as exc:  # the extra is not installed
         "pip install 'nowline[langchain]'"
     ) from exc
 
-from nowline import DEFAULT_MAX_REACH, Collection, wrap
+from nowline import DEFAULT_MAX_REACH, Collection, trip_metadata, wrap
 from nowline.render import sanitize
 
 __all__ = ["NowlineChroma", "NowlineRetriever"]
@@ -304,10 +304,7 @@ def _annotate(corrections: Collection, doc: Document) -> Document:
     trips = corrections.check(doc.page_content, metadata=scope)
     if not trips:
         return Document(page_content=sanitize(doc.page_content), metadata=doc.metadata, id=doc.id)
-    meta = dict(doc.metadata)
-    meta["nowline_role"] = "historical"
-    meta["nowline_by"] = sorted({t.correction.id for t in trips})
-    meta["nowline_now"] = sorted({t.newest.id for t in trips})
+    meta = {**doc.metadata, **trip_metadata(trips)}
     content = corrections.annotate(doc.page_content, metadata=scope)
     return Document(page_content=content, metadata=meta, id=doc.id)
 

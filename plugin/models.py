@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from .render import Line, cap_text, correction_lines, render_block
 
 __all__ = [
+    "CURRENT",
+    "HISTORICAL",
+    "RETRACTED",
+    "TRANSITION",
     "CorrectionChange",
     "CorrectionRef",
     "CorrectionReport",
@@ -27,6 +31,15 @@ Role = Literal["current", "historical", "transition", "retracted"]
 """A record's role: no active correction supersedes it (current), one does (historical), it is
 itself an active correction that nothing supersedes (transition), or it is a correction that was
 retracted (retracted)."""
+
+CURRENT: Final = "current"
+"""The role of a record that no active correction supersedes."""
+HISTORICAL: Final = "historical"
+"""The role of a record that an active correction supersedes directly."""
+TRANSITION: Final = "transition"
+"""The role of an active correction that nothing supersedes."""
+RETRACTED: Final = "retracted"
+"""The role of a correction that was retracted."""
 
 
 class _Model(BaseModel):
@@ -83,7 +96,7 @@ class Hit(_Model):
     def lines(self) -> list[Line]:
         """Return the labelled lines shown beneath this hit, in order."""
         return correction_lines(
-            self.role,
+            self.role == RETRACTED,
             [(c.id, c.document) for c in self.direct],
             [(c.id, c.document) for c in self.now],
         )
@@ -214,7 +227,7 @@ class Trip(_Model):
     def lines(self) -> list[Line]:
         """Return the labelled lines this trip shows: the correction, then its newest."""
         return correction_lines(
-            "historical",
+            False,
             [(self.correction.id, self.correction.document)],
             [(self.newest.id, self.newest.document)],
         )

@@ -270,15 +270,16 @@ def retracted_line() -> Line:
 
 
 def correction_lines(
-    role: str, direct: Sequence[tuple[str, str]], newest: Sequence[tuple[str, str]]
+    retracted: bool, direct: Sequence[tuple[str, str]], newest: Sequence[tuple[str, str]]
 ) -> list[Line]:
     """Return the lines beneath a memory, in order, from its (id, text) corrections.
 
-    Each direct correction that is not itself among the newest (its chain moved on), oldest
-    first, as ``superseded``; then each newest correction, oldest first, as ``now``. A
-    retracted correction shows the retracted mark instead.
+    The one rule of what a stale hit, a trip and a recalled correction show (DESIGN §5): each
+    direct correction that is not itself among the newest (its chain moved on), oldest first,
+    as ``superseded``; then each newest correction, oldest first, as ``now``. A retracted
+    correction (``retracted``) shows the retracted mark instead.
     """
-    if role == "retracted":
+    if retracted:
         return [retracted_line()]
     current = {cid for cid, _ in newest}
     lines: list[Line] = [("superseded", text) for cid, text in direct if cid not in current]

@@ -138,3 +138,48 @@ def test_the_design_card_shape_is_in_the_file_names() -> None:
     """Wrapper -> links in metadata -> automaton -> post-retrieval assembly, one module each."""
     files = {p.stem for p in PACKAGE["nowline"].glob("*.py")} | {"matchers"}
     assert {"collection", "client", "_links", "_registry", "matchers", "_assembly"} <= files
+
+
+def _string_literals(path: Path) -> list[str]:
+    """Return every string constant of a module's code (docstrings left out)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        if id(node) not in docstrings
+    ]
+
+
+# The bookkeeping keys (``nowline_role`` …) are named in _records.py alone; the role names in
+# models.py (``Role``, ``CURRENT`` …) and where _records.py stores them. "retracted" is also a
+# line kind, a change kind and a status, so it is not searched for.
+KEY_HOMES = {"nowline._records"}
+ROLE_HOMES = {"nowline.models", "nowline._records"}
+ROLE_NAMES = {"current", "historical", "transition"}
+
+
+@pytest.mark.parametrize("name", sorted(_modules()))
+def test_bookkeeping_keys_are_named_only_in_their_home(name: str) -> None:
+    """No module but _records.py spells a ``nowline_`` metadata key: the others use its names."""
+    if name in KEY_HOMES:
+        return
+    found = [s for s in _string_literals(_modules()[name]) if s.startswith("nowline_")]
+    assert not found, (name, found)
+
+
+@pytest.mark.parametrize("name", sorted(_modules()))
+def test_role_names_are_spelled_only_in_their_home(name: str) -> None:
+    """Role names come from nowline.models (``CURRENT``, ``HISTORICAL``, ``TRANSITION``)."""
+    if name in ROLE_HOMES:
+        return
+    found = [s for s in _string_literals(_modules()[name]) if s in ROLE_NAMES]
+    assert not found, (name, found)
