@@ -37,8 +37,8 @@ from tests.frameworks.conftest import (
 os.environ.setdefault("MEM0_TELEMETRY", "False")
 os.environ.setdefault("MEM0_DIR", tempfile.mkdtemp(prefix="mem0-"))
 
-from mem0 import Memory  # noqa: E402
-from mem0.configs.base import MemoryConfig  # noqa: E402
+from mem0 import Memory
+from mem0.configs.base import MemoryConfig
 
 pytestmark = pytest.mark.model
 
