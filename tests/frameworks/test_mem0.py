@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -147,3 +148,23 @@ def test_search_shows_the_now_line(tmp_path: Path) -> None:
     assert stale["metadata"]["nowline_now"] == [fix["id"]]
     sibling = next(r for r in found if original(r["memory"]) == SIBLING)
     assert sibling.get("metadata") is None
+
+
+def _docs_block() -> str:
+    """Return the example of docs/frameworks/mem0.md (```py: tests/test_docs.py leaves it)."""
+    page = Path(__file__).parents[2] / "docs" / "frameworks" / "mem0.md"
+    blocks = re.findall(r"```py(?:thon)?\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
+    assert len(blocks) == 1
+    return str(blocks[0])
+
+
+@pytest.mark.xfail(
+    not HAS_TEXT_KEY,
+    raises=TypeError,  # wrap() got an unexpected keyword argument 'text_key'
+    strict=True,
+    reason="needs text_key (issue 24 item 3)",
+)
+def test_the_docs_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The docs page's example runs as written, offline, and its assertions hold."""
+    monkeypatch.chdir(tmp_path)
+    exec(compile(_docs_block(), "docs/frameworks/mem0.md", "exec"), {"__name__": "__docs__"})
