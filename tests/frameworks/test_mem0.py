@@ -10,9 +10,11 @@ the LLM's one entry point by a failure to prove it).
 
 from __future__ import annotations
 
+import atexit
 import inspect
 import os
 import re
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -36,7 +38,9 @@ from tests.frameworks.conftest import (
 # mem0 reads these when it is imported: no telemetry (it would send events and open a second
 # collection through the client), and its ~/.mem0 folder in a temporary one.
 os.environ.setdefault("MEM0_TELEMETRY", "False")
-os.environ.setdefault("MEM0_DIR", tempfile.mkdtemp(prefix="mem0-"))
+if "MEM0_DIR" not in os.environ:
+    os.environ["MEM0_DIR"] = tempfile.mkdtemp(prefix="mem0-")
+    atexit.register(shutil.rmtree, os.environ["MEM0_DIR"], ignore_errors=True)
 
 from mem0 import Memory
 from mem0.configs.base import MemoryConfig

@@ -11,8 +11,10 @@ and only where CrewAI is installed.
 
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import os
+import shutil
 import tempfile
 
 collect_ignore_glob: list[str] = []
@@ -21,6 +23,7 @@ if importlib.util.find_spec("crewai") is None:
     collect_ignore_glob.append("test_*.py")
 else:
     os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="crewai-data-")
+    atexit.register(shutil.rmtree, os.environ["XDG_DATA_HOME"], ignore_errors=True)
     os.environ["CREWAI_STORAGE_DIR"] = "nowline-tests"
     os.environ["CREWAI_DISABLE_TELEMETRY"] = "true"
     os.environ["OTEL_SDK_DISABLED"] = "true"

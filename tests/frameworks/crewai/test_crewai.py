@@ -61,7 +61,7 @@ def _context_lines(results: list[Any]) -> dict[str, str]:
 
 
 def test_rag_client_takes_a_wrapped_client(tmp_path: Path) -> None:
-    """ChromaDBClient(client=nowline.wrap(...)): the correction and the search go through it."""
+    """CrewAI's RAG client over nowline.wrap(...) stores the correction and shows the now-line."""
     client = ChromaDBClient(
         client=nowline.wrap(chromadb.PersistentClient(path=str(tmp_path / "s"))),
         embedding_function=FakeEmbedding(),
@@ -94,7 +94,7 @@ def test_the_early_import_is_reached(instrumented: None) -> None:
 
 
 def test_knowledge_storage_hands_on_the_now_line(instrumented: None) -> None:
-    """Knowledge from strings, corrected with nowline: the model context carries the now-line.
+    """Knowledge from strings, corrected with nowline, gives a model context with the now-line.
 
     ``KnowledgeStorage.save`` stores plain strings (no metadata), so the correction is written
     with nowline's ``correct()`` through a client of the same store, as a user would.
@@ -123,7 +123,7 @@ def test_knowledge_storage_hands_on_the_now_line(instrumented: None) -> None:
 
 
 def test_uninstrumented_storage_is_plain() -> None:
-    """Without instrument(), KnowledgeStorage's client is chromadb's own (the test can fail)."""
+    """Without instrument(), KnowledgeStorage's client is chromadb's own, unwrapped."""
     storage = KnowledgeStorage(collection_name="plain", embedder=EMBEDDER)
     assert storage._client is not None
     assert not isinstance(storage._client.client, nowline.Client)
