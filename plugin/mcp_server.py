@@ -40,12 +40,11 @@ schemas are exactly the models' schemas. Needs the ``mcp`` extra:
 from __future__ import annotations
 
 import functools
-import inspect
 import logging
 import threading
 import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 try:
     import anyio
@@ -76,6 +75,7 @@ from nowline.tools import (
     open_collection,
     output_schema,
     run_tool,
+    run_tool_async,
 )
 
 if TYPE_CHECKING:
@@ -338,94 +338,6 @@ async def _for_serving(collection: Collection | AsyncCollection) -> Collection |
         return collection
     logger.info("nowline: serving the Chroma server's collection %r asynchronously", twin.name)
     return twin
-
-
-class _Pending(BaseException):
-    """run_tool asked the stand-in collection for a result that has not been awaited yet.
-
-    A BaseException, so that no ``except Exception`` on the way out can swallow it.
-    """
-
-    def __init__(self, call: tuple[str, tuple[Any, ...], dict[str, Any]]) -> None:
-        """Carry the call: (method name, args, kwargs)."""
-        super().__init__(call[0])
-        self.call = call
-
-
-class _Replay:
-    """A stand-in for an async collection that answers run_tool from results awaited so far.
-
-    Attributes pass through; each coroutine method call returns (or raises) the outcome of
-    the same call in ``done``, in order, and raises :class:`_Pending` past its end.
-    """
-
-    def __init__(self, collection: AsyncCollection, done: list[tuple[Any, bool, Any]]) -> None:
-        """Replay ``done`` ([(call, succeeded, value or exception)]) over ``collection``."""
-        self._collection = collection
-        self._done = done
-        self._next = 0
-
-    def __getattr__(self, name: str) -> Any:
-        """Return the collection's attribute; a coroutine method becomes a replayed call."""
-        attr = getattr(self._collection, name)
-        if not inspect.iscoroutinefunction(attr):
-            return attr
-
-        def call(*args: Any, **kwargs: Any) -> Any:
-            key = (name, args, kwargs)
-            index, self._next = self._next, self._next + 1
-            if index == len(self._done):
-                raise _Pending(key)
-            done, succeeded, value = self._done[index]
-            if done != key:  # run_tool is deterministic; a different call is a bug
-                raise RuntimeError(f"run_tool replay diverged: {done!r} then {key!r}")
-            if not succeeded:
-                raise value
-            return value
-
-        return call
-
-
-async def run_tool_async(
-    collection: AsyncCollection,
-    name: str,
-    arguments: Mapping[str, Any] | None,
-    *,
-    metadata: Mapping[str, Any] | None = None,
-) -> ToolResult:
-    """Run a model's tool call against an async collection, as :func:`nowline.tools.run_tool`.
-
-    The same validation, messages and results as the sync dispatcher, because it *is* the sync
-    dispatcher: ``run_tool`` runs against a stand-in collection that answers from the results
-    awaited so far; when it needs one more, that call is awaited on ``collection`` and
-    ``run_tool`` runs again from the start (a tool makes at most three calls; writes are
-    never repeated, since each call is awaited once and then replayed).
-
-    Args:
-        collection: the async nowline collection the tools act on.
-        name: the tool's name, one of :data:`nowline.tools.TOOLS`.
-        arguments: the call's arguments (a JSON object).
-        metadata: the scope binding (see :func:`nowline.tools.run_tool`).
-
-    Returns:
-        A :class:`nowline.tools.ToolResult`.
-
-    Raises:
-        InvalidInput: ``metadata`` is not a valid scope binding (a mistake of the program).
-    """
-    done: list[tuple[Any, bool, Any]] = []
-    while True:
-        stand_in = cast(Collection, _Replay(collection, done))
-        try:
-            return run_tool(stand_in, name, arguments, metadata=metadata)
-        except _Pending as pending:
-            method, args, kwargs = pending.call
-            try:
-                value = await getattr(collection, method)(*args, **kwargs)
-            except Exception as exc:  # replayed into run_tool, which decides what it means
-                done.append((pending.call, False, exc))
-            else:
-                done.append((pending.call, True, value))
 
 
 # ------------------------------------------------------------------------- warm-up
