@@ -46,6 +46,7 @@ from nowline import (
     Trip,
     UnknownRecord,
     Unreached,
+    in_scope,
     stale_message,
     to_epoch,
 )
@@ -757,7 +758,7 @@ def _retract(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, Base
         got = yield from _call("get", ids=[args.id], include=["metadatas"])
         metas = got["metadatas"] or []
         meta = metas[0] if metas else None
-        if meta is None or any(meta.get(k) != v for k, v in binding.items()):
+        if meta is None or not in_scope(meta, binding):
             raise UnknownRecord(f"No record has id {args.id!r}; nothing was retracted.")
     before = yield from _call("hits", [args.id])
     already = bool(before) and before[0].role == "retracted"
