@@ -39,15 +39,19 @@ schemas are exactly the models' schemas. Needs the ``mcp`` extra:
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 try:
     import anyio
+    import anyio.abc
+    import anyio.from_thread
+    import anyio.lowlevel
     import mcp  # noqa: F401 (only to tell a missing SDK from an old one)
 except ImportError as exc:
     raise ImportError(
@@ -56,7 +60,9 @@ except ImportError as exc:
 try:
     import mcp.types as types
     from mcp.server import Server, ServerRequestContext
+    from mcp.server.session import ServerSession
     from mcp.server.stdio import stdio_server
+    from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ResourceUpdated
     from mcp.shared.exceptions import MCPError
 except ImportError as exc:  # pragma: no cover - an MCP SDK older than 2.x
     from importlib.metadata import version
@@ -66,11 +72,13 @@ except ImportError as exc:  # pragma: no cover - an MCP SDK older than 2.x
         "installed): pip install -U 'nowline[mcp]'"
     ) from exc
 
-from nowline import AsyncCollection, Collection
+from nowline import AsyncCollection, Collection, CorrectionChange
 from nowline.prompts import SYSTEM_PROMPT
 from nowline.tools import (
     TOOLS,
     ToolResult,
+    corrections_json,
+    corrections_json_async,
     input_schema,
     open_collection,
     output_schema,
@@ -82,6 +90,7 @@ if TYPE_CHECKING:
     from chromadb.api import ClientAPI
 
 __all__ = [
+    "CORRECTIONS_URI",
     "PROMPT_NAME",
     "SERVER_NAME",
     "async_twin",
@@ -99,6 +108,9 @@ SERVER_NAME = "nowline"
 
 PROMPT_NAME = "nowline-memory"
 """The prompt that carries :data:`nowline.prompts.SYSTEM_PROMPT`."""
+
+CORRECTIONS_URI = "nowline://corrections"
+"""The resource that lists the corrections, as ``nowline corrections --json`` prints them."""
 
 
 def build_server(
@@ -192,15 +204,246 @@ def build_server(
             ],
         )
 
+    resource = types.Resource(
+        uri=CORRECTIONS_URI,
+        name="corrections",
+        title="Corrections",
+        description="Every correction of this memory, oldest first (id, text, deprecates, "
+        "about, time, status, reach, newest), as `nowline corrections --json` prints it. "
+        "Subscribe to hear when a correction is added, edited, retracted or deleted, then "
+        "re-check work in progress against it.",
+        mime_type="application/json",
+    )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(server: Server[_Feed]) -> AsyncIterator[_Feed]:
+        """Hold the subscriptions of one run of the server; end its watcher with the run."""
+        async with anyio.create_task_group() as tasks:
+            feed = _Feed(collection, binding, limiter, tasks)
+            try:
+                yield feed
+            finally:
+                feed.close()
+                tasks.cancel_scope.cancel()
+
+    async def list_resources(
+        ctx: ServerRequestContext[_Feed], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
+        """Offer the corrections resource."""
+        return types.ListResourcesResult(resources=[resource])
+
+    async def read_resource(
+        ctx: ServerRequestContext[_Feed], params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        """Return the corrections, as ``nowline corrections --json`` prints them."""
+        _known(params.uri)
+        text = await ctx.lifespan_context.read()
+        return types.ReadResourceResult(
+            contents=[
+                types.TextResourceContents(
+                    uri=CORRECTIONS_URI, mime_type="application/json", text=text
+                )
+            ]
+        )
+
+    async def subscribe(
+        ctx: ServerRequestContext[_Feed], params: types.SubscribeRequestParams
+    ) -> types.EmptyResult:
+        """Send this client ``notifications/resources/updated`` when a correction changes."""
+        _known(params.uri)
+        await ctx.lifespan_context.subscribe(ctx.session)
+        return types.EmptyResult()
+
+    async def unsubscribe(
+        ctx: ServerRequestContext[_Feed], params: types.UnsubscribeRequestParams
+    ) -> types.EmptyResult:
+        """Stop this client's notifications."""
+        _known(params.uri)
+        ctx.lifespan_context.unsubscribe()
+        return types.EmptyResult()
+
+    async def listen(
+        ctx: ServerRequestContext[_Feed], params: types.SubscriptionsListenRequestParams
+    ) -> types.SubscriptionsListenResult:
+        """Serve one ``subscriptions/listen`` stream (protocol 2026-07-28 and later)."""
+        return await ctx.lifespan_context.listen(ctx, params)
+
     return Server(
         SERVER_NAME,
         version=__version__,
         instructions=SYSTEM_PROMPT,
+        lifespan=lifespan,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
         on_list_prompts=list_prompts,
         on_get_prompt=get_prompt,
+        on_list_resources=list_resources,
+        on_read_resource=read_resource,
+        on_subscribe_resource=subscribe,
+        on_unsubscribe_resource=unsubscribe,
+        on_subscriptions_listen=listen,
     )
+
+
+def _known(uri: str) -> None:
+    """Refuse a resource URI other than :data:`CORRECTIONS_URI` (a protocol error)."""
+    if uri != CORRECTIONS_URI:
+        raise MCPError(
+            types.INVALID_PARAMS,
+            f"Unknown resource {uri!r}; the resource is {CORRECTIONS_URI!r}.",
+        )
+
+
+class _Feed:
+    """The corrections resource of one server run: its readers, subscribers and watcher.
+
+    Subscribers are of two kinds, one per era of the protocol: a client of a handshake version
+    (2024-11-05 to 2025-11-25) sends ``resources/subscribe`` and gets
+    ``notifications/resources/updated`` on its connection; a client of 2026-07-28 opens a
+    ``subscriptions/listen`` stream whose filter names the URI, and gets the same notification
+    on that stream. The first subscription of either kind starts one watcher, which iterates
+    the collection's ``changes()`` (in a daemon thread for a sync collection, whose iterator
+    blocks) and, after each burst of changes, reads the resource again: subscribers are told
+    only when what they would read has changed (so a change in another scope tells them
+    nothing).
+    """
+
+    def __init__(
+        self,
+        collection: Collection | AsyncCollection,
+        binding: dict[str, Any] | None,
+        limiter: anyio.CapacityLimiter,
+        tasks: anyio.abc.TaskGroup,
+    ) -> None:
+        """Serve ``collection``'s corrections (in ``binding``'s scope) for one server run."""
+        self._collection = collection
+        self._binding = binding
+        self._limiter = limiter
+        self._tasks = tasks
+        self._session: ServerSession | None = None  # the handshake-era subscriber
+        self._bus = InMemorySubscriptionBus()
+        self._listener = ListenHandler(self._bus)
+        self._last: str | None = None  # the resource as it was last read or announced
+        self._watching = False
+        self._stop = threading.Event()
+
+    async def read(self) -> str:
+        """Return the resource's text (and remember it as what subscribers have seen)."""
+        collection, binding = self._collection, self._binding
+        if isinstance(collection, AsyncCollection):
+            text = await corrections_json_async(collection, metadata=binding)
+        else:
+            sync = collection
+
+            def run() -> str:
+                return corrections_json(sync, metadata=binding)
+
+            text = await anyio.to_thread.run_sync(run, limiter=self._limiter)
+        self._last = text
+        return text
+
+    async def subscribe(self, session: ServerSession) -> None:
+        """Subscribe the run's client (handshake era) and make sure the watcher runs.
+
+        A run of the server serves one connection (stdio), so the subscriber is that
+        connection; ``session`` is the request's handle on it, which sends on the
+        connection's own channel.
+        """
+        await self._watch()
+        self._session = session
+
+    def unsubscribe(self) -> None:
+        """Unsubscribe the run's client (handshake era); unsubscribing twice does nothing."""
+        self._session = None
+
+    async def listen(
+        self, ctx: ServerRequestContext[Any], params: types.SubscriptionsListenRequestParams
+    ) -> types.SubscriptionsListenResult:
+        """Serve a listen stream; the SDK's handler delivers what the bus carries."""
+        if CORRECTIONS_URI in (params.notifications.resource_subscriptions or ()):
+            await self._watch()
+        return await self._listener(ctx, params)
+
+    def close(self) -> None:
+        """End the listen streams and the watcher thread (at its next change)."""
+        self._listener.close()
+        self._stop.set()
+
+    async def _watch(self) -> None:
+        """Start the watcher once, after a read that takes the store's corrections in.
+
+        The read lists the corrections at once (a forced catch-up), so the watcher's
+        baseline, taken right after, holds no change that a subscriber has not read yet.
+        """
+        if self._watching:
+            return
+        self._watching = True
+        await self.read()
+        collection = self._collection
+        if isinstance(collection, AsyncCollection):
+            self._tasks.start_soon(self._watch_async, collection)
+        else:
+            send, receive = anyio.create_memory_object_stream[CorrectionChange](1000)
+            token = anyio.lowlevel.current_token()
+            threading.Thread(
+                target=self._pump,
+                args=(collection, send, token),
+                name="nowline-changes",
+                daemon=True,
+            ).start()
+            self._tasks.start_soon(self._relay, receive)
+
+    async def _watch_async(self, collection: AsyncCollection) -> None:
+        """Announce each burst of changes an async collection observes."""
+        try:
+            async for _ in collection.changes():
+                await self._announce()
+        except Exception:  # the store went away: subscribers hear nothing more
+            logger.warning("Watching the corrections failed.", exc_info=True)
+
+    def _pump(
+        self,
+        collection: Collection,
+        send: anyio.abc.ObjectSendStream[CorrectionChange],
+        token: anyio.lowlevel.EventLoopToken,
+    ) -> None:
+        """Pass a sync collection's changes to the server's loop (in a daemon thread)."""
+        try:
+            for change in collection.changes():
+                if self._stop.is_set():
+                    return
+                anyio.from_thread.run_sync(send.send_nowait, change, token=token)
+        except Exception:  # the loop or the store went away
+            if not self._stop.is_set():
+                logger.warning("Watching the corrections failed.", exc_info=True)
+
+    async def _relay(self, receive: anyio.abc.ObjectReceiveStream[CorrectionChange]) -> None:
+        """Announce each burst of changes that the watcher thread passes on."""
+        async for _ in receive:
+            while True:  # a burst is announced once
+                try:
+                    receive.receive_nowait()
+                except anyio.WouldBlock:
+                    break
+            await self._announce()
+
+    async def _announce(self) -> None:
+        """Tell every subscriber that the resource changed, if what they would read did."""
+        before = self._last
+        try:
+            text = await self.read()
+        except Exception:  # a failed read is a change the client can read for itself
+            logger.warning("Reading the corrections failed.", exc_info=True)
+            text = None
+        if text is not None and text == before:
+            return
+        session = self._session
+        if session is not None:
+            try:
+                await session.send_resource_updated(CORRECTIONS_URI)
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+                self._session = None  # the client has gone
+        await self._bus.publish(ResourceUpdated(uri=CORRECTIONS_URI))
 
 
 async def serve_stdio(

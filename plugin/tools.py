@@ -25,8 +25,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
@@ -37,6 +39,7 @@ from nowline import (
     AsyncCollection,
     Collection,
     CorrectionReport,
+    CorrectionSummary,
     CorrectionTooBroad,
     GenericString,
     InvalidInput,
@@ -73,6 +76,8 @@ __all__ = [
     "ToolResult",
     "ToolSpec",
     "connect",
+    "corrections_json",
+    "corrections_json_async",
     "input_schema",
     "open_collection",
     "output_schema",
@@ -442,18 +447,7 @@ def run_tool(
         InvalidInput: ``metadata`` is not a mapping of metadata keys to str, int, float or
             bool values (a mistake of the program, not of the model).
     """
-    steps = _tool_steps(collection, name, arguments, metadata)
-    try:
-        call = next(steps)
-        while True:
-            try:
-                result = getattr(collection, call.method)(*call.args, **call.kwargs)
-            except Exception as exc:  # the runner decides what it means, as a direct call
-                call = steps.throw(exc)
-            else:
-                call = steps.send(result)
-    except StopIteration as stop:
-        return cast(ToolResult, stop.value)
+    return _drive(_tool_steps(collection, name, arguments, metadata), collection)
 
 
 async def run_tool_async(
@@ -481,18 +475,38 @@ async def run_tool_async(
     Raises:
         InvalidInput: ``metadata`` is not a valid scope binding (a mistake of the program).
     """
-    steps = _tool_steps(collection, name, arguments, metadata)
-    try:
-        call = next(steps)
-        while True:
-            try:
-                result = await getattr(collection, call.method)(*call.args, **call.kwargs)
-            except Exception as exc:
-                call = steps.throw(exc)
-            else:
-                call = steps.send(result)
-    except StopIteration as stop:
-        return cast(ToolResult, stop.value)
+    return await _drive_async(_tool_steps(collection, name, arguments, metadata), collection)
+
+
+def corrections_json(collection: Collection, *, metadata: Mapping[str, Any] | None = None) -> str:
+    """Return the corrections as ``nowline corrections --json`` prints them (without its newline).
+
+    The MCP server's resource ``nowline://corrections`` reads this. Each correction is its
+    :class:`nowline.CorrectionSummary`, oldest first, with its times as ISO 8601 in UTC and
+    the epoch seconds beside them (``time_epoch``, ``retracted_epoch``); characters that
+    could reorder or hide text in a terminal (bidi and C1 controls) are written as JSON
+    unicode escapes.
+
+    Args:
+        collection: the nowline collection.
+        metadata: a scope binding (see :func:`run_tool`): only the corrections whose metadata
+            holds it are listed (:func:`nowline.in_scope`), so a server bound to one scope
+            never shows another's.
+
+    Returns:
+        The JSON text of a list of objects.
+
+    Raises:
+        InvalidInput: ``metadata`` is not a valid scope binding.
+    """
+    return _drive(_corrections_steps(_binding(metadata)), collection)
+
+
+async def corrections_json_async(
+    collection: AsyncCollection, *, metadata: Mapping[str, Any] | None = None
+) -> str:
+    """Return the corrections of an async collection as :func:`corrections_json` does."""
+    return await _drive_async(_corrections_steps(_binding(metadata)), collection)
 
 
 @dataclass(frozen=True)
@@ -513,6 +527,85 @@ awaits them."""
 def _call(method: str, *args: Any, **kwargs: Any) -> _Steps[Any]:
     """Ask the driver for ``collection.<method>(*args, **kwargs)``; return its result."""
     return (yield _Call(method, args, kwargs))
+
+
+def _drive(steps: _Steps[_T], collection: Collection) -> _T:
+    """Run steps with blocking calls of ``collection``; a failed call is thrown into them."""
+    try:
+        call = next(steps)
+        while True:
+            try:
+                result = getattr(collection, call.method)(*call.args, **call.kwargs)
+            except Exception as exc:  # the runner decides what it means, as a direct call
+                call = steps.throw(exc)
+            else:
+                call = steps.send(result)
+    except StopIteration as stop:
+        return cast(_T, stop.value)
+
+
+async def _drive_async(steps: _Steps[_T], collection: AsyncCollection) -> _T:
+    """Run steps with awaited calls of ``collection``, as :func:`_drive` does."""
+    try:
+        call = next(steps)
+        while True:
+            try:
+                result = await getattr(collection, call.method)(*call.args, **call.kwargs)
+            except Exception as exc:
+                call = steps.throw(exc)
+            else:
+                call = steps.send(result)
+    except StopIteration as stop:
+        return cast(_T, stop.value)
+
+
+# Inside a JSON string the C0 controls are already escaped by json.dumps; the rest are not.
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+_TIME_KEYS = ("time", "retracted")
+_IDS_PER_GET = 5000  # ids per metadata read (Chroma refuses very large reads with metadatas)
+
+
+def _corrections_steps(binding: dict[str, Any]) -> _Steps[str]:
+    """List the corrections (those in the binding's scope) as the JSON text of the CLI."""
+    rows: list[CorrectionSummary] = yield from _call("corrections")
+    if binding:
+        ids = [r.id for r in rows]
+        held: set[str] = set()
+        for start in range(0, len(ids), _IDS_PER_GET):
+            got = yield from _call(
+                "get", ids=ids[start : start + _IDS_PER_GET], include=["metadatas"]
+            )
+            metas = got["metadatas"] or []
+            held |= {i for i, m in zip(got["ids"], metas, strict=True) if in_scope(m, binding)}
+        rows = [r for r in rows if r.id in held]
+    text = json.dumps(
+        [_iso_times(r.model_dump(mode="json")) for r in rows], indent=2, ensure_ascii=False
+    )
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _iso_times(row: dict[str, Any]) -> dict[str, Any]:
+    """Return a correction's JSON with its times as ISO 8601, each with ``<key>_epoch`` beside."""
+    out: dict[str, Any] = {}
+    for key, value in row.items():
+        if key in _TIME_KEYS and (value is None or isinstance(value, (int, float))):
+            out[key] = _iso(value)
+            out[f"{key}_epoch"] = value
+        else:
+            out[key] = value
+    return out
+
+
+def _iso(seconds: float | None) -> str | None:
+    """Return epoch seconds as ISO 8601 text in UTC (``...Z``), or None."""
+    if seconds is None:
+        return None
+    try:
+        stamp = datetime.fromtimestamp(seconds, tz=timezone.utc)
+    except (OverflowError, OSError, ValueError):
+        return None
+    text = stamp.isoformat(timespec="milliseconds" if stamp.microsecond else "seconds")
+    return text.replace("+00:00", "Z")
 
 
 def _tool_steps(
