@@ -28,9 +28,23 @@ collection, over ``chromadb.AsyncHttpClient`` with the same connection settings 
 only embedding and large matcher scans go to worker threads, so calls run concurrently. A local
 store (``--path``) has no async client; its calls run one at a time in a worker thread.
 
+It offers one resource, ``nowline://corrections`` (:data:`CORRECTIONS_URI`): reading it gives
+what ``nowline corrections --json`` prints, as ``application/json``. Clients can subscribe to
+it; the server then sends ``notifications/resources/updated`` with the URI when a correction is
+added, edited, retracted or deleted, by its own tools or by any other process, so a
+long-running agent can re-check its plan. Protocol versions 2024-11-05 to 2025-11-25 subscribe
+with ``resources/subscribe``; 2026-07-28 removed that request, and a client subscribes by
+naming the URI in a ``subscriptions/listen`` stream, on which the same notification arrives.
+Both are served, and the ``resources.subscribe`` capability is advertised in both. The first
+subscription starts a watcher on the collection's ``changes()``, so a change is announced
+within its freshness bound plus one polling interval (the README's "Freshness";
+``refresh_seconds``, 1 s by default: under 1 s measured over a Chroma server). A subscriber is
+told only when what it would read has changed.
+
 A collection with a ``scope_key`` is served one scope at a time: ``build_server(collection,
 metadata={"user_id": "alice"})`` (``nowline mcp --scope alice``) makes every tool write, read
-and check in that scope only (see :func:`nowline.tools.run_tool`).
+and check in that scope only (see :func:`nowline.tools.run_tool`), and the resource lists
+only the corrections whose metadata holds that scope (:func:`nowline.tools.corrections_json`).
 
 Built on the low-level server of the official MCP Python SDK (``mcp`` 2.x), so that the input
 schemas are exactly the models' schemas. Needs the ``mcp`` extra:
@@ -117,6 +131,9 @@ def build_server(
     collection: Collection | AsyncCollection, *, metadata: Mapping[str, Any] | None = None
 ) -> Server[Any]:
     """Return an MCP server whose memory tools act on ``collection``.
+
+    It also serves the resource :data:`CORRECTIONS_URI` and its subscriptions (see the module's
+    docstring); each run of the server (one client over stdio) holds its own subscriptions.
 
     On an async collection tool calls await it (:func:`run_tool_async`) and may run
     concurrently. On a sync collection they run one at a time, in a worker thread, so a slow
