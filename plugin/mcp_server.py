@@ -67,6 +67,7 @@ try:
     import anyio.from_thread
     import anyio.lowlevel
     import mcp  # noqa: F401 (only to tell a missing SDK from an old one)
+    from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 except ImportError as exc:
     raise ImportError(
         "nowline's MCP server needs the MCP Python SDK: pip install 'nowline[mcp]'"
@@ -421,7 +422,7 @@ class _Feed:
     def _pump(
         self,
         collection: Collection,
-        send: anyio.abc.ObjectSendStream[CorrectionChange],
+        send: MemoryObjectSendStream[CorrectionChange],
         token: anyio.lowlevel.EventLoopToken,
     ) -> None:
         """Pass a sync collection's changes to the server's loop (in a daemon thread)."""
@@ -434,7 +435,7 @@ class _Feed:
             if not self._stop.is_set():
                 logger.warning("Watching the corrections failed.", exc_info=True)
 
-    async def _relay(self, receive: anyio.abc.ObjectReceiveStream[CorrectionChange]) -> None:
+    async def _relay(self, receive: MemoryObjectReceiveStream[CorrectionChange]) -> None:
         """Announce each burst of changes that the watcher thread passes on."""
         async for _ in receive:
             while True:  # a burst is announced once
