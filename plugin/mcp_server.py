@@ -604,17 +604,29 @@ async def _for_serving(collection: Collection | AsyncCollection) -> Collection |
 # ------------------------------------------------------------------------- warm-up
 
 
+_WARM_TEXT = "warm up"
+
+
 def _warm_up(collection: Collection) -> None:
     """Make the first tool call fast: load the embedding model, the index and the registry.
 
-    One recall does it all (the model, Chroma's vector index, nowline's first refresh); it
-    only reads, and the collection's reads are thread-safe. The time it took is logged.
+    The model loads by embedding one text. A collection that holds records is then recalled
+    from once (Chroma's vector index, nowline's first refresh); an empty one is only checked
+    (the corrections), never queried: on a Chroma server a query that races the first write
+    to a fresh collection fails (chromadb 1.5.9: "Error creating hnsw segment reader: Nothing
+    found on disk"), and an empty collection has no index to load. It only reads, and the
+    collection's reads are thread-safe. The time it took is logged.
     """
     start = time.perf_counter()
     try:
-        if collection.embedding_function is None:
+        function = collection.embedding_function
+        if function is None:
             return
-        collection.recall("warm up", n_results=1)
+        function([_WARM_TEXT])
+        if collection.count() > 0:
+            collection.recall(_WARM_TEXT, n_results=1)
+        else:
+            collection.check(_WARM_TEXT)
     except Exception:  # the first real call reports the problem to the client
         logger.warning("Warming up the memory tools failed.", exc_info=True)
         return
@@ -625,10 +637,13 @@ async def _warm_up_async(collection: AsyncCollection) -> None:
     """As :func:`_warm_up`, for an async collection, as a task of the server's loop."""
     start = time.perf_counter()
     try:
-        if collection.embedding_function is None:
-            await collection.check("warm up")  # loads the corrections at least
+        function = collection.embedding_function
+        if function is not None:
+            await anyio.to_thread.run_sync(function, [_WARM_TEXT])
+        if function is not None and await collection.count() > 0:
+            await collection.recall(_WARM_TEXT, n_results=1)
         else:
-            await collection.recall("warm up", n_results=1)
+            await collection.check(_WARM_TEXT)  # loads the corrections at least
     except Exception:
         logger.warning("Warming up the memory tools failed.", exc_info=True)
         return
