@@ -4,7 +4,13 @@ The six tools (``remember``, ``correct``, ``recall``, ``preview``, ``check``, ``
 defined once here, as pydantic models with descriptions written for a model to read. The MCP server
 (:mod:`nowline.mcp_server`), the function-calling schemas of :mod:`nowline.prompts` and any
 hand-written agent loop all use these models, so the schemas cannot drift apart, and
-:func:`run_tool` executes a call the same way everywhere.
+:func:`run_tool` executes a call the same way everywhere. Each tool's runner is written once, as
+a generator of the collection calls it needs (the pattern of the collections' own read and
+write paths): :func:`run_tool` makes those calls on a :class:`nowline.Collection`, and
+:func:`run_tool_async` awaits them on a :class:`nowline.AsyncCollection`.
+
+:func:`corrections_json` lists the corrections as ``nowline corrections --json`` prints them
+(the MCP server's resource ``nowline://corrections``).
 
 This module needs only pydantic and nowline itself (no typer, rich or mcp).
 
