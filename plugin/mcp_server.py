@@ -395,13 +395,15 @@ class _Feed:
         """
         if self._watching:
             return
+        await self.read()  # a failure fails the subscription, and the next one tries again
+        if self._watching:  # another subscription started it meanwhile
+            return
         self._watching = True
-        await self.read()
         collection = self._collection
         if isinstance(collection, AsyncCollection):
             self._tasks.start_soon(self._watch_async, collection)
         else:
-            send, receive = anyio.create_memory_object_stream[CorrectionChange](1000)
+            send, receive = anyio.create_memory_object_stream[CorrectionChange](100)
             token = anyio.lowlevel.current_token()
             threading.Thread(
                 target=self._pump,
@@ -430,7 +432,8 @@ class _Feed:
             for change in collection.changes():
                 if self._stop.is_set():
                     return
-                anyio.from_thread.run_sync(send.send_nowait, change, token=token)
+                with contextlib.suppress(anyio.WouldBlock):  # a full buffer announces anyway
+                    anyio.from_thread.run_sync(send.send_nowait, change, token=token)
         except Exception:  # the loop or the store went away
             if not self._stop.is_set():
                 logger.warning("Watching the corrections failed.", exc_info=True)
