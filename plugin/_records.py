@@ -46,6 +46,7 @@ __all__ = [
     "correction_info",
     "correction_infos",
     "correction_scope",
+    "in_scope",
     "is_correction",
     "is_retracted",
     "json_string_list",
@@ -283,6 +284,23 @@ def scope_token(meta: Mapping[str, Any] | None, scope_key: str) -> ScopeToken:
     if isinstance(value, list):
         return ("list", tuple(value))
     return (type(value).__name__, value)
+
+
+def in_scope(meta: Mapping[str, Any] | None, binding: Mapping[str, Any]) -> bool:
+    """Return whether a record's metadata holds every key of ``binding`` with the same value.
+
+    Values are compared as the scope rule compares them (:func:`scope_token`): with their type,
+    so ``1``, ``True`` and ``"1"`` are different scopes. For an adapter bound to one scope
+    (``metadata={"user_id": "alice"}``) that must tell whether a stored record is in it.
+
+    Args:
+        meta: the record's metadata (None: no keys).
+        binding: scope keys and the values a record must hold.
+
+    Returns:
+        True when every key of ``binding`` is in scope (an empty binding holds everywhere).
+    """
+    return all(scope_token(meta, key) == scope_token(binding, key) for key in binding)
 
 
 def correction_scope(

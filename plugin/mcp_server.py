@@ -28,9 +28,23 @@ collection, over ``chromadb.AsyncHttpClient`` with the same connection settings 
 only embedding and large matcher scans go to worker threads, so calls run concurrently. A local
 store (``--path``) has no async client; its calls run one at a time in a worker thread.
 
+It offers one resource, ``nowline://corrections`` (:data:`CORRECTIONS_URI`): reading it gives
+what ``nowline corrections --json`` prints, as ``application/json``. Clients can subscribe to
+it; the server then sends ``notifications/resources/updated`` with the URI when a correction is
+added, edited, retracted or deleted, by its own tools or by any other process, so a
+long-running agent can re-check its plan. Protocol versions 2024-11-05 to 2025-11-25 subscribe
+with ``resources/subscribe``; 2026-07-28 removed that request, and a client subscribes by
+naming the URI in a ``subscriptions/listen`` stream, on which the same notification arrives.
+Both are served, and the ``resources.subscribe`` capability is advertised in both. The first
+subscription starts a watcher on the collection's ``changes()``, so a change is announced
+within its freshness bound plus one polling interval (the README's "Freshness";
+``refresh_seconds``, 1 s by default: under 1 s measured over a Chroma server). A subscriber is
+told only when what it would read has changed.
+
 A collection with a ``scope_key`` is served one scope at a time: ``build_server(collection,
 metadata={"user_id": "alice"})`` (``nowline mcp --scope alice``) makes every tool write, read
-and check in that scope only (see :func:`nowline.tools.run_tool`).
+and check in that scope only (see :func:`nowline.tools.run_tool`), and the resource lists
+only the corrections whose metadata holds that scope (:func:`nowline.tools.corrections_json`).
 
 Built on the low-level server of the official MCP Python SDK (``mcp`` 2.x), so that the input
 schemas are exactly the models' schemas. Needs the ``mcp`` extra:
@@ -39,17 +53,21 @@ schemas are exactly the models' schemas. Needs the ``mcp`` extra:
 
 from __future__ import annotations
 
+import contextlib
 import functools
-import inspect
 import logging
 import threading
 import time
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import AsyncIterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 try:
     import anyio
+    import anyio.abc
+    import anyio.from_thread
+    import anyio.lowlevel
     import mcp  # noqa: F401 (only to tell a missing SDK from an old one)
+    from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 except ImportError as exc:
     raise ImportError(
         "nowline's MCP server needs the MCP Python SDK: pip install 'nowline[mcp]'"
@@ -57,7 +75,9 @@ except ImportError as exc:
 try:
     import mcp.types as types
     from mcp.server import Server, ServerRequestContext
+    from mcp.server.session import ServerSession
     from mcp.server.stdio import stdio_server
+    from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ResourceUpdated
     from mcp.shared.exceptions import MCPError
 except ImportError as exc:  # pragma: no cover - an MCP SDK older than 2.x
     from importlib.metadata import version
@@ -67,21 +87,25 @@ except ImportError as exc:  # pragma: no cover - an MCP SDK older than 2.x
         "installed): pip install -U 'nowline[mcp]'"
     ) from exc
 
-from nowline import AsyncCollection, Collection
+from nowline import AsyncCollection, Collection, CorrectionChange
 from nowline.prompts import SYSTEM_PROMPT
 from nowline.tools import (
     TOOLS,
     ToolResult,
+    corrections_json,
+    corrections_json_async,
     input_schema,
     open_collection,
     output_schema,
     run_tool,
+    run_tool_async,
 )
 
 if TYPE_CHECKING:
     from chromadb.api import ClientAPI
 
 __all__ = [
+    "CORRECTIONS_URI",
     "PROMPT_NAME",
     "SERVER_NAME",
     "async_twin",
@@ -100,11 +124,17 @@ SERVER_NAME = "nowline"
 PROMPT_NAME = "nowline-memory"
 """The prompt that carries :data:`nowline.prompts.SYSTEM_PROMPT`."""
 
+CORRECTIONS_URI = "nowline://corrections"
+"""The resource that lists the corrections, as ``nowline corrections --json`` prints them."""
+
 
 def build_server(
     collection: Collection | AsyncCollection, *, metadata: Mapping[str, Any] | None = None
 ) -> Server[Any]:
     """Return an MCP server whose memory tools act on ``collection``.
+
+    It also serves the resource :data:`CORRECTIONS_URI` and its subscriptions (see the module's
+    docstring); each run of the server (one client over stdio) holds its own subscriptions.
 
     On an async collection tool calls await it (:func:`run_tool_async`) and may run
     concurrently. On a sync collection they run one at a time, in a worker thread, so a slow
@@ -192,15 +222,249 @@ def build_server(
             ],
         )
 
+    resource = types.Resource(
+        uri=CORRECTIONS_URI,
+        name="corrections",
+        title="Corrections",
+        description="Every correction of this memory, oldest first (id, text, deprecates, "
+        "about, time, status, reach, newest), as `nowline corrections --json` prints it. "
+        "Subscribe to hear when a correction is added, edited, retracted or deleted, then "
+        "re-check work in progress against it.",
+        mime_type="application/json",
+    )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(server: Server[_Feed]) -> AsyncIterator[_Feed]:
+        """Hold the subscriptions of one run of the server; end its watcher with the run."""
+        async with anyio.create_task_group() as tasks:
+            feed = _Feed(collection, binding, limiter, tasks)
+            try:
+                yield feed
+            finally:
+                feed.close()
+                tasks.cancel_scope.cancel()
+
+    async def list_resources(
+        ctx: ServerRequestContext[_Feed], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
+        """Offer the corrections resource."""
+        return types.ListResourcesResult(resources=[resource])
+
+    async def read_resource(
+        ctx: ServerRequestContext[_Feed], params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        """Return the corrections, as ``nowline corrections --json`` prints them."""
+        _known(params.uri)
+        text = await ctx.lifespan_context.read()
+        return types.ReadResourceResult(
+            contents=[
+                types.TextResourceContents(
+                    uri=CORRECTIONS_URI, mime_type="application/json", text=text
+                )
+            ]
+        )
+
+    async def subscribe(
+        ctx: ServerRequestContext[_Feed], params: types.SubscribeRequestParams
+    ) -> types.EmptyResult:
+        """Send this client ``notifications/resources/updated`` when a correction changes."""
+        _known(params.uri)
+        await ctx.lifespan_context.subscribe(ctx.session)
+        return types.EmptyResult()
+
+    async def unsubscribe(
+        ctx: ServerRequestContext[_Feed], params: types.UnsubscribeRequestParams
+    ) -> types.EmptyResult:
+        """Stop this client's notifications."""
+        _known(params.uri)
+        ctx.lifespan_context.unsubscribe()
+        return types.EmptyResult()
+
+    async def listen(
+        ctx: ServerRequestContext[_Feed], params: types.SubscriptionsListenRequestParams
+    ) -> types.SubscriptionsListenResult:
+        """Serve one ``subscriptions/listen`` stream (protocol 2026-07-28 and later)."""
+        return await ctx.lifespan_context.listen(ctx, params)
+
     return Server(
         SERVER_NAME,
         version=__version__,
         instructions=SYSTEM_PROMPT,
+        lifespan=lifespan,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
         on_list_prompts=list_prompts,
         on_get_prompt=get_prompt,
+        on_list_resources=list_resources,
+        on_read_resource=read_resource,
+        on_subscribe_resource=subscribe,
+        on_unsubscribe_resource=unsubscribe,
+        on_subscriptions_listen=listen,
     )
+
+
+def _known(uri: str) -> None:
+    """Refuse a resource URI other than :data:`CORRECTIONS_URI` (a protocol error)."""
+    if uri != CORRECTIONS_URI:
+        raise MCPError(
+            types.INVALID_PARAMS,
+            f"Unknown resource {uri!r}; the resource is {CORRECTIONS_URI!r}.",
+        )
+
+
+class _Feed:
+    """The corrections resource of one server run: its readers, subscribers and watcher.
+
+    Subscribers are of two kinds, one per era of the protocol: a client of a handshake version
+    (2024-11-05 to 2025-11-25) sends ``resources/subscribe`` and gets
+    ``notifications/resources/updated`` on its connection; a client of 2026-07-28 opens a
+    ``subscriptions/listen`` stream whose filter names the URI, and gets the same notification
+    on that stream. The first subscription of either kind starts one watcher, which iterates
+    the collection's ``changes()`` (in a daemon thread for a sync collection, whose iterator
+    blocks) and, after each burst of changes, reads the resource again: subscribers are told
+    only when what they would read has changed (so a change in another scope tells them
+    nothing).
+    """
+
+    def __init__(
+        self,
+        collection: Collection | AsyncCollection,
+        binding: dict[str, Any] | None,
+        limiter: anyio.CapacityLimiter,
+        tasks: anyio.abc.TaskGroup,
+    ) -> None:
+        """Serve ``collection``'s corrections (in ``binding``'s scope) for one server run."""
+        self._collection = collection
+        self._binding = binding
+        self._limiter = limiter
+        self._tasks = tasks
+        self._session: ServerSession | None = None  # the handshake-era subscriber
+        self._bus = InMemorySubscriptionBus()
+        self._listener = ListenHandler(self._bus)
+        self._last: str | None = None  # the resource as it was last read or announced
+        self._watching = False
+        self._stop = threading.Event()
+
+    async def read(self) -> str:
+        """Return the resource's text (and remember it as what subscribers have seen)."""
+        collection, binding = self._collection, self._binding
+        if isinstance(collection, AsyncCollection):
+            text = await corrections_json_async(collection, metadata=binding)
+        else:
+            sync = collection
+
+            def run() -> str:
+                return corrections_json(sync, metadata=binding)
+
+            text = await anyio.to_thread.run_sync(run, limiter=self._limiter)
+        self._last = text
+        return text
+
+    async def subscribe(self, session: ServerSession) -> None:
+        """Subscribe the run's client (handshake era) and make sure the watcher runs.
+
+        A run of the server serves one connection (stdio), so the subscriber is that
+        connection; ``session`` is the request's handle on it, which sends on the
+        connection's own channel.
+        """
+        await self._watch()
+        self._session = session
+
+    def unsubscribe(self) -> None:
+        """Unsubscribe the run's client (handshake era); unsubscribing twice does nothing."""
+        self._session = None
+
+    async def listen(
+        self, ctx: ServerRequestContext[Any], params: types.SubscriptionsListenRequestParams
+    ) -> types.SubscriptionsListenResult:
+        """Serve a listen stream; the SDK's handler delivers what the bus carries."""
+        if CORRECTIONS_URI in (params.notifications.resource_subscriptions or ()):
+            await self._watch()
+        return await self._listener(ctx, params)
+
+    def close(self) -> None:
+        """End the listen streams and the watcher thread (at its next change)."""
+        self._listener.close()
+        self._stop.set()
+
+    async def _watch(self) -> None:
+        """Start the watcher once, after a read that takes the store's corrections in.
+
+        The read lists the corrections at once (a forced catch-up), so the watcher's
+        baseline, taken right after, holds no change that a subscriber has not read yet.
+        """
+        if self._watching:
+            return
+        await self.read()  # a failure fails the subscription, and the next one tries again
+        if self._watching:  # another subscription started it meanwhile
+            return
+        self._watching = True
+        collection = self._collection
+        if isinstance(collection, AsyncCollection):
+            self._tasks.start_soon(self._watch_async, collection)
+        else:
+            send, receive = anyio.create_memory_object_stream[CorrectionChange](100)
+            token = anyio.lowlevel.current_token()
+            threading.Thread(
+                target=self._pump,
+                args=(collection, send, token),
+                name="nowline-changes",
+                daemon=True,
+            ).start()
+            self._tasks.start_soon(self._relay, receive)
+
+    async def _watch_async(self, collection: AsyncCollection) -> None:
+        """Announce each burst of changes an async collection observes."""
+        try:
+            async for _ in collection.changes():
+                await self._announce()
+        except Exception:  # the store went away: subscribers hear nothing more
+            logger.warning("Watching the corrections failed.", exc_info=True)
+
+    def _pump(
+        self,
+        collection: Collection,
+        send: MemoryObjectSendStream[CorrectionChange],
+        token: anyio.lowlevel.EventLoopToken,
+    ) -> None:
+        """Pass a sync collection's changes to the server's loop (in a daemon thread)."""
+        try:
+            for change in collection.changes():
+                if self._stop.is_set():
+                    return
+                with contextlib.suppress(anyio.WouldBlock):  # a full buffer announces anyway
+                    anyio.from_thread.run_sync(send.send_nowait, change, token=token)
+        except Exception:  # the loop or the store went away
+            if not self._stop.is_set():
+                logger.warning("Watching the corrections failed.", exc_info=True)
+
+    async def _relay(self, receive: MemoryObjectReceiveStream[CorrectionChange]) -> None:
+        """Announce each burst of changes that the watcher thread passes on."""
+        async for _ in receive:
+            while True:  # a burst is announced once
+                try:
+                    receive.receive_nowait()
+                except anyio.WouldBlock:
+                    break
+            await self._announce()
+
+    async def _announce(self) -> None:
+        """Tell every subscriber that the resource changed, if what they would read did."""
+        before = self._last
+        try:
+            text = await self.read()
+        except Exception:  # a failed read is a change the client can read for itself
+            logger.warning("Reading the corrections failed.", exc_info=True)
+            text = None
+        if text is not None and text == before:
+            return
+        session = self._session
+        if session is not None:
+            try:
+                await session.send_resource_updated(CORRECTIONS_URI)
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+                self._session = None  # the client has gone
+        await self._bus.publish(ResourceUpdated(uri=CORRECTIONS_URI))
 
 
 async def serve_stdio(
@@ -340,108 +604,32 @@ async def _for_serving(collection: Collection | AsyncCollection) -> Collection |
     return twin
 
 
-class _Pending(BaseException):
-    """run_tool asked the stand-in collection for a result that has not been awaited yet.
-
-    A BaseException, so that no ``except Exception`` on the way out can swallow it.
-    """
-
-    def __init__(self, call: tuple[str, tuple[Any, ...], dict[str, Any]]) -> None:
-        """Carry the call: (method name, args, kwargs)."""
-        super().__init__(call[0])
-        self.call = call
-
-
-class _Replay:
-    """A stand-in for an async collection that answers run_tool from results awaited so far.
-
-    Attributes pass through; each coroutine method call returns (or raises) the outcome of
-    the same call in ``done``, in order, and raises :class:`_Pending` past its end.
-    """
-
-    def __init__(self, collection: AsyncCollection, done: list[tuple[Any, bool, Any]]) -> None:
-        """Replay ``done`` ([(call, succeeded, value or exception)]) over ``collection``."""
-        self._collection = collection
-        self._done = done
-        self._next = 0
-
-    def __getattr__(self, name: str) -> Any:
-        """Return the collection's attribute; a coroutine method becomes a replayed call."""
-        attr = getattr(self._collection, name)
-        if not inspect.iscoroutinefunction(attr):
-            return attr
-
-        def call(*args: Any, **kwargs: Any) -> Any:
-            key = (name, args, kwargs)
-            index, self._next = self._next, self._next + 1
-            if index == len(self._done):
-                raise _Pending(key)
-            done, succeeded, value = self._done[index]
-            if done != key:  # run_tool is deterministic; a different call is a bug
-                raise RuntimeError(f"run_tool replay diverged: {done!r} then {key!r}")
-            if not succeeded:
-                raise value
-            return value
-
-        return call
-
-
-async def run_tool_async(
-    collection: AsyncCollection,
-    name: str,
-    arguments: Mapping[str, Any] | None,
-    *,
-    metadata: Mapping[str, Any] | None = None,
-) -> ToolResult:
-    """Run a model's tool call against an async collection, as :func:`nowline.tools.run_tool`.
-
-    The same validation, messages and results as the sync dispatcher, because it *is* the sync
-    dispatcher: ``run_tool`` runs against a stand-in collection that answers from the results
-    awaited so far; when it needs one more, that call is awaited on ``collection`` and
-    ``run_tool`` runs again from the start (a tool makes at most three calls; writes are
-    never repeated, since each call is awaited once and then replayed).
-
-    Args:
-        collection: the async nowline collection the tools act on.
-        name: the tool's name, one of :data:`nowline.tools.TOOLS`.
-        arguments: the call's arguments (a JSON object).
-        metadata: the scope binding (see :func:`nowline.tools.run_tool`).
-
-    Returns:
-        A :class:`nowline.tools.ToolResult`.
-
-    Raises:
-        InvalidInput: ``metadata`` is not a valid scope binding (a mistake of the program).
-    """
-    done: list[tuple[Any, bool, Any]] = []
-    while True:
-        stand_in = cast(Collection, _Replay(collection, done))
-        try:
-            return run_tool(stand_in, name, arguments, metadata=metadata)
-        except _Pending as pending:
-            method, args, kwargs = pending.call
-            try:
-                value = await getattr(collection, method)(*args, **kwargs)
-            except Exception as exc:  # replayed into run_tool, which decides what it means
-                done.append((pending.call, False, exc))
-            else:
-                done.append((pending.call, True, value))
-
-
 # ------------------------------------------------------------------------- warm-up
+
+
+_WARM_TEXT = "warm up"
 
 
 def _warm_up(collection: Collection) -> None:
     """Make the first tool call fast: load the embedding model, the index and the registry.
 
-    One recall does it all (the model, Chroma's vector index, nowline's first refresh); it
-    only reads, and the collection's reads are thread-safe. The time it took is logged.
+    The model loads by embedding one text. A collection that holds records is then recalled
+    from once (Chroma's vector index, nowline's first refresh); an empty one is only checked
+    (the corrections), never queried: on a Chroma server a query that races the first write
+    to a fresh collection fails (chromadb 1.5.9: "Error creating hnsw segment reader: Nothing
+    found on disk"), and an empty collection has no index to load. It only reads, and the
+    collection's reads are thread-safe. The time it took is logged.
     """
     start = time.perf_counter()
     try:
-        if collection.embedding_function is None:
+        function = collection.embedding_function
+        if function is None:
             return
-        collection.recall("warm up", n_results=1)
+        function([_WARM_TEXT])
+        if collection.count() > 0:
+            collection.recall(_WARM_TEXT, n_results=1)
+        else:
+            collection.check(_WARM_TEXT)
     except Exception:  # the first real call reports the problem to the client
         logger.warning("Warming up the memory tools failed.", exc_info=True)
         return
@@ -452,10 +640,13 @@ async def _warm_up_async(collection: AsyncCollection) -> None:
     """As :func:`_warm_up`, for an async collection, as a task of the server's loop."""
     start = time.perf_counter()
     try:
-        if collection.embedding_function is None:
-            await collection.check("warm up")  # loads the corrections at least
+        function = collection.embedding_function
+        if function is not None:
+            await anyio.to_thread.run_sync(function, [_WARM_TEXT])
+        if function is not None and await collection.count() > 0:
+            await collection.recall(_WARM_TEXT, n_results=1)
         else:
-            await collection.recall("warm up", n_results=1)
+            await collection.check(_WARM_TEXT)  # loads the corrections at least
     except Exception:
         logger.warning("Warming up the memory tools failed.", exc_info=True)
         return

@@ -4,7 +4,13 @@ The six tools (``remember``, ``correct``, ``recall``, ``preview``, ``check``, ``
 defined once here, as pydantic models with descriptions written for a model to read. The MCP server
 (:mod:`nowline.mcp_server`), the function-calling schemas of :mod:`nowline.prompts` and any
 hand-written agent loop all use these models, so the schemas cannot drift apart, and
-:func:`run_tool` executes a call the same way everywhere.
+:func:`run_tool` executes a call the same way everywhere. Each tool's runner is written once, as
+a generator of the collection calls it needs (the pattern of the collections' own read and
+write paths): :func:`run_tool` makes those calls on a :class:`nowline.Collection`, and
+:func:`run_tool_async` awaits them on a :class:`nowline.AsyncCollection`.
+
+:func:`corrections_json` lists the corrections as ``nowline corrections --json`` prints them
+(the MCP server's resource ``nowline://corrections``).
 
 This module needs only pydantic and nowline itself (no typer, rich or mcp).
 
@@ -25,17 +31,21 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any
+import re
+from collections.abc import Callable, Generator, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from nowline import (
     MAX_PHRASE_LENGTH,
     AbsentString,
+    AsyncCollection,
     Collection,
     CorrectionReport,
+    CorrectionSummary,
     CorrectionTooBroad,
     GenericString,
     InvalidInput,
@@ -45,6 +55,7 @@ from nowline import (
     Trip,
     UnknownRecord,
     Unreached,
+    in_scope,
     stale_message,
     to_epoch,
 )
@@ -71,10 +82,13 @@ __all__ = [
     "ToolResult",
     "ToolSpec",
     "connect",
+    "corrections_json",
+    "corrections_json_async",
     "input_schema",
     "open_collection",
     "output_schema",
     "run_tool",
+    "run_tool_async",
     "scope_value",
     "with_store_scope_key",
 ]
@@ -85,6 +99,8 @@ DEFAULT_COLLECTION = "memory"
 TOKEN_HEADERS = ("Authorization", "X-Chroma-Token")
 """The headers that carry a Chroma server's auth token, as chromadb's token auth sends them:
 ``Authorization: Bearer <token>`` (chromadb's default) or ``X-Chroma-Token: <token>``."""
+
+_T = TypeVar("_T")
 
 _MAX_DEPRECATES = 100  # the core accepts at most this many strings per correction
 _PREVIEW_SHOWN = 20  # records listed in a preview result
@@ -437,6 +453,174 @@ def run_tool(
         InvalidInput: ``metadata`` is not a mapping of metadata keys to str, int, float or
             bool values (a mistake of the program, not of the model).
     """
+    return _drive(_tool_steps(collection, name, arguments, metadata), collection)
+
+
+async def run_tool_async(
+    collection: AsyncCollection,
+    name: str,
+    arguments: Mapping[str, Any] | None,
+    *,
+    metadata: Mapping[str, Any] | None = None,
+) -> ToolResult:
+    """Run a model's tool call against an async collection, as :func:`run_tool` does.
+
+    Both run the same tool runners (each a generator of the collection calls it needs, as
+    the collections' own read and write paths are), so the validation, messages and results
+    are the same; here each call is awaited, and calls of concurrent tool calls interleave.
+
+    Args:
+        collection: the async nowline collection the tools act on.
+        name: the tool's name, one of :data:`TOOLS`.
+        arguments: the call's arguments (a JSON object).
+        metadata: the scope binding (see :func:`run_tool`).
+
+    Returns:
+        A :class:`ToolResult`.
+
+    Raises:
+        InvalidInput: ``metadata`` is not a valid scope binding (a mistake of the program).
+    """
+    return await _drive_async(_tool_steps(collection, name, arguments, metadata), collection)
+
+
+def corrections_json(collection: Collection, *, metadata: Mapping[str, Any] | None = None) -> str:
+    """Return the corrections as ``nowline corrections --json`` prints them (without its newline).
+
+    The MCP server's resource ``nowline://corrections`` reads this. Each correction is its
+    :class:`nowline.CorrectionSummary`, oldest first, with its times as ISO 8601 in UTC and
+    the epoch seconds beside them (``time_epoch``, ``retracted_epoch``); characters that
+    could reorder or hide text in a terminal (bidi and C1 controls) are written as JSON
+    unicode escapes.
+
+    Args:
+        collection: the nowline collection.
+        metadata: a scope binding (see :func:`run_tool`): only the corrections whose metadata
+            holds it are listed (:func:`nowline.in_scope`), so a server bound to one scope
+            never shows another's.
+
+    Returns:
+        The JSON text of a list of objects.
+
+    Raises:
+        InvalidInput: ``metadata`` is not a valid scope binding.
+    """
+    return _drive(_corrections_steps(_binding(metadata)), collection)
+
+
+async def corrections_json_async(
+    collection: AsyncCollection, *, metadata: Mapping[str, Any] | None = None
+) -> str:
+    """Return the corrections of an async collection as :func:`corrections_json` does."""
+    return await _drive_async(_corrections_steps(_binding(metadata)), collection)
+
+
+@dataclass(frozen=True)
+class _Call:
+    """One call of a collection method that a tool runner needs: its name and arguments."""
+
+    method: str
+    args: tuple[Any, ...] = ()
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+
+
+_Steps = Generator[_Call, Any, _T]
+"""A tool runner: it yields the collection calls it needs and receives their results; a
+failed call is thrown into it. :func:`run_tool` makes the calls, :func:`run_tool_async`
+awaits them."""
+
+
+def _call(method: str, *args: Any, **kwargs: Any) -> _Steps[Any]:
+    """Ask the driver for ``collection.<method>(*args, **kwargs)``; return its result."""
+    return (yield _Call(method, args, kwargs))
+
+
+def _drive(steps: _Steps[_T], collection: Collection) -> _T:
+    """Run steps with blocking calls of ``collection``; a failed call is thrown into them."""
+    try:
+        call = next(steps)
+        while True:
+            try:
+                result = getattr(collection, call.method)(*call.args, **call.kwargs)
+            except Exception as exc:  # the runner decides what it means, as a direct call
+                call = steps.throw(exc)
+            else:
+                call = steps.send(result)
+    except StopIteration as stop:
+        return cast(_T, stop.value)
+
+
+async def _drive_async(steps: _Steps[_T], collection: AsyncCollection) -> _T:
+    """Run steps with awaited calls of ``collection``, as :func:`_drive` does."""
+    try:
+        call = next(steps)
+        while True:
+            try:
+                result = await getattr(collection, call.method)(*call.args, **call.kwargs)
+            except Exception as exc:
+                call = steps.throw(exc)
+            else:
+                call = steps.send(result)
+    except StopIteration as stop:
+        return cast(_T, stop.value)
+
+
+# Inside a JSON string the C0 controls are already escaped by json.dumps; the rest are not.
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+_TIME_KEYS = ("time", "retracted")
+_IDS_PER_GET = 5000  # ids per metadata read (Chroma refuses very large reads with metadatas)
+
+
+def _corrections_steps(binding: dict[str, Any]) -> _Steps[str]:
+    """List the corrections (those in the binding's scope) as the JSON text of the CLI."""
+    rows: list[CorrectionSummary] = yield from _call("corrections")
+    if binding:
+        ids = [r.id for r in rows]
+        held: set[str] = set()
+        for start in range(0, len(ids), _IDS_PER_GET):
+            got = yield from _call(
+                "get", ids=ids[start : start + _IDS_PER_GET], include=["metadatas"]
+            )
+            metas = got["metadatas"] or []
+            held |= {i for i, m in zip(got["ids"], metas, strict=True) if in_scope(m, binding)}
+        rows = [r for r in rows if r.id in held]
+    text = json.dumps(
+        [_iso_times(r.model_dump(mode="json")) for r in rows], indent=2, ensure_ascii=False
+    )
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _iso_times(row: dict[str, Any]) -> dict[str, Any]:
+    """Return a correction's JSON with its times as ISO 8601, each with ``<key>_epoch`` beside."""
+    out: dict[str, Any] = {}
+    for key, value in row.items():
+        if key in _TIME_KEYS and (value is None or isinstance(value, (int, float))):
+            out[key] = _iso(value)
+            out[f"{key}_epoch"] = value
+        else:
+            out[key] = value
+    return out
+
+
+def _iso(seconds: float | None) -> str | None:
+    """Return epoch seconds as ISO 8601 text in UTC (``...Z``), or None."""
+    if seconds is None:
+        return None
+    try:
+        stamp = datetime.fromtimestamp(seconds, tz=timezone.utc)
+    except (OverflowError, OSError, ValueError):
+        return None
+    text = stamp.isoformat(timespec="milliseconds" if stamp.microsecond else "seconds")
+    return text.replace("+00:00", "Z")
+
+
+def _tool_steps(
+    collection: Collection | AsyncCollection,
+    name: str,
+    arguments: Mapping[str, Any] | None,
+    metadata: Mapping[str, Any] | None,
+) -> _Steps[ToolResult]:
+    """Validate a tool call, run its runner and turn what it raised into the result."""
     binding = _binding(metadata)
     spec = _BY_NAME.get(name)
     if spec is None:
@@ -460,7 +644,7 @@ def run_tool(
     except ValidationError as exc:
         return ToolResult(name=name, text=_explain(name, exc), is_error=True)
     try:
-        text, data = _RUNNERS[name](collection, args, binding)
+        text, data = yield from _RUNNERS[name](args, binding)
     except _ToolError as exc:
         return ToolResult(name=name, text=f"{name} failed: {exc}", is_error=True)
     except StoreBusy:
@@ -517,11 +701,11 @@ def _explain(name: str, exc: ValidationError) -> str:
     return f"Invalid arguments for {name}: " + "; ".join(problems) + "."
 
 
-def _remember(col: Collection, args: BaseModel, binding: dict[str, Any]) -> tuple[str, BaseModel]:
+def _remember(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, BaseModel]]:
     """Run ``remember``."""
     assert isinstance(args, RememberInput)
-    rid = col.remember(args.body, metadata=binding or None)
-    hit = next(iter(col.hits([rid])), None)
+    rid = yield from _call("remember", args.body, metadata=binding or None)
+    hit = next(iter((yield from _call("hits", [rid]))), None)
     by = [c.id for c in hit.direct] if hit is not None else []
     text = f"Stored memory {rid}."
     if hit is not None and hit.direct:
@@ -530,12 +714,13 @@ def _remember(col: Collection, args: BaseModel, binding: dict[str, Any]) -> tupl
     return text, RememberOutput(id=rid, superseded_by=by)
 
 
-def _correct(col: Collection, args: BaseModel, binding: dict[str, Any]) -> tuple[str, BaseModel]:
+def _correct(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, BaseModel]]:
     """Run ``correct``."""
     assert isinstance(args, CorrectInput)
     phrases = list(dict.fromkeys(args.deprecates))
     try:
-        report = col.correct(
+        report = yield from _call(
+            "correct",
             args.body,
             deprecates=phrases,
             about=list(args.about) or None,
@@ -614,7 +799,7 @@ def _generic_advice(exc: GenericString) -> str:
     return start + advice
 
 
-def _recall(col: Collection, args: BaseModel, binding: dict[str, Any]) -> tuple[str, BaseModel]:
+def _recall(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, BaseModel]]:
     """Run ``recall``."""
     assert isinstance(args, RecallInput)
     as_of = args.as_of.strip() if args.as_of else None
@@ -626,21 +811,24 @@ def _recall(col: Collection, args: BaseModel, binding: dict[str, Any]) -> tuple[
                 f"as_of {as_of!r} is not a time in ISO 8601; write it like '2025-03-01' or "
                 "'2025-03-01T12:00:00Z', or leave as_of out to recall what is true now."
             ) from None
-    recall = col.recall(args.query, n_results=args.k, as_of=as_of or None, where=_where(binding))
+    recall = yield from _call(
+        "recall", args.query, n_results=args.k, as_of=as_of or None, where=_where(binding)
+    )
     return recall.render(), recall
 
 
-def _preview(col: Collection, args: BaseModel, binding: dict[str, Any]) -> tuple[str, BaseModel]:
+def _preview(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, BaseModel]]:
     """Run ``preview``."""
     assert isinstance(args, PreviewInput)
-    ids = col.preview(
+    ids = yield from _call(
+        "preview",
         list(args.deprecates),
         about=list(args.about) or None,
         metadata=binding or None,
         text=args.body,
     )
     shown = ids[:_PREVIEW_SHOWN]
-    got = col.get(ids=shown, include=["documents"]) if shown else None
+    got = (yield from _call("get", ids=shown, include=["documents"])) if shown else None
     docs = dict(zip(got["ids"], got["documents"] or [], strict=True)) if got else {}
     records = [PreviewRecord(id=i, document=docs.get(i)) for i in shown]
     noun = "memory" if len(ids) == 1 else "memories"
@@ -662,18 +850,18 @@ def _preview(col: Collection, args: BaseModel, binding: dict[str, Any]) -> tuple
     )
 
 
-def _retract(col: Collection, args: BaseModel, binding: dict[str, Any]) -> tuple[str, BaseModel]:
+def _retract(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, BaseModel]]:
     """Run ``retract``."""
     assert isinstance(args, RetractInput)
     if binding:
-        got = col.get(ids=[args.id], include=["metadatas"])
+        got = yield from _call("get", ids=[args.id], include=["metadatas"])
         metas = got["metadatas"] or []
         meta = metas[0] if metas else None
-        if meta is None or any(meta.get(k) != v for k, v in binding.items()):
+        if meta is None or not in_scope(meta, binding):
             raise UnknownRecord(f"No record has id {args.id!r}; nothing was retracted.")
-    before = col.hits([args.id])
+    before = yield from _call("hits", [args.id])
     already = bool(before) and before[0].role == "retracted"
-    col.retract(args.id)
+    yield from _call("retract", args.id)
     if already:
         return f"Correction {args.id} was already retracted; nothing changed.", RetractOutput(
             id=args.id, already_retracted=True
@@ -685,16 +873,16 @@ def _retract(col: Collection, args: BaseModel, binding: dict[str, Any]) -> tuple
     )
 
 
-def _check(col: Collection, args: BaseModel, binding: dict[str, Any]) -> tuple[str, BaseModel]:
+def _check(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, BaseModel]]:
     """Run ``check``."""
     assert isinstance(args, CheckInput)
-    trips = col.check(args.text, metadata=binding or None)
+    trips = yield from _call("check", args.text, metadata=binding or None)
     if not trips:
         return "Nothing in this text is outdated.", CheckOutput()
     return stale_message(trips, override=None), CheckOutput(trips=trips)
 
 
-_RUNNERS = {
+_RUNNERS: dict[str, Callable[[BaseModel, dict[str, Any]], _Steps[tuple[str, BaseModel]]]] = {
     "remember": _remember,
     "correct": _correct,
     "recall": _recall,

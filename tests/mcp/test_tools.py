@@ -180,3 +180,21 @@ def test_a_bad_scope_binding_is_the_programs_mistake(memory: nowline.Collection)
     for bad in ({"nowline_role": "x"}, {"deprecates": "x"}, {"user": ["a"]}, {"": "x"}):
         with pytest.raises(nowline.InvalidInput):
             run_tool(memory, "recall", {"query": "x"}, metadata=bad)
+
+
+def test_retract_tells_scope_values_apart_by_type(scoped: nowline.Collection) -> None:
+    """A tool bound to user_id=1 cannot retract the correction of user_id=True (or "1")."""
+    scoped.correct(UFO, deprecates=["metalcraftai/ufo"], metadata={"user_id": True}, id="c1")
+    scoped.correct(
+        "Moved from acme/app to acme/web.",
+        deprecates=["acme/app"],
+        metadata={"user_id": "1"},
+        id="c2",
+        allow_unreached=True,
+    )
+    for cid in ("c1", "c2"):
+        result = run_tool(scoped, "retract", {"id": cid}, metadata={"user_id": 1})
+        assert result.is_error and f"No record has id {cid!r}" in result.text, result.text
+    assert [c.status for c in scoped.corrections()] == ["active", "active"]
+    own = run_tool(scoped, "retract", {"id": "c1"}, metadata={"user_id": True})
+    assert not own.is_error and RetractOutput.model_validate(own.data).id == "c1"
