@@ -176,7 +176,7 @@ def _fields(name: str) -> list[str]:
 
 def test_every_result_model_has_a_table() -> None:
     """The API page has a table of fields for every model of nowline.models."""
-    public = {n for n in nowline.models.__all__ if n != "Role"}
+    public = {n for n in nowline.models.__all__ if n != "Role" and not n.isupper()}
     assert set(MODELS) == public
 
 
