@@ -5,6 +5,7 @@ from __future__ import annotations
 import abc
 import asyncio
 import inspect
+import typing
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -52,13 +53,17 @@ def test_an_old_reference_to_a_factory_is_reached(tmp_path: Path) -> None:
 
 
 def test_the_options_are_wraps(tmp_path: Path) -> None:
-    """The clients carry instrument()'s options, and its signature is wrap()'s."""
+    """The clients carry instrument()'s options, and its options are wrap()'s (WrapOptions)."""
     nowline.instrument(scope_key="user_id", annotate=False)
     client = chromadb.PersistentClient(path=str(tmp_path / "s"))
     assert client._options.scope_key == "user_id"  # type: ignore[attr-defined]
     assert client._options.annotate is False  # type: ignore[attr-defined]
-    wrap_options = list(inspect.signature(nowline.wrap).parameters.values())[1:]
-    assert list(inspect.signature(nowline.instrument).parameters.values()) == wrap_options
+    wrap_options = list(inspect.signature(nowline.wrap).parameters)[1:]
+    assert list(typing.get_type_hints(nowline.WrapOptions)) == wrap_options
+    (options,) = inspect.signature(nowline.instrument).parameters.values()
+    assert options.kind is inspect.Parameter.VAR_KEYWORD
+    nowline.instrument(text_key="data")
+    assert chromadb.PersistentClient(path=str(tmp_path / "t"))._options.text_key == "data"  # type: ignore[attr-defined]
 
 
 def test_an_invalid_option_is_refused_and_instruments_nothing(tmp_path: Path) -> None:
