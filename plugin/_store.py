@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from typing import Any, TypeVar, cast
 
 from ._lock import hold_writer_lock
@@ -28,9 +29,24 @@ from ._ops import (
     Write,
 )
 
-__all__ = ["AsyncStore", "SyncStore", "run_async", "run_sync"]
+__all__ = ["RACE_RETRIES", "AsyncStore", "SyncStore", "run_async", "run_sync"]
 
 T = TypeVar("T")
+
+RACE_RETRIES = (0.05, 0.2, 0.5)
+"""Seconds to wait before each retry of a read that met a fresh server collection's race."""
+
+_RACE = "Nothing found on disk"
+
+
+def _raced(op: Op, exc: BaseException) -> bool:
+    """Return whether a read failed only because a fresh server collection is being created.
+
+    On chromadb 1.5.9 a query or get that races the first write to a fresh collection of a
+    Chroma server fails with an internal error ("Error creating hnsw segment reader: Nothing
+    found on disk"); the same read a moment later succeeds. Only reads are retried.
+    """
+    return isinstance(op, (Get, Query, Count)) and _RACE in str(exc)
 
 
 def _request(col: Any, op: Op) -> tuple[str, dict[str, Any]] | None:
@@ -143,7 +159,15 @@ class SyncStore:
         request = _request(self._col, op)
         if request is not None:
             method, kwargs = request
-            return _result(op, getattr(self._col._client, method)(**kwargs))
+            call = getattr(self._col._client, method)
+            for wait in RACE_RETRIES:
+                try:
+                    return _result(op, call(**kwargs))
+                except Exception as exc:
+                    if not _raced(op, exc):
+                        raise
+                time.sleep(wait)
+            return _result(op, call(**kwargs))
         if isinstance(op, Lock):
             if self._writer_path is not None:
                 hold_writer_lock(self._writer_path)
@@ -167,7 +191,15 @@ class AsyncStore:
         request = _request(self._col, op)
         if request is not None:
             method, kwargs = request
-            return _result(op, await getattr(self._col._client, method)(**kwargs))
+            call = getattr(self._col._client, method)
+            for wait in RACE_RETRIES:
+                try:
+                    return _result(op, await call(**kwargs))
+                except Exception as exc:
+                    if not _raced(op, exc):
+                        raise
+                await asyncio.sleep(wait)
+            return _result(op, await call(**kwargs))
         if isinstance(op, Lock):
             return None  # async clients talk to a server, which owns its store
         if isinstance(op, Background):
