@@ -1,8 +1,8 @@
 """Write docs/cli.md, the command-line reference, from the ``nowline`` typer app.
 
-Run ``python docs/gen_cli.py`` after changing a command or an option of ``nowline.cli``; ``make
-docs`` runs it with ``--check``, and tests/project/test_docs.py fails when the committed page differs
-from what this script writes (an undocumented command or option). Every command, argument and
+Run ``python docs/gen_cli.py`` after changing a command or an option of ``nowline.cli``;
+``make docs`` runs it with ``--check``, and tests/project/test_docs.py fails when the committed
+page differs from what this script writes (an undocumented command or option). Every command, argument and
 option comes from the app itself, with the help text, type, default and environment variable
 that ``nowline COMMAND --help`` shows.
 """
