@@ -2,9 +2,9 @@
 
 Run ``python docs/gen_cli.py`` after changing a command or an option of ``nowline.cli``;
 ``make docs`` runs it with ``--check``, and tests/project/test_docs.py fails when the committed
-page differs from what this script writes (an undocumented command or option). Every command, argument and
-option comes from the app itself, with the help text, type, default and environment variable
-that ``nowline COMMAND --help`` shows.
+page differs from what this script writes (an undocumented command or option). Every command,
+argument and option comes from the app itself, with the help text, type, default and
+environment variable that ``nowline COMMAND --help`` shows.
 """
 
 from __future__ import annotations
