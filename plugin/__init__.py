@@ -19,14 +19,27 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ._guard import stale_message
     from ._time import to_epoch
-    from ._validate import DEFAULT_MAX_REACH, MAX_PHRASE_LENGTH, REACH_FLOOR, validate_correction
+    from ._validate import (
+        DEFAULT_MAX_REACH,
+        MAX_PHRASE_LENGTH,
+        REACH_FLOOR,
+        check_metadata,
+        check_scope_key,
+        reach_limit,
+        reserved_key,
+        scope_needed,
+        validate_correction,
+    )
     from .aio import AsyncClient, AsyncCollection
     from .client import Client, wrap
     from .collection import Collection
     from .embedding import MiniLMEmbeddingFunction, embedding_function
     from .errors import (
         AbsentString,
+        AmbiguousCollection,
+        CollectionNotFound,
         CorrectionTooBroad,
+        EmbeddingUnavailable,
         GenericString,
         InvalidCorrection,
         InvalidInput,
@@ -35,6 +48,7 @@ if TYPE_CHECKING:
         OutOfRange,
         StaleReference,
         StoreBusy,
+        StoreNotFound,
         UnknownRecord,
         Unreached,
     )
@@ -51,21 +65,25 @@ if TYPE_CHECKING:
         Role,
         Trip,
     )
+    from .stores import connect, open_collection
 
 __all__ = [
     "DEFAULT_MAX_REACH",
     "MAX_PHRASE_LENGTH",
     "REACH_FLOOR",
     "AbsentString",
+    "AmbiguousCollection",
     "AsyncClient",
     "AsyncCollection",
     "Client",
     "Collection",
+    "CollectionNotFound",
     "CorrectionChange",
     "CorrectionRef",
     "CorrectionReport",
     "CorrectionSummary",
     "CorrectionTooBroad",
+    "EmbeddingUnavailable",
     "GenericString",
     "Hit",
     "InvalidCorrection",
@@ -80,12 +98,20 @@ __all__ = [
     "Role",
     "StaleReference",
     "StoreBusy",
+    "StoreNotFound",
     "Trip",
     "UnknownRecord",
     "Unreached",
     "__version__",
+    "check_metadata",
+    "check_scope_key",
+    "connect",
     "embedding_function",
     "instrument",
+    "open_collection",
+    "reach_limit",
+    "reserved_key",
+    "scope_needed",
     "stale_message",
     "to_epoch",
     "uninstrument",
@@ -110,11 +136,20 @@ _HOMES = {
     "uninstrument": ".instrumentation",
     "stale_message": "._guard",
     "to_epoch": "._time",
+    "connect": ".stores",
+    "open_collection": ".stores",
     "validate_correction": "._validate",
+    **dict.fromkeys(
+        ["check_metadata", "check_scope_key", "reach_limit", "reserved_key", "scope_needed"],
+        "._validate",
+    ),
     **dict.fromkeys(
         [
             "AbsentString",
+            "AmbiguousCollection",
+            "CollectionNotFound",
             "CorrectionTooBroad",
+            "EmbeddingUnavailable",
             "GenericString",
             "InvalidCorrection",
             "InvalidInput",
@@ -123,6 +158,7 @@ _HOMES = {
             "OutOfRange",
             "StaleReference",
             "StoreBusy",
+            "StoreNotFound",
             "UnknownRecord",
             "Unreached",
         ],
