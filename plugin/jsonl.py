@@ -109,11 +109,13 @@ class BadLine:
         message: what is wrong with it.
         error: the library's error, when one gave the reason (``AbsentString``,
             ``GenericString``...), so that a surface can add how its own options allow it.
+        stored: the line's id is already in the collection (see :class:`OnExisting`).
     """
 
     line: int
     message: str
     error: NowlineError | None = None
+    stored: bool = False
 
 
 @dataclass(frozen=True)
@@ -267,9 +269,7 @@ def _plan_line(number: int, raw: str, *, allow_absent: bool, allow_generic: bool
     )
 
 
-def plan(
-    lines: Iterable[str], *, allow_absent: bool = False, allow_generic: bool = False
-) -> Plan:
+def plan(lines: Iterable[str], *, allow_absent: bool = False, allow_generic: bool = False) -> Plan:
     """Validate every line, without a store; blank lines are skipped.
 
     Each line is checked as the collection's own verbs would check it: its fields and their
@@ -296,7 +296,9 @@ def plan(
             bad.append(BadLine(number, str(exc), exc.error))
             continue
         if item.id in first_use:
-            bad.append(BadLine(number, f"id {item.id!r} is already used on line {first_use[item.id]}"))
+            bad.append(
+                BadLine(number, f"id {item.id!r} is already used on line {first_use[item.id]}")
+            )
             continue
         first_use[item.id] = number
         good.append(item)
@@ -340,6 +342,7 @@ def against(
                 p.line,
                 f"id {p.id!r} is already in the collection (skip such lines, or upsert them "
                 "to replace the stored records)",
+                stored=True,
             )
             for p in planned.lines
             if p.id in existing
@@ -351,9 +354,7 @@ def against(
             lines=[p for p in planned.lines if p.id not in existing],
             skipped=[*planned.skipped, *(p for p in planned.lines if p.id in existing)],
         )
-    return replace(
-        planned, lines=[replace(p, exists=p.id in existing) for p in planned.lines]
-    )
+    return replace(planned, lines=[replace(p, exists=p.id in existing) for p in planned.lines])
 
 
 def write(

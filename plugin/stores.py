@@ -44,6 +44,7 @@ __all__ = [
     "DEFAULT_COLLECTION",
     "TOKEN_HEADERS",
     "Store",
+    "check_collection_name",
     "connect",
     "open_collection",
 ]
@@ -238,7 +239,7 @@ def open_collection(
             raise InvalidInput("open_collection() takes a path, a url or a client (one of them).")
         store = Store(path, url, token, token_header, tenant, database)
         if name is not None and create:
-            _check_new_name(name, store.describe())  # before a store is created for it
+            check_collection_name(name, store.describe())  # before a store is created for it
         client = store.connect(create=create)
         where = store.describe()
     else:
@@ -246,7 +247,7 @@ def open_collection(
     names = sorted(c.name for c in client.list_collections())
     name = _pick(names, name, where, create)
     if name not in names:
-        _check_new_name(name, where)
+        check_collection_name(name, where)
         return wrap(client, scope_key=scope_key).get_or_create_collection(name)
     raw = client.get_collection(name)
     function: Any = None
@@ -286,13 +287,20 @@ def _pick(names: Sequence[str], name: str | None, where: str, create: bool) -> s
     )
 
 
-def _check_new_name(name: str, where: str) -> None:
+def check_collection_name(name: str, where: str = "the store") -> None:
     """Refuse a name chromadb would refuse for a new collection, before anything is created.
 
     chromadb checks names in its Rust core, with no Python function to ask; these are its
     documented rules (3-512 characters of ``[a-zA-Z0-9._-]``, starting and ending with a
     letter or digit, no ``..``, not an IP address). chromadb stays the authority: a name it
     refuses otherwise fails as chromadb says.
+
+    Args:
+        name: the collection's name.
+        where: the store, as the message names it.
+
+    Raises:
+        InvalidInput: chromadb would refuse the name.
     """
     import ipaddress
 
@@ -427,4 +435,3 @@ def _http_client(store: Store) -> ClientAPI:
         settings=settings,
         **kwargs,
     )
-
