@@ -1088,6 +1088,217 @@ def repair(
         out.print("Every stored link was already right.")
 
 
+# ----------------------------------------------------------- remember, correct
+
+TextArg = Annotated[
+    str | None,
+    typer.Argument(metavar="TEXT", help="The record's text (required).", show_default=False),
+]
+IdOpt = Annotated[
+    str | None,
+    typer.Option("--id", help="The record id (default: a new UUID).", show_default=False),
+]
+MetadataOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--metadata",
+        help='User metadata as a JSON object, e.g. \'{"source": "standup"}\'.',
+        show_default=False,
+    ),
+]
+ObservedOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--observed-at",
+        help="When the fact was observed (ISO 8601 or epoch seconds; default: now).",
+        show_default=False,
+    ),
+]
+WriteScopeOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--scope",
+        help="On a scoped store: the scope to write in (the value of its scope key).",
+        rich_help_panel=_STORE,
+        show_default=False,
+    ),
+]
+
+
+def _record_metadata(metadata: str | None, col: Collection, scope: str | None) -> Any:
+    """Return the metadata of a record to write: --metadata checked, --scope added."""
+    from nowline import InvalidInput, check_metadata
+
+    meta: dict[str, Any] | None = None
+    if metadata is not None:
+        try:
+            parsed = json.loads(metadata)
+            meta = check_metadata(parsed) if isinstance(parsed, dict) else None
+        except json.JSONDecodeError as exc:
+            raise typer.BadParameter(f"not JSON: {exc}", param_hint="'--metadata'") from None
+        except InvalidInput as exc:
+            raise typer.BadParameter(str(exc), param_hint="'--metadata'") from None
+        if meta is None:
+            raise typer.BadParameter("give a JSON object", param_hint="'--metadata'")
+    if scope is not None:
+        meta = {**(meta or {}), **(_scope_metadata(col, scope) or {})}
+    return meta
+
+
+@_command()
+def remember(
+    path: PathArg = None,
+    text: TextArg = None,
+    record_id: IdOpt = None,
+    metadata: MetadataOpt = None,
+    observed_at: ObservedOpt = None,
+    scope: WriteScopeOpt = None,
+    json_out: Annotated[bool, _json_opt("the id and the corrections that cover it")] = False,
+    *,
+    opts: _Options,
+) -> None:
+    """Store one memory; say if a stored correction already covers it.
+
+    The memory is embedded with the collection's own function; an empty store gets a
+    collection named "memory".
+    """
+    path, body = _shift(path, text, opts.url, "TEXT")
+    if not body.strip():
+        raise typer.BadParameter("the text is empty; say what to remember.", param_hint="'TEXT'")
+    store = _store(path, opts)
+    col = _open(store, opts, create=True, embeds=True)
+    meta = _record_metadata(metadata, col, scope)
+    _require_scope(col, meta, "remember")
+    with _nowline_errors(store):
+        rid = col.remember(body, id=record_id, metadata=meta, observed_at=observed_at)
+        hit = next(iter(col.hits([rid])), None)
+    by = [c.id for c in hit.direct] if hit is not None else []
+    if json_out:
+        _echo_json({"id": rid, "superseded_by": by})
+        return
+    _echo(f"Stored memory {rid} in {col.name}.")
+    if hit is not None and by:
+        from nowline.render import format_lines
+
+        _echo("It names something a stored correction marks as outdated; recall shows:")
+        _echo("\n".join(format_lines(hit.lines())))
+
+
+@_command()
+def correct(
+    path: PathArg = None,
+    text: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="TEXT",
+            help='The correction: what changed, naming the outdated strings ("Moved from A to B").',
+            show_default=False,
+        ),
+    ] = None,
+    deprecates: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--deprecates",
+            "-d",
+            help="An exact outdated string, as the old memories write it (repeat for several).",
+            show_default=False,
+        ),
+    ] = None,
+    about: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--about",
+            "-a",
+            help="An anchor: the subject the outdated strings belong to (repeat for several).",
+            show_default=False,
+        ),
+    ] = None,
+    record_id: IdOpt = None,
+    metadata: MetadataOpt = None,
+    observed_at: ObservedOpt = None,
+    scope: WriteScopeOpt = None,
+    allow_generic: Annotated[
+        bool,
+        typer.Option(
+            "--allow-generic", help="Accept a common word or bare number without --about."
+        ),
+    ] = False,
+    allow_unreached: Annotated[
+        bool,
+        typer.Option(
+            "--allow-unreached",
+            help="Store it even if it reaches no record while the store names a near miss.",
+        ),
+    ] = False,
+    allow_absent: Annotated[
+        bool,
+        typer.Option("--allow-absent", help="Accept outdated strings that TEXT does not name."),
+    ] = False,
+    json_out: Annotated[bool, _json_opt("the id, the reach and any near misses")] = False,
+    *,
+    opts: _Options,
+) -> None:
+    """Store a correction: every memory naming an outdated string shows it beneath.
+
+    Refused (exit 1, nothing written) when a string is absent from TEXT, generic without
+    --about, too broad for the store, or reaches nothing while the store names a near miss
+    (the suggestions are printed). Check first with `nowline preview`.
+    """
+    from nowline import CorrectionTooBroad, NowlineError, StoreBusy, Unreached
+
+    path, body = _shift(path, text, opts.url, "TEXT")
+    if not body.strip():
+        raise typer.BadParameter("the text is empty; say what changed.", param_hint="'TEXT'")
+    if not deprecates:
+        raise typer.BadParameter(
+            "missing: give the outdated strings, e.g. -d metalcraftai/ufo.",
+            param_hint="'--deprecates'",
+        )
+    store = _store(path, opts)
+    col = _open(store, opts, create=True, embeds=True)
+    meta = _record_metadata(metadata, col, scope)
+    _require_scope(col, meta, "correct")
+    try:
+        report = col.correct(
+            body,
+            deprecates=deprecates,
+            about=about or None,
+            id=record_id,
+            metadata=meta,
+            observed_at=observed_at,
+            allow_absent=allow_absent,
+            allow_generic=allow_generic,
+            allow_unreached=allow_unreached,
+        )
+    except StoreBusy:
+        _busy(store)
+    except Unreached as exc:
+        misses = [{"string": m, "records": n} for m, n in exc.near_misses]
+        if json_out:
+            _echo_json({"stored": False, "refusal": exc.summary, "near_misses": misses})
+            raise typer.Exit(1) from None
+        _fail(
+            f"{exc.summary} Fix --deprecates (and the text), or pass --allow-unreached if it is "
+            "meant to reach no record yet."
+        )
+    except CorrectionTooBroad as exc:
+        _fail(
+            f"The correction would reach {exc.reach} records (the limit is {exc.limit}) through "
+            f"{list(deprecates)!r}. Use a narrower string or add --about; check the reach with "
+            "`nowline preview`."
+        )
+    except NowlineError as exc:
+        _fail(str(exc))
+    if json_out:
+        _echo_json({"stored": True, **_dump(report)})
+        return
+    noun = "memory that names" if report.reached == 1 else "memories that name"
+    _echo(
+        f"Stored correction {report.id} in {col.name}. It is shown beneath {report.reached} "
+        f"{noun} {', '.join(repr(d) for d in deprecates)}. Undo: nowline retract {report.id}"
+    )
+
+
 # -------------------------------------------------------------------- import
 # The rules live in nowline.jsonl (plan, against, write); the command draws the progress.
 
