@@ -204,6 +204,18 @@ ScopeOpt = Annotated[
 ]
 
 
+def _arg(metavar: str, help: str) -> Any:
+    """Return an optional positional argument (the command checks it, with its own message)."""
+    return typer.Argument(metavar=metavar, help=help, show_default=False)
+
+
+def _opt(*names: str, help: str, store: bool = False) -> Any:
+    """Return an option without a default shown; ``store`` files it under the Store panel."""
+    return typer.Option(
+        *names, help=help, rich_help_panel=_STORE if store else None, show_default=False
+    )
+
+
 def _json_opt(what: str) -> Any:
     """Return the ``--json`` option, saying what it prints."""
     return typer.Option("--json", help=f"Print {what} as JSON.")
@@ -783,11 +795,7 @@ def recall(
     k: Annotated[int, typer.Option("-k", "--n-results", "--k", min=1, help="How many hits.")] = 5,
     as_of: Annotated[
         str | None,
-        typer.Option(
-            "--as-of",
-            help="Answer as the store knew things then (ISO 8601 or epoch seconds).",
-            show_default=False,
-        ),
+        _opt("--as-of", help="Answer as the store knew things then (ISO 8601 or epoch seconds)."),
     ] = None,
     historical: Annotated[
         bool,
@@ -831,41 +839,37 @@ def preview(
     path: PathArg = None,
     deprecates: Annotated[
         list[str] | None,
-        typer.Option(
+        _opt(
             "--deprecates",
             "-d",
             help="An outdated string the correction would name (repeat for several).",
-            show_default=False,
         ),
     ] = None,
     about: Annotated[
         list[str] | None,
-        typer.Option(
+        _opt(
             "--about",
             "-a",
             help="An anchor: the subject the strings belong to (repeat for several). With it "
             "only records that also name an anchor are reached, e.g. -d Michelle -a Acme.",
-            show_default=False,
         ),
     ] = None,
     scope: Annotated[
         str | None,
-        typer.Option(
+        _opt(
             "--scope",
             help="The scope value the correction would have (its scope key is the store's, or "
             "--scope-key).",
-            rich_help_panel=_STORE,
-            show_default=False,
+            store=True,
         ),
     ] = None,
     text: Annotated[
         str | None,
-        typer.Option(
+        _opt(
             "--text",
             "-t",
             help="The correction's text, if written: its other strings are checked as "
             "swapped old and new values, and each deprecated string must occur in it.",
-            show_default=False,
         ),
     ] = None,
     json_out: Annotated[bool, _json_opt("the reach and the records")] = False,
@@ -928,30 +932,23 @@ def preview(
 def check(
     path: PathArg = None,
     text: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="TEXT",
-            help="The text to check, or - to read it from stdin (required).",
-            show_default=False,
-        ),
+        str | None, _arg("TEXT", "The text to check, or - to read it from stdin (required).")
     ] = None,
     scope: Annotated[
         str | None,
-        typer.Option(
+        _opt(
             "--scope",
             help="On a scoped store: whose corrections apply (the value of its scope key).",
-            rich_help_panel=_STORE,
-            show_default=False,
+            store=True,
         ),
     ] = None,
     metadata: Annotated[
         str | None,
-        typer.Option(
+        _opt(
             "--metadata",
             help="The caller's metadata as JSON; on a scoped store its scope key selects the "
             "corrections (--scope is the short form).",
-            rich_help_panel=_STORE,
-            show_default=False,
+            store=True,
         ),
     ] = None,
     json_out: Annotated[bool, _json_opt("the trips (each correction the text names)")] = False,
@@ -1189,28 +1186,25 @@ def correct(
     path: PathArg = None,
     text: Annotated[
         str | None,
-        typer.Argument(
-            metavar="TEXT",
-            help='The correction: what changed, naming the outdated strings ("Moved from A to B").',
-            show_default=False,
+        _arg(
+            "TEXT",
+            'The correction: what changed, naming the outdated strings ("Moved from A to B").',
         ),
     ] = None,
     deprecates: Annotated[
         list[str] | None,
-        typer.Option(
+        _opt(
             "--deprecates",
             "-d",
             help="An exact outdated string, as the old memories write it (repeat for several).",
-            show_default=False,
         ),
     ] = None,
     about: Annotated[
         list[str] | None,
-        typer.Option(
+        _opt(
             "--about",
             "-a",
             help="An anchor: the subject the outdated strings belong to (repeat for several).",
-            show_default=False,
         ),
     ] = None,
     record_id: IdOpt = None,
@@ -1326,11 +1320,10 @@ def import_(
     path: PathArg = None,
     file: Annotated[
         str | None,
-        typer.Argument(
-            metavar="FILE.jsonl",
-            help="One JSON object per line: text, and optionally id, metadata, observed_at, "
+        _arg(
+            "FILE.jsonl",
+            "One JSON object per line: text, and optionally id, metadata, observed_at, "
             "deprecates (a line with deprecates is a correction) and about (its anchors).",
-            show_default=False,
         ),
     ] = None,
     allow_generic: Annotated[
@@ -1386,22 +1379,20 @@ def import_(
     ] = "nowline",
     scope: Annotated[
         str | None,
-        typer.Option(
+        _opt(
             "--scope",
             help="With --from github-events on a scoped store: the scope value of every "
             "correction.",
-            rich_help_panel=_STORE,
-            show_default=False,
+            store=True,
         ),
     ] = None,
     scope_for: Annotated[
         list[str] | None,
-        typer.Option(
+        _opt(
             "--scope-for",
             help="With --from github-events: OWNER=VALUE, the scope of the corrections of one "
             "repository owner (repeat for several; wins over --scope).",
-            rich_help_panel=_STORE,
-            show_default=False,
+            store=True,
         ),
     ] = None,
     *,
@@ -1600,21 +1591,19 @@ def mcp_command(
     folder: PathArg = None,
     path: Annotated[
         str | None,
-        typer.Option(
+        _opt(
             "--path",
             help="Folder of a local Chroma store (created if missing); the same as PATH.",
-            rich_help_panel=_STORE,
-            show_default=False,
+            store=True,
         ),
     ] = None,
     scope: Annotated[
         str | None,
-        typer.Option(
+        _opt(
             "--scope",
             help="Serve one scope of a scoped store: the value of its scope key (e.g. a user "
             "id). Every tool then writes, recalls and checks in that scope only.",
-            rich_help_panel=_STORE,
-            show_default=False,
+            store=True,
         ),
     ] = None,
     *,
@@ -1877,12 +1866,7 @@ def _import_github_events(
 def serve_command(
     path: Annotated[
         str | None,
-        typer.Option(
-            "--path",
-            help="Folder of a local Chroma store (created if missing).",
-            rich_help_panel=_STORE,
-            show_default=False,
-        ),
+        _opt("--path", help="Folder of a local Chroma store (created if missing).", store=True),
     ] = None,
     host: Annotated[
         str, typer.Option("--host", help="Address to listen on (keep loopback behind a proxy).")
@@ -1910,21 +1894,17 @@ def serve_command(
     ] = None,
     scope: Annotated[
         str | None,
-        typer.Option(
-            "--scope",
-            help="On a scoped store: the scope value of everything received.",
-            rich_help_panel=_STORE,
-            show_default=False,
+        _opt(
+            "--scope", help="On a scoped store: the scope value of everything received.", store=True
         ),
     ] = None,
     scope_for: Annotated[
         list[str] | None,
-        typer.Option(
+        _opt(
             "--scope-for",
             help="OWNER=VALUE: the scope of GitHub corrections for one repository owner "
             "(the owner of the outdated name; repeat for several; wins over --scope).",
-            rich_help_panel=_STORE,
-            show_default=False,
+            store=True,
         ),
     ] = None,
     max_body: Annotated[

@@ -39,12 +39,12 @@ def _load_model() -> Any:
             quiet = os.environ.get(VERBOSE_ENV, "") in ("", "0")
             shown = hf_logging.is_progress_bar_enabled()
             if quiet:
-                hf_logging.disable_progress_bar()
+                hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
             try:
                 _model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
             finally:
                 if quiet and shown:
-                    hf_logging.enable_progress_bar()
+                    hf_logging.enable_progress_bar()  # type: ignore[no-untyped-call]
         return _model
 
 

@@ -265,7 +265,7 @@ def test_commands_that_embed_nothing_import_no_model(tmp_path: Path) -> None:
 
 
 def test_an_embedding_function_the_cli_cannot_build_is_explained(store_path: str) -> None:
-    """recall on a collection whose embedding function is not registered exits 1, CLI terms."""
+    """A recall of a collection whose embedding function is not registered exits 1, CLI terms."""
     chromadb.PersistentClient(path=store_path).create_collection(
         "memory", embedding_function=FakeEmbedding()
     )
