@@ -94,36 +94,56 @@ _STORE = "Store"
 
 # ------------------------------------------------------------------ options
 
+
+def _arg(metavar: str, help: str) -> Any:
+    """Return an optional positional argument (the command checks it, with its own message)."""
+    return typer.Argument(metavar=metavar, help=help, show_default=False)
+
+
+def _opt(
+    *names: str,
+    help: str,
+    store: bool = False,
+    server: bool = False,
+    envvar: str | None = None,
+) -> Any:
+    """Return an option without a default shown, filed under the Store or server panel."""
+    return typer.Option(
+        *names,
+        help=help,
+        envvar=envvar,
+        rich_help_panel=_STORE if store else _SERVER if server else None,
+        show_default=False,
+    )
+
+
 PathArg = Annotated[
     str | None,
-    typer.Argument(
-        metavar="PATH",
-        help="Folder of a local Chroma store (a chromadb.PersistentClient path). Leave it "
+    _arg(
+        "PATH",
+        "Folder of a local Chroma store (a chromadb.PersistentClient path). Leave it "
         f"out with --url (or {URL_ENV}) for a Chroma server.",
-        show_default=False,
     ),
 ]
 UrlOpt = Annotated[
     str | None,
-    typer.Option(
+    _opt(
         "--url",
         envvar=URL_ENV,
         help="A Chroma server instead of PATH: http://host:port, or https://... for SSL "
         "(`chroma run` listens on http://localhost:8000).",
-        rich_help_panel=_SERVER,
-        show_default=False,
+        server=True,
     ),
 ]
 TokenOpt = Annotated[
     str | None,
-    typer.Option(
+    _opt(
         "--token",
         envvar=TOKEN_ENV,
         help="The server's auth token (prefer the environment variable: a command line is "
         "visible to other users). Without it, chromadb's own CHROMA_CLIENT_AUTH_* settings "
         "apply.",
-        rich_help_panel=_SERVER,
-        show_default=False,
+        server=True,
     ),
 ]
 
@@ -152,45 +172,31 @@ TokenHeaderOpt = Annotated[
         rich_help_panel=_SERVER,
     ),
 ]
+_TENANT_HELP = "The server's tenant (default: chromadb's default_tenant)."
+_DATABASE_HELP = "The server's database (default: chromadb's default_database)."
 TenantOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--tenant",
-        envvar="CHROMA_TENANT",
-        help="The server's tenant (default: chromadb's default_tenant).",
-        rich_help_panel=_SERVER,
-        show_default=False,
-    ),
+    str | None, _opt("--tenant", envvar="CHROMA_TENANT", help=_TENANT_HELP, server=True)
 ]
 DatabaseOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--database",
-        envvar="CHROMA_DATABASE",
-        help="The server's database (default: chromadb's default_database).",
-        rich_help_panel=_SERVER,
-        show_default=False,
-    ),
+    str | None, _opt("--database", envvar="CHROMA_DATABASE", help=_DATABASE_HELP, server=True)
 ]
 CollectionOpt = Annotated[
     str | None,
-    typer.Option(
+    _opt(
         "--collection",
         "-c",
         help="Collection name (default: the store's only collection).",
-        rich_help_panel=_STORE,
-        show_default=False,
+        store=True,
     ),
 ]
 ScopeKeyOpt = Annotated[
     str | None,
-    typer.Option(
+    _opt(
         "--scope-key",
         help="Metadata key that separates scopes, as given to nowline.wrap(scope_key=...). "
         "A store remembers the key its corrections were written with; give it for a new "
         "scoped store.",
-        rich_help_panel=_STORE,
-        show_default=False,
+        store=True,
     ),
 ]
 ScopeOpt = Annotated[
@@ -202,18 +208,6 @@ ScopeOpt = Annotated[
         show_default=False,
     ),
 ]
-
-
-def _arg(metavar: str, help: str) -> Any:
-    """Return an optional positional argument (the command checks it, with its own message)."""
-    return typer.Argument(metavar=metavar, help=help, show_default=False)
-
-
-def _opt(*names: str, help: str, store: bool = False) -> Any:
-    """Return an option without a default shown; ``store`` files it under the Store panel."""
-    return typer.Option(
-        *names, help=help, rich_help_panel=_STORE if store else None, show_default=False
-    )
 
 
 def _json_opt(what: str) -> Any:
@@ -561,8 +555,8 @@ def _open(
         )
     try:
         return open_collection(
-            name=opts.collection,
-            client=client,
+            client,
+            opts.collection,
             create=create,
             scope_key=opts.scope_key,
             embeds=embeds,

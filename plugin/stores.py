@@ -179,39 +179,27 @@ def connect(
 
 
 def open_collection(
-    path: str | None = None,
+    store: str | Store | ClientAPI,
     name: str | None = None,
     *,
-    client: ClientAPI | None = None,
-    url: str | None = None,
-    token: str | None = None,
-    token_header: str = "Authorization",
-    tenant: str | None = None,
-    database: str | None = None,
     create: bool = False,
     scope_key: str | None = None,
     embeds: bool = True,
 ) -> Collection:
     """Open a collection of a Chroma store, wrapped by nowline.
 
-    The store is the folder ``path``, the server ``url``, or a chromadb ``client``. Without
-    ``name`` the store's only collection is opened; with ``create`` a missing store (at
-    ``path``) or collection is created, and an empty store gets :data:`DEFAULT_COLLECTION`,
-    with nowline's offline embedding function. Nothing is created otherwise. An existing
-    collection keeps the embedding function persisted in its configuration, and where its
-    corrections carry exactly one scope key it is opened with that key (unless
-    ``scope_key`` is given).
+    Without ``name`` the store's only collection is opened; with ``create`` a missing store
+    (in a folder) or collection is created, and an empty store gets
+    :data:`DEFAULT_COLLECTION`, with nowline's offline embedding function. Nothing is
+    created otherwise. An existing collection keeps the embedding function persisted in its
+    configuration, and where its corrections carry exactly one scope key it is opened with
+    that key (unless ``scope_key`` is given).
 
     Args:
-        path: the folder of a ``chromadb.PersistentClient`` (``~`` is expanded).
+        store: the folder of a ``chromadb.PersistentClient`` (``~`` is expanded), a server's
+            URL (``http://host:port``), a :class:`Store` (a server with a token, tenant or
+            database), or a chromadb client (e.g. from :func:`connect`).
         name: the collection's name.
-        client: a chromadb client to use instead of ``path`` or ``url``.
-        url: a Chroma server instead of ``path`` (see :func:`connect` for ``token``,
-            ``token_header``, ``tenant`` and ``database``).
-        token: the server's auth token.
-        token_header: the header that carries ``token``.
-        tenant: the server's tenant.
-        database: the server's database.
         create: create the store, or the collection, when missing.
         scope_key: passed to :func:`nowline.wrap`.
         embeds: whether the caller will embed (add documents, query by text). With False, a
@@ -220,30 +208,37 @@ def open_collection(
             to embed: reading, checking, previewing, retracting and repairing embed nothing.
 
     Raises:
-        StoreNotFound: there is no store at ``path`` (and ``create`` is False).
+        StoreNotFound: there is no store in the folder (and ``create`` is False).
         CollectionNotFound: ``name`` is not one of the store's collections, or the store has
             none (and ``create`` is False).
         AmbiguousCollection: no ``name``, and the store holds several collections.
         EmbeddingUnavailable: the collection's embedding function cannot be built in this
             process, and ``embeds`` is True.
-        InvalidInput: not exactly one of ``path``, ``url`` and ``client``; a name chromadb
-            refuses for a new collection; a scope key that cannot be used.
+        InvalidInput: ``store`` is none of those; a name chromadb refuses for a new
+            collection; a scope key that cannot be used.
         ValueError: chromadb's error when a server does not answer.
     """
-    from . import wrap
+    from chromadb.api import ClientAPI
 
-    if client is not None and (path is not None or url is not None):
-        raise InvalidInput("open_collection() takes a path, a url or a client (one of them).")
-    if client is None:
-        if path is None and url is None:
-            raise InvalidInput("open_collection() takes a path, a url or a client (one of them).")
-        store = Store(path, url, token, token_header, tenant, database)
-        if name is not None and create:
-            check_collection_name(name, store.describe())  # before a store is created for it
-        client = store.connect(create=create)
+    from . import Client, wrap
+
+    if isinstance(store, Client):  # already wrapped: open through its chromadb client
+        store = store.raw
+    if isinstance(store, str):
+        served = store.startswith(("http://", "https://"))
+        store = Store(url=store) if served else Store(path=store)
+    if isinstance(store, Store):
         where = store.describe()
+        if name is not None and create:
+            check_collection_name(name, where)  # before a store is created for it
+        client = store.connect(create=create)
+    elif isinstance(store, ClientAPI):
+        client, where = store, f"the database {store.database!r}"
     else:
-        where = f"the database {client.database!r}"
+        raise InvalidInput(
+            "open_collection() takes a folder, a server URL, a nowline.stores.Store or a "
+            f"chromadb client, not {type(store).__name__}."
+        )
     names = sorted(c.name for c in client.list_collections())
     name = _pick(names, name, where, create)
     if name not in names:

@@ -772,7 +772,9 @@ def open_collection(
 
     if (path is None) == (client is None):
         raise InvalidInput("open_collection() takes a path or a client (one of them).")
-    return open_store_collection(path, name, client=client, create=create, scope_key=scope_key)
+    where = client if client is not None else path
+    assert where is not None
+    return open_store_collection(where, name, create=create, scope_key=scope_key)
 
 
 def with_store_scope_key(collection: Collection) -> Collection:

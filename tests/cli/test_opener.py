@@ -323,3 +323,34 @@ def test_loading_the_model_prints_no_progress_bar() -> None:
         check=True,
     )
     assert "Loading weights" in loud.stderr
+
+
+def test_mcp_started_without_a_shell_expands_the_tilde(tmp_path: Path) -> None:
+    """`nowline mcp --path ~/memory` from an args list makes the store under HOME, no ~ folder."""
+    home, cwd = tmp_path / "home", tmp_path / "cwd"
+    home.mkdir()
+    cwd.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-m", "nowline.cli", "mcp", "--path", "~/memory"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+        env={**os.environ, "HOME": str(home), "HF_HUB_OFFLINE": "1"},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert (home / "memory" / "chroma.sqlite3").is_file()
+    assert list(cwd.iterdir()) == []
+
+
+def test_a_server_opens_by_url_or_store(chroma_server: ChromaServer) -> None:
+    """A Store with a database, a wrapped client and a URL string all open a server's collection."""
+    database = chroma_server.new_database()
+    chroma_server.client(database).create_collection("memory", embedding_function=FakeEmbedding())
+    url = f"http://{chroma_server.host}:{chroma_server.port}"
+    assert open_collection(Store(url=url, database=database)).name == "memory"
+    assert open_collection(nowline.wrap(chroma_server.client(database))).name == "memory"
+    with pytest.raises(nowline.CollectionNotFound):
+        open_collection(url, "absent-here")
