@@ -59,6 +59,7 @@ except ImportError as exc:
     ) from exc
 
 import nowline
+from nowline.jsonl import OnExisting
 from nowline.render import MIN_TERMINAL_WIDTH, terminal_safe
 
 if TYPE_CHECKING:
@@ -146,14 +147,6 @@ TokenOpt = Annotated[
         server=True,
     ),
 ]
-
-
-class OnExisting(str, Enum):
-    """What ``import`` does with a line whose id is stored (``nowline.jsonl.OnExisting``)."""
-
-    FAIL = "fail"
-    SKIP = "skip"
-    UPSERT = "upsert"
 
 
 class TokenHeader(str, Enum):
@@ -583,11 +576,11 @@ def _open(
     except EmbeddingUnavailable as exc:
         _fail(
             f"The collection {exc.collection!r} embeds with a function that the nowline command "
-            "cannot build, and this command embeds text. Run it from Python with the module "
-            "that registers the function imported first (nowline.open_collection, or "
-            "nowline.wrap(..., embedding_function=...)). The commands that embed nothing "
-            "(stats, corrections, check, preview, retract, repair, hook, scan) work on this "
-            "collection as they are."
+            "cannot build, and this command embeds text. Run it from Python instead, with the "
+            "module that registers the function imported first (nowline.open_collection "
+            "opens the store as this command does). The commands that embed nothing (stats, "
+            "corrections, check, preview, retract, repair, hook, scan) work on this collection "
+            "as they are."
         )
     except StoreBusy:
         _busy(store)
