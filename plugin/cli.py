@@ -203,6 +203,25 @@ ScopeOpt = Annotated[
 ]
 
 
+DeprecatesOpt = Annotated[
+    list[str] | None,
+    _opt(
+        "--deprecates",
+        "-d",
+        help="An exact outdated string, as the old memories write it (repeat for several).",
+    ),
+]
+AboutOpt = Annotated[
+    list[str] | None,
+    _opt(
+        "--about",
+        "-a",
+        help="An anchor: the subject the outdated strings belong to (repeat for several). "
+        "With it only records that also name an anchor are reached, e.g. -d Michelle -a Acme.",
+    ),
+]
+
+
 def _json_opt(what: str) -> Any:
     """Return the ``--json`` option, saying what it prints."""
     return typer.Option("--json", help=f"Print {what} as JSON.")
@@ -824,23 +843,8 @@ def recall(
 @_command()
 def preview(
     path: PathArg = None,
-    deprecates: Annotated[
-        list[str] | None,
-        _opt(
-            "--deprecates",
-            "-d",
-            help="An outdated string the correction would name (repeat for several).",
-        ),
-    ] = None,
-    about: Annotated[
-        list[str] | None,
-        _opt(
-            "--about",
-            "-a",
-            help="An anchor: the subject the strings belong to (repeat for several). With it "
-            "only records that also name an anchor are reached, e.g. -d Michelle -a Acme.",
-        ),
-    ] = None,
+    deprecates: DeprecatesOpt = None,
+    about: AboutOpt = None,
     scope: Annotated[
         str | None,
         _opt(
@@ -1178,22 +1182,8 @@ def correct(
             'The correction: what changed, naming the outdated strings ("Moved from A to B").',
         ),
     ] = None,
-    deprecates: Annotated[
-        list[str] | None,
-        _opt(
-            "--deprecates",
-            "-d",
-            help="An exact outdated string, as the old memories write it (repeat for several).",
-        ),
-    ] = None,
-    about: Annotated[
-        list[str] | None,
-        _opt(
-            "--about",
-            "-a",
-            help="An anchor: the subject the outdated strings belong to (repeat for several).",
-        ),
-    ] = None,
+    deprecates: DeprecatesOpt = None,
+    about: AboutOpt = None,
     record_id: IdOpt = None,
     metadata: MetadataOpt = None,
     observed_at: ObservedOpt = None,
