@@ -361,20 +361,6 @@ def _stand_in_class() -> type[EmbeddingFunction[Documents]]:
             """Refuse to embed a query."""
             raise _unavailable(self.collection)
 
-        @staticmethod
-        def name() -> str:
-            """Return a name no registered function has (it is never persisted)."""
-            return "nowline-unavailable"
-
-        def get_config(self) -> dict[str, Any]:
-            """Return an empty configuration."""
-            return {}
-
-        @staticmethod
-        def build_from_config(config: dict[str, Any]) -> EmbeddingFunction[Documents]:
-            """Refuse: this stand-in is never persisted."""
-            raise _unavailable("")
-
     return Unavailable
 
 
