@@ -19,14 +19,27 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ._guard import stale_message
     from ._time import to_epoch
-    from ._validate import DEFAULT_MAX_REACH, MAX_PHRASE_LENGTH, REACH_FLOOR, validate_correction
+    from ._validate import (
+        DEFAULT_MAX_REACH,
+        MAX_PHRASE_LENGTH,
+        REACH_FLOOR,
+        check_metadata,
+        check_scope_key,
+        reach_limit,
+        reserved_key,
+        scope_needed,
+        validate_correction,
+    )
     from .aio import AsyncClient, AsyncCollection
     from .client import Client, wrap
     from .collection import Collection
     from .embedding import MiniLMEmbeddingFunction, embedding_function
     from .errors import (
         AbsentString,
+        AmbiguousCollection,
+        CollectionNotFound,
         CorrectionTooBroad,
+        EmbeddingUnavailable,
         GenericString,
         InvalidCorrection,
         InvalidInput,
@@ -35,6 +48,7 @@ if TYPE_CHECKING:
         OutOfRange,
         StaleReference,
         StoreBusy,
+        StoreNotFound,
         UnknownRecord,
         Unreached,
     )
@@ -51,21 +65,25 @@ if TYPE_CHECKING:
         Role,
         Trip,
     )
+    from .stores import connect, open_collection
 
 __all__ = [
     "DEFAULT_MAX_REACH",
     "MAX_PHRASE_LENGTH",
     "REACH_FLOOR",
     "AbsentString",
+    "AmbiguousCollection",
     "AsyncClient",
     "AsyncCollection",
     "Client",
     "Collection",
+    "CollectionNotFound",
     "CorrectionChange",
     "CorrectionRef",
     "CorrectionReport",
     "CorrectionSummary",
     "CorrectionTooBroad",
+    "EmbeddingUnavailable",
     "GenericString",
     "Hit",
     "InvalidCorrection",
@@ -80,14 +98,22 @@ __all__ = [
     "Role",
     "StaleReference",
     "StoreBusy",
+    "StoreNotFound",
     "Trip",
     "UnknownRecord",
     "Unreached",
     "WrapOptions",
     "__version__",
+    "check_metadata",
+    "check_scope_key",
+    "connect",
     "embedding_function",
     "in_scope",
     "instrument",
+    "open_collection",
+    "reach_limit",
+    "reserved_key",
+    "scope_needed",
     "stale_message",
     "to_epoch",
     "trip_metadata",
@@ -116,11 +142,20 @@ _HOMES = {
     "uninstrument": ".instrumentation",
     "stale_message": "._guard",
     "to_epoch": "._time",
+    "connect": ".stores",
+    "open_collection": ".stores",
     "validate_correction": "._validate",
+    **dict.fromkeys(
+        ["check_metadata", "check_scope_key", "reach_limit", "reserved_key", "scope_needed"],
+        "._validate",
+    ),
     **dict.fromkeys(
         [
             "AbsentString",
+            "AmbiguousCollection",
+            "CollectionNotFound",
             "CorrectionTooBroad",
+            "EmbeddingUnavailable",
             "GenericString",
             "InvalidCorrection",
             "InvalidInput",
@@ -129,6 +164,7 @@ _HOMES = {
             "OutOfRange",
             "StaleReference",
             "StoreBusy",
+            "StoreNotFound",
             "UnknownRecord",
             "Unreached",
         ],

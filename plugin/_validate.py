@@ -58,8 +58,10 @@ __all__ = [
     "check_correction",
     "check_flag",
     "check_max_reach",
+    "check_metadata",
     "check_reach",
     "check_scope",
+    "check_scope_key",
     "chroma_range",
     "correct_metadata",
     "get_request",
@@ -71,6 +73,8 @@ __all__ = [
     "positive_int",
     "query_request",
     "reach_limit",
+    "reserved_key",
+    "scope_needed",
     "text_arg",
     "time_arg",
     "validate_correction",
@@ -517,6 +521,110 @@ def validate_correction(
     )
     check_correction(info, allow_absent=allow_absent, allow_generic=allow_generic)
     return list(phrases), list(anchors)
+
+
+# ------------------------------------------------- public rules for the adapters
+# Thin public wrappers over the rules above, so that the CLI, the tools and the MCP server
+# call the library instead of keeping their own copies (DESIGN §11).
+
+
+def reserved_key(key: str) -> bool:
+    """Return whether a metadata key is nowline's own, never a user's key of its choosing.
+
+    nowline's bookkeeping keys start with ``nowline_``, and ``deprecates`` and ``about`` are
+    a correction's fields: none of them can select a scope, and no caller may write a
+    bookkeeping key (``Collection`` writes drop them; an import refuses them).
+
+    >>> reserved_key("nowline_role"), reserved_key("about"), reserved_key("user_id")
+    (True, True, False)
+    """
+    return key.startswith(R.PREFIX) or key in (R.DEPRECATES, R.ABOUT)
+
+
+def check_scope_key(key: object) -> str | None:
+    """Return ``key`` if it can be a scope key (a non-empty user key), or None for None.
+
+    Raises:
+        InvalidInput: ``key`` is not a non-empty str, or it is reserved (:func:`reserved_key`).
+    """
+    if key is None:
+        return None
+    if not isinstance(key, str) or not key:
+        raise InvalidInput("A scope key must be a non-empty metadata key (a str), or None.")
+    if reserved_key(key):
+        raise InvalidInput(
+            f"{key!r} cannot be a scope key: it is nowline's own; give the user metadata key "
+            "(e.g. user_id) that separates scopes."
+        )
+    return key
+
+
+def scope_needed(
+    scope_key: str | None, scope_keys: Iterable[str], metadata: Mapping[str, Any] | None
+) -> str | None:
+    """Return the scope key a caller's ``metadata`` must carry but does not, else None.
+
+    A collection whose corrections are scoped (a ``scope_key``, or corrections that all carry
+    one key) serves one scope at a time: a check, a tool call or a served session without
+    the scope's value would mix users' corrections or write unscoped ones.
+
+    Args:
+        scope_key: the wrapper's scope key (``Collection.scope_key``).
+        scope_keys: the keys the collection's corrections carry (``Collection.scope_keys``).
+        metadata: the caller's metadata, which selects the scope.
+    """
+    keys = sorted(set(scope_keys))
+    key = scope_key or (keys[0] if len(keys) == 1 else None)
+    if key is None or (metadata is not None and key in metadata):
+        return None
+    return key
+
+
+def check_metadata(metadata: object) -> dict[str, Any] | None:
+    """Return a record's metadata if nowline and Chroma can store it exactly as given.
+
+    What ``remember()`` and an import accept, checked before anything is written: a mapping
+    of str keys to a str, int, float or bool, or a non-empty list of one of those (None
+    values are dropped); no bookkeeping key (``nowline_...``); finite numbers (Chroma drops
+    NaN silently); an ``observed_at`` that is a time. ``deprecates`` and ``about`` are left
+    for :func:`validate_correction`.
+
+    Raises:
+        InvalidInput: the metadata would be refused or stored wrongly.
+    """
+    meta = metadata_arg(metadata)
+    if meta is None:
+        return None
+    out: dict[str, Any] = {}
+    for key, value in meta.items():
+        if key.startswith(R.PREFIX):
+            raise InvalidInput(f"Metadata key {key!r} is reserved for nowline's bookkeeping.")
+        if value is None:
+            continue
+        if key not in (R.DEPRECATES, R.ABOUT) and not _storable(value):
+            raise InvalidInput(
+                f"Metadata {key!r} must be a str, int, float or bool, or a non-empty list of "
+                "one of those."
+            )
+        if isinstance(value, list):
+            for item in value:
+                if isinstance(item, float) and not math.isfinite(item):
+                    raise InvalidInput(f"Metadata {key!r} holds {item}; Chroma cannot store it.")
+        out[key] = value
+    if out.get(R.OBSERVED_AT) is not None:
+        to_epoch(out[R.OBSERVED_AT])
+    return out
+
+
+def _storable(value: object) -> bool:
+    """Return whether Chroma stores ``value`` as a metadata value, as given."""
+    scalar = (str, int, float, bool)
+    if isinstance(value, scalar):
+        return True
+    if isinstance(value, list) and value:
+        kinds = {type(v) for v in value}
+        return len(kinds) == 1 and isinstance(value[0], scalar)
+    return False
 
 
 def correct_metadata(

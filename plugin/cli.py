@@ -30,20 +30,19 @@ Commands that embed nothing import neither torch nor sentence-transformers, and 
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
-import math
 import os
 import re
 import shutil
 import sys
 import time
-import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from enum import Enum
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
 
@@ -52,6 +51,7 @@ try:
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
+    from typer.core import TyperCommand
 except ImportError as exc:
     raise ImportError(
         "nowline's command line needs typer and rich: pip install 'nowline[cli]' "
@@ -59,13 +59,14 @@ except ImportError as exc:
     ) from exc
 
 import nowline
+from nowline.jsonl import OnExisting
 from nowline.render import MIN_TERMINAL_WIDTH, terminal_safe
 
 if TYPE_CHECKING:
-    from chromadb.api import ClientAPI
     from pydantic import BaseModel
 
     from nowline import Collection, CorrectionSummary
+    from nowline.stores import Store
 
 __all__ = ["app", "main"]
 
@@ -94,36 +95,56 @@ _STORE = "Store"
 
 # ------------------------------------------------------------------ options
 
+
+def _arg(metavar: str, help: str) -> Any:
+    """Return an optional positional argument (the command checks it, with its own message)."""
+    return typer.Argument(metavar=metavar, help=help, show_default=False)
+
+
+def _opt(
+    *names: str,
+    help: str,
+    store: bool = False,
+    server: bool = False,
+    envvar: str | None = None,
+) -> Any:
+    """Return an option without a default shown, filed under the Store or server panel."""
+    return typer.Option(
+        *names,
+        help=help,
+        envvar=envvar,
+        rich_help_panel=_STORE if store else _SERVER if server else None,
+        show_default=False,
+    )
+
+
 PathArg = Annotated[
     str | None,
-    typer.Argument(
-        metavar="PATH",
-        help="Folder of a local Chroma store (a chromadb.PersistentClient path). Leave it "
+    _arg(
+        "PATH",
+        "Folder of a local Chroma store (a chromadb.PersistentClient path). Leave it "
         f"out with --url (or {URL_ENV}) for a Chroma server.",
-        show_default=False,
     ),
 ]
 UrlOpt = Annotated[
     str | None,
-    typer.Option(
+    _opt(
         "--url",
         envvar=URL_ENV,
         help="A Chroma server instead of PATH: http://host:port, or https://... for SSL "
         "(`chroma run` listens on http://localhost:8000).",
-        rich_help_panel=_SERVER,
-        show_default=False,
+        server=True,
     ),
 ]
 TokenOpt = Annotated[
     str | None,
-    typer.Option(
+    _opt(
         "--token",
         envvar=TOKEN_ENV,
         help="The server's auth token (prefer the environment variable: a command line is "
         "visible to other users). Without it, chromadb's own CHROMA_CLIENT_AUTH_* settings "
         "apply.",
-        rich_help_panel=_SERVER,
-        show_default=False,
+        server=True,
     ),
 ]
 
@@ -144,45 +165,31 @@ TokenHeaderOpt = Annotated[
         rich_help_panel=_SERVER,
     ),
 ]
+_TENANT_HELP = "The server's tenant (default: chromadb's default_tenant)."
+_DATABASE_HELP = "The server's database (default: chromadb's default_database)."
 TenantOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--tenant",
-        envvar="CHROMA_TENANT",
-        help="The server's tenant (default: chromadb's default_tenant).",
-        rich_help_panel=_SERVER,
-        show_default=False,
-    ),
+    str | None, _opt("--tenant", envvar="CHROMA_TENANT", help=_TENANT_HELP, server=True)
 ]
 DatabaseOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--database",
-        envvar="CHROMA_DATABASE",
-        help="The server's database (default: chromadb's default_database).",
-        rich_help_panel=_SERVER,
-        show_default=False,
-    ),
+    str | None, _opt("--database", envvar="CHROMA_DATABASE", help=_DATABASE_HELP, server=True)
 ]
 CollectionOpt = Annotated[
     str | None,
-    typer.Option(
+    _opt(
         "--collection",
         "-c",
         help="Collection name (default: the store's only collection).",
-        rich_help_panel=_STORE,
-        show_default=False,
+        store=True,
     ),
 ]
 ScopeKeyOpt = Annotated[
     str | None,
-    typer.Option(
+    _opt(
         "--scope-key",
         help="Metadata key that separates scopes, as given to nowline.wrap(scope_key=...). "
         "A store remembers the key its corrections were written with; give it for a new "
         "scoped store.",
-        rich_help_panel=_STORE,
-        show_default=False,
+        store=True,
     ),
 ]
 ScopeOpt = Annotated[
@@ -192,6 +199,25 @@ ScopeOpt = Annotated[
         help="The scope to work in: the value of the store's scope key (e.g. a user id).",
         rich_help_panel=_STORE,
         show_default=False,
+    ),
+]
+
+
+DeprecatesOpt = Annotated[
+    list[str] | None,
+    _opt(
+        "--deprecates",
+        "-d",
+        help="An exact outdated string, as the old memories write it (repeat for several).",
+    ),
+]
+AboutOpt = Annotated[
+    list[str] | None,
+    _opt(
+        "--about",
+        "-a",
+        help="An anchor: the subject the outdated strings belong to (repeat for several). "
+        "With it only records that also name an anchor are reached, e.g. -d Michelle -a Acme.",
     ),
 ]
 
@@ -349,21 +375,84 @@ def _short(text: str | None, width: int = 100) -> str:
 
 
 @dataclass(frozen=True)
-class _Store:
-    """Where a command's collection lives: a local folder, or a Chroma server."""
+class _Options:
+    """The store options every command shares (defined once, added by :func:`_command`)."""
 
-    path: str | None
-    url: str | None
-    token: str | None
-    token_header: str
-    tenant: str | None
-    database: str | None
+    collection: str | None = None
+    scope_key: str | None = None
+    url: str | None = None
+    token: str | None = None
+    token_header: TokenHeader = TokenHeader.AUTHORIZATION
+    tenant: str | None = None
+    database: str | None = None
 
-    def describe(self) -> str:
-        """Return the store as messages name it."""
-        if self.url is None:
-            return f"the store at {self.path!r}"
-        return f"the database {self.database or 'default_database'!r} on {self.url}"
+
+_SHARED: tuple[tuple[str, Any, Any], ...] = (
+    ("collection", CollectionOpt, None),
+    ("scope_key", ScopeKeyOpt, None),
+    ("url", UrlOpt, None),
+    ("token", TokenOpt, None),
+    ("token_header", TokenHeaderOpt, TokenHeader.AUTHORIZATION),
+    ("tenant", TenantOpt, None),
+    ("database", DatabaseOpt, None),
+)
+
+
+class _Command(TyperCommand):
+    """A command whose help shows no ``<bool>`` for flags, and whose typo hints make sense.
+
+    click suggests options by ``difflib`` over whole names, so the shared ``--`` makes a
+    short typo look close to any option that holds its letter (``--k`` suggested
+    ``--token``). Names are compared without their dashes instead: ``--tokn`` still
+    suggests ``--token``; ``--k`` suggests nothing.
+    """
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        """Return the parameters, with no type shown for flags (``--json``, ``--help``)."""
+        params = super().get_params(ctx)
+        for param in params:
+            if getattr(param, "is_flag", False) and not getattr(param, "count", False):
+                param.metavar = ""
+        return params
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """Parse as click does; an unknown option is suggested only by a close name."""
+        try:
+            return super().parse_args(ctx, args)
+        except Exception as exc:
+            given = getattr(exc, "option_name", None)
+            if isinstance(given, str) and hasattr(exc, "possibilities"):
+                from difflib import get_close_matches
+
+                names = {o.lstrip("-"): o for p in self.get_params(ctx) for o in p.opts}
+                close = get_close_matches(given.lstrip("-"), list(names), cutoff=0.7)
+                exc.possibilities = [names[c] for c in close if names[c].startswith("--")]
+            raise
+
+
+def _command(name: str | None = None) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Register a command that takes the shared store options, passed to it as ``opts``."""
+
+    def register(func: Callable[..., None]) -> Callable[..., None]:
+        signature = inspect.signature(func, eval_str=True)
+        own = [p for p in signature.parameters.values() if p.name != "opts"]
+        shared = [
+            inspect.Parameter(key, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=ann)
+            for key, ann, default in _SHARED
+        ]
+
+        @functools.wraps(func)
+        def run(**kwargs: Any) -> None:
+            opts = _Options(**{key: kwargs.pop(key) for key, _, _ in _SHARED})
+            func(opts=opts, **kwargs)
+
+        params = [*own, *shared]
+        run.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
+        run.__annotations__ = {p.name: p.annotation for p in params}
+        app.command(name, cls=_Command)(run)
+        return func
+
+    return register
 
 
 def _from_env(value: str | None, variable: str) -> bool:
@@ -375,35 +464,31 @@ def _from_env(value: str | None, variable: str) -> bool:
     return value is not None and value == os.environ.get(variable)
 
 
-def _store(
-    path: str | None,
-    url: str | None,
-    token: str | None,
-    token_header: TokenHeader,
-    tenant: str | None,
-    database: str | None,
-) -> _Store:
-    """Return the store the options name: PATH, or --url (which NOWLINE_URL may give).
+def _store(path: str | None, opts: _Options, flag: str = "PATH") -> Store:
+    """Return the store the options name: PATH (or --path), or --url (or NOWLINE_URL).
 
-    A PATH starting with ``~`` is expanded: MCP clients start commands without a shell.
+    A leading ``~`` in PATH is expanded (by :class:`nowline.stores.Store`): MCP clients start
+    commands without a shell.
     """
-    url_from_env = _from_env(url, URL_ENV)
-    if path is not None and path.startswith("~"):
-        path = os.path.expanduser(path)
-    if path is not None and path.startswith(("http://", "https://")) and url is None:
+    from nowline.stores import Store
+
+    url, token, tenant, database = opts.url, opts.token, opts.tenant, opts.database
+    hint = "'PATH'" if flag == "PATH" else f"'{flag}'"
+    served = path is not None and path.startswith(("http://", "https://"))
+    if flag == "PATH" and url is None and served:
         path, url = None, path  # a server URL given where PATH goes
     if path is not None and url is not None:
-        if not url_from_env:
+        if not _from_env(url, URL_ENV):
             raise typer.BadParameter(
-                "give the store once: a folder PATH, or --url for a Chroma server.",
+                f"give the store once: a folder {flag}, or --url for a Chroma server.",
                 param_hint="'--url'",
             )
         url = None  # an explicit PATH wins over NOWLINE_URL
     if path is None and url is None:
         raise typer.BadParameter(
-            f"give the store: a folder PATH, or --url http://host:port for a Chroma server "
+            f"give the store: a folder {flag}, or --url http://host:port for a Chroma server "
             f"(or set {URL_ENV}).",
-            param_hint="'PATH'",
+            param_hint=hint,
         )
     if url is None:
         for name, value in (("tenant", tenant), ("database", database)):
@@ -414,7 +499,12 @@ def _store(
                     param_hint=f"'--{name}'",
                 )
         tenant = database = token = None
-    return _Store(path, url, token, token_header.value, tenant, database)
+    from nowline import InvalidInput
+
+    try:
+        return Store(path, url, token, opts.token_header.value, tenant, database)
+    except InvalidInput as exc:
+        raise typer.BadParameter(str(exc), param_hint=hint) from None
 
 
 def _shift(
@@ -432,137 +522,97 @@ def _shift(
     return path, value
 
 
-def _connect(store: _Store) -> ClientAPI:
-    """Return the chromadb client of ``store``, turning failures into clear errors."""
-    if store.url is None:
-        import chromadb
+def _open(
+    store: Store, opts: _Options, *, create: bool = False, embeds: bool = False
+) -> Collection:
+    """Open the collection through nowline's store opener; its refusals become CLI errors.
 
-        assert store.path is not None
-        return chromadb.PersistentClient(path=store.path)
-    from nowline import InvalidInput
-    from nowline.tools import connect
+    ``embeds`` says whether the command embeds (recall, the writes of documents): the others
+    open any collection, whatever embedding function it was made with.
+    """
+    from nowline import (
+        AmbiguousCollection,
+        CollectionNotFound,
+        EmbeddingUnavailable,
+        InvalidInput,
+        StoreBusy,
+        StoreNotFound,
+        check_scope_key,
+        open_collection,
+    )
+    from nowline.stores import check_collection_name
 
     try:
-        return connect(
-            store.url,
-            token=store.token,
-            token_header=store.token_header,
-            tenant=store.tenant,
-            database=store.database,
-        )
+        check_scope_key(opts.scope_key)
     except InvalidInput as exc:
+        raise typer.BadParameter(str(exc), param_hint="'--scope-key'") from None
+    if create and opts.collection is not None:
+        try:
+            check_collection_name(opts.collection)
+        except InvalidInput as exc:
+            raise typer.BadParameter(str(exc), param_hint="'--collection'") from None
+    try:
+        client = store.connect(create=create)
+    except StoreNotFound as exc:
+        raise typer.BadParameter(
+            f"{exc} Give the folder of a chromadb.PersistentClient, or a server with --url.",
+            param_hint="'PATH'",
+        ) from None
+    except InvalidInput as exc:  # the URL or the token header
         raise typer.BadParameter(str(exc), param_hint="'--url'") from None
     except ValueError as exc:  # chromadb: the server does not answer, or no such tenant/db
         _fail(
             f"Could not use the Chroma server at {store.url}: {exc} Check --url (and "
             "--tenant, --database, --token); start a server with `chroma run --path FOLDER`."
         )
-
-
-def _open(
-    store: _Store,
-    collection: str | None,
-    scope_key: str | None,
-    *,
-    create: bool = False,
-) -> Collection:
-    """Open the collection, turning a missing store or collection into a usage error."""
-    from nowline import InvalidInput, StoreBusy, wrap
-
-    if scope_key is not None and (
-        not scope_key or scope_key.startswith("nowline_") or scope_key in ("deprecates", "about")
-    ):
-        raise typer.BadParameter(
-            f"{scope_key!r} cannot be a scope key: give the user metadata key (e.g. user_id) "
-            "that separates scopes.",
-            param_hint="'--scope-key'",
-        )
-    if (
-        store.path is not None
-        and not create
-        and not os.path.isfile(os.path.join(store.path, "chroma.sqlite3"))
-    ):
-        raise typer.BadParameter(
-            f"there is no Chroma store at {store.path!r} (no chroma.sqlite3 there). Give the "
-            "folder of a chromadb.PersistentClient, or a server with --url.",
-            param_hint="'PATH'",
-        )
-    if store.path is not None and os.path.exists(store.path) and not os.path.isdir(store.path):
-        raise typer.BadParameter(
-            f"{store.path!r} is a file; give the folder of a Chroma store (created if missing).",
-            param_hint="'PATH'",
-        )
-    client = _connect(store)
-    names = sorted(c.name for c in client.list_collections())
-    name = collection
-    if name is None:
-        if len(names) == 1:
-            name = names[0]
-        elif not names and create:
-            from nowline.tools import DEFAULT_COLLECTION
-
-            name = DEFAULT_COLLECTION
-        elif not names:
-            raise typer.BadParameter(
-                f"{store.describe()} has no collections yet.", param_hint="'--collection'"
-            )
-        else:
-            raise typer.BadParameter(
-                f"{store.describe()} holds {len(names)} collections; pick one with "
-                f"--collection: {', '.join(names)}.",
-                param_hint="'--collection'",
-            )
-    elif name not in names and not create:
-        listed = ", ".join(names) if names else "none"
-        raise typer.BadParameter(
-            f"No collection {name!r} in {store.describe()} (it has: {listed}).",
-            param_hint="'--collection'",
-        )
-    if name in names:
-        _check_embedding_function(client, name)
-    from chromadb.errors import InvalidArgumentError
-
-    from nowline.tools import with_store_scope_key
-
     try:
-        wrapped = wrap(client, scope_key=scope_key)
-        if name in names:
-            return with_store_scope_key(wrapped.get_collection(name))
-        return wrapped.get_or_create_collection(name)
-    except InvalidArgumentError as exc:  # chromadb refuses the name of a new collection
+        return open_collection(
+            client,
+            opts.collection,
+            create=create,
+            scope_key=opts.scope_key,
+            embeds=embeds,
+        )
+    except AmbiguousCollection as exc:
         raise typer.BadParameter(
-            f"chromadb cannot create a collection named {name!r}: {exc}",
+            f"{store.describe()} holds {len(exc.names)} collections; pick one with "
+            f"--collection: {', '.join(exc.names)}.",
             param_hint="'--collection'",
         ) from None
+    except CollectionNotFound as exc:
+        if exc.name is None:  # nothing was asked for by name: the store itself is empty
+            _fail(
+                f"{store.describe()[0].upper()}{store.describe()[1:]} has no collections yet: "
+                "store memories first (nowline remember, nowline import or nowline mcp), or "
+                "check that this is the store you meant.",
+                code=2,
+            )
+        listed = ", ".join(exc.names) if exc.names else "none"
+        raise typer.BadParameter(
+            f"No collection {exc.name!r} in {store.describe()} (it has: {listed}).",
+            param_hint="'--collection'",
+        ) from None
+    except EmbeddingUnavailable as exc:
+        _fail(
+            f"The collection {exc.collection!r} embeds with a function that the nowline command "
+            "cannot build, and this command embeds text. Run it from Python instead, with the "
+            "module that registers the function imported first (nowline.open_collection "
+            "opens the store as this command does). The commands that embed nothing (stats, "
+            "corrections, check, preview, retract, repair, hook, scan) work on this collection "
+            "as they are."
+        )
     except StoreBusy:
         _busy(store)
     except InvalidInput as exc:
-        if scope_key is None:
-            _fail(str(exc))
-        try:
-            recorded = wrap(client).get_collection(name).scope_key
-        except InvalidInput:
+        if opts.scope_key is None:
             _fail(str(exc))
         raise typer.BadParameter(
-            f"the collection {name!r} was written with the scope key {recorded!r}; leave "
-            "--scope-key out (the store remembers its key) or give that key.",
+            f"{exc} Leave --scope-key out (the store remembers its key) or give that key.",
             param_hint="'--scope-key'",
         ) from None
 
 
-def _check_embedding_function(client: ClientAPI, name: str) -> None:
-    """Fail with the CLI's advice if the collection's embedding function cannot be built here."""
-    try:
-        client.get_collection(name).configuration  # noqa: B018 (builds the persisted function)
-    except ValueError as exc:
-        _fail(
-            f"The collection {name!r} embeds with a function that the nowline command cannot "
-            f"build ({exc}). The command knows chromadb's default model and nowline's; open "
-            "this collection from Python, with the module that registers its function imported."
-        )
-
-
-def _busy(store: _Store) -> NoReturn:
+def _busy(store: Store) -> NoReturn:
     """Fail because another process writes to the local store; say how to share it."""
     path = os.path.realpath(store.path or ".")
     _fail(
@@ -577,7 +627,7 @@ def _busy(store: _Store) -> NoReturn:
 
 
 @contextmanager
-def _nowline_errors(store: _Store) -> Iterator[None]:
+def _nowline_errors(store: Store) -> Iterator[None]:
     """Turn nowline's errors into a message on stderr and exit code 1."""
     from nowline import NowlineError, StoreBusy
 
@@ -608,26 +658,35 @@ def _scope_metadata(col: Collection, scope: str | None) -> dict[str, Any] | None
         raise typer.BadParameter(str(exc), param_hint="'--scope'") from None
 
 
+def _require_scope(col: Collection, metadata: dict[str, Any] | None, what: str) -> None:
+    """Refuse a command on a scoped collection without the scope (the library's rule)."""
+    from nowline import scope_needed
+
+    key = scope_needed(col.scope_key, col.scope_keys, metadata)
+    if key is not None:
+        raise typer.BadParameter(
+            f"this store keeps scopes apart by the metadata key {key!r}, so {what} needs the "
+            f"scope: pass --scope VALUE (a {key}).",
+            param_hint="'--scope'",
+        )
+
+
 # ------------------------------------------------------------------ commands
 
 
-@app.command()
+@_command()
 def stats(
     path: PathArg = None,
-    collection: CollectionOpt = None,
     top: Annotated[
         int, typer.Option("--top", min=1, help="How many deprecated strings to list.")
     ] = 5,
     json_out: Annotated[bool, _json_opt("the counts")] = False,
-    url: UrlOpt = None,
-    token: TokenOpt = None,
-    token_header: TokenHeaderOpt = TokenHeader.AUTHORIZATION,
-    tenant: TenantOpt = None,
-    database: DatabaseOpt = None,
+    *,
+    opts: _Options,
 ) -> None:
     """Show records, corrections, the share that is historical, and the widest reach."""
-    store = _store(path, url, token, token_header, tenant, database)
-    col = _open(store, collection, None)
+    store = _store(path, opts)
+    col = _open(store, opts)
     with _nowline_errors(store):
         roles = col.stats()
         rows = col.corrections()
@@ -675,24 +734,20 @@ def stats(
         out.print(table)
 
 
-@app.command()
+@_command()
 def corrections(
     path: PathArg = None,
-    collection: CollectionOpt = None,
     json_out: Annotated[bool, _json_opt("the corrections")] = False,
-    url: UrlOpt = None,
-    token: TokenOpt = None,
-    token_header: TokenHeaderOpt = TokenHeader.AUTHORIZATION,
-    tenant: TenantOpt = None,
-    database: DatabaseOpt = None,
+    *,
+    opts: _Options,
 ) -> None:
     """List every correction: id, time, deprecates, source, reach and status, oldest first.
 
     The same list as Collection.corrections(); --json gives times as ISO 8601 (UTC) with the
     epoch seconds beside them (time_epoch, retracted_epoch).
     """
-    store = _store(path, url, token, token_header, tenant, database)
-    col = _open(store, collection, None)
+    store = _store(path, opts)
+    col = _open(store, opts)
     with _nowline_errors(store):
         rows = col.corrections()
     if json_out:
@@ -734,7 +789,7 @@ def _dump(model: BaseModel) -> Any:
     return _iso_times(model.model_dump(mode="json"))
 
 
-@app.command()
+@_command()
 def recall(
     path: PathArg = None,
     text: Annotated[
@@ -746,11 +801,7 @@ def recall(
     k: Annotated[int, typer.Option("-k", "--n-results", "--k", min=1, help="How many hits.")] = 5,
     as_of: Annotated[
         str | None,
-        typer.Option(
-            "--as-of",
-            help="Answer as the store knew things then (ISO 8601 or epoch seconds).",
-            show_default=False,
-        ),
+        _opt("--as-of", help="Answer as the store knew things then (ISO 8601 or epoch seconds)."),
     ] = None,
     historical: Annotated[
         bool,
@@ -760,16 +811,11 @@ def recall(
     json_out: Annotated[
         bool, _json_opt("the evidence packet (times as ISO 8601 with *_epoch)")
     ] = False,
-    collection: CollectionOpt = None,
-    scope_key: ScopeKeyOpt = None,
-    url: UrlOpt = None,
-    token: TokenOpt = None,
-    token_header: TokenHeaderOpt = TokenHeader.AUTHORIZATION,
-    tenant: TenantOpt = None,
-    database: DatabaseOpt = None,
+    *,
+    opts: _Options,
 ) -> None:
     """Recall memories as a model would see them: each outdated one with its now-line."""
-    path, query = _shift(path, text, url, "TEXT")
+    path, query = _shift(path, text, opts.url, "TEXT")
     if not query.strip():
         raise typer.BadParameter(
             "the text to recall is empty; say what to recall.", param_hint="'TEXT'"
@@ -781,8 +827,8 @@ def recall(
             to_epoch(as_of, what="--as-of")
         except InvalidInput as exc:
             raise typer.BadParameter(str(exc), param_hint="'--as-of'") from None
-    store = _store(path, url, token, token_header, tenant, database)
-    col = _open(store, collection, scope_key)
+    store = _store(path, opts)
+    col = _open(store, opts, embeds=True)
     where = _scope_metadata(col, scope)
     with _nowline_errors(store):
         packet = col.recall(
@@ -794,72 +840,48 @@ def recall(
         _echo(packet.render())
 
 
-@app.command()
+@_command()
 def preview(
     path: PathArg = None,
-    deprecates: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--deprecates",
-            "-d",
-            help="An outdated string the correction would name (repeat for several).",
-            show_default=False,
-        ),
-    ] = None,
-    about: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--about",
-            "-a",
-            help="An anchor: the subject the strings belong to (repeat for several). With it "
-            "only records that also name an anchor are reached, e.g. -d Michelle -a Acme.",
-            show_default=False,
-        ),
-    ] = None,
+    deprecates: DeprecatesOpt = None,
+    about: AboutOpt = None,
     scope: Annotated[
         str | None,
-        typer.Option(
+        _opt(
             "--scope",
             help="The scope value the correction would have (its scope key is the store's, or "
             "--scope-key).",
-            rich_help_panel=_STORE,
-            show_default=False,
+            store=True,
         ),
     ] = None,
     text: Annotated[
         str | None,
-        typer.Option(
+        _opt(
             "--text",
             "-t",
             help="The correction's text, if written: its other strings are checked as "
             "swapped old and new values, and each deprecated string must occur in it.",
-            show_default=False,
         ),
     ] = None,
     json_out: Annotated[bool, _json_opt("the reach and the records")] = False,
-    collection: CollectionOpt = None,
-    scope_key: ScopeKeyOpt = None,
-    url: UrlOpt = None,
-    token: TokenOpt = None,
-    token_header: TokenHeaderOpt = TokenHeader.AUTHORIZATION,
-    tenant: TenantOpt = None,
-    database: DatabaseOpt = None,
+    *,
+    opts: _Options,
 ) -> None:
     """Show which records a correction would reach, and whether it would be refused."""
-    from nowline import DEFAULT_MAX_REACH, REACH_FLOOR
+    from nowline import DEFAULT_MAX_REACH, REACH_FLOOR, reach_limit
 
     if not deprecates:
         raise typer.BadParameter(
             "missing: give the outdated strings, e.g. -d metalcraftai/ufo.",
             param_hint="'--deprecates'",
         )
-    store = _store(path, url, token, token_header, tenant, database)
-    col = _open(store, collection, scope_key)
+    store = _store(path, opts)
+    col = _open(store, opts)
     metadata = _scope_metadata(col, scope)
     with _nowline_errors(store):
         ids = col.preview(deprecates, about=about or None, metadata=metadata, text=text)
     total = col.count()
-    limit = max(REACH_FLOOR, math.floor(DEFAULT_MAX_REACH * total))
+    limit = reach_limit(DEFAULT_MAX_REACH, total) or 0
     docs = col.get(ids=ids, include=["documents"])["documents"] if ids else []
     if json_out:
         _echo_json(
@@ -897,44 +919,32 @@ def preview(
         out.print(f"[yellow]correct() would refuse it: {_safe(ids.refusal)}[/]")
 
 
-@app.command()
+@_command()
 def check(
     path: PathArg = None,
     text: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="TEXT",
-            help="The text to check, or - to read it from stdin (required).",
-            show_default=False,
-        ),
+        str | None, _arg("TEXT", "The text to check, or - to read it from stdin (required).")
     ] = None,
     scope: Annotated[
         str | None,
-        typer.Option(
+        _opt(
             "--scope",
             help="On a scoped store: whose corrections apply (the value of its scope key).",
-            rich_help_panel=_STORE,
-            show_default=False,
+            store=True,
         ),
     ] = None,
     metadata: Annotated[
         str | None,
-        typer.Option(
+        _opt(
             "--metadata",
             help="The caller's metadata as JSON; on a scoped store its scope key selects the "
             "corrections (--scope is the short form).",
-            rich_help_panel=_STORE,
-            show_default=False,
+            store=True,
         ),
     ] = None,
     json_out: Annotated[bool, _json_opt("the trips (each correction the text names)")] = False,
-    collection: CollectionOpt = None,
-    scope_key: ScopeKeyOpt = None,
-    url: UrlOpt = None,
-    token: TokenOpt = None,
-    token_header: TokenHeaderOpt = TokenHeader.AUTHORIZATION,
-    tenant: TenantOpt = None,
-    database: DatabaseOpt = None,
+    *,
+    opts: _Options,
 ) -> None:
     """Check a command, plan or document against the corrections; exit 1 if any apply.
 
@@ -942,7 +952,7 @@ def check(
     outdated string and the now-line, and exits 1; it exits 0 when nothing is outdated. A
     coding agent's tool hook needs `nowline hook` (exit 1 does not block a tool call there).
     """
-    path, given = _shift(path, text, url, "TEXT")
+    path, given = _shift(path, text, opts.url, "TEXT")
     meta: dict[str, Any] | None = None
     if metadata is not None:
         try:
@@ -958,17 +968,11 @@ def check(
             "the text to check is empty; give the text, or - and the text on stdin.",
             param_hint="'TEXT'",
         )
-    store = _store(path, url, token, token_header, tenant, database)
-    col = _open(store, collection, scope_key)
+    store = _store(path, opts)
+    col = _open(store, opts)
     if scope is not None:
         meta = {**(meta or {}), **(_scope_metadata(col, scope) or {})}
-    key = col.scope_key
-    if key is not None and (meta is None or key not in meta):
-        raise typer.BadParameter(
-            f"this store keeps scopes apart by the metadata key {key!r}, so check needs the "
-            f"scope to check for: pass --scope VALUE, or --metadata '{{\"{key}\": VALUE}}'.",
-            param_hint="'--scope'",
-        )
+    _require_scope(col, meta, "check")
     from nowline import stale_message
 
     with _nowline_errors(store):
@@ -983,25 +987,20 @@ def check(
         raise typer.Exit(1)
 
 
-@app.command()
+@_command()
 def retract(
     path: PathArg = None,
     correction_id: Annotated[
         str | None,
         typer.Argument(metavar="ID", help="The correction's id (required).", show_default=False),
     ] = None,
-    collection: CollectionOpt = None,
-    scope_key: ScopeKeyOpt = None,
-    url: UrlOpt = None,
-    token: TokenOpt = None,
-    token_header: TokenHeaderOpt = TokenHeader.AUTHORIZATION,
-    tenant: TenantOpt = None,
-    database: DatabaseOpt = None,
+    *,
+    opts: _Options,
 ) -> None:
     """Undo a wrong correction; it stays in the store, marked retracted."""
-    path, cid = _shift(path, correction_id, url, "ID")
-    store = _store(path, url, token, token_header, tenant, database)
-    col = _open(store, collection, scope_key)
+    path, cid = _shift(path, correction_id, opts.url, "ID")
+    store = _store(path, opts)
+    col = _open(store, opts)
     with _nowline_errors(store):
         before = {c.id: c for c in col.corrections()}.get(cid)
         if before is not None and before.status == "retracted":
@@ -1048,20 +1047,15 @@ def _covered(col: Collection, cid: str, summary: CorrectionSummary | None) -> li
     return [i for i in ids if i != cid]
 
 
-@app.command()
+@_command()
 def repair(
     path: PathArg = None,
-    collection: CollectionOpt = None,
-    scope_key: ScopeKeyOpt = None,
-    url: UrlOpt = None,
-    token: TokenOpt = None,
-    token_header: TokenHeaderOpt = TokenHeader.AUTHORIZATION,
-    tenant: TenantOpt = None,
-    database: DatabaseOpt = None,
+    *,
+    opts: _Options,
 ) -> None:
     """Rebuild every link from the documents and store what differs (safe to rerun)."""
-    store = _store(path, url, token, token_header, tenant, database)
-    col = _open(store, collection, scope_key)
+    store = _store(path, opts)
+    col = _open(store, opts)
     total = col.count()
     with (
         _nowline_errors(store),
@@ -1082,190 +1076,202 @@ def repair(
         out.print("Every stored link was already right.")
 
 
-# -------------------------------------------------------------------- import
+# ----------------------------------------------------------- remember, correct
+
+TextArg = Annotated[
+    str | None,
+    typer.Argument(metavar="TEXT", help="The record's text (required).", show_default=False),
+]
+IdOpt = Annotated[
+    str | None,
+    typer.Option("--id", help="The record id (default: a new UUID).", show_default=False),
+]
+MetadataOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--metadata",
+        help='User metadata as a JSON object, e.g. \'{"source": "standup"}\'.',
+        show_default=False,
+    ),
+]
+ObservedOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--observed-at",
+        help="When the fact was observed (ISO 8601 or epoch seconds; default: now).",
+        show_default=False,
+    ),
+]
+WriteScopeOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--scope",
+        help="On a scoped store: the scope to write in (the value of its scope key).",
+        rich_help_panel=_STORE,
+        show_default=False,
+    ),
+]
 
 
-@cache
-def _line_model() -> type[BaseModel]:
-    """Return the pydantic model of one import line (built at first use, as pydantic is slow)."""
-    from pydantic import BaseModel, ConfigDict, StrictFloat, StrictInt, StrictStr
+def _record_metadata(metadata: str | None, col: Collection, scope: str | None) -> Any:
+    """Return the metadata of a record to write: --metadata checked, --scope added."""
+    from nowline import InvalidInput, check_metadata
 
-    class Line(BaseModel):
-        """One line of an import file, as given."""
-
-        model_config = ConfigDict(extra="forbid")
-
-        text: StrictStr
-        id: StrictStr | None = None
-        metadata: dict[str, Any] | None = None
-        observed_at: StrictStr | StrictInt | StrictFloat | None = None
-        deprecates: list[StrictStr] | StrictStr | None = None
-        about: list[StrictStr] | StrictStr | None = None
-
-    return Line
-
-
-@dataclass(frozen=True)
-class _Planned:
-    """A validated line, ready to write."""
-
-    line: int
-    id: str
-    text: str
-    metadata: dict[str, Any] | None
-    observed_at: str | int | float | None
-    deprecates: tuple[str, ...] | None
-    about: tuple[str, ...] = ()
-
-
-def _metadata_value_ok(value: object) -> bool:
-    """Return whether Chroma can store ``value`` as a metadata value."""
-    scalar = (str, int, float, bool)
-    if isinstance(value, scalar):
-        return True
-    if isinstance(value, list) and value:
-        kinds = {type(v) for v in value}
-        return len(kinds) == 1 and isinstance(value[0], scalar)
-    return value is None
-
-
-def _plan_line(number: int, raw: str, allow_absent: bool, allow_generic: bool) -> _Planned:
-    """Validate one line; raise ValueError with a message for the user."""
-    from pydantic import ValidationError
-
-    from nowline import AbsentString, GenericString, InvalidInput, to_epoch, validate_correction
-
-    try:
-        obj = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
-    if not isinstance(obj, dict):
-        raise ValueError(f"expected a JSON object, got {type(obj).__name__}")
-    try:
-        line: Any = _line_model().model_validate(obj)
-    except ValidationError as exc:
-        problems = [
-            f"{'.'.join(str(p) for p in e['loc']) or 'line'}: {e['msg']}"
-            for e in exc.errors(include_url=False)
-        ]
-        raise ValueError("; ".join(problems)) from None
-    if not line.text.strip():
-        raise ValueError("text is empty")
-    _check_utf8(line.text, "text")
-    if line.id is not None and not line.id:
-        raise ValueError("id is empty; leave it out for a generated one")
-    meta = dict(line.metadata) if line.metadata is not None else None
-    deprecates: object = line.deprecates
-    about: object = line.about
-    if meta is not None:
-        for key, value in meta.items():
-            if key.startswith("nowline_"):
-                raise ValueError(f"metadata key {key!r} is reserved for nowline's bookkeeping")
-            if not _metadata_value_ok(value):
-                raise ValueError(
-                    f"metadata {key!r} must be a string, number, boolean or a non-empty list "
-                    "of one of those"
-                )
-            if isinstance(value, float) and not math.isfinite(value):
-                raise ValueError(
-                    f"metadata {key!r} is {value}; Chroma would drop it silently, so give a "
-                    "finite number or leave the key out"
-                )
-        for key in ("deprecates", "about"):
-            if key in meta:
-                if getattr(line, key) is not None:
-                    raise ValueError(f"{key} is given both at the top level and in metadata")
-                if key == "deprecates":
-                    deprecates = meta.pop(key)
-                else:
-                    about = meta.pop(key)
-        meta = {k: v for k, v in meta.items() if v is not None}
-        if meta.get("observed_at") is not None:
-            try:
-                to_epoch(meta["observed_at"])
-            except InvalidInput as exc:
-                raise ValueError(str(exc)) from None
-    if line.observed_at is not None:
+    meta: dict[str, Any] | None = None
+    if metadata is not None:
         try:
-            to_epoch(line.observed_at)
+            parsed = json.loads(metadata)
+            meta = check_metadata(parsed) if isinstance(parsed, dict) else None
+        except json.JSONDecodeError as exc:
+            raise typer.BadParameter(f"not JSON: {exc}", param_hint="'--metadata'") from None
         except InvalidInput as exc:
-            raise ValueError(str(exc)) from None
-    phrases: tuple[str, ...] | None = None
-    anchors: tuple[str, ...] = ()
-    if deprecates is not None:
-        try:
-            found, anchor_list = validate_correction(
-                line.text,
-                cast(Any, deprecates),
-                cast(Any, about),
-                allow_absent=allow_absent,
-                allow_generic=allow_generic,
-            )
-        except AbsentString as exc:
-            raise ValueError(
-                f"the text does not mention {exc.absent!r}; name the outdated string in the "
-                "text (a now-line must show what changed), or pass --allow-absent"
-            ) from None
-        except GenericString as exc:
-            raise ValueError(
-                f'{exc.phrase!r} is {exc.reason}: use a more specific string, or add "about" '
-                "(the subject it belongs to) to the line, or pass --allow-generic"
-            ) from None
-        except InvalidInput as exc:
-            raise ValueError(str(exc)) from None
-        phrases, anchors = tuple(found), tuple(anchor_list)
-    elif about is not None:
-        raise ValueError("about needs deprecates: only a correction has anchors")
-    return _Planned(
-        line=number,
-        id=line.id if line.id is not None else str(uuid.uuid4()),
-        text=line.text,
-        metadata=meta or None,
-        observed_at=line.observed_at,
-        deprecates=phrases,
-        about=anchors,
+            raise typer.BadParameter(str(exc), param_hint="'--metadata'") from None
+        if meta is None:
+            raise typer.BadParameter("give a JSON object", param_hint="'--metadata'")
+    if scope is not None:
+        meta = {**(meta or {}), **(_scope_metadata(col, scope) or {})}
+    return meta
+
+
+@_command()
+def remember(
+    path: PathArg = None,
+    text: TextArg = None,
+    record_id: IdOpt = None,
+    metadata: MetadataOpt = None,
+    observed_at: ObservedOpt = None,
+    scope: WriteScopeOpt = None,
+    json_out: Annotated[bool, _json_opt("the id and the corrections that cover it")] = False,
+    *,
+    opts: _Options,
+) -> None:
+    """Store one memory; say if a stored correction already covers it.
+
+    The memory is embedded with the collection's own function; an empty store gets a
+    collection named "memory".
+    """
+    path, body = _shift(path, text, opts.url, "TEXT")
+    if not body.strip():
+        raise typer.BadParameter("the text is empty; say what to remember.", param_hint="'TEXT'")
+    store = _store(path, opts)
+    col = _open(store, opts, create=True, embeds=True)
+    meta = _record_metadata(metadata, col, scope)
+    _require_scope(col, meta, "remember")
+    with _nowline_errors(store):
+        rid = col.remember(body, id=record_id, metadata=meta, observed_at=observed_at)
+        hit = next(iter(col.hits([rid])), None)
+    by = [c.id for c in hit.direct] if hit is not None else []
+    if json_out:
+        _echo_json({"id": rid, "superseded_by": by})
+        return
+    _echo(f"Stored memory {rid} in {col.name}.")
+    if hit is not None and by:
+        from nowline.render import format_lines
+
+        _echo("It names something a stored correction marks as outdated; recall shows:")
+        _echo("\n".join(format_lines(hit.lines())))
+
+
+@_command()
+def correct(
+    path: PathArg = None,
+    text: Annotated[
+        str | None,
+        _arg(
+            "TEXT",
+            'The correction: what changed, naming the outdated strings ("Moved from A to B").',
+        ),
+    ] = None,
+    deprecates: DeprecatesOpt = None,
+    about: AboutOpt = None,
+    record_id: IdOpt = None,
+    metadata: MetadataOpt = None,
+    observed_at: ObservedOpt = None,
+    scope: WriteScopeOpt = None,
+    allow_generic: Annotated[
+        bool,
+        typer.Option(
+            "--allow-generic", help="Accept a common word or bare number without --about."
+        ),
+    ] = False,
+    allow_unreached: Annotated[
+        bool,
+        typer.Option(
+            "--allow-unreached",
+            help="Store it even if it reaches no record while the store names a near miss.",
+        ),
+    ] = False,
+    allow_absent: Annotated[
+        bool,
+        typer.Option("--allow-absent", help="Accept outdated strings that TEXT does not name."),
+    ] = False,
+    json_out: Annotated[bool, _json_opt("the id, the reach and any near misses")] = False,
+    *,
+    opts: _Options,
+) -> None:
+    """Store a correction: every memory naming an outdated string shows it beneath.
+
+    Refused (exit 1, nothing written) when a string is absent from TEXT, generic without
+    --about, too broad for the store, or reaches nothing while the store names a near miss
+    (the suggestions are printed). Check first with `nowline preview`.
+    """
+    from nowline import CorrectionTooBroad, NowlineError, StoreBusy, Unreached
+
+    path, body = _shift(path, text, opts.url, "TEXT")
+    if not body.strip():
+        raise typer.BadParameter("the text is empty; say what changed.", param_hint="'TEXT'")
+    if not deprecates:
+        raise typer.BadParameter(
+            "missing: give the outdated strings, e.g. -d metalcraftai/ufo.",
+            param_hint="'--deprecates'",
+        )
+    store = _store(path, opts)
+    col = _open(store, opts, create=True, embeds=True)
+    meta = _record_metadata(metadata, col, scope)
+    _require_scope(col, meta, "correct")
+    try:
+        report = col.correct(
+            body,
+            deprecates=deprecates,
+            about=about or None,
+            id=record_id,
+            metadata=meta,
+            observed_at=observed_at,
+            allow_absent=allow_absent,
+            allow_generic=allow_generic,
+            allow_unreached=allow_unreached,
+        )
+    except StoreBusy:
+        _busy(store)
+    except Unreached as exc:
+        misses = [{"string": m, "records": n} for m, n in exc.near_misses]
+        if json_out:
+            _echo_json({"stored": False, "refusal": exc.summary, "near_misses": misses})
+            raise typer.Exit(1) from None
+        _fail(
+            f"{exc.summary} Fix --deprecates (and the text), or pass --allow-unreached if it is "
+            "meant to reach no record yet."
+        )
+    except CorrectionTooBroad as exc:
+        _fail(
+            f"The correction would reach {exc.reach} records (the limit is {exc.limit}) through "
+            f"{list(deprecates)!r}. Use a narrower string or add --about; check the reach with "
+            "`nowline preview`."
+        )
+    except NowlineError as exc:
+        _fail(str(exc))
+    if json_out:
+        _echo_json({"stored": True, **_dump(report)})
+        return
+    noun = "memory that names" if report.reached == 1 else "memories that name"
+    _echo(
+        f"Stored correction {report.id} in {col.name}. It is shown beneath {report.reached} "
+        f"{noun} {', '.join(repr(d) for d in deprecates)}. Undo: nowline retract {report.id}"
     )
 
 
-def _check_utf8(text: str, what: str) -> None:
-    """Reject text with lone surrogates (JSON can encode them; Chroma cannot store them)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ValueError(f"{what} contains a lone surrogate (\\ud800-\\udfff)") from None
-
-
-def _plan_file(
-    file: Path, col: Collection | None, allow_absent: bool, allow_generic: bool
-) -> tuple[list[_Planned], list[tuple[int, str]]]:
-    """Validate every line of ``file``; return the plan and the bad lines."""
-    plan: list[_Planned] = []
-    bad: list[tuple[int, str]] = []
-    first_use: dict[str, int] = {}
-    with file.open(encoding="utf-8") as fh:
-        for number, raw in enumerate(fh, start=1):
-            if not raw.strip():
-                continue
-            try:
-                item = _plan_line(number, raw, allow_absent, allow_generic)
-            except ValueError as exc:
-                bad.append((number, str(exc)))
-                continue
-            if item.id in first_use:
-                bad.append((number, f"id {item.id!r} is already used on line {first_use[item.id]}"))
-                continue
-            first_use[item.id] = number
-            plan.append(item)
-    if col is not None and plan:
-        ids = [p.id for p in plan]
-        existing: set[str] = set()
-        for i in range(0, len(ids), _PAGE):
-            existing.update(col.get(ids=ids[i : i + _PAGE], include=[])["ids"])
-        for p in plan:
-            if p.id in existing:
-                bad.append((p.line, f"id {p.id!r} is already in the collection"))
-        bad.sort()
-    return plan, bad
+# -------------------------------------------------------------------- import
+# The rules live in nowline.jsonl (plan, against, write); the command draws the progress.
 
 
 def _max_reach(value: str) -> float | int | str | None:
@@ -1286,16 +1292,15 @@ def _max_reach(value: str) -> float | int | str | None:
     )
 
 
-@app.command("import")
+@_command("import")
 def import_(
     path: PathArg = None,
     file: Annotated[
         str | None,
-        typer.Argument(
-            metavar="FILE.jsonl",
-            help="One JSON object per line: text, and optionally id, metadata, observed_at, "
+        _arg(
+            "FILE.jsonl",
+            "One JSON object per line: text, and optionally id, metadata, observed_at, "
             "deprecates (a line with deprecates is a correction) and about (its anchors).",
-            show_default=False,
         ),
     ] = None,
     allow_generic: Annotated[
@@ -1332,6 +1337,14 @@ def import_(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Validate every line and write nothing.")
     ] = False,
+    on_existing: Annotated[
+        OnExisting,
+        typer.Option(
+            "--on-existing",
+            help="A line whose id the collection already holds: fail (nothing is written), "
+            "skip it (the stored record stays), or upsert it (the line replaces the record).",
+        ),
+    ] = OnExisting.FAIL,
     from_: Annotated[
         str,
         typer.Option(
@@ -1343,31 +1356,24 @@ def import_(
     ] = "nowline",
     scope: Annotated[
         str | None,
-        typer.Option(
+        _opt(
             "--scope",
             help="With --from github-events on a scoped store: the scope value of every "
             "correction.",
-            rich_help_panel=_STORE,
-            show_default=False,
+            store=True,
         ),
     ] = None,
     scope_for: Annotated[
         list[str] | None,
-        typer.Option(
+        _opt(
             "--scope-for",
             help="With --from github-events: OWNER=VALUE, the scope of the corrections of one "
             "repository owner (repeat for several; wins over --scope).",
-            rich_help_panel=_STORE,
-            show_default=False,
+            store=True,
         ),
     ] = None,
-    collection: CollectionOpt = None,
-    scope_key: ScopeKeyOpt = None,
-    url: UrlOpt = None,
-    token: TokenOpt = None,
-    token_header: TokenHeaderOpt = TokenHeader.AUTHORIZATION,
-    tenant: TenantOpt = None,
-    database: DatabaseOpt = None,
+    *,
+    opts: _Options,
 ) -> None:
     """Load memories and corrections from a JSON Lines file, in file order.
 
@@ -1375,15 +1381,15 @@ def import_(
     is written. An empty store gets a collection named "memory". With --from github-events,
     other events and deliveries already stored are skipped and counted.
     """
-    path, name = _shift(path, file, url, "FILE.jsonl")
+    path, name = _shift(path, file, opts.url, "FILE.jsonl")
     source = Path(name)
     if not source.is_file():
         raise typer.BadParameter(f"{name!r} is not a readable file.", param_hint="'FILE.jsonl'")
     if from_ not in ("nowline", "github-events"):
         raise typer.BadParameter("give 'nowline' or 'github-events'.", param_hint="'--from'")
     if from_ == "github-events":
-        store = _store(path, url, token, token_header, tenant, database)
-        _import_github_events(store, source, collection, scope_key, scope, scope_for, dry_run)
+        store = _store(path, opts)
+        _import_github_events(store, opts, source, scope, scope_for, dry_run)
         return
     if scope is not None or scope_for:
         raise typer.BadParameter(
@@ -1391,30 +1397,46 @@ def import_(
             "its scope in its metadata.",
             param_hint="'--scope'",
         )
+    from nowline import jsonl
+
     reach_setting = _max_reach(max_reach)
-    store = _store(path, url, token, token_header, tenant, database)
-    has_store = store.url is not None or (
-        store.path is not None and os.path.isfile(os.path.join(store.path, "chroma.sqlite3"))
-    )
-    col = _open(store, collection, scope_key, create=True) if has_store or not dry_run else None
-    plan, bad = _plan_file(source, col, allow_absent, allow_generic)
-    if bad:
-        lines = [f"line {n}: {msg}" for n, msg in bad[:_SHOWN_BAD_LINES]]
-        if len(bad) > _SHOWN_BAD_LINES:
-            lines.append(f"... and {len(bad) - _SHOWN_BAD_LINES} more bad lines")
+    store = _store(path, opts)
+    with source.open(encoding="utf-8") as fh:
+        plan = jsonl.plan(fh, allow_absent=allow_absent, allow_generic=allow_generic)
+    # A store (or collection) is opened only if it is there: a refused import creates none.
+    col = _open(store, opts) if store.exists and _has_collection(store, opts) else None
+    plan = jsonl.against(plan, col, on_existing.value)
+    if plan.bad:
+        lines = [f"line {b.line}: {_bad_line(b)}" for b in plan.bad[:_SHOWN_BAD_LINES]]
+        if len(plan.bad) > _SHOWN_BAD_LINES:
+            lines.append(f"... and {len(plan.bad) - _SHOWN_BAD_LINES} more bad lines")
+        advice = ""
+        if any(b.stored for b in plan.bad):
+            advice = (
+                " Lines whose ids the collection holds: --on-existing skip leaves the stored "
+                "records, --on-existing upsert replaces them."
+            )
         _fail(
-            f"{name}: {_plural(len(bad), 'bad line')}; nothing was written. Fix them and import "
-            "again.\n" + "\n".join(lines)
+            f"{name}: {_plural(len(plan.bad), 'bad line')}; nothing was written. Fix them and "
+            f"import again.{advice}\n" + "\n".join(lines)
         )
-    n_corr = sum(1 for p in plan if p.deprecates)
     summary = (
-        f"{_plural(len(plan), 'record')} ({_plural(len(plan) - n_corr, 'memory', 'memories')}, "
-        f"{_plural(n_corr, 'correction')})"
+        f"{_plural(len(plan.lines), 'record')} ({_plural(plan.memories, 'memory', 'memories')}, "
+        f"{_plural(plan.corrections, 'correction')})"
     )
-    if dry_run or col is None:
-        _out().print(f"{_safe(name)}: {summary}, all valid; nothing was written (--dry-run).")
+    skipped = (
+        f"; skipped {_plural(len(plan.skipped), 'line')} already stored" if plan.skipped else ""
+    )
+    if dry_run:
+        _out().print(
+            f"{_safe(name)}: {summary}, all valid{skipped}; nothing was written (--dry-run)."
+        )
         return
-    if plan:
+    if col is None:
+        col = _open(store, opts, create=True, embeds=True)
+    elif plan.lines:
+        col = _open(store, opts, embeds=True)  # writing embeds: the function is needed now
+    if plan.lines:
         _warm_up(col)
     start = time.perf_counter()
     with _nowline_errors(store):
@@ -1423,7 +1445,28 @@ def import_(
         )
     seconds = time.perf_counter() - start
     rate = f", {written / seconds:.0f} records/s" if seconds > 0 and written else ""
-    _out().print(f"Imported {summary} into {_safe(col.name)} in {seconds:.1f} s{rate}.")
+    _out().print(f"Imported {summary} into {_safe(col.name)} in {seconds:.1f} s{rate}{skipped}.")
+
+
+def _has_collection(store: Store, opts: _Options) -> bool:
+    """Return whether the store holds the collection an import would write to."""
+    try:
+        client = store.connect()
+    except ValueError:
+        return True  # _open says what is wrong
+    names = [c.name for c in client.list_collections()]
+    return bool(names) and (opts.collection is None or opts.collection in names)
+
+
+def _bad_line(bad: Any) -> str:
+    """Return a bad line's reason, with the option that allows it where one does."""
+    from nowline import AbsentString, GenericString
+
+    if isinstance(bad.error, AbsentString):
+        return f"{bad.message}, or pass --allow-absent"
+    if isinstance(bad.error, GenericString):
+        return f"{bad.message}, or pass --allow-generic"
+    return str(bad.message)
 
 
 def _warm_up(col: Collection) -> None:
@@ -1440,13 +1483,13 @@ def _warm_up(col: Collection) -> None:
 
 def _write_plan(
     col: Collection,
-    plan: list[_Planned],
+    plan: Any,
     allow_absent: bool,
     allow_generic: bool,
     max_reach: float | int | str | None,
     allow_unreached: bool = False,
 ) -> int:
-    """Write the plan in file order, batching runs of plain memories; return records written."""
+    """Write the plan with nowline.jsonl.write, drawing its progress; return records written."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -1459,7 +1502,7 @@ def _write_plan(
     )
     from rich.text import Text
 
-    from nowline import CorrectionTooBroad, NowlineError, StoreBusy, Unreached
+    from nowline import CorrectionTooBroad, Unreached, jsonl
 
     class RateColumn(ProgressColumn):
         """Records per second."""
@@ -1467,35 +1510,6 @@ def _write_plan(
         def render(self, task: Task) -> Text:
             speed = task.finished_speed or task.speed
             return Text("? rec/s" if speed is None else f"{speed:,.0f} rec/s")
-
-    written = 0
-    batch: list[_Planned] = []
-    size = _FIRST_BATCH
-
-    def flush(progress: Progress, task: Any) -> None:
-        nonlocal written, size
-        if not batch:
-            return
-        metas = []
-        for p in batch:
-            meta = dict(p.metadata or {})
-            if p.observed_at is not None:
-                meta["observed_at"] = p.observed_at
-            metas.append(meta or None)
-        try:
-            col.add(
-                ids=[p.id for p in batch],
-                documents=[p.text for p in batch],
-                metadatas=cast(Any, metas) if any(metas) else None,
-            )
-        except StoreBusy:
-            raise
-        except NowlineError as exc:
-            _stop(written, batch[0].line, f"lines {batch[0].line}-{batch[-1].line}: {exc}")
-        written += len(batch)
-        progress.advance(task, len(batch))
-        batch.clear()
-        size = min(_BATCH, size * 2)
 
     columns = (
         TextColumn("importing"),
@@ -1508,51 +1522,33 @@ def _write_plan(
         TimeElapsedColumn(),
     )
     with Progress(*columns, console=_err(), transient=False) as progress:
-        task = progress.add_task("import", total=len(plan))
-        for p in plan:
-            if p.deprecates is None:
-                batch.append(p)
-                if len(batch) >= size:
-                    flush(progress, task)
-                continue
-            flush(progress, task)
-            try:
-                col.correct(
-                    p.text,
-                    deprecates=list(p.deprecates),
-                    id=p.id,
-                    metadata=p.metadata,
-                    observed_at=p.observed_at,
-                    about=list(p.about) or None,
-                    allow_absent=allow_absent,
-                    allow_generic=allow_generic,
-                    max_reach=cast(Any, max_reach),
-                    allow_unreached=allow_unreached,
+        task = progress.add_task("import", total=len(plan.lines))
+        try:
+            return jsonl.write(
+                col,
+                plan,
+                allow_absent=allow_absent,
+                allow_generic=allow_generic,
+                max_reach=max_reach,
+                allow_unreached=allow_unreached,
+                progress=lambda n: progress.advance(task, n),
+            )
+        except jsonl.Stopped as exc:
+            cause = exc.__cause__
+            message = str(exc)
+            if isinstance(cause, CorrectionTooBroad):
+                message = (
+                    f"line {exc.line}: the correction would reach {cause.reach} records (the "
+                    f'limit is {cause.limit}). Use a narrower string, add "about" (its '
+                    "subject) to the line, check the reach with `nowline preview`, or pass a "
+                    "larger --max-reach."
                 )
-            except CorrectionTooBroad as exc:
-                _stop(
-                    written,
-                    p.line,
-                    f"line {p.line}: the correction would reach {exc.reach} records (the limit "
-                    f"is {exc.limit}) through {list(p.deprecates)!r}. Use a narrower string, "
-                    'add "about" (its subject) to the line, check the reach with `nowline '
-                    "preview`, or pass a larger --max-reach.",
+            elif isinstance(cause, Unreached):
+                message = (
+                    f"line {exc.line}: {cause.summary} Fix deprecates (and the text) on that "
+                    "line, or pass --allow-unreached if it is meant to reach no record yet."
                 )
-            except Unreached as exc:
-                _stop(
-                    written,
-                    p.line,
-                    f"line {p.line}: {exc.summary} Fix deprecates (and the text) on that line, "
-                    "or pass --allow-unreached if it is meant to reach no record yet.",
-                )
-            except StoreBusy:
-                raise
-            except NowlineError as exc:
-                _stop(written, p.line, f"line {p.line}: {exc}")
-            written += 1
-            progress.advance(task)
-        flush(progress, task)
-    return written
+            _stop(exc.written, exc.line, message)
 
 
 def _stop(written: int, line: int, message: str) -> NoReturn:
@@ -1567,35 +1563,28 @@ def _stop(written: int, line: int, message: str) -> NoReturn:
 # ----------------------------------------------------------------------- mcp
 
 
-@app.command("mcp")
+@_command("mcp")
 def mcp_command(
     folder: PathArg = None,
     path: Annotated[
         str | None,
-        typer.Option(
+        _opt(
             "--path",
             help="Folder of a local Chroma store (created if missing); the same as PATH.",
-            rich_help_panel=_STORE,
-            show_default=False,
+            store=True,
         ),
     ] = None,
     scope: Annotated[
         str | None,
-        typer.Option(
+        _opt(
             "--scope",
             help="Serve one scope of a scoped store: the value of its scope key (e.g. a user "
             "id). Every tool then writes, recalls and checks in that scope only.",
-            rich_help_panel=_STORE,
-            show_default=False,
+            store=True,
         ),
     ] = None,
-    collection: CollectionOpt = None,
-    scope_key: ScopeKeyOpt = None,
-    url: UrlOpt = None,
-    token: TokenOpt = None,
-    token_header: TokenHeaderOpt = TokenHeader.AUTHORIZATION,
-    tenant: TenantOpt = None,
-    database: DatabaseOpt = None,
+    *,
+    opts: _Options,
 ) -> None:
     """Serve the memory tools to a model over MCP (stdio): remember, correct, recall, ...
 
@@ -1612,24 +1601,10 @@ def mcp_command(
     if folder is not None and path is not None:
         raise typer.BadParameter("give the folder once: PATH or --path.", param_hint="'--path'")
     path = folder if path is None else path
-    if path is not None and _from_env(url, URL_ENV):
-        url = None  # an explicit --path wins over NOWLINE_URL
-    if path is not None and url is not None:
-        raise typer.BadParameter("give --path or --url, not both.", param_hint="'--url'")
-    if path is None and url is None:
-        raise typer.BadParameter(
-            f"give the store: --path FOLDER, or --url http://host:port (or set {URL_ENV}).",
-            param_hint="'--path'",
-        )
-    store = _store(path, url, token, token_header, tenant, database)
-    col = _open(store, collection, scope_key, create=True)
+    store = _store(path, opts, flag="PATH" if folder is not None else "--path")
+    col = _open(store, opts, create=True, embeds=True)
     metadata = _scope_metadata(col, scope)
-    if col.scope_key is not None and metadata is None:
-        raise typer.BadParameter(
-            f"this store keeps scopes apart by the metadata key {col.scope_key!r}; serve one "
-            f"scope with --scope VALUE (the {col.scope_key} whose memories the model uses).",
-            param_hint="'--scope'",
-        )
+    _require_scope(col, metadata, "the MCP server (one scope per session)")
     import logging
 
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(message)s")
@@ -1652,35 +1627,13 @@ StorePathOpt = Annotated[
 
 
 def _checker(
-    path: str | None,
-    url: str | None,
-    token: str | None,
-    token_header: TokenHeader,
-    tenant: str | None,
-    database: str | None,
-    collection: str | None,
-    scope_key: str | None,
-    scope: str | None,
+    path: str | None, opts: _Options, scope: str | None
 ) -> tuple[Collection, dict[str, Any] | None]:
     """Open an existing store's collection to check against; return it and the scope's metadata."""
-    if path is not None and _from_env(url, URL_ENV):
-        url = None  # an explicit --path wins over NOWLINE_URL
-    if path is not None and url is not None:
-        raise typer.BadParameter("give --path or --url, not both.", param_hint="'--url'")
-    if path is None and url is None:
-        raise typer.BadParameter(
-            f"give the store: --path FOLDER, or --url http://host:port (or set {URL_ENV}).",
-            param_hint="'--path'",
-        )
-    store = _store(path, url, token, token_header, tenant, database)
-    col = _open(store, collection, scope_key)
+    store = _store(path, opts, flag="--path")
+    col = _open(store, opts)
     metadata = _scope_metadata(col, scope)
-    if col.scope_key is not None and metadata is None:
-        raise typer.BadParameter(
-            f"this store keeps scopes apart by the metadata key {col.scope_key!r}; give the "
-            f"scope to check for with --scope VALUE (a {col.scope_key}).",
-            param_hint="'--scope'",
-        )
+    _require_scope(col, metadata, "a check")
     return col, metadata
 
 
@@ -1710,7 +1663,7 @@ def _failing_with(code: int, what: str, note: str = "") -> Iterator[None]:
     raise typer.Exit(code)
 
 
-@app.command("hook")
+@_command("hook")
 def hook_command(
     path: StorePathOpt = None,
     scope: ScopeOpt = None,
@@ -1722,13 +1675,8 @@ def hook_command(
             "call go ahead: exit 0 with the reason on stderr. Default: exit 2, which blocks it.",
         ),
     ] = False,
-    collection: CollectionOpt = None,
-    scope_key: ScopeKeyOpt = None,
-    url: UrlOpt = None,
-    token: TokenOpt = None,
-    token_header: TokenHeaderOpt = TokenHeader.AUTHORIZATION,
-    tenant: TenantOpt = None,
-    database: DatabaseOpt = None,
+    *,
+    opts: _Options,
 ) -> None:
     """A coding agent's tool hook: deny a stale tool call, or add the now-line to a stale result.
 
@@ -1744,9 +1692,7 @@ def hook_command(
     note = "--fail-open: the tool call goes ahead unchecked." if fail_open else ""
     with _failing_with(0 if fail_open else 2, "nowline hook could not check this tool call", note):
         event = agent_hook.parse_event(sys.stdin.buffer.read())
-        col, metadata = _checker(
-            path, url, token, token_header, tenant, database, collection, scope_key, scope
-        )
+        col, metadata = _checker(path, opts, scope)
         trips = col.check(event.text, metadata=metadata)
         output = agent_hook.decide(event, trips)
     if output is not None:
@@ -1761,7 +1707,7 @@ class ScanFormat(str, Enum):
     SARIF = "sarif"
 
 
-@app.command("scan")
+@_command("scan")
 def scan_command(
     paths: Annotated[
         list[str] | None,
@@ -1781,13 +1727,8 @@ def scan_command(
         ),
     ] = ScanFormat.TEXT,
     scope: ScopeOpt = None,
-    collection: CollectionOpt = None,
-    scope_key: ScopeKeyOpt = None,
-    url: UrlOpt = None,
-    token: TokenOpt = None,
-    token_header: TokenHeaderOpt = TokenHeader.AUTHORIZATION,
-    tenant: TenantOpt = None,
-    database: DatabaseOpt = None,
+    *,
+    opts: _Options,
 ) -> None:
     """Find every outdated string in a workspace: its files, git remotes and submodule URLs.
 
@@ -1804,9 +1745,7 @@ def scan_command(
         if not os.path.exists(given):
             raise typer.BadParameter(f"{given!r} does not exist.", param_hint="PATH")
     with _failing_with(2, "nowline scan could not read the store"):
-        col, metadata = _checker(
-            path, url, token, token_header, tenant, database, collection, scope_key, scope
-        )
+        col, metadata = _checker(path, opts, scope)
     with _failing_with(2, "nowline scan failed"):
         report = workspace.scan(paths, lambda text: col.check(text, metadata=metadata))
     for name, reason in report.skipped:
@@ -1853,10 +1792,9 @@ def _audience(col: Collection, scope: str | None, scope_for: list[str] | None) -
 
 
 def _import_github_events(
-    store: _Store,
+    store: Store,
+    opts: _Options,
     source: Path,
-    collection: str | None,
-    scope_key: str | None,
     scope: str | None,
     scope_for: list[str] | None,
     dry_run: bool,
@@ -1865,7 +1803,7 @@ def _import_github_events(
     from nowline import github_events
     from nowline.ingest import store as store_request
 
-    col = _open(store, collection, scope_key, create=True)
+    col = _open(store, opts, create=True, embeds=True)
     audience = _audience(col, scope, scope_for)
     with source.open("rb") as fh:
         plan = github_events.plan_lines(fh, audience)
@@ -1901,16 +1839,11 @@ def _import_github_events(
     )
 
 
-@app.command("serve")
+@_command("serve")
 def serve_command(
     path: Annotated[
         str | None,
-        typer.Option(
-            "--path",
-            help="Folder of a local Chroma store (created if missing).",
-            rich_help_panel=_STORE,
-            show_default=False,
-        ),
+        _opt("--path", help="Folder of a local Chroma store (created if missing).", store=True),
     ] = None,
     host: Annotated[
         str, typer.Option("--host", help="Address to listen on (keep loopback behind a proxy).")
@@ -1938,21 +1871,17 @@ def serve_command(
     ] = None,
     scope: Annotated[
         str | None,
-        typer.Option(
-            "--scope",
-            help="On a scoped store: the scope value of everything received.",
-            rich_help_panel=_STORE,
-            show_default=False,
+        _opt(
+            "--scope", help="On a scoped store: the scope value of everything received.", store=True
         ),
     ] = None,
     scope_for: Annotated[
         list[str] | None,
-        typer.Option(
+        _opt(
             "--scope-for",
             help="OWNER=VALUE: the scope of GitHub corrections for one repository owner "
             "(the owner of the outdated name; repeat for several; wins over --scope).",
-            rich_help_panel=_STORE,
-            show_default=False,
+            store=True,
         ),
     ] = None,
     max_body: Annotated[
@@ -1970,13 +1899,8 @@ def serve_command(
             "a count, or 'none'. Default: a quarter of the store, at least 100 records.",
         ),
     ] = "default",
-    collection: CollectionOpt = None,
-    scope_key: ScopeKeyOpt = None,
-    url: UrlOpt = None,
-    token: TokenOpt = None,
-    token_header: TokenHeaderOpt = TokenHeader.AUTHORIZATION,
-    tenant: TenantOpt = None,
-    database: DatabaseOpt = None,
+    *,
+    opts: _Options,
 ) -> None:
     """Receive corrections over HTTP: GitHub webhooks (POST /github) and JSON (POST /corrections).
 
@@ -1990,15 +1914,6 @@ def serve_command(
         from nowline import serve as receiver
     except ImportError as exc:
         _fail(str(exc))
-    if path is not None and _from_env(url, URL_ENV):
-        url = None  # an explicit --path wins over NOWLINE_URL
-    if path is not None and url is not None:
-        raise typer.BadParameter("give --path or --url, not both.", param_hint="'--url'")
-    if path is None and url is None:
-        raise typer.BadParameter(
-            f"give the store: --path FOLDER, or --url http://host:port (or set {URL_ENV}).",
-            param_hint="'--path'",
-        )
     if not github_secret and not api_token:
         raise typer.BadParameter(
             "give --github-secret (or NOWLINE_GITHUB_SECRET) for GitHub webhooks, --api-token "
@@ -2006,8 +1921,8 @@ def serve_command(
             param_hint="'--github-secret'",
         )
     reach_setting = _max_reach(max_reach)
-    store = _store(path, url, token, token_header, tenant, database)
-    col = _open(store, collection, scope_key, create=True)
+    store = _store(path, opts, flag="--path")
+    col = _open(store, opts, create=True, embeds=True)
     audience = _audience(col, scope, scope_for)
     if github_secret and col.scope_key is not None and scope is None and not scope_for:
         raise typer.BadParameter(

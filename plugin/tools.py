@@ -30,7 +30,6 @@ its URL, or a local folder.
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
@@ -60,6 +59,7 @@ from nowline import (
     to_epoch,
 )
 from nowline.render import format_lines, one_line, sanitize
+from nowline.stores import DEFAULT_COLLECTION, TOKEN_HEADERS
 
 if TYPE_CHECKING:
     from chromadb.api import ClientAPI
@@ -93,12 +93,6 @@ __all__ = [
     "with_store_scope_key",
 ]
 
-DEFAULT_COLLECTION = "memory"
-"""The collection that is created when a tool opens an empty store."""
-
-TOKEN_HEADERS = ("Authorization", "X-Chroma-Token")
-"""The headers that carry a Chroma server's auth token, as chromadb's token auth sends them:
-``Authorization: Bearer <token>`` (chromadb's default) or ``X-Chroma-Token: <token>``."""
 
 _T = TypeVar("_T")
 
@@ -924,54 +918,10 @@ def connect(
         ValueError: chromadb's error when the server does not answer (or the tenant or
             database does not exist there).
     """
-    from urllib.parse import urlsplit
+    from nowline.stores import connect as connect_store
 
-    import chromadb
-    from chromadb.config import Settings
-
-    text = url.strip() if isinstance(url, str) else ""
-    parts = urlsplit(text)
-    try:
-        port = parts.port
-    except ValueError:
-        port = -1
-    if parts.scheme not in ("http", "https") or not parts.hostname or port == -1:
-        raise InvalidInput(
-            f"{url!r} is not a server URL; give it like http://localhost:8000 (or https://...)."
-        )
-    if parts.username is not None or parts.password is not None or parts.query or parts.fragment:
-        raise InvalidInput(
-            f"{url!r} carries credentials, a query or a fragment; give the server's URL alone "
-            "(http://host:port) and the token apart."
-        )
-    if token is not None and token_header not in TOKEN_HEADERS:
-        raise InvalidInput(
-            f"The token header must be one of {', '.join(TOKEN_HEADERS)}, not {token_header!r}."
-        )
-    ssl = parts.scheme == "https"
-    port = port if port is not None else (443 if ssl else 80)
-    host = parts.hostname if ":" not in parts.hostname else f"[{parts.hostname}]"
-    settings = Settings()
-    # The URL says where the server is; CHROMA_SERVER_HOST/_HTTP_PORT in the environment would
-    # otherwise make chromadb.HttpClient refuse a different host.
-    settings.chroma_server_host = None
-    settings.chroma_server_http_port = None
-    if token is not None:
-        settings.chroma_client_auth_provider = "chromadb.auth.token_authn.TokenAuthClientProvider"
-        settings.chroma_client_auth_credentials = token
-        settings.chroma_auth_token_transport_header = token_header
-    path = parts.path.rstrip("/")
-    kwargs: dict[str, Any] = {}
-    if tenant is not None:
-        kwargs["tenant"] = tenant
-    if database is not None:
-        kwargs["database"] = database
-    return chromadb.HttpClient(
-        host=f"{parts.scheme}://{host}:{port}{path}" if path else host,
-        port=port,
-        ssl=ssl,
-        settings=settings,
-        **kwargs,
+    return connect_store(
+        url=url, token=token, token_header=token_header, tenant=tenant, database=database
     )
 
 
@@ -999,47 +949,20 @@ def open_collection(
         scope_key: passed to :func:`nowline.wrap`.
 
     Raises:
-        InvalidInput: neither or both of ``path`` and ``client`` are given, there is no
-            store at ``path`` (and ``create`` is False), ``name`` is not one of its
-            collections, or no ``name`` was given and the store holds several collections.
+        InvalidInput: neither or both of ``path`` and ``client`` are given.
+        StoreNotFound: there is no store at ``path`` (and ``create`` is False).
+        CollectionNotFound: ``name`` is not one of its collections.
+        AmbiguousCollection: no ``name`` was given and the store holds several collections.
+
+    The opener is :func:`nowline.stores.open_collection`, which also opens a server by URL.
     """
-    from nowline import wrap
+    from nowline.stores import open_collection as open_store_collection
 
     if (path is None) == (client is None):
         raise InvalidInput("open_collection() takes a path or a client (one of them).")
-    if client is None:
-        import chromadb
-
-        assert path is not None
-        if not create and not os.path.isfile(os.path.join(path, "chroma.sqlite3")):
-            raise InvalidInput(
-                f"There is no Chroma store at {path!r} (no chroma.sqlite3 there). Give the "
-                "folder of a chromadb.PersistentClient, or pass create=True."
-            )
-        client = chromadb.PersistentClient(path=path)
-        where = f"the store at {path!r}"
-    else:
-        where = f"the database {client.database!r}"
-    names = sorted(c.name for c in client.list_collections())
-    if name is None:
-        if len(names) == 1:
-            name = names[0]
-        elif not names and create:
-            name = DEFAULT_COLLECTION
-        elif not names:
-            raise InvalidInput(f"{where[0].upper()}{where[1:]} has no collections yet.")
-        else:
-            raise InvalidInput(
-                f"{where[0].upper()}{where[1:]} holds {len(names)} collections; pass name= "
-                f"to pick one: {', '.join(names)}."
-            )
-    wrapped = wrap(client, scope_key=scope_key)
-    if name in names:
-        return with_store_scope_key(wrapped.get_collection(name))
-    if not create:
-        listed = ", ".join(names) if names else "none"
-        raise InvalidInput(f"No collection {name!r} in {where} (it has: {listed}).")
-    return wrapped.get_or_create_collection(name)
+    where = client if client is not None else path
+    assert where is not None
+    return open_store_collection(where, name, create=create, scope_key=scope_key)
 
 
 def with_store_scope_key(collection: Collection) -> Collection:

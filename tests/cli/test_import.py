@@ -90,7 +90,7 @@ def test_bad_lines_are_all_reported_and_nothing_is_written(
         8: "not ISO 8601",
         9: "already in the collection",
         10: "empty or whitespace",
-        11: "metadata 'nested' must be",
+        11: "Metadata 'nested' must be",
         12: "colour: Extra inputs are not permitted",
         13: "text is empty",
         14: "would drop it silently",

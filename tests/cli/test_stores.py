@@ -265,12 +265,12 @@ def test_commands_that_embed_nothing_import_no_model(tmp_path: Path) -> None:
 
 
 def test_an_embedding_function_the_cli_cannot_build_is_explained(store_path: str) -> None:
-    """A collection whose embedding function is not registered fails with exit 1, CLI terms."""
+    """A recall of a collection whose embedding function is not registered exits 1, CLI terms."""
     chromadb.PersistentClient(path=store_path).create_collection(
         "memory", embedding_function=FakeEmbedding()
     )
     out = subprocess.run(
-        [sys.executable, "-m", "nowline.cli", "stats", store_path],
+        [sys.executable, "-m", "nowline.cli", "recall", store_path, "anything"],
         capture_output=True,
         text=True,
         timeout=120,

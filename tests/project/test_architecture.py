@@ -29,6 +29,8 @@ PUBLIC_MODULES = {
     "nowline.scan",
     "nowline.ingest",
     "nowline.github_events",
+    "nowline.stores",
+    "nowline.jsonl",
 }
 PUBLIC_MODULES |= {f"nowline.{name}" for name in ADAPTERS} | {"nowline.embedding"}
 PURE_RULES = [

@@ -1,0 +1,356 @@
+"""The store opener (nowline.stores) and the CLI edges it fixes.
+
+No store made by a refusal, any embedding function for commands that embed nothing, shared
+store options, plain help, re-imports, and the remember and correct commands.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import chromadb
+import pytest
+from typer.testing import CliRunner
+
+import nowline
+from nowline.cli import app
+from nowline.stores import Store, open_collection
+from tests.cli.conftest import UFO, invoke, invoke_json
+from tests.conftest import ChromaServer, FakeEmbedding
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_opening_a_missing_store_creates_nothing(tmp_path: Path) -> None:
+    """StoreNotFound (a ValueError) is raised and no folder is made; create=True makes one."""
+    target = tmp_path / "absent"
+    with pytest.raises(nowline.StoreNotFound) as caught:
+        open_collection(str(target))
+    assert isinstance(caught.value, ValueError) and caught.value.path == str(target)
+    assert not target.exists()
+    made = open_collection(str(target), create=True)
+    assert made.name == "memory" and (target / "chroma.sqlite3").is_file()
+
+
+def test_a_file_is_not_a_store(tmp_path: Path) -> None:
+    """A path that is a file raises StoreNotFound, even with create=True."""
+    afile = tmp_path / "file"
+    afile.write_text("x", encoding="utf-8")
+    with pytest.raises(nowline.StoreNotFound):
+        open_collection(str(afile), create=True)
+
+
+def test_collection_errors_are_typed(tmp_path: Path) -> None:
+    """No such collection, none at all and several unnamed each raise their own ValueError."""
+    path = str(tmp_path / "s")
+    client = chromadb.PersistentClient(path=path)
+    with pytest.raises(nowline.CollectionNotFound) as empty:
+        open_collection(path)
+    assert empty.value.name is None and empty.value.names == []
+    client.create_collection("one", embedding_function=FakeEmbedding())
+    client.create_collection("two", embedding_function=FakeEmbedding())
+    with pytest.raises(nowline.AmbiguousCollection) as several:
+        open_collection(path)
+    assert several.value.names == ["one", "two"]
+    with pytest.raises(nowline.CollectionNotFound) as missing:
+        open_collection(path, "three")
+    assert missing.value.names == ["one", "two"] and isinstance(missing.value, ValueError)
+    assert open_collection(path, "two").name == "two"
+
+
+def test_a_tilde_path_is_expanded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Store("~/x") is the folder under HOME, for the opener and every CLI command."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert Store("~/mem").path == str(tmp_path / "mem")
+    open_collection("~/mem", create=True).remember("Kept under HOME.")
+    assert invoke_json("stats", "~/mem")["records"] == 1
+    assert not Path("~").exists()
+
+
+def test_tools_open_collection_calls_the_opener(tmp_path: Path) -> None:
+    """tools.open_collection raises the opener's typed errors and keeps its signature."""
+    from nowline.tools import open_collection as tools_open
+
+    with pytest.raises(nowline.StoreNotFound):
+        tools_open(str(tmp_path / "none"))
+    assert tools_open(str(tmp_path / "new"), create=True).name == "memory"
+
+
+MAKE_CUSTOM = textwrap.dedent(
+    """
+    import sys
+    import chromadb, nowline
+    from tests.conftest import FakeEmbedding  # registered here only
+    col = nowline.wrap(chromadb.PersistentClient(path=sys.argv[1])).create_collection(
+        "memory", embedding_function=FakeEmbedding()
+    )
+    col.remember("metalcraftai/ufo: PR #1705 passed review.", id="pr")
+    col.correct(sys.argv[2], deprecates=["metalcraftai/ufo"], id="move")
+    """
+)
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m nowline.cli ARGS`` in a fresh process (no test embedding registered)."""
+    return subprocess.run(
+        [sys.executable, "-m", "nowline.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "HF_HUB_OFFLINE": "1"},
+        check=False,
+    )
+
+
+def test_commands_that_embed_nothing_open_a_custom_function(tmp_path: Path) -> None:
+    """stats, corrections, check, preview, repair, retract work; recall says what it needs."""
+    path = str(tmp_path / "custom")
+    subprocess.run(
+        [sys.executable, "-c", MAKE_CUSTOM, path, UFO], cwd=ROOT, check=True, timeout=120
+    )
+    stats = _cli("stats", path, "--json")
+    assert stats.returncode == 0, stats.stderr
+    assert json.loads(stats.stdout)["records"] == 2
+    assert _cli("corrections", path).returncode == 0
+    assert _cli("check", path, "git clone metalcraftai/ufo").returncode == 1
+    assert _cli("preview", path, "-d", "metalcraftai/ufo").returncode == 0
+    assert _cli("repair", path).returncode == 0
+    recall = _cli("recall", path, "ufo")
+    err = " ".join(recall.stderr.split())
+    assert recall.returncode == 1 and "Traceback" not in err
+    assert "cannot build" in err and "module that registers" in err and "stats" in err
+    assert _cli("retract", path, "move").returncode == 0
+    config = chromadb.PersistentClient(path=path).get_collection("memory").configuration
+    assert isinstance(config["embedding_function"], FakeEmbedding)  # left as it was
+
+
+@pytest.mark.parametrize("command", ["mcp", "import"])
+def test_a_refused_collection_name_creates_no_store(command: str, tmp_path: Path) -> None:
+    """mcp/import -c w1 into a new folder end in the error box (exit 2) and create nothing."""
+    target = tmp_path / "new"
+    lines = tmp_path / "in.jsonl"
+    lines.write_text(json.dumps({"text": "x"}) + "\n", encoding="utf-8")
+    args = [command, str(target), "-c", "w1"] + ([str(lines)] if command == "import" else [])
+    result = invoke(*args)
+    assert result.exit_code == 2 and "--collection" in result.stderr
+    assert "Traceback" not in result.output and not target.exists()
+
+
+def test_a_file_as_store_is_a_usage_error(tmp_path: Path) -> None:
+    """A store path that is a file exits 2 with the error box."""
+    afile = tmp_path / "f"
+    afile.write_text("x", encoding="utf-8")
+    for args in (["stats", str(afile)], ["mcp", str(afile)]):
+        result = invoke(*args)
+        assert result.exit_code == 2 and "'PATH'" in result.stderr, args
+        assert "Traceback" not in result.output, args
+
+
+def test_check_of_an_empty_text_exits_2(seeded: str) -> None:
+    """Check "" is a usage error, as recall "" is."""
+    assert invoke("check", seeded, "").exit_code == 2
+    assert invoke("recall", seeded, "").exit_code == 2
+
+
+def test_a_short_typo_suggests_no_unrelated_option(seeded: str) -> None:
+    """--k on a command without it names no --token; a close typo still gets its hint."""
+    result = invoke("stats", seeded, "--k", "3")
+    assert result.exit_code == 2 and "--token" not in result.stderr
+    close = invoke("stats", seeded, "--tokn", "x")
+    assert close.exit_code == 2 and "--token" in close.stderr
+
+
+def test_help_shows_no_bool_type() -> None:
+    """Flags (--json, --help, --dry-run) show no <bool> in any command's help."""
+    for command in ("stats", "recall", "import", "correct", "remember", "mcp"):
+        result = CliRunner().invoke(app, [command, "--help"], terminal_width=200)
+        assert result.exit_code == 0 and "<bool>" not in result.stdout, command
+
+
+def test_every_command_takes_the_same_store_options() -> None:
+    """The store options are defined once and every store command has all of them."""
+    import typer.main
+
+    group = typer.main.get_command(app)
+    shared = {"--collection", "--scope-key", "--url", "--token", "--token-header", "--tenant"}
+    names = ["stats", "corrections", "recall", "preview", "check", "retract", "repair"]
+    names += ["import", "mcp", "hook", "scan", "serve", "remember", "correct"]
+    for name in names:
+        command = group.commands[name]  # type: ignore[attr-defined]
+        opts = {o for p in command.params for o in p.opts}
+        assert shared | {"--database"} <= opts, name
+
+
+def test_stats_on_an_empty_server_does_not_blame_collection(chroma_server: ChromaServer) -> None:
+    """An empty server database says it has no collections, not that --collection is wrong."""
+    url = f"http://{chroma_server.host}:{chroma_server.port}"
+    result = invoke("stats", "--url", url, "--database", chroma_server.new_database())
+    err = " ".join(result.stderr.split())
+    assert result.exit_code == 2 and "no collections yet" in err and "--collection" not in err
+
+
+# ----------------------------------------------------------------- import and writes
+
+
+def _jsonl(path: Path, *rows: object) -> str:
+    """Write rows as JSON lines; return the path."""
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def test_reimport_fails_by_default_and_names_skip_and_upsert(
+    memory: nowline.Collection, store_path: str, tmp_path: Path
+) -> None:
+    """Ids already stored refuse the import, suggesting --on-existing skip or upsert."""
+    memory.remember("Old text.", id="a")
+    path = _jsonl(tmp_path / "in.jsonl", {"id": "a", "text": "New text."}, {"id": "b", "text": "B"})
+    result = invoke("import", store_path, path)
+    err = " ".join(result.stderr.split())
+    assert result.exit_code == 1 and "--on-existing skip" in err and "upsert" in err
+    assert memory.count() == 1
+    skipped = invoke("import", store_path, path, "--on-existing", "skip")
+    assert skipped.exit_code == 0, skipped.output
+    assert memory.get(ids=["a"])["documents"] == ["Old text."] and memory.count() == 2
+    upserted = invoke("import", store_path, path, "--on-existing", "upsert")
+    assert upserted.exit_code == 0, upserted.output
+    assert memory.get(ids=["a"])["documents"] == ["New text."]
+
+
+def test_upsert_replaces_a_correction(
+    memory: nowline.Collection, store_path: str, tmp_path: Path
+) -> None:
+    """An upserted correction line replaces the stored correction, which still links."""
+    memory.remember("metalcraftai/ufo — PR #1705 passed review.", id="pr")
+    memory.correct("Moved from metalcraftai/ufo to x/y.", deprecates=["metalcraftai/ufo"], id="m")
+    path = _jsonl(
+        tmp_path / "in.jsonl", {"id": "m", "text": UFO, "deprecates": ["metalcraftai/ufo"]}
+    )
+    result = invoke("import", store_path, path, "--on-existing", "upsert")
+    assert result.exit_code == 0, result.output
+    assert [c.document for c in memory.corrections()] == [UFO]
+    assert [c.id for c in memory.hits(["pr"])[0].direct] == ["m"]
+
+
+def test_a_refused_import_creates_no_store(tmp_path: Path) -> None:
+    """Bad lines into a missing folder leave no folder; into an empty store, no collection."""
+    target = tmp_path / "new"
+    path = _jsonl(tmp_path / "bad.jsonl", {"text": "t", "metadata": {"nowline_role": "x"}})
+    assert invoke("import", str(target), path).exit_code == 1
+    assert not target.exists()
+    chromadb.PersistentClient(path=str(target))
+    assert invoke("import", str(target), path).exit_code == 1
+    assert chromadb.PersistentClient(path=str(target)).list_collections() == []
+
+
+def test_jsonl_plan_is_pure_and_reports_every_bad_line() -> None:
+    """nowline.jsonl.plan validates lines without a store; the bad ones carry their error."""
+    from nowline import jsonl
+
+    plan = jsonl.plan(
+        [
+            json.dumps({"id": "a", "text": "metalcraftai/ufo one."}),
+            "",
+            json.dumps({"text": "Moved to x/y.", "deprecates": ["metalcraftai/ufo"]}),
+            json.dumps({"id": "a", "text": "again"}),
+        ]
+    )
+    assert [p.id for p in plan.lines] == ["a"] and plan.memories == 1
+    assert [b.line for b in plan.bad] == [3, 4]
+    assert isinstance(plan.bad[0].error, nowline.AbsentString)
+
+
+def test_remember_and_correct_print_ids_and_reach(
+    memory: nowline.Collection, store_path: str
+) -> None:
+    """Remember stores a memory; correct stores a correction and prints its reach as JSON."""
+    got = invoke_json(
+        "remember", store_path, "metalcraftai/ufo — PR #1705 passed review.", "--id", "pr"
+    )
+    assert got == {"id": "pr", "superseded_by": []}
+    report = invoke_json("correct", store_path, UFO, "-d", "metalcraftai/ufo", "--id", "mv")
+    assert report["stored"] is True and report["id"] == "mv" and report["reached"] == 1
+    text = invoke("remember", store_path, "git clone metalcraftai/ufo", "--metadata", '{"k": 1}')
+    assert text.exit_code == 0 and f"now: {UFO}" in " ".join(text.stdout.split())
+    assert [c.id for c in memory.corrections()] == ["mv"]
+
+
+def test_correct_refusals_exit_1_and_show_near_misses(
+    memory: nowline.Collection, store_path: str
+) -> None:
+    """A typo reaches nothing: exit 1, nothing stored, the near miss in the JSON output."""
+    memory.remember("Docs live on wiki.northwind.dev now.", id="w")
+    args = ["Moved from wiki.nortwind.dev to docs.northwind.dev.", "-d", "wiki.nortwind.dev"]
+    result = invoke("correct", store_path, *args, "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["stored"] is False and data["near_misses"][0]["string"] == "wiki.northwind.dev"
+    absent = invoke("correct", store_path, "Moved to x/y.", "-d", "metalcraftai/ufo")
+    assert absent.exit_code == 1 and "Error" in absent.stderr
+    assert memory.corrections() == []
+    forced = invoke("correct", store_path, *args, "--allow-unreached")
+    assert forced.exit_code == 0, forced.output
+
+
+@pytest.mark.model
+def test_loading_the_model_prints_no_progress_bar() -> None:
+    """The model loads without "Loading weights" on stderr unless NOWLINE_VERBOSE is set."""
+    code = "import nowline; nowline.embedding_function()(['hello'])"
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("NOWLINE_VERBOSE", "HF_HUB_DISABLE_PROGRESS_BARS")
+    }
+    quiet = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env=env,
+        check=True,
+    )
+    assert "Loading weights" not in quiet.stderr
+    loud = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env={**env, "NOWLINE_VERBOSE": "1"},
+        check=True,
+    )
+    assert "Loading weights" in loud.stderr
+
+
+def test_mcp_started_without_a_shell_expands_the_tilde(tmp_path: Path) -> None:
+    """`nowline mcp --path ~/memory` from an args list makes the store under HOME, no ~ folder."""
+    home, cwd = tmp_path / "home", tmp_path / "cwd"
+    home.mkdir()
+    cwd.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-m", "nowline.cli", "mcp", "--path", "~/memory"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+        env={**os.environ, "HOME": str(home), "HF_HUB_OFFLINE": "1"},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert (home / "memory" / "chroma.sqlite3").is_file()
+    assert list(cwd.iterdir()) == []
+
+
+def test_a_server_opens_by_url_or_store(chroma_server: ChromaServer) -> None:
+    """A Store with a database, a wrapped client and a URL string all open a server's collection."""
+    database = chroma_server.new_database()
+    chroma_server.client(database).create_collection("memory", embedding_function=FakeEmbedding())
+    url = f"http://{chroma_server.host}:{chroma_server.port}"
+    assert open_collection(Store(url=url, database=database)).name == "memory"
+    assert open_collection(nowline.wrap(chroma_server.client(database))).name == "memory"
+    with pytest.raises(nowline.CollectionNotFound):
+        open_collection(url, "absent-here")
