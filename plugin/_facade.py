@@ -36,6 +36,7 @@ from ._validate import (
     DEFAULT_MAX_REACH,
     check_flag,
     check_max_reach,
+    check_scope_key,
     correct_metadata,
     get_request,
     insert_request,
@@ -45,6 +46,7 @@ from ._validate import (
     parse_deprecates,
     positive_int,
     query_request,
+    reserved_key,
     text_arg,
     time_arg,
 )
@@ -95,22 +97,15 @@ class Options:
         Raises:
             InvalidInput: an option has the wrong type or value.
         """
-        if scope_key is not None and (not isinstance(scope_key, str) or not scope_key):
-            raise InvalidInput("scope_key must be a non-empty metadata key (a str) or None.")
-        if scope_key is not None and (
-            scope_key.startswith(R.PREFIX) or scope_key in (R.DEPRECATES, R.ABOUT)
-        ):
-            raise InvalidInput(f"scope_key {scope_key!r} is reserved by nowline; pick a user key.")
+        check_scope_key(scope_key)
         if text_key is not None and (not isinstance(text_key, str) or not text_key):
             raise InvalidInput("text_key must be a non-empty metadata key (a str) or None.")
         if text_key is not None and (
-            text_key.startswith(R.PREFIX)
-            or text_key in (R.DEPRECATES, R.ABOUT, R.OBSERVED_AT)
-            or text_key == scope_key
+            reserved_key(text_key) or text_key in (R.OBSERVED_AT, scope_key)
         ):
             raise InvalidInput(
-                f"text_key {text_key!r} is reserved by nowline or is the scope key; name the "
-                "metadata key that holds each record's text (mem0: 'data')."
+                f"text_key {text_key!r} is nowline's own, observed_at or the scope key; name "
+                "the metadata key that holds each record's text (mem0: 'data')."
             )
         check_flag(annotate, "annotate")
         if isinstance(refresh_seconds, bool) or not isinstance(refresh_seconds, (int, float)):

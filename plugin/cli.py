@@ -60,6 +60,7 @@ except ImportError as exc:
 
 import nowline
 from nowline.jsonl import OnExisting
+from nowline.models import CURRENT, HISTORICAL, RETRACTED, TRANSITION
 from nowline.render import MIN_TERMINAL_WIDTH, terminal_safe
 
 if TYPE_CHECKING:
@@ -692,7 +693,7 @@ def stats(
         rows = col.corrections()
     active = sum(1 for c in rows if c.status == "active")
     records = roles["records"]
-    share = roles["historical"] / records if records else 0.0
+    share = roles[HISTORICAL] / records if records else 0.0
     widest = sorted((c for c in rows if c.status == "active"), key=lambda c: -c.reach)[:top]
     if json_out:
         _echo_json(
@@ -702,7 +703,7 @@ def stats(
                 "records": records,
                 "roles": {k: v for k, v in roles.items() if k != "records"},
                 "corrections": {"active": active, "retracted": len(rows) - active},
-                "historical": roles["historical"],
+                HISTORICAL: roles[HISTORICAL],
                 "historical_share": share,
                 "widest_reach": [
                     {"id": c.id, "deprecates": c.deprecates, "about": c.about, "reach": c.reach}
@@ -718,10 +719,10 @@ def stats(
     summary.add_row("corrections", f"{len(rows)} ({active} active, {len(rows) - active} retracted)")
     summary.add_row(
         "roles",
-        ", ".join(f"{roles[k]} {k}" for k in ("current", "historical", "transition", "retracted")),
+        ", ".join(f"{roles[k]} {k}" for k in (CURRENT, HISTORICAL, TRANSITION, RETRACTED)),
     )
     summary.add_row(
-        "historical", f"{roles['historical']} ({share:.1%}) superseded by an active correction"
+        HISTORICAL, f"{roles[HISTORICAL]} ({share:.1%}) superseded by an active correction"
     )
     out.print(summary)
     if widest:
@@ -1012,7 +1013,7 @@ def retract(
         covered = _covered(col, cid, before)
         col.retract(cid)
         roles = [h.role for h in col.hits(covered)] if covered else []
-    still = sum(1 for r in roles if r == "historical")
+    still = sum(1 for r in roles if r == HISTORICAL)
     freed = len(roles) - still
     message = f"Retracted correction {_safe(cid)}. "
     if not roles:

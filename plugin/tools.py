@@ -55,6 +55,7 @@ from nowline import (
     UnknownRecord,
     Unreached,
     in_scope,
+    reserved_key,
     stale_message,
     to_epoch,
 )
@@ -666,10 +667,11 @@ def _binding(metadata: Mapping[str, Any] | None) -> dict[str, Any]:
         raise InvalidInput(f"metadata must be a mapping, not {type(metadata).__name__}.")
     out: dict[str, Any] = {}
     for key, value in metadata.items():
-        if not isinstance(key, str) or not key or key.startswith("nowline_"):
-            raise InvalidInput(f"metadata key {key!r} cannot bind a scope; give a user key.")
-        if key in ("deprecates", "about"):
-            raise InvalidInput(f"metadata key {key!r} is a correction's field, not a scope.")
+        if not isinstance(key, str) or not key or reserved_key(key):
+            raise InvalidInput(
+                f"metadata key {key!r} cannot bind a scope: it is nowline's own or a "
+                "correction's field; give a user key."
+            )
         if not isinstance(value, (str, int, float, bool)):
             raise InvalidInput(
                 f"metadata {key!r} must be a str, int, float or bool, not {type(value).__name__}."
