@@ -91,7 +91,6 @@ __all__ = [
     "run_tool",
     "run_tool_async",
     "scope_value",
-    "with_store_scope_key",
 ]
 
 
@@ -965,22 +964,6 @@ def open_collection(
     where = client if client is not None else path
     assert where is not None
     return open_store_collection(where, name, create=create, scope_key=scope_key)
-
-
-def with_store_scope_key(collection: Collection) -> Collection:
-    """Return ``collection`` wrapped with the scope key its corrections carry, if it has none.
-
-    For a tool that opens a store without configuration (the CLI, the MCP server): where
-    the store's corrections carry exactly one scope key, the tool writes and checks in that
-    key's scopes, so a correction it writes is scoped as the others (and ``check`` asks
-    whose scope). Reading never depends on it: each correction applies by its own scope.
-    """
-    keys = collection.scope_keys
-    if collection.scope_key is not None or len(keys) != 1:
-        return collection
-    from nowline import wrap
-
-    return wrap(collection.raw, **{**collection.options, "scope_key": next(iter(keys))})
 
 
 def scope_value(collection: Collection, key: str, text: str) -> Any:
