@@ -1,7 +1,7 @@
 """Reads of more rows than one page: every path that reads in bulk gets every row once.
 
 Chroma has no cursor, so nowline reads the first page with its filter and the other rows by
-id (``_freshness.read_all``). Here a page is three rows, so every bulk read spans pages: a
+id (``_reads.read_all``). Here a page is three rows, so every bulk read spans pages: a
 correction's reach, the links a retraction removes, the load of every correction, ``repair()``,
 the corrections listing and role filters.
 """
@@ -11,14 +11,14 @@ from __future__ import annotations
 import pytest
 
 import nowline
-from nowline import _freshness
+from nowline import _reads
 from tests.conftest import FakeEmbedding
 
 
 @pytest.fixture
 def small_pages(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make a page three rows long."""
-    monkeypatch.setattr(_freshness, "PAGE", 3)
+    monkeypatch.setattr(_reads, "PAGE", 3)
 
 
 def test_every_bulk_read_spans_pages(small_pages: None, memory: nowline.Collection) -> None:

@@ -75,11 +75,14 @@ def _full_reads(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     original = _freshness.read_all
 
     def recording(
-        where: Any = None, where_document: Any = None, include: Any = ("documents", "metadatas")
+        where: Any = None,
+        where_document: Any = None,
+        include: Any = ("documents", "metadatas"),
+        **kwargs: Any,
     ) -> Any:
         if where == {"nowline_correction": True} and "documents" in include:
             full_reads.append(where)
-        return original(where, where_document, include)
+        return original(where, where_document, include, **kwargs)
 
     monkeypatch.setattr(_freshness, "read_all", recording)
     return full_reads
