@@ -255,18 +255,31 @@ _OUTDATED = "[outdated] "
 def _quote_outdated(line: str) -> str:
     """Quote a line of stored text that could pass for the ``[outdated]`` label."""
     skeleton = "".join(c for c in line.casefold() if c.isalnum())
-    return "(quoted) " + line if skeleton.startswith("outdated") else line
+    forged = skeleton.startswith(("outdated", "correction"))
+    return "(quoted) " + line if forged else line
 
 
-def _block(recall: nowline.Recall, *, label: str = "", legend: str = "") -> str:
-    """Render like the library, with ``label`` before each stale memory and ``legend`` on top."""
-    out = ["Relevant memory:"]
-    if legend:
+def _block(
+    recall: nowline.Recall,
+    *,
+    label: str = "",
+    legend: str = "",
+    header: str = "Relevant memory:",
+    fix_label: str = "",
+) -> str:
+    """Render like the library, with ``label`` before each stale memory and ``legend`` on top.
+
+    ``fix_label`` goes before a recalled correction (a ``transition`` hit).
+    """
+    stale_hits = any(hit.role == "historical" for hit in recall.hits)
+    out = [header if stale_hits else "Relevant memory:"]
+    if legend and stale_hits:
         out.append(legend)
     for hit in recall.hits:
         text = [_quote_outdated(x) for x in sanitize(hit.document or "").splitlines()] or [""]
         stale = hit.role == "historical"
-        out.append("- " + (label if stale else "") + text[0])
+        mark = label if stale else (fix_label if hit.role == "transition" else "")
+        out.append("- " + mark + text[0])
         out.extend("  " + x for x in text[1:])
         out.extend(
             f"    {'now' if kind == 'now' else 'superseded correction'}: " + " ".join(body.split())
@@ -283,6 +296,14 @@ FORMATS: dict[str, Renderer] = {
     "outdated+legend": lambda r: _block(r, label=_OUTDATED, legend=LEGEND),
     "outdated+legend-short": lambda r: _block(
         r, label=_OUTDATED, legend="(Use the now: line beneath an [outdated] memory.)"
+    ),
+    "outdated+header": lambda r: _block(
+        r,
+        label=_OUTDATED,
+        header="Relevant memory ([outdated]: no longer true; the now: line beneath it holds now):",
+    ),
+    "outdated+legend+fix": lambda r: _block(
+        r, label=_OUTDATED, legend=LEGEND, fix_label="[correction] "
     ),
 }
 
@@ -885,12 +906,24 @@ def sha256_of(path: Path) -> str:
     return h.hexdigest()
 
 
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Return the Wilson 95% interval of a share of ``k`` in ``n``."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
+    return (max(0.0, mid - half), min(1.0, mid + half))
+
+
 def _cell(by_run: dict[str, dict[str, int]]) -> str:
-    """Return 'right of n' for greedy, then each sampled run's right count."""
+    """Return 'right of n [Wilson 95%]' for greedy, then each sampled run's right count."""
     parts = []
     for label, c in by_run.items():
-        n = sum(c.values())
-        parts.append(f"{c.get('right', 0)}/{n}" + ("" if label == "greedy" else f" ({label})"))
+        n, k = sum(c.values()), c.get("right", 0)
+        lo, hi = wilson(k, n)
+        run = "" if label == "greedy" else f" ({label})"
+        parts.append(f"{k}/{n} [{lo * n:.0f}–{hi * n:.0f}]{run}")
     return "<br>".join(parts)
 
 
@@ -907,7 +940,8 @@ def markdown(data: dict[str, Any]) -> str:
         head,
         f"Model: **{model['name']}** (sha256 `{model['sha256']}`). {CAVEAT}",
         "",
-        "Cells: right answers / asked, greedy first, then each sampled run. `bare`: the "
+        "Cells: right answers / asked [the Wilson 95% interval, in answers], greedy first, "
+        "then each sampled run. `bare`: the "
         "memories alone; `plain`: the correction as one more memory (a plain vector store); "
         "`nowline:<format>`: the same records recalled through nowline and rendered by that "
         "format (`library` is `Recall.render()`). See bench/reader.md.",
