@@ -786,7 +786,7 @@ def ask(model: Model, system: str, context: str, question: str, run: Run) -> str
         {"role": "system", "content": system},
         {"role": "user", "content": f"{context}\n\n{question}"},
     ]
-    return model.chat(messages, temperature=run.temperature, seed=run.seed, max_tokens=64)
+    return model.chat(messages, temperature=run.temperature, seed=run.seed, max_tokens=48)
 
 
 def contexts_for(
@@ -819,8 +819,12 @@ def reading_task(
     old_only: bool,
     scorer: Callable[[str, Sequence[str], Sequence[str]], str],
     bar: Any,
+    checkpoint: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
-    """Ask every case's questions under every condition and decoding run; count the outcomes."""
+    """Ask every case's questions under every condition and decoding run; count the outcomes.
+
+    ``checkpoint`` gets the counts so far after each case (a long run leaves partial results).
+    """
     counts: dict[str, dict[str, dict[str, Counter[str]]]] = {}
     samples: list[dict[str, Any]] = []
     tokens: dict[str, list[int]] = {}
@@ -850,8 +854,20 @@ def reading_task(
                         }
                     )
                     bar.update(1)
+        if checkpoint is not None:
+            checkpoint(_counted(counts, tokens, samples, {}))
     first = cases[0][0] if cases else None
     example = contexts_for(stores, first, cases[0][1], formats, old_only=old_only) if first else {}
+    return _counted(counts, tokens, samples, example)
+
+
+def _counted(
+    counts: dict[str, dict[str, dict[str, Counter[str]]]],
+    tokens: dict[str, list[int]],
+    samples: list[dict[str, Any]],
+    example: dict[str, str],
+) -> dict[str, Any]:
+    """Return a reading task's result as plain data."""
     return {
         "counts": {
             t: {c: {r: dict(v) for r, v in by_run.items()} for c, by_run in by_cond.items()}
@@ -859,7 +875,7 @@ def reading_task(
         },
         "context_tokens": {c: _mean_int(v) for c, v in tokens.items()},
         "example_contexts": example,
-        "samples": samples,
+        "samples": list(samples),
     }
 
 
@@ -1027,8 +1043,21 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="SituatedQA raw_data folder (default ../shared/data/situatedqa/data/raw_data)",
     )
     p.add_argument("--name", default="", help="suffix of the result files' name")
+    p.add_argument(
+        "--first",
+        type=int,
+        default=0,
+        help="skip this many variations and questions (to split a run over processes)",
+    )
+    p.add_argument(
+        "--merge",
+        type=Path,
+        nargs="*",
+        default=None,
+        help="instead of running: add up the counts of these JSON results into one report",
+    )
     args = p.parse_args(argv)
-    if not args.smoke and args.model is None:
+    if not args.smoke and args.model is None and args.merge is None:
         p.error("--model is required (or --smoke)")
     return args
 
@@ -1036,6 +1065,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark and write its report."""
     args = parse_args(argv)
+    if args.merge is not None:
+        return merge(args)
     start = time.perf_counter()
     tasks = [t for t in args.tasks.split(",") if t]
     formats = [f for f in args.formats.split(",") if f]
@@ -1079,25 +1110,43 @@ def main(argv: Sequence[str] | None = None) -> int:
         },
         "tasks": {},
     }
+    name = f"reader.{args.split}" + (f".{args.name}" if args.name else "")
+
+    def checkpoint(task_names: Sequence[str]) -> Callable[[dict[str, Any]], None]:
+        """Return a function that writes the partial counts of ``task_names``."""
+
+        def write(res: dict[str, Any]) -> None:
+            for t in task_names:
+                if t in res["counts"]:
+                    data["tasks"][t] = {"counts": res["counts"][t], "tokens": res["context_tokens"]}
+            data["partial"] = True
+            data["seconds"] = time.perf_counter() - start
+            C.write_report(args.out, name, data, markdown(data), echo=False)
+
+        return write
+
     stores = Stores()
     try:
         with C.progress(desc="prompts", unit="prompt") as bar:
             reading = [t for t in ("clone", "sibling") if t in tasks]
             if reading:
-                cases = [clone_case(base + i) for i in range(args.variations)]
+                cases = [clone_case(base + args.first + i) for i in range(args.variations)]
                 res = reading_task(
                     model, stores, cases, reading, conditions, formats, runs,
                     system=READER_SYSTEM, old_only=False, scorer=slug_score, bar=bar,
+                    checkpoint=checkpoint(reading),
                 )  # fmt: skip
                 for t in reading:
                     data["tasks"][t] = {"counts": res["counts"][t], "tokens": res["context_tokens"]}
                 data["clone_example_contexts"] = res["example_contexts"]
                 data["clone_samples"] = res["samples"]
             if "sqa" in tasks and sqa_file.exists():
-                cases = [(c, _sqa_order(c)) for c in sqa_cases(sqa_file, args.questions, base)]
+                picked = sqa_cases(sqa_file, args.first + args.questions, base)[args.first :]
+                cases = [(c, _sqa_order(c)) for c in picked]
                 res = reading_task(
                     model, stores, cases, ["sqa"], conditions, formats, runs,
                     system=SQA_SYSTEM, old_only=True, scorer=answer_score, bar=bar,
+                    checkpoint=checkpoint(["sqa"]),
                 )  # fmt: skip
                 data["tasks"]["sqa"] = {
                     "counts": res["counts"].get("sqa", {}),
@@ -1112,7 +1161,41 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         stores.close()
     data["seconds"] = time.perf_counter() - start
-    name = f"reader.{args.split}" + (f".{args.name}" if args.name else "")
+    data["partial"] = False
+    C.write_report(args.out, name, data, markdown(data))
+    return 0
+
+
+def merge(args: argparse.Namespace) -> int:
+    """Add up the counts of several results of one model into ``reader.<split>.<name>``."""
+    parts = [json.loads(path.read_text()) for path in args.merge]
+    if not parts:
+        raise SystemExit("--merge needs at least one JSON result")
+    if len({p["model"]["sha256"] for p in parts}) != 1:
+        raise SystemExit("--merge: the results come from different models")
+    data = dict(parts[0], tasks={}, merged_from=[str(p) for p in args.merge])
+    data["partial"] = any(p.get("partial") for p in parts)
+    data["seconds"] = sum(p.get("seconds", 0.0) for p in parts)
+    data["command"] = C.command_line()
+    for part in parts:
+        for task, block in part["tasks"].items():
+            if task == "writer":
+                into = data["tasks"].setdefault(task, {"runs": {}, "summary": {}})
+                for label, rows in block["runs"].items():
+                    into["runs"].setdefault(label, []).extend(rows)
+                for label, summary in block["summary"].items():
+                    total = Counter(into["summary"].get(label, {})) + Counter(summary)
+                    into["summary"][label] = dict(total)
+                continue
+            into = data["tasks"].setdefault(task, {"counts": {}, "tokens": {}})
+            for cond, by_run in block["counts"].items():
+                for label, c in by_run.items():
+                    have = into["counts"].setdefault(cond, {}).setdefault(label, {})
+                    for outcome, k in c.items():
+                        have[outcome] = have.get(outcome, 0) + k
+            for cond, t in block["tokens"].items():
+                into["tokens"].setdefault(cond, t)  # the mean of the first part that has it
+    name = f"reader.{parts[0]['config']['split']}" + (f".{args.name}" if args.name else "")
     C.write_report(args.out, name, data, markdown(data))
     return 0
 
