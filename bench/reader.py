@@ -292,6 +292,8 @@ def _block(
 
 FORMATS: dict[str, Renderer] = {
     "library": lambda r: r.render(),
+    # the library's rendering before the format study: now-lines only, no mark, no legend
+    "now-lines": lambda r: _block(r),
     "outdated": lambda r: _block(r, label=_OUTDATED),
     "outdated+legend": lambda r: _block(r, label=_OUTDATED, legend=LEGEND),
     "outdated+legend-short": lambda r: _block(
@@ -1107,6 +1109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "runs": [r.label for r in runs],
             "threads": args.threads,
             "sqa_file": str(sqa_file),
+            "git": _git_head(),
         },
         "tasks": {},
     }
@@ -1198,6 +1201,23 @@ def merge(args: argparse.Namespace) -> int:
     name = f"reader.{parts[0]['config']['split']}" + (f".{args.name}" if args.name else "")
     C.write_report(args.out, name, data, markdown(data))
     return 0
+
+
+def _git_head() -> str | None:
+    """Return the repository's commit (what ``library`` renders depends on it), or None."""
+    import subprocess
+
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(C.REPO_ROOT), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
 
 
 def _sqa_order(case: Case) -> list[str]:
