@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from nowline.render import LEGEND
+
 REPO = Path(__file__).resolve().parent.parent
 SCRIPT = REPO / "bench" / "reader.py"
 SQA = REPO.parent / "shared" / "data" / "situatedqa" / "data" / "raw_data" / "temp.train.jsonl"
@@ -34,7 +36,7 @@ def _run(*args: str, out: Path | None = None) -> subprocess.CompletedProcess[str
 def smoke(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Run ``--smoke`` with two formats and return the JSON result."""
     out = tmp_path_factory.mktemp("reader")
-    proc = _run("--smoke", "--formats", "library,outdated+legend", out=out)
+    proc = _run("--smoke", "--formats", "now-lines,library", out=out)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert (out / "reader.test.md").read_text().startswith("# ")
     data: dict[str, Any] = json.loads((out / "reader.test.json").read_text())
@@ -58,7 +60,7 @@ def test_without_a_model_the_script_asks_for_one() -> None:
 
 def test_smoke_asks_every_reading_task_under_every_condition(smoke: dict[str, Any]) -> None:
     """Clone and sibling tasks are asked under bare, plain and both nowline formats."""
-    conditions = {"bare", "plain", "nowline:library", "nowline:outdated+legend"}
+    conditions = {"bare", "plain", "nowline:now-lines", "nowline:library"}
     for task in ("clone", "sibling"):
         counts = smoke["tasks"][task]["counts"]
         assert set(counts) == conditions
@@ -74,12 +76,15 @@ def test_smoke_fake_reader_follows_the_now_line(smoke: dict[str, Any]) -> None:
 
 
 def test_smoke_library_condition_is_the_library_rendering(smoke: dict[str, Any]) -> None:
-    """The library format is Recall.render(): a now-line under each stale memory, no label."""
+    """The library format is Recall.render(); now-lines is the rendering before the study."""
     ctx = smoke["clone_example_contexts"]
-    library, labelled = ctx["nowline:library"], ctx["nowline:outdated+legend"]
-    assert library.startswith("Relevant memory:\n- ")
-    assert "\n    now: " in library and "[outdated]" not in library
-    assert "[outdated]" in labelled
+    library, before = ctx["nowline:library"], ctx["nowline:now-lines"]
+    assert library.startswith(f"Relevant memory:\n{LEGEND}\n- ")
+    assert "\n- [outdated] " in library and "\n    now: " in library
+    assert before.startswith("Relevant memory:\n- ") and "[outdated]" not in before
+    assert before.replace("- [outdated] ", "- ") == library.replace("- [outdated] ", "- ").replace(
+        LEGEND + "\n", ""
+    )
     assert "now:" not in ctx["bare"] and "now:" not in ctx["plain"]
     assert ctx["plain"].count("\n- ") == ctx["bare"].count("\n- ") + 1
 
