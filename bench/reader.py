@@ -703,12 +703,17 @@ WRITER_CASES = (
 )
 
 _TOOL_CALL = re.compile(r"<tool_call>\s*(\{.*?\})\s*</tool_call>", re.S)
+_FENCED = re.compile(r"```(?:json)?\s*(\{.*?\})\s*```", re.S)
 
 
 def parse_calls(reply: str) -> list[dict[str, Any]] | None:
-    """Return the tool calls in a reply (Qwen's ``<tool_call>`` JSON), or None if malformed."""
+    """Return the tool calls in a reply, or None if one is malformed JSON.
+
+    A call is Qwen's ``<tool_call>`` JSON, or (what small models often write instead) a JSON
+    object with ``name`` and ``arguments`` in a fenced code block or as the whole reply.
+    """
     calls: list[dict[str, Any]] = []
-    bodies = _TOOL_CALL.findall(reply)
+    bodies = _TOOL_CALL.findall(reply) or _FENCED.findall(reply)
     if not bodies and reply.lstrip().startswith("{"):
         bodies = [reply.strip()]
     for body in bodies:
@@ -719,6 +724,19 @@ def parse_calls(reply: str) -> list[dict[str, Any]] | None:
         if isinstance(call, dict):
             calls.append(call)
     return calls
+
+
+_REFUSALS = (
+    ("narrows nothing", "about inside the deprecated string"),
+    ("does not mention", "deprecated string not in body"),
+    ("generic", "generic string"),
+    ("near miss", "near miss"),
+)
+
+
+def _refusal_kind(message: str) -> str:
+    """Return a short name for why the tool refused a call (for the report's counts)."""
+    return next((kind for key, kind in _REFUSALS if key in message), "other")
 
 
 def writer_score(stores: Stores, case: WriterCase, reply: str) -> dict[str, Any]:
@@ -746,14 +764,14 @@ def writer_score(stores: Stores, case: WriterCase, reply: str) -> dict[str, Any]
     col.add(ids=[i for i, _ in case.memories], documents=[t for _, t in case.memories])
     result = run_tool(col, "correct", args if isinstance(args, dict) else {})
     if result.is_error:
-        return {**out, "outcome": "refused", "error": result.text}
+        return {**out, "outcome": "refused: " + _refusal_kind(result.text), "error": result.text}
     marked = {h.id for h in col.hits([i for i, _ in case.memories]) if h.role == "historical"}
     deprecates = [str(d).casefold() for d in (args.get("deprecates") or [])]
     out["marked"] = sorted(marked)
-    if marked == case.stale:
-        return {**out, "outcome": "right"}
     if any(n.casefold() in deprecates for n in case.new):
         return {**out, "outcome": "new value in deprecates"}
+    if marked == case.stale:
+        return {**out, "outcome": "right"}
     if marked - case.stale:
         return {**out, "outcome": "marked unrelated memories"}
     return {**out, "outcome": "missed stale memories"}
@@ -1180,15 +1198,20 @@ def merge(args: argparse.Namespace) -> int:
     data["partial"] = any(p.get("partial") for p in parts)
     data["seconds"] = sum(p.get("seconds", 0.0) for p in parts)
     data["command"] = C.command_line()
+    cases = {c.key: c for c in WRITER_CASES}
+    stores = Stores()
     for part in parts:
         for task, block in part["tasks"].items():
-            if task == "writer":
+            if task == "writer":  # scored again from the replies, with this scorer
                 into = data["tasks"].setdefault(task, {"runs": {}, "summary": {}})
                 for label, rows in block["runs"].items():
-                    into["runs"].setdefault(label, []).extend(rows)
-                for label, summary in block["summary"].items():
-                    total = Counter(into["summary"].get(label, {})) + Counter(summary)
-                    into["summary"][label] = dict(total)
+                    for row in rows:
+                        scored = writer_score(stores, cases[row["case"]], row["reply"])
+                        into["runs"].setdefault(label, []).append({"case": row["case"], **scored})
+                into["summary"] = {
+                    label: dict(Counter(r["outcome"] for r in rows))
+                    for label, rows in into["runs"].items()
+                }
                 continue
             into = data["tasks"].setdefault(task, {"counts": {}, "tokens": {}})
             for cond, by_run in block["counts"].items():
@@ -1198,6 +1221,7 @@ def merge(args: argparse.Namespace) -> int:
                         have[outcome] = have.get(outcome, 0) + k
             for cond, t in block["tokens"].items():
                 into["tokens"].setdefault(cond, t)  # the mean of the first part that has it
+    stores.close()
     name = f"reader.{parts[0]['config']['split']}" + (f".{args.name}" if args.name else "")
     C.write_report(args.out, name, data, markdown(data))
     return 0
