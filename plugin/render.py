@@ -116,8 +116,9 @@ LEGEND = (
 )
 """The second line of a context block that holds a stale memory: what the mark and lines mean.
 
-Measured with a small local model (``bench/reader.md``), the mark and this legend together
-made the model act on the now-line far more often than the now-line alone.
+Measured with a small local model (Qwen2.5-Coder-1.5B-Instruct, ``bench/reader.md``), the mark
+and this legend together made the model clone the moved repository 20 of 30 times, against 5
+of 30 with the now-line alone, for about 13% more tokens per recall.
 """
 
 QUOTE_MARK = "(quoted) "
