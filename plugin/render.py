@@ -1,6 +1,8 @@
 r"""Rendering recalled memories with their labelled lines, so that no stored text can forge one.
 
-A stale memory is followed by labelled lines, each indented by four spaces:
+In the context block (:func:`render_block`), a stale memory starts with the mark
+``[outdated]``, and a block that holds one starts with a one-line legend (:data:`LEGEND`). A
+stale memory is followed by labelled lines, each indented by four spaces:
 
 * ``now: <text>`` — the newest correction of a chain: what is true now;
 * ``superseded correction: <text>`` — a correction that names the memory's string directly but
@@ -14,7 +16,8 @@ nowline writes labelled lines of its own beneath a hit (``    now: ...``). Text
 from the store (a memory, a correction) must never produce a line that a reader could take for
 one of them. The readers are a model, which reads the characters in order, and a person, who
 sees glyphs in a terminal or a window. So a line of stored text *reads as a label line* when its
-**skeleton** starts with a label word and a colon (:func:`_looks_like_label_line`). The skeleton
+**skeleton** starts with a label word and a colon, or with a mark word (:data:`MARKS`: the
+``[outdated]`` mark, whatever brackets surround it) (:func:`_looks_like_label_line`). The skeleton
 of a line is what is left of it for such a reader:
 
 - each character is compatibility-decomposed (NFKD) and case-folded, so full-width, circled,
@@ -53,9 +56,12 @@ from collections.abc import Iterable, Sequence
 __all__ = [
     "CUT_MARK",
     "LABELS",
+    "LEGEND",
+    "MARKS",
     "MAX_HIT_CHARS",
     "MIN_TERMINAL_WIDTH",
     "NOW_PREFIX",
+    "OUTDATED_MARK",
     "PREFIXES",
     "QUOTE_MARK",
     "RETRACTED_TEXT",
@@ -92,6 +98,27 @@ LABELS: tuple[str, ...] = ("now", "superseded correction", "retracted")
 """The words of nowline's labels; a stored line that reads as ``<word>:`` is quoted.
 
 Each must hold a letter or a digit; spaces and punctuation in it are not significant.
+"""
+
+MARKS: tuple[str, ...] = ("outdated",)
+"""The words of nowline's marks; a stored line whose skeleton starts with one is quoted.
+
+A mark stands at the start of a memory's line in the context block, with no colon, so a stored
+line that starts with the word (in any brackets, or none) is quoted.
+"""
+
+OUTDATED_MARK = "[outdated] "
+"""Put before the first line of each stale memory (one with lines beneath it) in the block."""
+
+LEGEND = (
+    "([outdated] marks a memory that is no longer true; the now: line beneath it says what is "
+    "true now.)"
+)
+"""The second line of a context block that holds a stale memory: what the mark and lines mean.
+
+Measured with a small local model (Qwen2.5-Coder-1.5B-Instruct, ``bench/reader.md``), the mark
+and this legend together made the model clone the moved repository 20 of 30 times, against 5
+of 30 with the now-line alone, for about 13% more tokens per recall.
 """
 
 QUOTE_MARK = "(quoted) "
@@ -207,8 +234,8 @@ def _reorders(line: str) -> bool:
 
 @functools.lru_cache(maxsize=16)
 def _label_skeletons(labels: tuple[str, ...]) -> tuple[str, ...]:
-    """Return the skeleton of each label followed by its colon."""
-    return tuple(_skeleton(word) + ":" for word in labels)
+    """Return the skeleton of each label followed by its colon, and of each mark word."""
+    return tuple(_skeleton(word) + ":" for word in labels) + tuple(map(_skeleton, MARKS))
 
 
 def _looks_like_label_line(line: str, labels: tuple[str, ...] = LABELS) -> bool:
@@ -352,19 +379,26 @@ def cap_text(text: str, record_id: str, limit: int = MAX_HIT_CHARS) -> str:
 def render_block(items: Iterable[tuple[str, Sequence[Line]]]) -> str:
     r"""Render (memory text, labelled lines) pairs as the context block.
 
-    A memory's further lines are indented by two spaces, and any line of it that reads as a
-    label line is marked as quoted, so only nowline's own lines read as labels. Every
-    ``"\n"`` of the result is nowline's own: the memory is split at every line boundary and
-    each correction is put on one line.
+    A stale memory (one with ``now:`` or ``superseded correction:`` lines) starts with
+    :data:`OUTDATED_MARK`, and a block that holds one has :data:`LEGEND` as its second line. A
+    memory's further lines are indented by two spaces, and any line of it that reads as a
+    label line (or starts with a mark word) is marked as quoted, so only nowline's own lines
+    read as labels. Every ``"\n"`` of the result is nowline's own: the memory is split at every
+    line boundary and each correction is put on one line.
     """
     out = ["Relevant memory:"]
+    stale_seen = False
     for document, lines in items:
         text = sanitize(document).splitlines() or [""]
-        out.append("- " + text[0])
+        stale = any(kind in ("now", "superseded") for kind, _ in lines)
+        stale_seen = stale_seen or stale
+        out.append("- " + (OUTDATED_MARK if stale else "") + text[0])
         out.extend("  " + line for line in text[1:])
         out.extend(_format(line) for line in lines)
     if len(out) == 1:
         out.append("(none)")
+    elif stale_seen:
+        out.insert(1, LEGEND)
     return "\n".join(out)
 
 

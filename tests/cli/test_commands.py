@@ -61,7 +61,7 @@ def test_recall_prints_the_context_block(seeded: str) -> None:
     result = invoke("recall", seeded, "metalcraftai/ufo PR #1705 passed review", "-k", "7")
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("Relevant memory:\n")
-    assert f"- {MEMORIES['pr']}\n    now: {UFO}\n" in result.stdout
+    assert f"- [outdated] {MEMORIES['pr']}\n    now: {UFO}\n" in result.stdout
     assert f"    now: {UFO}\n    now: {CHANNEL}" in result.stdout  # the Slack memory has both
 
 

@@ -190,7 +190,7 @@ def test_server_mode_serves_the_async_twin(chroma_server: ChromaServer, tmp_path
     assert twin.embedding_function is sync_col.embedding_function
     assert seen["records"] == ["pr"]
     recall = seen["recall"]
-    assert not recall.is_error and f"- {PR}\n    now: {UFO}" in recall.content[0].text
+    assert not recall.is_error and f"- [outdated] {PR}\n    now: {UFO}" in recall.content[0].text
     # The twin wrote to the same collection: the sync wrapper sees the correction within its
     # freshness bound (refresh_seconds=0.5 here), not necessarily at once.
     deadline = time.monotonic() + 10
@@ -234,5 +234,5 @@ def test_nowline_mcp_url_serves_asynchronously(chroma_server: ChromaServer, tmp_
     recall = seen["recall"]
     assert not recall.is_error
     assert isinstance(recall.content[0], types.TextContent)
-    assert f"- {PR}\n    now: {UFO}" in recall.content[0].text
+    assert f"- [outdated] {PR}\n    now: {UFO}" in recall.content[0].text
     assert not seen["check"].is_error and seen["check"].structured_content["trips"]

@@ -73,7 +73,9 @@ def test_recall_returns_context_and_evidence(memory: nowline.Collection) -> None
     assert not recall.is_error and len(recall.content) == 1
     packet = nowline.Recall.model_validate(recall.structured_content)
     assert _text(recall) == packet.render()
-    assert f"- metalcraftai/ufo — PR #1705 passed review.\n    now: {UFO}" in _text(recall)
+    assert f"- [outdated] metalcraftai/ufo — PR #1705 passed review.\n    now: {UFO}" in _text(
+        recall
+    )
     assert cid not in _text(recall)  # ids and times are for programs: structured content only
     pr = next(h for h in packet.hits if h.id == "pr")
     assert pr.role == "historical" and [c.id for c in pr.now] == [cid]

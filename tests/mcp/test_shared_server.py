@@ -97,9 +97,9 @@ def test_mcp_server_sees_cli_changes_through_a_chroma_server(
                 )
 
     anyio.run(session_run)
-    assert f"- {PR}\n    now: {UFO}" in seen["corrected"]
+    assert f"- [outdated] {PR}\n    now: {UFO}" in seen["corrected"]
     assert seen["retract"].exit_code == 0, seen["retract"].output
     assert "now:" not in seen["retracted"]
     assert seen["import"].exit_code == 0, seen["import"].output
-    assert f"- {SLACK}\n    now: {CHANNEL}" in seen["imported"]
+    assert f"- [outdated] {SLACK}\n    now: {CHANNEL}" in seen["imported"]
     assert f"    now: {CHANNEL}" in seen["check"]

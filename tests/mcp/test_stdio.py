@@ -97,7 +97,7 @@ def test_every_tool_over_stdio(tmp_path: Path) -> None:
     recall = out["recall"]
     packet = nowline.Recall.model_validate(recall.structured_content)
     assert _text(recall) == packet.render()
-    assert f"- {MEMORIES[0]}\n    now: {UFO}" in _text(recall)
+    assert f"- [outdated] {MEMORIES[0]}\n    now: {UFO}" in _text(recall)
     roles = {h.id: h.role for h in packet.hits}
     assert roles[ids[0]] == roles[ids[1]] == "historical" and roles[ids[2]] == "current"
     assert len(recall.content) == 1  # the context block once; the packet is structured content

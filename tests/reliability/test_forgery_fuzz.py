@@ -204,7 +204,9 @@ def test_render_block_shows_only_own_now_lines(items: list[tuple[str, list[str]]
     own = set(own_now_lines(items))
     for line in block.split("\n"):
         if _REORDERING.search(line) and label_anywhere(line) and line not in own:
-            assert line.startswith(("- " + QUOTE_MARK, "  " + QUOTE_MARK)), line
+            assert line.startswith(
+                ("- " + QUOTE_MARK, "- [outdated] " + QUOTE_MARK, "  " + QUOTE_MARK)
+            ), line
 
 
 @FUZZ

@@ -146,5 +146,8 @@ def test_readme_async_example_runs_against_a_server(
     assert len(packets) == 2 and all(isinstance(p, nowline.Recall) for p in packets)
     fix = "UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo; do GitHub work in ufo-ai/ufo."
     for packet in packets:
-        assert f"- metalcraftai/ufo — PR #1705 passed review.\n    now: {fix}" in packet.render()
+        assert (
+            f"- [outdated] metalcraftai/ufo — PR #1705 passed review.\n    now: {fix}"
+            in packet.render()
+        )
     assert "superseded" in capsys.readouterr().out  # the guard refused the old repository

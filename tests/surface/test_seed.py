@@ -47,7 +47,7 @@ def test_seed_scenario_roles_and_now_lines(memory: nowline.Collection) -> None:
     for hit in recall.hits:
         assert [c.id for c in hit.now] == (["move"] if hit.id in OLD else [])
     text = recall.render()
-    assert f"- {OLD['pr']}\n    now: {UFO}" in text
+    assert f"- [outdated] {OLD['pr']}\n    now: {UFO}" in text
     assert f"- {OTHER['hosted']}\n- " in text or text.endswith(f"- {OTHER['hosted']}")
 
 

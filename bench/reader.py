@@ -1,0 +1,1260 @@
+"""Does a model act on what nowline shows it? A reader benchmark with a local model (issue 23 §5-7).
+
+Run ``nice -n 10 .venv/bin/python bench/reader.py --model /path/to/model.gguf`` (needs the
+``reader`` extra, llama-cpp-python; any local instruction-tuned GGUF file; nothing of the
+weights is in the repository) or ``--smoke`` (a tiny deterministic fake "model", no llama:
+seconds). Writes ``reader.<split>.json`` and ``.md`` to ``--out``. bench/reader.md says which
+model the committed results used, its sha256 and where it came from.
+
+Three tasks, each asked under the same conditions of what the model is shown:
+
+* ``bare``: the memories alone (the store never heard of the change);
+* ``plain``: the memories and the correction as one more memory, which is what a plain vector
+  store gives (the correction ranked among the memories);
+* ``nowline:<format>``: the same records recalled through nowline (``Collection.recall()`` over a
+  real chromadb PersistentClient store in a temporary folder, the correction written with
+  ``correct()``), rendered by ``<format>``: ``library`` is ``Recall.render()`` itself, exactly
+  what the recall tool hands a model; the other formats (the format study of issue 23 §6) are
+  bench-side renderers of the same packet (the same hits, roles and lines), see ``FORMATS``.
+
+The tasks:
+
+* ``clone``: the published incident. Several memories name the old repository (``<org>/<p>``,
+  e.g. ``metalcraftai/ufo``), two name a sibling that did not move (``<org>/<p>-hosted``), one
+  is unrelated; the correction says the core moved (``deprecates=[<org>/<p>]``). The model is
+  asked "Clone the <P> core repository ... reply with the exact git clone command only". Right
+  when its answer names the new slug and not the old one. Variations (``--variations``, at
+  least 30) change the project, organisations and suffix names, PR numbers, which memories are
+  stored and the order of the hits; ``dev`` variations and ``test`` variations come from
+  disjoint seeds (choose formats on dev, report on test).
+* ``sibling``: the same memories, and "clone the <P> hosted service repository": the answer
+  (the sibling, ``<org>/<p>-hosted``) must not change with the correction.
+* ``sqa``: SituatedQA temporal questions whose answer changed (``bench/situatedqa.py``'s rules):
+  two old-fact memories, the correction ('Update on ...: the answer is now <new>',
+  ``deprecates`` the old answers, anchored to the question when nowline calls them generic), and
+  two other questions' facts. Asked "<question>? Reply with the current answer only." Right when
+  the answer names a current answer and no old one. Besides the three conditions, ``nowline``
+  is also shown with the correction *not* retrieved as a hit of its own (``old only``: the
+  old facts with their now-lines), where a plain store would show the old facts alone.
+  The test split of SituatedQA is deliberately kept out of this machine's data folder, so the
+  formats are chosen on dev questions and reported on train questions (never used to choose).
+* ``writer``: nowline's system prompt (``nowline.prompts.SYSTEM_PROMPT``) and its tools
+  (``nowline.prompts.openai_tools()``, in the model's own chat template) and a user message that
+  states a change. The model's ``correct`` call is run through ``nowline.tools.run_tool`` on a
+  store that holds the old memories; right when it is stored and marks exactly the stale
+  memories (the right ``deprecates``, and ``about`` where the old value still holds elsewhere).
+  Mistakes are classified (no call, remember instead of correct, refused and why, new value in
+  deprecates, missed or extra memories).
+
+Ordering: the hits' order is part of each variation. A bench-side embedding places every record
+at a chosen distance from the query, so the order is controlled and the same in every
+condition; the real MiniLM model is not needed (retrieval quality is ``locomo.py``'s subject).
+
+Decoding: greedy by default; ``--temperatures 0.7 --seeds 2`` adds sampled runs for the spread.
+One CPU thread by default (``--threads``). Prompts of one task share their system prompt, which
+llama.cpp keeps evaluated between prompts.
+
+Caveats: a small local model shows the direction, not production numbers; the published
+case reports 32 of 32 (reader) and 27 of 30 (writer) with production models. The memories are
+templated; the answers are scored by string matching (a right slug in a wrong command counts
+as right). Every table names the model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import re
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import _common as C
+import numpy as np
+import situatedqa as SQA
+
+import nowline
+from nowline.matchers import Matcher
+from nowline.prompts import SYSTEM_PROMPT, openai_tools
+from nowline.render import sanitize
+from nowline.tools import run_tool
+
+SEED = 23
+DEV_SEED, TEST_SEED = 1000, 2000
+CAVEAT = (
+    "A small local model shows the direction, not production numbers "
+    "(the published case reports 32 of 32 with production models)."
+)
+READER_SYSTEM = (
+    "You are a coding agent. You are given what your long-term memory recalled for the "
+    "task. Answer from that memory."
+)
+SQA_SYSTEM = "You answer questions from your long-term memory, which is given with each question."
+WRITER_SYSTEM = "You are a helpful assistant with tools.\n\n" + SYSTEM_PROMPT
+
+
+# ------------------------------------------------------------------------------ models
+
+
+class Model(Protocol):
+    """What the benchmark needs of a model: a chat completion as text."""
+
+    name: str
+
+    def chat(
+        self,
+        messages: list[dict[str, str]],
+        *,
+        tools: list[dict[str, Any]] | None = None,
+        temperature: float = 0.0,
+        seed: int = 0,
+        max_tokens: int = 96,
+    ) -> str:
+        """Return the model's reply to ``messages`` (tool calls as the model writes them)."""
+        ...
+
+    def tokens(self, text: str) -> int:
+        """Return how many tokens ``text`` is for this model."""
+        ...
+
+
+class LlamaModel:
+    """A local GGUF model run by llama-cpp-python, prompted with the file's own chat template."""
+
+    def __init__(self, path: Path, *, threads: int, n_ctx: int = 6144) -> None:
+        """Load the model at ``path`` on ``threads`` CPU threads."""
+        try:
+            from llama_cpp import Llama
+            from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+        except ImportError as exc:  # pragma: no cover - depends on the extra
+            raise SystemExit(
+                "bench/reader.py needs llama-cpp-python: "
+                '.venv/bin/pip install -c constraints.txt -e ".[reader]"'
+            ) from exc
+        self.name = path.name
+        self._llm = Llama(
+            model_path=str(path),
+            n_ctx=n_ctx,
+            n_threads=threads,
+            n_threads_batch=threads,
+            verbose=False,
+        )
+        meta = self._llm.metadata
+        template = meta.get("tokenizer.chat_template")
+        if not template:
+            raise SystemExit(f"{path} carries no chat template (tokenizer.chat_template)")
+        eos = self._llm._model.token_get_text(self._llm.token_eos())
+        self._format = Jinja2ChatFormatter(template=template, eos_token=eos, bos_token="")
+        self.metadata = {k: meta[k] for k in ("general.name", "general.architecture") if k in meta}
+
+    def prompt(self, messages: list[dict[str, str]], tools: list[dict[str, Any]] | None) -> str:
+        """Return the prompt text the chat template makes of ``messages`` and ``tools``."""
+        return str(self._format(messages=messages, tools=tools).prompt)
+
+    def chat(
+        self,
+        messages: list[dict[str, str]],
+        *,
+        tools: list[dict[str, Any]] | None = None,
+        temperature: float = 0.0,
+        seed: int = 0,
+        max_tokens: int = 96,
+    ) -> str:
+        """Complete the templated prompt; greedy when ``temperature`` is 0."""
+        out = self._llm.create_completion(
+            self.prompt(messages, tools),
+            max_tokens=max_tokens,
+            temperature=temperature,
+            top_p=0.95 if temperature else 1.0,
+            top_k=40 if temperature else 0,
+            seed=seed,
+            stop=["<|im_end|>", "<|endoftext|>"],
+        )
+        return str(out["choices"][0]["text"]).strip()
+
+    def tokens(self, text: str) -> int:
+        """Return the number of tokens of ``text`` (no special tokens)."""
+        return len(self._llm.tokenize(text.encode(), add_bos=False, special=False))
+
+
+class FakeModel:
+    """A deterministic stand-in for ``--smoke``: follows a ``now:`` line when it sees one.
+
+    Reading tasks: it answers with the slug (or answer) that the first now-line moves to, else
+    the first one of the first memory. Writer task: it calls ``correct`` with the string after
+    "from" in the user's message. It measures nothing; it lets the tests run every code path.
+    """
+
+    name = "fake (smoke)"
+
+    def chat(
+        self,
+        messages: list[dict[str, str]],
+        *,
+        tools: list[dict[str, Any]] | None = None,
+        temperature: float = 0.0,
+        seed: int = 0,
+        max_tokens: int = 96,
+    ) -> str:
+        """Return a rule-based reply."""
+        text = messages[-1]["content"]
+        if tools:
+            m = re.search(r"\bfrom (\S+?) to (\S+?)[.,;]?(?:\s|$)", text)
+            if not m:
+                return "Noted."
+            args = {"body": text, "deprecates": [m.group(1)]}
+            return (
+                "<tool_call>\n"
+                + json.dumps({"name": "correct", "arguments": args})
+                + "\n</tool_call>"
+            )
+        now = re.search(r"^\s*now: (.*)$", text, re.M)
+        if "git clone" in text:
+            slugs = _SLUG.findall(_HOST.sub("", now.group(1) if now else text))
+            slug = slugs[-1] if now and slugs else (slugs[0] if slugs else "none/none")
+            return f"git clone https://github.com/{slug}.git"
+        if now:
+            m = re.search(r"the answer is now (.*?) \(as of", now.group(1))
+            if m:
+                return m.group(1)
+        m = re.search(r"\? — (.*?) \(as of", text)
+        return m.group(1) if m else "unknown"
+
+    def tokens(self, text: str) -> int:
+        """Return a rough token count (words and punctuation)."""
+        return len(re.findall(r"\w+|[^\w\s]", text))
+
+
+_HOST = re.compile(r"(?:[a-z]+://[^/\s]+/|git@[^:\s]+:)", re.I)
+_SLUG = re.compile(r"(?<![\w.-])([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w-]*(?:\.[\w-]+)*)")
+
+
+# ---------------------------------------------------------------------------- formats
+#
+# Each format renders one Recall packet (the library's hits, roles and lines). "library" is the
+# library's own rendering; the others are candidates of the format study.
+
+Renderer = Callable[[nowline.Recall], str]
+
+LEGEND = (
+    "([outdated] marks a memory that is no longer true; the now: line beneath it says what "
+    "is true now.)"
+)
+_OUTDATED = "[outdated] "
+
+
+def _quote_outdated(line: str) -> str:
+    """Quote a line of stored text that could pass for the ``[outdated]`` label."""
+    skeleton = "".join(c for c in line.casefold() if c.isalnum())
+    forged = skeleton.startswith(("outdated", "correction"))
+    return "(quoted) " + line if forged else line
+
+
+def _block(
+    recall: nowline.Recall,
+    *,
+    label: str = "",
+    legend: str = "",
+    header: str = "Relevant memory:",
+    fix_label: str = "",
+) -> str:
+    """Render like the library, with ``label`` before each stale memory and ``legend`` on top.
+
+    ``fix_label`` goes before a recalled correction (a ``transition`` hit).
+    """
+    stale_hits = any(hit.role == "historical" for hit in recall.hits)
+    out = [header if stale_hits else "Relevant memory:"]
+    if legend and stale_hits:
+        out.append(legend)
+    for hit in recall.hits:
+        text = [_quote_outdated(x) for x in sanitize(hit.document or "").splitlines()] or [""]
+        stale = hit.role == "historical"
+        mark = label if stale else (fix_label if hit.role == "transition" else "")
+        out.append("- " + mark + text[0])
+        out.extend("  " + x for x in text[1:])
+        out.extend(
+            f"    {'now' if kind == 'now' else 'superseded correction'}: " + " ".join(body.split())
+            for kind, body in hit.lines()
+        )
+    if len(out) == 1:
+        out.append("(none)")
+    return "\n".join(out)
+
+
+FORMATS: dict[str, Renderer] = {
+    "library": lambda r: r.render(),
+    # the library's rendering before the format study: now-lines only, no mark, no legend
+    "now-lines": lambda r: _block(r),
+    "outdated": lambda r: _block(r, label=_OUTDATED),
+    "outdated+legend": lambda r: _block(r, label=_OUTDATED, legend=LEGEND),
+    "outdated+legend-short": lambda r: _block(
+        r, label=_OUTDATED, legend="(Use the now: line beneath an [outdated] memory.)"
+    ),
+    "outdated+header": lambda r: _block(
+        r,
+        label=_OUTDATED,
+        header="Relevant memory ([outdated]: no longer true; the now: line beneath it holds now):",
+    ),
+    "outdated+legend+fix": lambda r: _block(
+        r, label=_OUTDATED, legend=LEGEND, fix_label="[correction] "
+    ),
+}
+
+
+# -------------------------------------------------------------------------- the stores
+
+
+class RankedEmbedding:
+    """Place each known text at a chosen rank from the query (cosine distance grows with rank).
+
+    The query maps to e0; the text at rank r to cos(a_r) e0 + sin(a_r) e_{r+1}, a_r increasing.
+    """
+
+    def __init__(self, query: str, ranked: Sequence[str], dim: int = 64) -> None:
+        """Create the table for one query and its texts in order."""
+        self.table: dict[str, np.ndarray] = {}
+        e0 = np.zeros(dim, dtype=np.float32)
+        e0[0] = 1.0
+        self.table[query] = e0
+        for r, text in enumerate(ranked):
+            v = np.zeros(dim, dtype=np.float32)
+            a = 0.2 + 0.05 * r
+            v[0], v[1 + r % (dim - 1)] = np.cos(a), np.sin(a)
+            self.table.setdefault(text, v)
+
+    def vector(self, text: str) -> list[float]:
+        """Return the vector of a known text."""
+        return [float(x) for x in self.table[text]]
+
+
+@dataclass
+class Case:
+    """One reading case: its records in hit order, questions and the strings that score them."""
+
+    key: str
+    memories: list[tuple[str, str]]  # (id, text), in the order a store ranks them
+    correction: tuple[str, str, list[str], list[str]]  # id, text, deprecates, about
+    questions: dict[str, tuple[str, list[str], list[str]]]  # task -> (question, right, wrong)
+    query: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Stores:
+    """One PersistentClient in a temporary folder; a nowline collection per case."""
+
+    def __init__(self) -> None:
+        """Open the client."""
+        self._tmp = tempfile.TemporaryDirectory(prefix="nowline-reader-")
+        self.client = C.new_client(self._tmp.name)
+        self._n = 0
+
+    def close(self) -> None:
+        """Remove the folder."""
+        del self.client
+        self._tmp.cleanup()
+
+    def recall(self, case: Case, order: list[str], *, correction_hit: bool = True) -> Any:
+        """Store the case through nowline, write its correction, recall every record."""
+        self._n += 1
+        emb = RankedEmbedding(case.query, [t for _, t in _ordered(case, order)])
+        fake = C.CachedEmbedding(emb.table, C.HashEmbedding(64))
+        col = nowline.wrap(
+            C.new_collection(self.client, f"case-{self._n}"), embedding_function=fake
+        )
+        col.add(
+            ids=[i for i, _ in case.memories],
+            documents=[t for _, t in case.memories],
+            embeddings=[emb.vector(t) for _, t in case.memories],
+        )
+        cid, ctext, deprecates, about = case.correction
+        col.correct(
+            ctext,
+            deprecates=deprecates,
+            about=about or None,
+            id=cid,
+            allow_generic=True,
+            max_reach=None,
+        )
+        n = len(case.memories) + 1
+        where = None if correction_hit else {"nowline_role": {"$ne": "transition"}}
+        return col.recall(case.query, n_results=n, where=where)
+
+
+def _ordered(case: Case, order: list[str]) -> list[tuple[str, str]]:
+    """Return the case's records (memories and correction) in the given id order."""
+    texts = dict(case.memories)
+    texts[case.correction[0]] = case.correction[1]
+    return [(i, texts[i]) for i in order]
+
+
+def plain_block(records: Sequence[tuple[str, str]]) -> str:
+    """Render records as a plain store's context: the library's block with no lines."""
+    return nowline.Recall(
+        query="",
+        hits=[
+            nowline.Hit(id=i, document=t, metadata=None, distance=None, role="current")
+            for i, t in records
+        ],
+    ).render()
+
+
+# --------------------------------------------------------------------- the clone task
+
+_PROJECTS = ["UFO", "Nova", "Orbit", "Quasar", "Comet", "Pulsar", "Zephyr", "Atlas", "Vega", "Lyra"]
+_ORGS = ["metalcraftai", "brightforge", "tinkerlabs", "copperworks", "bluepeak", "ironleaf",
+         "northwind-dev", "saltmarsh", "redkite-io", "hollowoak"]  # fmt: skip
+_NEW = ["{p}-ai", "{p}-org", "{p}-dev", "{p}hq", "{p}-project", "{p}-labs"]
+_SIBLINGS = ["hosted", "cloud", "web", "infra"]
+_STALE = [
+    "{P} core PRs are opened against {old} (base branch main).",
+    "{P} core lives in {old}; PR #{n1} for the core was opened there.",
+    "The {P} core repo is {old} — clone it with git clone https://github.com/{old}.git before "
+    "opening a PR.",
+    "CI for {P} core runs on every PR to {old}.",
+    "Reminder: {P} core pull requests need two approvals in {old}.",
+    "{P} core release {v} was tagged in {old} after PR #{n2} was merged.",
+]
+_SIBLING = [
+    "The {s} {P} service lives in {sib}; it deploys after each merged PR.",
+    "To work on the {s} {P} service, clone https://github.com/{sib}.git.",
+    "{sib} holds the {s} {P} deployment config (PR #{n3} merged).",
+]
+_OTHER = [
+    "The {P} team standup is at 9:{m:02d} in #{p}-dev.",
+    "{P} uses Python {py} and ruff for linting.",
+]
+
+
+def clone_case(seed: int) -> tuple[Case, list[str]]:
+    """Return clone variation ``seed`` and its hit order (seed 0 of dev is the incident)."""
+    rng = random.Random(seed)
+    incident = seed == DEV_SEED
+    P = "UFO" if incident else rng.choice(_PROJECTS)
+    p = P.lower()
+    org = "metalcraftai" if incident else rng.choice(_ORGS)
+    new_org = "ufo-ai" if incident else rng.choice(_NEW).format(p=p)
+    s = "hosted" if incident else rng.choice(_SIBLINGS)
+    old, new, sib = f"{org}/{p}", f"{new_org}/{p}", f"{org}/{p}-{s}"
+    fill = {
+        "P": P, "p": p, "old": old, "sib": sib, "s": s,
+        "n1": rng.randint(100, 2999), "n2": rng.randint(100, 2999), "n3": rng.randint(10, 999),
+        "v": f"{rng.randint(0, 2)}.{rng.randint(1, 19)}", "m": rng.choice([0, 15, 30, 45]),
+        "py": f"3.{rng.randint(10, 13)}",
+    }  # fmt: skip
+    stale = rng.sample(_STALE, rng.randint(3, 4))
+    sibling = rng.sample(_SIBLING, 2)
+    other = rng.sample(_OTHER, 1)
+    memories = [(f"stale{i}", t.format(**fill)) for i, t in enumerate(stale)]
+    memories += [(f"sibling{i}", t.format(**fill)) for i, t in enumerate(sibling)]
+    memories += [(f"other{i}", t.format(**fill)) for i, t in enumerate(other)]
+    ctext = f"{P} core — Moved from {old} to {new}; do GitHub work in {new}."
+    order = [i for i, _ in memories] + ["correction"]
+    rng.shuffle(order)
+    case = Case(
+        key=f"clone-{seed}",
+        memories=memories,
+        correction=("correction", ctext, [old], []),
+        questions={
+            "clone": (
+                f"Clone the {P} core repository so I can start on a fix. Reply with the exact "
+                "git clone command only.",
+                [new],
+                [old],
+            ),
+            "sibling": (
+                f"Clone the {s} {P} service repository (not the core). Reply with the exact git "
+                "clone command only.",
+                [sib],
+                [old, new],
+            ),
+        },
+        query=f"{P} core repository clone",
+        extra={"old": old, "new": new, "sibling": sib},
+    )
+    return case, order
+
+
+def slug_score(answer: str, right: Sequence[str], wrong: Sequence[str]) -> str:
+    """Return ``right``, ``wrong`` (an old or other-task slug) or ``other`` for an answer."""
+    bare = _HOST.sub("", answer)
+    found = {s.removesuffix(".git").lower() for s in _SLUG.findall(bare)}
+    if {r.lower() for r in right} & found and not {w.lower() for w in wrong} & found:
+        return "right"
+    if {w.lower() for w in wrong} & found:
+        return "wrong"
+    return "other"
+
+
+# ------------------------------------------------------------------------- SituatedQA
+
+
+def sqa_cases(path: Path, n: int, seed: int) -> list[Case]:
+    """Return ``n`` changed questions of a SituatedQA split as reading cases."""
+    questions = SQA.load(path)
+    changed = [q for q in questions if q.changed]
+    others = [q for q in questions if not q.changed]
+    rng = random.Random(seed)
+    picked = rng.sample(changed, min(n, len(changed)))
+    records, _plan = SQA.build(picked, [])
+    by_q: dict[str, list[Any]] = {}
+    for r in records:
+        by_q.setdefault(r.qid, []).append(r)
+    cases = []
+    for q in picked:
+        own = by_q[q.qid]
+        fix = next(r for r in own if r.kind == "correction")
+        old = [(r.id, r.text) for r in own if r.kind in ("old-a", "old-b")]
+        dis = rng.sample(others, 2)
+        extra = [
+            (f"{d.qid}:fact", f"{d.question}? — {d.answers[0]}.")
+            for d in dis
+            if not _matcher(q.old + q.answers).keys(f"{d.question}? — {d.answers[0]}.")
+        ]
+        cases.append(
+            Case(
+                key=f"sqa-{q.qid}",
+                memories=old + extra,
+                correction=(
+                    fix.id,
+                    fix.text,
+                    fix.deprecates["anchored"],
+                    fix.about.get("anchored", []),
+                ),
+                questions={
+                    "sqa": (f"{q.question}? Reply with the current answer only.", q.answers, q.old)
+                },
+                query=q.question,
+                extra={"question": q.question, "old": q.old, "new": q.answers},
+            )
+        )
+    return cases
+
+
+def _matcher(strings: Sequence[str]) -> Matcher[str]:
+    """Return nowline's matcher over the non-blank strings."""
+    return Matcher((s, s) for s in strings if s.strip())
+
+
+def answer_score(answer: str, right: Sequence[str], wrong: Sequence[str]) -> str:
+    """Return ``right`` (a current answer, no old one), ``wrong`` (an old one) or ``other``."""
+    has_right = bool(_matcher(right).keys(answer))
+    has_wrong = bool(_matcher(wrong).keys(answer))
+    if has_right and not has_wrong:
+        return "right"
+    return "wrong" if has_wrong else "other"
+
+
+# ----------------------------------------------------------------------------- writer
+
+
+@dataclass(frozen=True)
+class WriterCase:
+    """A change the user states, the memories already stored, and which of them are stale."""
+
+    key: str
+    message: str
+    memories: tuple[tuple[str, str], ...]
+    stale: frozenset[str]
+    new: tuple[str, ...]  # the new value(s): never to be deprecated
+
+
+WRITER_CASES = (
+    WriterCase(
+        "repository",
+        "Heads up: the UFO core repository moved from metalcraftai/ufo to ufo-ai/ufo.",
+        (
+            ("a", "UFO core lives in metalcraftai/ufo; PRs go there."),
+            ("b", "Clone UFO core with git clone https://github.com/metalcraftai/ufo.git"),
+            ("c", "The hosted UFO service lives in metalcraftai/ufo-hosted."),
+        ),
+        frozenset("ab"),
+        ("ufo-ai/ufo",),
+    ),
+    WriterCase(
+        "channel",
+        "We renamed the Slack channel #team-infra; it is #infra now.",
+        (
+            ("a", "Infra questions go to #team-infra on Slack."),
+            ("b", "Post outage updates in #team-infra."),
+            ("c", "The infra team meets on Tuesdays."),
+        ),
+        frozenset("ab"),
+        ("#infra",),
+    ),
+    WriterCase(
+        "email",
+        "Invoices should now be sent to accounts@newco.example instead of billing@oldco.example.",
+        (
+            ("a", "Send invoices to billing@oldco.example."),
+            ("b", "billing@oldco.example answers VAT questions."),
+            ("c", "Invoices are due within 30 days."),
+        ),
+        frozenset("ab"),
+        ("accounts@newco.example",),
+    ),
+    WriterCase(
+        "host",
+        "Our wiki moved from wiki.northwind.dev to docs.northwind.io.",
+        (
+            ("a", "The onboarding guide is at https://wiki.northwind.dev/start."),
+            ("b", "Runbooks live on wiki.northwind.dev under Ops."),
+            ("c", "Northwind's status page is status.northwind.dev."),
+        ),
+        frozenset("ab"),
+        ("docs.northwind.io",),
+    ),
+    WriterCase(
+        "owner, full name",
+        "Tomasz Kowalczyk took over the Acme deal from Maria Garcia last week.",
+        (
+            ("a", "Maria Garcia owns the Acme deal."),
+            ("b", "For the Acme renewal, ask Maria Garcia."),
+            ("c", "Maria Garcia leads the design guild."),
+        ),
+        frozenset("ab"),
+        ("Tomasz Kowalczyk",),
+    ),
+    WriterCase(
+        "role, first name",
+        "Globex has a new CFO: Ahmed replaced Priya.",
+        (
+            ("a", "Globex's CFO is Priya."),
+            ("b", "Priya at Globex signs off budgets over $50k."),
+            ("c", "Priya from our QA team reviews test plans."),
+        ),
+        frozenset("ab"),
+        ("Ahmed",),
+    ),
+    WriterCase(
+        "database host",
+        "We migrated the staging database from db-stage-01.internal to pg-stage.internal.",
+        (
+            ("a", "The staging database runs on db-stage-01.internal."),
+            ("b", "Connect to db-stage-01.internal with the staging VPN."),
+            ("c", "Production runs on db-prod-01.internal."),
+        ),
+        frozenset("ab"),
+        ("pg-stage.internal",),
+    ),
+    WriterCase(
+        "ticket",
+        "The billing epic is PAY-2040 now; PAY-1182 was closed as a duplicate.",
+        (
+            ("a", "Billing work is tracked in JIRA epic PAY-1182."),
+            ("b", "Link billing PRs to PAY-1182."),
+            ("c", "PAY-1183 tracks the refund bug."),
+        ),
+        frozenset("ab"),
+        ("PAY-2040",),
+    ),
+    WriterCase(
+        "new value first",
+        "Use PagerDuty schedule PQ9ZRT for on-call from now on; the old one, P7Q2XK, is deleted.",
+        (
+            ("a", "The on-call rotation is PagerDuty schedule P7Q2XK."),
+            ("b", "Escalations page P7Q2XK first."),
+            ("c", "On-call hand-over is on Mondays."),
+        ),
+        frozenset("ab"),
+        ("PQ9ZRT",),
+    ),
+    WriterCase(
+        "versioned URL",
+        "The API base URL is https://api.acme.io/v2 now; v1 was shut down.",
+        (
+            ("a", "The API base URL is https://api.acme.io/v1."),
+            ("b", "Fetch users from https://api.acme.io/v1/users."),
+            ("c", "The v1 of the mobile app is still in the store."),
+        ),
+        frozenset("ab"),
+        ("https://api.acme.io/v2",),
+    ),
+    WriterCase(
+        "package",
+        "The SDK's PyPI package was renamed from acme-sdk-legacy to acme-sdk.",
+        (
+            ("a", "Install the SDK with pip install acme-sdk-legacy."),
+            ("b", "acme-sdk-legacy pins requests<3."),
+            ("c", "The SDK supports Python 3.10 and newer."),
+        ),
+        frozenset("ab"),
+        ("acme-sdk",),
+    ),
+    WriterCase(
+        "a person's email",
+        "Dara's email address changed to dara.k@newcorp.example.",
+        (
+            ("a", "Dara's email is dara@corp.example."),
+            ("b", "Send the weekly report to dara@corp.example."),
+            ("c", "Dara prefers Slack for quick questions."),
+        ),
+        frozenset("ab"),
+        ("dara.k@newcorp.example",),
+    ),
+)
+
+_TOOL_CALL = re.compile(r"<tool_call>\s*(\{.*?\})\s*</tool_call>", re.S)
+_FENCED = re.compile(r"```(?:json)?\s*(\{.*?\})\s*```", re.S)
+
+
+def parse_calls(reply: str) -> list[dict[str, Any]] | None:
+    """Return the tool calls in a reply, or None if one is malformed JSON.
+
+    A call is Qwen's ``<tool_call>`` JSON, or (what small models often write instead) a JSON
+    object with ``name`` and ``arguments`` in a fenced code block or as the whole reply.
+    """
+    calls: list[dict[str, Any]] = []
+    bodies = _TOOL_CALL.findall(reply) or _FENCED.findall(reply)
+    if not bodies and reply.lstrip().startswith("{"):
+        bodies = [reply.strip()]
+    for body in bodies:
+        try:
+            call = json.loads(body)
+        except json.JSONDecodeError:
+            return None
+        if isinstance(call, dict):
+            calls.append(call)
+    return calls
+
+
+_REFUSALS = (
+    ("narrows nothing", "about inside the deprecated string"),
+    ("does not mention", "deprecated string not in body"),
+    ("generic", "generic string"),
+    ("near miss", "near miss"),
+)
+
+
+def _refusal_kind(message: str) -> str:
+    """Return a short name for why the tool refused a call (for the report's counts)."""
+    return next((kind for key, kind in _REFUSALS if key in message), "other")
+
+
+def writer_score(stores: Stores, case: WriterCase, reply: str) -> dict[str, Any]:
+    """Run the model's ``correct`` call on a store with the case's memories; classify it."""
+    calls = parse_calls(reply)
+    out: dict[str, Any] = {"reply": reply}
+    if calls is None:
+        return {**out, "outcome": "malformed call"}
+    fixes = [c for c in calls if c.get("name") == "correct"]
+    if not fixes:
+        names = sorted({str(c.get("name")) for c in calls})
+        return {**out, "outcome": f"called {', '.join(names)}" if names else "no tool call"}
+    args = fixes[0].get("arguments")
+    if isinstance(args, str):
+        try:
+            args = json.loads(args)
+        except json.JSONDecodeError:
+            return {**out, "outcome": "malformed call"}
+    out["arguments"] = args
+    stores._n += 1
+    col = nowline.wrap(
+        C.new_collection(stores.client, f"writer-{stores._n}"),
+        embedding_function=C.HashEmbedding(64),
+    )
+    col.add(ids=[i for i, _ in case.memories], documents=[t for _, t in case.memories])
+    result = run_tool(col, "correct", args if isinstance(args, dict) else {})
+    if result.is_error:
+        return {**out, "outcome": "refused: " + _refusal_kind(result.text), "error": result.text}
+    marked = {h.id for h in col.hits([i for i, _ in case.memories]) if h.role == "historical"}
+    deprecates = [str(d).casefold() for d in (args.get("deprecates") or [])]
+    out["marked"] = sorted(marked)
+    if any(n.casefold() in deprecates for n in case.new):
+        return {**out, "outcome": "new value in deprecates"}
+    if marked == case.stale:
+        return {**out, "outcome": "right"}
+    if marked - case.stale:
+        return {**out, "outcome": "marked unrelated memories"}
+    return {**out, "outcome": "missed stale memories"}
+
+
+# ------------------------------------------------------------------------------- runs
+
+
+@dataclass(frozen=True)
+class Run:
+    """One decoding setting."""
+
+    temperature: float
+    seed: int
+
+    @property
+    def label(self) -> str:
+        """Return ``greedy`` or ``t=0.7 seed=1``."""
+        return "greedy" if self.temperature == 0 else f"t={self.temperature:g} seed={self.seed}"
+
+
+def runs_of(args: argparse.Namespace) -> list[Run]:
+    """Return greedy plus each (temperature, seed) asked for."""
+    runs = [Run(0.0, 0)]
+    runs += [Run(t, s) for t in args.temperatures for s in range(1, args.seeds + 1)]
+    return runs
+
+
+def ask(model: Model, system: str, context: str, question: str, run: Run) -> str:
+    """Ask one question with a context block."""
+    messages = [
+        {"role": "system", "content": system},
+        {"role": "user", "content": f"{context}\n\n{question}"},
+    ]
+    return model.chat(messages, temperature=run.temperature, seed=run.seed, max_tokens=48)
+
+
+def contexts_for(
+    stores: Stores, case: Case, order: list[str], formats: Sequence[str], *, old_only: bool
+) -> dict[str, str]:
+    """Return each condition's context block for one case."""
+    records = _ordered(case, order)
+    bare = [r for r in records if r[0] != case.correction[0]]
+    out = {"bare": plain_block(bare), "plain": plain_block(records)}
+    recall = stores.recall(case, order)
+    for f in formats:
+        out[f"nowline:{f}"] = FORMATS[f](recall)
+    if old_only:
+        recall_old = stores.recall(case, order, correction_hit=False)
+        for f in formats:
+            out[f"nowline old only:{f}"] = FORMATS[f](recall_old)
+    return out
+
+
+def reading_task(
+    model: Model,
+    stores: Stores,
+    cases: Sequence[tuple[Case, list[str]]],
+    tasks: Sequence[str],
+    conditions: Sequence[str] | None,
+    formats: Sequence[str],
+    runs: Sequence[Run],
+    *,
+    system: str,
+    old_only: bool,
+    scorer: Callable[[str, Sequence[str], Sequence[str]], str],
+    bar: Any,
+    checkpoint: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """Ask every case's questions under every condition and decoding run; count the outcomes.
+
+    ``checkpoint`` gets the counts so far after each case (a long run leaves partial results).
+    """
+    counts: dict[str, dict[str, dict[str, Counter[str]]]] = {}
+    samples: list[dict[str, Any]] = []
+    tokens: dict[str, list[int]] = {}
+    for case, order in cases:
+        ctxs = contexts_for(stores, case, order, formats, old_only=old_only)
+        if conditions is not None:
+            ctxs = {k: v for k, v in ctxs.items() if k in conditions}
+        for cond, ctx in ctxs.items():
+            tokens.setdefault(cond, []).append(model.tokens(ctx))
+        for task in tasks:
+            question, right, wrong = case.questions[task]
+            for cond, ctx in ctxs.items():
+                for run in runs:
+                    reply = ask(model, system, ctx, question, run)
+                    outcome = scorer(reply, right, wrong)
+                    counts.setdefault(task, {}).setdefault(cond, {}).setdefault(
+                        run.label, Counter()
+                    )[outcome] += 1
+                    samples.append(
+                        {
+                            "case": case.key,
+                            "task": task,
+                            "condition": cond,
+                            "run": run.label,
+                            "reply": reply,
+                            "outcome": outcome,
+                        }
+                    )
+                    bar.update(1)
+        if checkpoint is not None:
+            checkpoint(_counted(counts, tokens, samples, {}))
+    first = cases[0][0] if cases else None
+    example = contexts_for(stores, first, cases[0][1], formats, old_only=old_only) if first else {}
+    return _counted(counts, tokens, samples, example)
+
+
+def _counted(
+    counts: dict[str, dict[str, dict[str, Counter[str]]]],
+    tokens: dict[str, list[int]],
+    samples: list[dict[str, Any]],
+    example: dict[str, str],
+) -> dict[str, Any]:
+    """Return a reading task's result as plain data."""
+    return {
+        "counts": {
+            t: {c: {r: dict(v) for r, v in by_run.items()} for c, by_run in by_cond.items()}
+            for t, by_cond in counts.items()
+        },
+        "context_tokens": {c: _mean_int(v) for c, v in tokens.items()},
+        "example_contexts": example,
+        "samples": list(samples),
+    }
+
+
+def _mean_int(values: Sequence[int]) -> float:
+    """Return the mean of ``values`` (0 when empty), rounded to one decimal."""
+    return round(sum(values) / len(values), 1) if values else 0.0
+
+
+def writer_task(
+    model: Model, stores: Stores, runs: Sequence[Run], *, bar: Any, limit: int | None = None
+) -> dict[str, Any]:
+    """Ask each writer case; return outcomes per run."""
+    tools = openai_tools()
+    results: dict[str, list[dict[str, Any]]] = {}
+    for case in WRITER_CASES[:limit]:
+        messages = [
+            {"role": "system", "content": WRITER_SYSTEM},
+            {"role": "user", "content": case.message},
+        ]
+        for run in runs:
+            reply = model.chat(
+                messages, tools=tools, temperature=run.temperature, seed=run.seed, max_tokens=256
+            )
+            scored = writer_score(stores, case, reply)
+            results.setdefault(run.label, []).append({"case": case.key, **scored})
+            bar.update(1)
+    return {
+        "runs": results,
+        "summary": {
+            label: dict(Counter(r["outcome"] for r in rows)) for label, rows in results.items()
+        },
+    }
+
+
+# ---------------------------------------------------------------------------- report
+
+
+def sha256_of(path: Path) -> str:
+    """Return the hex sha256 of a file."""
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Return the Wilson 95% interval of a share of ``k`` in ``n``."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
+    return (max(0.0, mid - half), min(1.0, mid + half))
+
+
+def _cell(by_run: dict[str, dict[str, int]]) -> str:
+    """Return 'right of n [Wilson 95%]' for greedy, then each sampled run's right count."""
+    parts = []
+    for label, c in by_run.items():
+        n, k = sum(c.values()), c.get("right", 0)
+        lo, hi = wilson(k, n)
+        run = "" if label == "greedy" else f" ({label})"
+        parts.append(f"{k}/{n} [{lo * n:.0f}–{hi * n:.0f}]{run}")
+    return "<br>".join(parts)
+
+
+def markdown(data: dict[str, Any]) -> str:
+    """Return the report."""
+    model = data["model"]
+    head = C.run_header(
+        f"Reader benchmark ({data['config']['split']}): {model['name']}",
+        data["machine"],
+        data["command"],
+        data["seconds"],
+    )
+    lines = [
+        head,
+        f"Model: **{model['name']}** (sha256 `{model['sha256']}`). {CAVEAT}",
+        "",
+        "Cells: right answers / asked [the Wilson 95% interval, in answers], greedy first, "
+        "then each sampled run. `bare`: the "
+        "memories alone; `plain`: the correction as one more memory (a plain vector store); "
+        "`nowline:<format>`: the same records recalled through nowline and rendered by that "
+        "format (`library` is `Recall.render()`). See bench/reader.md.",
+        "",
+    ]
+    for task, title in (
+        ("clone", "Clone task: the new repository"),
+        ("sibling", "Sibling question: the repository that did not move"),
+        ("sqa", "SituatedQA: the current answer"),
+    ):
+        block = data["tasks"].get(task)
+        if not block:
+            continue
+        lines += [f"## {title} — {model['name']}", "", CAVEAT, ""]
+        rows = []
+        for cond, by_run in block["counts"].items():
+            wrong = sum(c.get("wrong", 0) for c in by_run.values())
+            other = sum(c.get("other", 0) for c in by_run.values())
+            rows.append([f"`{cond}`", _cell(by_run), wrong, other, block["tokens"].get(cond, "")])
+        lines += [
+            C.md_table(
+                ["condition", "right", "old/wrong (all runs)", "other", "tokens per context"],
+                rows,
+            ),
+            "",
+        ]
+    writer = data["tasks"].get("writer")
+    if writer:
+        lines += [
+            f"## Writer: does the model call `correct` right? — {model['name']}",
+            "",
+            CAVEAT.replace("32 of 32", "27 of 30 right `deprecates`"),
+        ]
+        lines += ["", C.md_table(["run", "outcomes"], [
+            [label, ", ".join(f"{k}: {v}" for k, v in sorted(s.items()))]
+            for label, s in writer["summary"].items()
+        ]), ""]  # fmt: skip
+        rows = [
+            [r["case"], r["outcome"], json.dumps(r.get("arguments", ""))[:160].replace("|", "\\|")]
+            for r in writer["runs"].get("greedy", [])
+        ]
+        lines += [C.md_table(["case (greedy)", "outcome", "arguments"], rows), ""]
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------ main
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """Parse the command line."""
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    C.add_common_args(p, seed=SEED)
+    p.add_argument("--model", type=Path, help="a local GGUF file (not needed with --smoke)")
+    p.add_argument("--threads", type=int, default=1, help="CPU threads for the model (default 1)")
+    p.add_argument(
+        "--split",
+        choices=("dev", "test"),
+        default="test",
+        help="dev: the variations and questions formats are chosen on; test: fresh ones to "
+        "report (SituatedQA: dev split, and train for test; its test split is not here)",
+    )
+    p.add_argument("--variations", type=int, default=30, help="clone variations (default 30)")
+    p.add_argument("--questions", type=int, default=30, help="SituatedQA questions (default 30)")
+    p.add_argument(
+        "--tasks",
+        default="clone,sibling,sqa,writer",
+        help="comma-separated: clone, sibling, sqa, writer (default all)",
+    )
+    p.add_argument(
+        "--formats",
+        default="library",
+        help=f"comma-separated nowline formats, of: {', '.join(FORMATS)} (default library)",
+    )
+    p.add_argument(
+        "--conditions",
+        default="",
+        help="comma-separated conditions to ask (default: bare, plain and every format)",
+    )
+    p.add_argument("--temperatures", type=float, nargs="*", default=[], help="sampled runs")
+    p.add_argument("--seeds", type=int, default=1, help="seeds per temperature (default 1)")
+    p.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        help="SituatedQA raw_data folder (default ../shared/data/situatedqa/data/raw_data)",
+    )
+    p.add_argument("--name", default="", help="suffix of the result files' name")
+    p.add_argument(
+        "--first",
+        type=int,
+        default=0,
+        help="skip this many variations and questions (to split a run over processes)",
+    )
+    p.add_argument(
+        "--merge",
+        type=Path,
+        nargs="*",
+        default=None,
+        help="instead of running: add up the counts of these JSON results into one report",
+    )
+    args = p.parse_args(argv)
+    if not args.smoke and args.model is None and args.merge is None:
+        p.error("--model is required (or --smoke)")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark and write its report."""
+    args = parse_args(argv)
+    if args.merge is not None:
+        return merge(args)
+    start = time.perf_counter()
+    tasks = [t for t in args.tasks.split(",") if t]
+    formats = [f for f in args.formats.split(",") if f]
+    unknown = [f for f in formats if f not in FORMATS]
+    if unknown:
+        raise SystemExit(f"unknown format(s) {unknown}; choose from {list(FORMATS)}")
+    conditions = [c for c in args.conditions.split(",") if c] or None
+    if args.smoke:
+        args.variations, args.questions = min(args.variations, 3), min(args.questions, 3)
+        model: Model = FakeModel()
+        model_info = {"name": model.name, "sha256": "-", "path": None}
+    else:
+        model = LlamaModel(args.model, threads=args.threads)
+        model_info = {
+            "name": args.model.name,
+            "sha256": sha256_of(args.model),
+            "path": str(args.model),
+            "metadata": model.metadata,  # type: ignore[attr-defined]
+        }
+    runs = runs_of(args)
+    base = DEV_SEED if args.split == "dev" else TEST_SEED
+    raw = args.data or C.DATA_ROOT / "situatedqa" / "data" / "raw_data"
+    sqa_file = raw / ("temp.dev.jsonl" if args.split == "dev" else "temp.train.jsonl")
+    data: dict[str, Any] = {
+        "benchmark": "reader",
+        "machine": C.machine_info(),
+        "command": C.command_line(),
+        "model": model_info,
+        "caveat": CAVEAT,
+        "config": {
+            "smoke": args.smoke,
+            "split": args.split,
+            "variations": args.variations,
+            "questions": args.questions,
+            "tasks": tasks,
+            "formats": formats,
+            "conditions": conditions,
+            "runs": [r.label for r in runs],
+            "threads": args.threads,
+            "sqa_file": str(sqa_file),
+            "git": _git_head(),
+        },
+        "tasks": {},
+    }
+    name = f"reader.{args.split}" + (f".{args.name}" if args.name else "")
+
+    def checkpoint(task_names: Sequence[str]) -> Callable[[dict[str, Any]], None]:
+        """Return a function that writes the partial counts of ``task_names``."""
+
+        def write(res: dict[str, Any]) -> None:
+            for t in task_names:
+                if t in res["counts"]:
+                    data["tasks"][t] = {"counts": res["counts"][t], "tokens": res["context_tokens"]}
+            data["partial"] = True
+            data["seconds"] = time.perf_counter() - start
+            C.write_report(args.out, name, data, markdown(data), echo=False)
+
+        return write
+
+    stores = Stores()
+    try:
+        with C.progress(desc="prompts", unit="prompt") as bar:
+            reading = [t for t in ("clone", "sibling") if t in tasks]
+            if reading:
+                cases = [clone_case(base + args.first + i) for i in range(args.variations)]
+                res = reading_task(
+                    model, stores, cases, reading, conditions, formats, runs,
+                    system=READER_SYSTEM, old_only=False, scorer=slug_score, bar=bar,
+                    checkpoint=checkpoint(reading),
+                )  # fmt: skip
+                for t in reading:
+                    data["tasks"][t] = {"counts": res["counts"][t], "tokens": res["context_tokens"]}
+                data["clone_example_contexts"] = res["example_contexts"]
+                data["clone_samples"] = res["samples"]
+            if "sqa" in tasks and sqa_file.exists():
+                picked = sqa_cases(sqa_file, args.first + args.questions, base)[args.first :]
+                cases = [(c, _sqa_order(c)) for c in picked]
+                res = reading_task(
+                    model, stores, cases, ["sqa"], conditions, formats, runs,
+                    system=SQA_SYSTEM, old_only=True, scorer=answer_score, bar=bar,
+                    checkpoint=checkpoint(["sqa"]),
+                )  # fmt: skip
+                data["tasks"]["sqa"] = {
+                    "counts": res["counts"].get("sqa", {}),
+                    "tokens": res["context_tokens"],
+                }
+                data["sqa_example_contexts"] = res["example_contexts"]
+                data["sqa_samples"] = res["samples"]
+            if "writer" in tasks:
+                data["tasks"]["writer"] = writer_task(
+                    model, stores, runs, bar=bar, limit=3 if args.smoke else None
+                )
+    finally:
+        stores.close()
+    data["seconds"] = time.perf_counter() - start
+    data["partial"] = False
+    C.write_report(args.out, name, data, markdown(data))
+    return 0
+
+
+def merge(args: argparse.Namespace) -> int:
+    """Add up the counts of several results of one model into ``reader.<split>.<name>``."""
+    parts = [json.loads(path.read_text()) for path in args.merge]
+    if not parts:
+        raise SystemExit("--merge needs at least one JSON result")
+    if len({p["model"]["sha256"] for p in parts}) != 1:
+        raise SystemExit("--merge: the results come from different models")
+    data = dict(parts[0], tasks={}, merged_from=[str(p) for p in args.merge])
+    data["partial"] = any(p.get("partial") for p in parts)
+    data["seconds"] = sum(p.get("seconds", 0.0) for p in parts)
+    data["command"] = C.command_line()
+    cases = {c.key: c for c in WRITER_CASES}
+    stores = Stores()
+    for part in parts:
+        for task, block in part["tasks"].items():
+            if task == "writer":  # scored again from the replies, with this scorer
+                into = data["tasks"].setdefault(task, {"runs": {}, "summary": {}})
+                for label, rows in block["runs"].items():
+                    for row in rows:
+                        scored = writer_score(stores, cases[row["case"]], row["reply"])
+                        into["runs"].setdefault(label, []).append({"case": row["case"], **scored})
+                into["summary"] = {
+                    label: dict(Counter(r["outcome"] for r in rows))
+                    for label, rows in into["runs"].items()
+                }
+                continue
+            into = data["tasks"].setdefault(task, {"counts": {}, "tokens": {}})
+            for cond, by_run in block["counts"].items():
+                for label, c in by_run.items():
+                    have = into["counts"].setdefault(cond, {}).setdefault(label, {})
+                    for outcome, k in c.items():
+                        have[outcome] = have.get(outcome, 0) + k
+            for cond, t in block["tokens"].items():
+                into["tokens"].setdefault(cond, t)  # the mean of the first part that has it
+    stores.close()
+    name = f"reader.{parts[0]['config']['split']}" + (f".{args.name}" if args.name else "")
+    C.write_report(args.out, name, data, markdown(data))
+    return 0
+
+
+def _git_head() -> str | None:
+    """Return the repository's commit (what ``library`` renders depends on it), or None."""
+    import subprocess
+
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(C.REPO_ROOT), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
+def _sqa_order(case: Case) -> list[str]:
+    """Return a SituatedQA case's hit order: the old facts, the correction, the others."""
+    ids = [i for i, _ in case.memories]
+    olds = [i for i in ids if i.endswith((":old-a", ":old-b"))]
+    rest = [i for i in ids if i not in olds]
+    return [*olds, case.correction[0], *rest]
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

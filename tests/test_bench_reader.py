@@ -1,0 +1,115 @@
+"""Smoke run of bench/reader.py: every task and condition runs with the fake model, no llama.
+
+The script runs once in a subprocess (a module fixture, about 15 s), as tests/test_bench_smoke.py
+runs the other benchmarks.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from nowline.render import LEGEND
+
+REPO = Path(__file__).resolve().parent.parent
+SCRIPT = REPO / "bench" / "reader.py"
+SQA = REPO.parent / "shared" / "data" / "situatedqa" / "data" / "raw_data" / "temp.train.jsonl"
+TIMEOUT = 240
+
+
+def _run(*args: str, out: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the script from the repository root and return the finished process."""
+    env = dict(os.environ, NOWLINE_BENCH_QUIET="1", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+    cmd = [sys.executable, str(SCRIPT), *args] + (["--out", str(out)] if out else [])
+    return subprocess.run(
+        cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=TIMEOUT, check=False
+    )
+
+
+@pytest.fixture(scope="module")
+def smoke(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Run ``--smoke`` with two formats and return the JSON result."""
+    out = tmp_path_factory.mktemp("reader")
+    proc = _run("--smoke", "--formats", "now-lines,library", out=out)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert (out / "reader.test.md").read_text().startswith("# ")
+    data: dict[str, Any] = json.loads((out / "reader.test.json").read_text())
+    data["_markdown"] = (out / "reader.test.md").read_text()
+    return data
+
+
+def test_help_documents_the_model_and_smoke_options() -> None:
+    """--help exits 0 and documents --smoke, --out, --model and --threads."""
+    proc = _run("--help")
+    assert proc.returncode == 0, proc.stderr
+    for option in ("--smoke", "--out", "--model", "--threads", "--temperatures"):
+        assert option in proc.stdout
+
+
+def test_without_a_model_the_script_asks_for_one() -> None:
+    """A real run needs --model: the script exits with a usage error that names it."""
+    proc = _run("--tasks", "clone")
+    assert proc.returncode == 2 and "--model" in proc.stderr
+
+
+def test_smoke_asks_every_reading_task_under_every_condition(smoke: dict[str, Any]) -> None:
+    """Clone and sibling tasks are asked under bare, plain and both nowline formats."""
+    conditions = {"bare", "plain", "nowline:now-lines", "nowline:library"}
+    for task in ("clone", "sibling"):
+        counts = smoke["tasks"][task]["counts"]
+        assert set(counts) == conditions
+        for by_run in counts.values():
+            assert sum(by_run["greedy"].values()) == smoke["config"]["variations"] == 3
+
+
+def test_smoke_fake_reader_follows_the_now_line(smoke: dict[str, Any]) -> None:
+    """The fake model clones the old repository from bare memories and the new one with nowline."""
+    clone = smoke["tasks"]["clone"]["counts"]
+    assert clone["bare"]["greedy"].get("wrong") == 3
+    assert clone["nowline:library"]["greedy"].get("right") == 3
+
+
+def test_smoke_library_condition_is_the_library_rendering(smoke: dict[str, Any]) -> None:
+    """The library format is Recall.render(); now-lines is the rendering before the study."""
+    ctx = smoke["clone_example_contexts"]
+    library, before = ctx["nowline:library"], ctx["nowline:now-lines"]
+    assert library.startswith(f"Relevant memory:\n{LEGEND}\n- ")
+    assert "\n- [outdated] " in library and "\n    now: " in library
+    assert before.startswith("Relevant memory:\n- ") and "[outdated]" not in before
+    assert before.replace("- [outdated] ", "- ") == library.replace("- [outdated] ", "- ").replace(
+        LEGEND + "\n", ""
+    )
+    assert "now:" not in ctx["bare"] and "now:" not in ctx["plain"]
+    assert ctx["plain"].count("\n- ") == ctx["bare"].count("\n- ") + 1
+
+
+def test_smoke_situatedqa_shows_old_only_contexts(smoke: dict[str, Any]) -> None:
+    """SituatedQA adds the old-only nowline condition, where the correction is no hit of its own."""
+    if not SQA.exists():
+        pytest.skip("SituatedQA data is not available")
+    counts = smoke["tasks"]["sqa"]["counts"]
+    assert {"bare", "plain", "nowline:library", "nowline old only:library"} <= set(counts)
+    assert counts["nowline old only:library"]["greedy"].get("right") == 3
+    assert counts["bare"]["greedy"].get("wrong") == 3
+
+
+def test_smoke_writer_runs_the_call_through_the_tools(smoke: dict[str, Any]) -> None:
+    """The writer's correct call is run on a real store and classified by what it marked."""
+    rows = smoke["tasks"]["writer"]["runs"]["greedy"]
+    repo = next(r for r in rows if r["case"] == "repository")
+    assert repo["outcome"] == "right" and repo["marked"] == ["a", "b"]
+    assert all(r["outcome"] for r in rows)
+
+
+def test_smoke_report_names_the_model_and_the_caveat(smoke: dict[str, Any]) -> None:
+    """Every table of the report names the model and says a small model shows direction only."""
+    md = smoke["_markdown"]
+    headings = [line for line in md.splitlines() if line.startswith("## ")]
+    assert headings and all("fake (smoke)" in h for h in headings)
+    assert md.count("shows the direction, not production numbers") >= len(headings)
