@@ -1,6 +1,6 @@
 """Smoke run of bench/reader.py: every task and condition runs with the fake model, no llama.
 
-The script runs once in a subprocess (a module fixture, about 15 s), as tests/test_bench_smoke.py
+The script runs once in a subprocess (a module fixture, about 15 s), as tests/project/test_bench_smoke.py
 runs the other benchmarks.
 """
 
@@ -17,7 +17,7 @@ import pytest
 
 from nowline.render import LEGEND
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "bench" / "reader.py"
 SQA = REPO.parent / "shared" / "data" / "situatedqa" / "data" / "raw_data" / "temp.train.jsonl"
 TIMEOUT = 240
