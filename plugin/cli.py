@@ -34,7 +34,6 @@ import functools
 import inspect
 import json
 import os
-import re
 import shutil
 import sys
 import time
@@ -61,7 +60,7 @@ except ImportError as exc:
 import nowline
 from nowline.jsonl import OnExisting
 from nowline.models import CURRENT, HISTORICAL, RETRACTED, TRANSITION
-from nowline.render import MIN_TERMINAL_WIDTH, terminal_safe
+from nowline.render import MIN_TERMINAL_WIDTH, iso_times, json_text, terminal_safe
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -277,10 +276,6 @@ def _root(
 # ----------------------------------------------------------------- output
 
 
-# Inside a JSON string the C0 controls are already escaped by json.dumps; the rest are not.
-_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
-
-
 def _safe(text: object) -> str:
     """Return ``text`` ready for a rich table cell: terminal-safe and markup-escaped."""
     return escape(terminal_safe(str(text)))
@@ -294,8 +289,7 @@ def _echo(text: str) -> None:
 
 def _echo_json(data: Any) -> None:
     """Print ``data`` as JSON; controls inside strings are escaped, so it is terminal-safe."""
-    text = json.dumps(data, indent=2, ensure_ascii=False)
-    typer.echo(_JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
+    typer.echo(json_text(data))
 
 
 def _out() -> Console:
@@ -327,43 +321,6 @@ def _utc(seconds: float | None) -> str:
         return datetime.fromtimestamp(seconds, tz=timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
     except (OverflowError, OSError, ValueError):
         return str(seconds)
-
-
-def _iso(seconds: float | None) -> str | None:
-    """Return epoch seconds as ISO 8601 text in UTC (``...Z``), or None."""
-    if seconds is None:
-        return None
-    try:
-        stamp = datetime.fromtimestamp(seconds, tz=timezone.utc)
-    except (OverflowError, OSError, ValueError):
-        return None
-    text = stamp.isoformat(timespec="milliseconds" if stamp.microsecond else "seconds")
-    return text.replace("+00:00", "Z")
-
-
-_TIME_KEYS = ("time", "retracted", "as_of")
-
-
-def _iso_times(data: Any) -> Any:
-    """Return JSON data whose nowline times are ISO 8601, each with its epoch as ``<key>_epoch``.
-
-    The times are those of nowline's models (a correction's ``time`` and ``retracted``, a
-    packet's ``as_of``); user metadata is left as stored.
-    """
-    if isinstance(data, list):
-        return [_iso_times(item) for item in data]
-    if not isinstance(data, dict):
-        return data
-    out: dict[str, Any] = {}
-    for key, value in data.items():
-        if key == "metadata":
-            out[key] = value
-        elif key in _TIME_KEYS and (value is None or isinstance(value, (int, float))):
-            out[key] = _iso(value)
-            out[f"{key}_epoch"] = value
-        else:
-            out[key] = _iso_times(value)
-    return out
 
 
 def _short(text: str | None, width: int = 100) -> str:
@@ -782,12 +739,12 @@ def corrections(
 
 def _summary_json(row: CorrectionSummary) -> dict[str, Any]:
     """Return one correction as the JSON output shows it (times as ISO 8601 and epoch)."""
-    return cast(dict[str, Any], _iso_times(row.model_dump(mode="json")))
+    return cast(dict[str, Any], iso_times(row.model_dump(mode="json")))
 
 
 def _dump(model: BaseModel) -> Any:
     """Return a nowline model as the JSON output shows it."""
-    return _iso_times(model.model_dump(mode="json"))
+    return iso_times(model.model_dump(mode="json"))
 
 
 @_command()

@@ -49,9 +49,12 @@ from __future__ import annotations
 
 import bisect
 import functools
+import json
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
+from datetime import datetime, timezone
+from typing import Any
 
 __all__ = [
     "CUT_MARK",
@@ -65,11 +68,15 @@ __all__ = [
     "PREFIXES",
     "QUOTE_MARK",
     "RETRACTED_TEXT",
+    "TIME_KEYS",
     "Line",
     "annotate_document",
     "cap_text",
     "correction_lines",
     "format_lines",
+    "iso_time",
+    "iso_times",
+    "json_text",
     "one_line",
     "render_block",
     "retracted_line",
@@ -499,3 +506,57 @@ def terminal_safe(text: str, *, width: int | None = None) -> str:
     if width is None:
         return safe
     return "\n".join(row for line in safe.split("\n") for row in _wrap(line, width))
+
+
+# ------------------------------------------------------------------------ JSON output
+
+# Inside a JSON string the C0 controls are already escaped by json.dumps; the rest are not.
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+
+TIME_KEYS = ("time", "retracted", "as_of")
+"""The keys of nowline's models that hold times (epoch seconds)."""
+
+
+def iso_time(seconds: float | None) -> str | None:
+    """Return epoch seconds as ISO 8601 text in UTC (``...Z``), or None (none, or unusable)."""
+    if seconds is None:
+        return None
+    try:
+        stamp = datetime.fromtimestamp(seconds, tz=timezone.utc)
+    except (OverflowError, OSError, ValueError):
+        return None
+    text = stamp.isoformat(timespec="milliseconds" if stamp.microsecond else "seconds")
+    return text.replace("+00:00", "Z")
+
+
+def iso_times(data: Any) -> Any:
+    """Return JSON data whose nowline times are ISO 8601, each with its epoch as ``<key>_epoch``.
+
+    The times are those of nowline's models (:data:`TIME_KEYS`: a correction's ``time`` and
+    ``retracted``, a packet's ``as_of``); user metadata is left as stored.
+    """
+    if isinstance(data, list):
+        return [iso_times(item) for item in data]
+    if not isinstance(data, dict):
+        return data
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key == "metadata":
+            out[key] = value
+        elif key in TIME_KEYS and (value is None or isinstance(value, (int, float))):
+            out[key] = iso_time(value)
+            out[f"{key}_epoch"] = value
+        else:
+            out[key] = iso_times(value)
+    return out
+
+
+def json_text(data: Any) -> str:
+    """Return ``data`` as indented JSON that is safe to print: controls inside strings escaped.
+
+    ``json.dumps`` escapes the C0 controls; the C1 controls and the characters that reorder
+    or hide text in a terminal (bidirectional controls, line and paragraph separators) are
+    written as JSON unicode escapes too.
+    """
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

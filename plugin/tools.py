@@ -30,10 +30,8 @@ its URL, or a local folder.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
@@ -59,7 +57,7 @@ from nowline import (
     stale_message,
     to_epoch,
 )
-from nowline.render import format_lines, one_line, sanitize
+from nowline.render import format_lines, iso_times, json_text, one_line, sanitize
 from nowline.stores import DEFAULT_COLLECTION, TOKEN_HEADERS
 
 if TYPE_CHECKING:
@@ -559,9 +557,6 @@ async def _drive_async(steps: _Steps[_T], collection: AsyncCollection) -> _T:
         return cast(_T, stop.value)
 
 
-# Inside a JSON string the C0 controls are already escaped by json.dumps; the rest are not.
-_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
-_TIME_KEYS = ("time", "retracted")
 _IDS_PER_GET = 5000  # ids per metadata read (Chroma refuses very large reads with metadatas)
 
 
@@ -578,34 +573,7 @@ def _corrections_steps(binding: dict[str, Any]) -> _Steps[str]:
             metas = got["metadatas"] or []
             held |= {i for i, m in zip(got["ids"], metas, strict=True) if in_scope(m, binding)}
         rows = [r for r in rows if r.id in held]
-    text = json.dumps(
-        [_iso_times(r.model_dump(mode="json")) for r in rows], indent=2, ensure_ascii=False
-    )
-    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
-def _iso_times(row: dict[str, Any]) -> dict[str, Any]:
-    """Return a correction's JSON with its times as ISO 8601, each with ``<key>_epoch`` beside."""
-    out: dict[str, Any] = {}
-    for key, value in row.items():
-        if key in _TIME_KEYS and (value is None or isinstance(value, (int, float))):
-            out[key] = _iso(value)
-            out[f"{key}_epoch"] = value
-        else:
-            out[key] = value
-    return out
-
-
-def _iso(seconds: float | None) -> str | None:
-    """Return epoch seconds as ISO 8601 text in UTC (``...Z``), or None."""
-    if seconds is None:
-        return None
-    try:
-        stamp = datetime.fromtimestamp(seconds, tz=timezone.utc)
-    except (OverflowError, OSError, ValueError):
-        return None
-    text = stamp.isoformat(timespec="milliseconds" if stamp.microsecond else "seconds")
-    return text.replace("+00:00", "Z")
+    return json_text(iso_times([r.model_dump(mode="json") for r in rows]))
 
 
 def _tool_steps(
