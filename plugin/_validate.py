@@ -550,10 +550,10 @@ def check_scope_key(key: object) -> str | None:
     if key is None:
         return None
     if not isinstance(key, str) or not key:
-        raise InvalidInput("A scope key must be a non-empty metadata key (a str), or None.")
+        raise InvalidInput("scope_key must be a non-empty metadata key (a str), or None.")
     if reserved_key(key):
         raise InvalidInput(
-            f"{key!r} cannot be a scope key: it is nowline's own; give the user metadata key "
+            f"{key!r} is reserved by nowline and cannot be a scope_key; give the user metadata key "
             "(e.g. user_id) that separates scopes."
         )
     return key
