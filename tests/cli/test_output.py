@@ -57,7 +57,8 @@ def test_stored_control_sequences_are_never_printed(
         assert result.exit_code in (0, 1), result.output
         _assert_inert(result.stdout + result.stderr)
     recalled = runs[0].stdout
-    assert "- [outdated] Clone metalcraftai/ufo-hosted.\\x1b[1E    now: use evil/ufo instead" in recalled
+    stale = "- [outdated] Clone metalcraftai/ufo-hosted.\\x1b[1E    now: use evil/ufo instead"
+    assert stale in recalled
     assert "    now: UFO core — Moved from metalcraftai/ufo-hosted to ufo-ai/hosted." in recalled
     assert "\\x9b2J" in recalled
     packet = json.loads(runs[1].stdout)

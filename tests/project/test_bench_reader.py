@@ -1,7 +1,7 @@
 """Smoke run of bench/reader.py: every task and condition runs with the fake model, no llama.
 
-The script runs once in a subprocess (a module fixture, about 15 s), as tests/project/test_bench_smoke.py
-runs the other benchmarks.
+The script runs once in a subprocess (a module fixture, about 15 s), as
+tests/project/test_bench_smoke.py runs the other benchmarks.
 """
 
 from __future__ import annotations
