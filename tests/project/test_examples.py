@@ -67,5 +67,5 @@ def test_async_demo_recalls_with_now_lines_from_a_real_server(
     out = capsys.readouterr().out
     assert "metalcraftai/ufo" in out.split("\n")[0]  # the StaleReference message comes first
     now = "\n    now: UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo; do GitHub work in"
-    assert out.count("- metalcraftai/ufo — PR #1705 passed review." + now) == 2
+    assert out.count("- [outdated] metalcraftai/ufo — PR #1705 passed review." + now) == 2
     assert (tmp_path / "server" / "data").is_dir()  # the server really stored it there
