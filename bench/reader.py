@@ -191,7 +191,9 @@ class FakeModel:
 
     Reading tasks: it answers with the slug (or answer) that the first now-line moves to, else
     the first one of the first memory. Writer task: it calls ``correct`` with the string after
-    "from" in the user's message. It measures nothing; it lets the tests run every code path.
+    "from" in the user's message, and (where the message says "moved") wrongly repeats it in
+    ``about``; handed the tool's error, it calls again without ``about``. It measures nothing;
+    it lets the tests run every code path.
     """
 
     name = "fake (smoke)"
@@ -208,10 +210,14 @@ class FakeModel:
         """Return a rule-based reply."""
         text = messages[-1]["content"]
         if tools:
+            retry = messages[-1]["role"] == "tool"
+            text = next(m["content"] for m in messages if m["role"] == "user")
             m = re.search(r"\bfrom (\S+?) to (\S+?)[.,;]?(?:\s|$)", text)
             if not m:
                 return "Noted."
-            args = {"body": text, "deprecates": [m.group(1)]}
+            args: dict[str, Any] = {"body": text, "deprecates": [m.group(1)]}
+            if "moved" in text and not retry:
+                args["about"] = [m.group(1)]
             return (
                 "<tool_call>\n"
                 + json.dumps({"name": "correct", "arguments": args})
@@ -249,6 +255,14 @@ LEGEND = (
     "([outdated] marks a memory that is no longer true; the now: line beneath it says what "
     "is true now.)"
 )
+LEGEND_USE = (
+    "([outdated] marks a memory that is no longer true: do not act on it. Act on the now: "
+    "line beneath it.)"
+)
+LEGEND_STRIKE = (
+    "([outdated] marks a memory that is no longer true, with its outdated values struck "
+    "through; the now: line beneath it says what is true now.)"
+)
 _OUTDATED = "[outdated] "
 
 
@@ -259,6 +273,24 @@ def _quote_outdated(line: str) -> str:
     return "(quoted) " + line if forged else line
 
 
+def _strike(hit: nowline.Hit) -> str:
+    """Return a stale hit's text with each string its corrections deprecate struck through.
+
+    Stored ``~~`` is escaped first, so only the renderer's strikes read as strikes.
+    """
+    text = (hit.document or "").replace("~~", "~\\~")
+    strings = {d for c in hit.direct for d in c.deprecates}
+    if hit.role != "historical" or not strings:
+        return text
+    out, at = [], 0
+    for m in _matcher(sorted(strings)).find(text):
+        if m.start < at:
+            continue
+        out += [text[at : m.start], "~~", text[m.start : m.end], "~~"]
+        at = m.end
+    return "".join(out) + text[at:]
+
+
 def _block(
     recall: nowline.Recall,
     *,
@@ -266,17 +298,28 @@ def _block(
     legend: str = "",
     header: str = "Relevant memory:",
     fix_label: str = "",
+    strike: bool = False,
+    top: str = "",
 ) -> str:
     """Render like the library, with ``label`` before each stale memory and ``legend`` on top.
 
-    ``fix_label`` goes before a recalled correction (a ``transition`` hit).
+    ``fix_label`` goes before a recalled correction (a ``transition`` hit); ``strike`` strikes
+    the deprecated strings in a stale memory; ``top`` heads one line per distinct newest
+    correction under the legend.
     """
     stale_hits = any(hit.role == "historical" for hit in recall.hits)
     out = [header if stale_hits else "Relevant memory:"]
     if legend and stale_hits:
         out.append(legend)
+    if top and stale_hits:
+        seen: dict[str, str] = {}
+        for hit in recall.hits:
+            for c in hit.now:
+                seen.setdefault(c.id, " ".join(c.document.split()))
+        out.extend(f"{top} {body}" for body in seen.values())
     for hit in recall.hits:
-        text = [_quote_outdated(x) for x in sanitize(hit.document or "").splitlines()] or [""]
+        raw = _strike(hit) if strike else (hit.document or "")
+        text = [_quote_outdated(x) for x in sanitize(raw).splitlines()] or [""]
         stale = hit.role == "historical"
         mark = label if stale else (fix_label if hit.role == "transition" else "")
         out.append("- " + mark + text[0])
@@ -307,6 +350,11 @@ FORMATS: dict[str, Renderer] = {
     "outdated+legend+fix": lambda r: _block(
         r, label=_OUTDATED, legend=LEGEND, fix_label="[correction] "
     ),
+    "outdated+legend-use": lambda r: _block(r, label=_OUTDATED, legend=LEGEND_USE),
+    "outdated+legend+strike": lambda r: _block(
+        r, label=_OUTDATED, legend=LEGEND_STRIKE, strike=True
+    ),
+    "outdated+legend+top": lambda r: _block(r, label=_OUTDATED, legend=LEGEND, top="Now true:"),
 }
 
 
@@ -700,6 +748,204 @@ WRITER_CASES = (
         frozenset("ab"),
         ("dara.k@newcorp.example",),
     ),
+    WriterCase(
+        "docs URL",
+        "The developer docs moved from https://docs.acme.io to https://acme.dev/docs.",
+        (
+            ("a", "API reference: https://docs.acme.io/api."),
+            ("b", "Link new users to https://docs.acme.io for setup."),
+            ("c", "The status page is https://status.acme.io."),
+        ),
+        frozenset("ab"),
+        ("https://acme.dev/docs",),
+    ),
+    WriterCase(
+        "channel, second",
+        "#eng-alerts is gone; alerts go to #alerts-eng from today.",
+        (
+            ("a", "Pager alerts are mirrored to #eng-alerts."),
+            ("b", "Post incident summaries in #eng-alerts."),
+            ("c", "#eng-chat is for casual talk."),
+        ),
+        frozenset("ab"),
+        ("#alerts-eng",),
+    ),
+    WriterCase(
+        "GitHub org",
+        "Our GitHub organisation was renamed from brightforge to brightforge-labs.",
+        (
+            ("a", "Clone the API with git clone https://github.com/brightforge/api.git."),
+            ("b", "The web app lives in brightforge/web."),
+            ("c", "The design files are in the Brightforge-Design Figma team."),
+        ),
+        frozenset("ab"),
+        ("brightforge-labs",),
+    ),
+    WriterCase(
+        "phone number",
+        "Acme's support hotline changed from +1 415 555 0100 to +1 415 555 0199.",
+        (
+            ("a", "Customers call the Acme support hotline at +1 415 555 0100."),
+            ("b", "After hours, Acme's hotline +1 415 555 0100 goes to voicemail."),
+            ("c", "The sales line is +1 415 555 0142."),
+        ),
+        frozenset("ab"),
+        ("+1 415 555 0199",),
+    ),
+    WriterCase(
+        "container image",
+        "We switched the base image from ghcr.io/acme/base-py310 to ghcr.io/acme/base-py312.",
+        (
+            ("a", "Every service builds FROM ghcr.io/acme/base-py310."),
+            ("b", "Security scans run nightly on ghcr.io/acme/base-py310."),
+            ("c", "ghcr.io/acme/base-node20 is the Node base image."),
+        ),
+        frozenset("ab"),
+        ("ghcr.io/acme/base-py312",),
+    ),
+    WriterCase(
+        "bucket",
+        "Backups now go to s3://acme-backups-eu; s3://acme-backups is read-only.",
+        (
+            ("a", "Nightly backups are written to s3://acme-backups."),
+            ("b", "Restore drills read from s3://acme-backups."),
+            ("c", "Logs are archived in s3://acme-logs."),
+        ),
+        frozenset("ab"),
+        ("s3://acme-backups-eu",),
+    ),
+    WriterCase(
+        "team owner",
+        "Team Falcon owns the payments service now; Team Osprey handed it over.",
+        (
+            ("a", "Team Osprey owns the payments service."),
+            ("b", "Page Team Osprey for payments incidents."),
+            ("c", "Team Osprey runs the Friday demo."),
+        ),
+        frozenset("ab"),
+        ("Team Falcon",),
+    ),
+    WriterCase(
+        "CEO, full name",
+        "Initech has a new CEO, Samir Nagheenanajar; Bill Lumbergh stepped down.",
+        (
+            ("a", "Bill Lumbergh is Initech's CEO."),
+            ("b", "Initech partnerships need sign-off from Bill Lumbergh as CEO."),
+            ("c", "Bill Lumbergh likes TPS reports."),
+        ),
+        frozenset("ab"),
+        ("Samir Nagheenanajar",),
+    ),
+    WriterCase(
+        "meeting link",
+        "The standup link is https://zoom.us/j/555000222 now; https://zoom.us/j/111222333 is dead.",
+        (
+            ("a", "Daily standup: https://zoom.us/j/111222333."),
+            ("b", "Guests join the standup via https://zoom.us/j/111222333."),
+            ("c", "The retro link is https://zoom.us/j/999888777."),
+        ),
+        frozenset("ab"),
+        ("https://zoom.us/j/555000222",),
+    ),
+    WriterCase(
+        "environment variable",
+        "The env var ACME_TOKEN was renamed to ACME_API_KEY in all services.",
+        (
+            ("a", "Set ACME_TOKEN before running the CLI."),
+            ("b", "CI reads ACME_TOKEN from the vault."),
+            ("c", "ACME_REGION defaults to eu-west-1."),
+        ),
+        frozenset("ab"),
+        ("ACME_API_KEY",),
+    ),
+    WriterCase(
+        "default branch",
+        "acme/web's default branch is main now, not master. acme/api still uses master.",
+        (
+            ("a", "Open PRs against master in acme/web."),
+            ("b", "acme/web deploys from master."),
+            ("c", "acme/api deploys from master."),
+        ),
+        frozenset("ab"),
+        ("main",),
+    ),
+    WriterCase(
+        "office address",
+        "The Berlin office moved from Torstraße 12 to Invalidenstraße 90.",
+        (
+            ("a", "The Berlin office is at Torstraße 12."),
+            ("b", "Send hardware for Berlin to Torstraße 12, 10119 Berlin."),
+            ("c", "The Munich office is at Sendlinger Straße 7."),
+        ),
+        frozenset("ab"),
+        ("Invalidenstraße 90",),
+    ),
+    WriterCase(
+        "database name",
+        "The analytics database was renamed from analytics_prod to warehouse_prod.",
+        (
+            ("a", "Dashboards query analytics_prod."),
+            ("b", "Grant read access on analytics_prod via the data team."),
+            ("c", "analytics_staging is refreshed weekly."),
+        ),
+        frozenset("ab"),
+        ("warehouse_prod",),
+    ),
+    WriterCase(
+        "port",
+        "The staging API (api-staging.acme.internal) listens on port 8443 now instead of 8080.",
+        (
+            ("a", "The staging API runs on api-staging.acme.internal, port 8080."),
+            ("b", "Health check: curl http://api-staging.acme.internal:8080/health."),
+            ("c", "The local dev server uses port 8080."),
+        ),
+        frozenset("ab"),
+        ("8443",),
+    ),
+    WriterCase(
+        "social handle",
+        "Our X account changed its handle from @acme_hq to @acme.",
+        (
+            ("a", "Product news is posted by @acme_hq on X."),
+            ("b", "Tag @acme_hq in launch posts."),
+            ("c", "@acme_support answers customer questions."),
+        ),
+        frozenset("ab"),
+        ("@acme",),
+    ),
+    WriterCase(
+        "monitoring project",
+        "The Sentry project acme-backend was renamed to acme-api.",
+        (
+            ("a", "Backend errors go to the Sentry project acme-backend."),
+            ("b", "acme-backend alerts page the on-call engineer."),
+            ("c", "acme-backend-legacy was archived in 2023."),
+        ),
+        frozenset("ab"),
+        ("acme-api",),
+    ),
+    WriterCase(
+        "manager, first name",
+        "Lena reports to Oscar now; Priyanka moved to another team.",
+        (
+            ("a", "Lena's manager is Priyanka."),
+            ("b", "Lena's time off is approved by Priyanka."),
+            ("c", "Priyanka runs the accessibility guild."),
+        ),
+        frozenset("ab"),
+        ("Oscar",),
+    ),
+    WriterCase(
+        "SSH host",
+        "The bastion is bastion-2.acme.net now; bastion.acme.net was shut down.",
+        (
+            ("a", "SSH to production through bastion.acme.net."),
+            ("b", "Add your key to bastion.acme.net before on-call."),
+            ("c", "The VPN gateway is vpn.acme.net."),
+        ),
+        frozenset("ab"),
+        ("bastion-2.acme.net",),
+    ),
 )
 
 _TOOL_CALL = re.compile(r"<tool_call>\s*(\{.*?\})\s*</tool_call>", re.S)
@@ -854,9 +1100,10 @@ def reading_task(
             ctxs = {k: v for k, v in ctxs.items() if k in conditions}
         for cond, ctx in ctxs.items():
             tokens.setdefault(cond, []).append(model.tokens(ctx))
-        for task in tasks:
-            question, right, wrong = case.questions[task]
-            for cond, ctx in ctxs.items():
+        # Each context's questions in a row: llama.cpp reuses the evaluated context prefix.
+        for cond, ctx in ctxs.items():
+            for task in tasks:
+                question, right, wrong = case.questions[task]
                 for run in runs:
                     reply = ask(model, system, ctx, question, run)
                     outcome = scorer(reply, right, wrong)
@@ -904,13 +1151,11 @@ def _mean_int(values: Sequence[int]) -> float:
     return round(sum(values) / len(values), 1) if values else 0.0
 
 
-def writer_task(
-    model: Model, stores: Stores, runs: Sequence[Run], *, bar: Any, limit: int | None = None
-) -> dict[str, Any]:
-    """Ask each writer case; return outcomes per run."""
+def writer_task(model: Model, stores: Stores, runs: Sequence[Run], *, bar: Any) -> dict[str, Any]:
+    """Ask each writer case, and once more after a refusal with the tool's error; count both."""
     tools = openai_tools()
     results: dict[str, list[dict[str, Any]]] = {}
-    for case in WRITER_CASES[:limit]:
+    for case in WRITER_CASES:
         messages = [
             {"role": "system", "content": WRITER_SYSTEM},
             {"role": "user", "content": case.message},
@@ -920,14 +1165,30 @@ def writer_task(
                 messages, tools=tools, temperature=run.temperature, seed=run.seed, max_tokens=256
             )
             scored = writer_score(stores, case, reply)
-            results.setdefault(run.label, []).append({"case": case.key, **scored})
             bar.update(1)
-    return {
-        "runs": results,
-        "summary": {
-            label: dict(Counter(r["outcome"] for r in rows)) for label, rows in results.items()
-        },
-    }
+            if "error" in scored:  # refused: the agent loop hands the error back, once
+                again = [
+                    *messages,
+                    {"role": "assistant", "content": reply},
+                    {"role": "tool", "content": scored["error"]},
+                ]
+                retry = model.chat(
+                    again, tools=tools, temperature=run.temperature, seed=run.seed, max_tokens=256
+                )
+                scored["retry"] = writer_score(stores, case, retry)
+                bar.update(1)
+            results.setdefault(run.label, []).append({"case": case.key, **scored})
+    return {"runs": results, "summary": writer_summary(results)}
+
+
+def writer_summary(results: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, Any]]:
+    """Return each run's outcomes at the first call and after one retry on a refusal."""
+    out: dict[str, dict[str, Any]] = {}
+    for label, rows in results.items():
+        first = Counter(r["outcome"] for r in rows)
+        final = Counter(r.get("retry", r)["outcome"] for r in rows)
+        out[label] = {"first call": dict(first), "after one retry": dict(final)}
+    return out
 
 
 # ---------------------------------------------------------------------------- report
@@ -1011,16 +1272,37 @@ def markdown(data: dict[str, Any]) -> str:
             "",
             CAVEAT.replace("32 of 32", "27 of 30 right `deprecates`"),
         ]
-        lines += ["", C.md_table(["run", "outcomes"], [
-            [label, ", ".join(f"{k}: {v}" for k, v in sorted(s.items()))]
-            for label, s in writer["summary"].items()
+        lines += ["", C.md_table(["run", "when", "right", "outcomes"], [
+            [label, when, f"{c.get('right', 0)}/{sum(c.values())}",
+             ", ".join(f"{k}: {v}" for k, v in sorted(c.items()))]
+            for label, by_when in writer["summary"].items() for when, c in by_when.items()
         ]), ""]  # fmt: skip
         rows = [
-            [r["case"], r["outcome"], json.dumps(r.get("arguments", ""))[:160].replace("|", "\\|")]
+            [
+                r["case"],
+                r["outcome"],
+                _args_cell(r),
+                r["retry"]["outcome"] if "retry" in r else "",
+                _args_cell(r["retry"]) if "retry" in r else "",
+            ]
             for r in writer["runs"].get("greedy", [])
         ]
-        lines += [C.md_table(["case (greedy)", "outcome", "arguments"], rows), ""]
+        lines += [
+            C.md_table(
+                ["case (greedy)", "outcome", "arguments", "after the error", "arguments"], rows
+            ),
+            "",
+        ]
     return "\n".join(lines)
+
+
+def _args_cell(row: dict[str, Any]) -> str:
+    """Return a call's arguments as a short table cell (its deprecates and about first)."""
+    args = row.get("arguments")
+    if not isinstance(args, dict):
+        return ""
+    brief = {k: args[k] for k in ("deprecates", "about") if k in args}
+    return json.dumps(brief, ensure_ascii=False)[:120].replace("|", "\\|")
 
 
 # ------------------------------------------------------------------------------ main
@@ -1180,9 +1462,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 data["sqa_example_contexts"] = res["example_contexts"]
                 data["sqa_samples"] = res["samples"]
             if "writer" in tasks:
-                data["tasks"]["writer"] = writer_task(
-                    model, stores, runs, bar=bar, limit=3 if args.smoke else None
-                )
+                data["tasks"]["writer"] = writer_task(model, stores, runs, bar=bar)
     finally:
         stores.close()
     data["seconds"] = time.perf_counter() - start
@@ -1211,11 +1491,11 @@ def merge(args: argparse.Namespace) -> int:
                 for label, rows in block["runs"].items():
                     for row in rows:
                         scored = writer_score(stores, cases[row["case"]], row["reply"])
+                        if "retry" in row:
+                            case = cases[row["case"]]
+                            scored["retry"] = writer_score(stores, case, row["retry"]["reply"])
                         into["runs"].setdefault(label, []).append({"case": row["case"], **scored})
-                into["summary"] = {
-                    label: dict(Counter(r["outcome"] for r in rows))
-                    for label, rows in into["runs"].items()
-                }
+                into["summary"] = writer_summary(into["runs"])
                 continue
             into = data["tasks"].setdefault(task, {"counts": {}, "tokens": {}})
             for cond, by_run in block["counts"].items():

@@ -1,13 +1,19 @@
 """Prompt guidance and function-calling schemas that make a model use ``deprecates`` well.
 
 nowline only helps if the model stores a correction with the exact outdated strings in
-``deprecates``. Where the model is told how to do that matters. In the published finding this
-module is built on, a model filled ``deprecates`` correctly
+``deprecates``. Where the model is told how to do that matters. The published incident report
+nowline was built against (it reached the project without a link; see the docs' home page, "The
+incident") reports, for a production model it does not name, that the model filled
+``deprecates`` correctly
 
 - 27 of 30 times with the guidance in its **system prompt** (this module's
   :data:`SYSTEM_PROMPT`),
 - 19 of 30 times with the guidance only in the **tool description**, and
 - 5 of 18 times with the **bare field** and no guidance.
+
+These are the report's figures, not ours. What we measured ourselves, with a small local model
+(far weaker than a production one) given this prompt and these tools, is in
+``bench/results/reader.test.md`` and ``bench/reader.md`` (the writer task).
 
 So put :data:`SYSTEM_PROMPT` into the system prompt of any agent that has nowline-backed
 memory tools, and offer the tools with the schemas from :func:`openai_tools` or

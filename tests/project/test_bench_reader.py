@@ -102,9 +102,26 @@ def test_smoke_situatedqa_shows_old_only_contexts(smoke: dict[str, Any]) -> None
 def test_smoke_writer_runs_the_call_through_the_tools(smoke: dict[str, Any]) -> None:
     """The writer's correct call is run on a real store and classified by what it marked."""
     rows = smoke["tasks"]["writer"]["runs"]["greedy"]
-    repo = next(r for r in rows if r["case"] == "repository")
-    assert repo["outcome"] == "right" and repo["marked"] == ["a", "b"]
+    renamed = next(r for r in rows if r["case"] == "database name")
+    assert renamed["outcome"] == "right" and renamed["marked"] == ["a", "b"]
+    assert "retry" not in renamed
     assert all(r["outcome"] for r in rows)
+    assert len(rows) == 30
+
+
+def test_smoke_writer_retries_once_with_the_tools_error(smoke: dict[str, Any]) -> None:
+    """A refused call gets the tool's error back once; the retry is scored and summarised."""
+    rows = smoke["tasks"]["writer"]["runs"]["greedy"]
+    repo = next(r for r in rows if r["case"] == "repository")
+    assert repo["outcome"] == "refused: about inside the deprecated string"
+    assert "narrows nothing" in repo["error"]
+    assert repo["retry"]["outcome"] == "right" and repo["retry"]["marked"] == ["a", "b"]
+    summary = smoke["tasks"]["writer"]["summary"]["greedy"]
+    first, final = summary["first call"], summary["after one retry"]
+    assert final.get("right", 0) == first.get("right", 0) + sum(
+        1 for r in rows if r.get("retry", {}).get("outcome") == "right"
+    )
+    assert "after one retry" in smoke["_markdown"]
 
 
 def test_smoke_report_names_the_model_and_the_caveat(smoke: dict[str, Any]) -> None:
