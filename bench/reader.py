@@ -333,6 +333,52 @@ def _block(
     return "\n".join(out)
 
 
+def _grouped(recall: nowline.Recall, *, stale_first: bool = False) -> str:
+    """Render current hits first, then the stale ones under a heading of their own.
+
+    Each group keeps the hits' rank order; a stale hit keeps its mark and its lines.
+    ``stale_first`` puts the stale group first and heads the rest "Current memories:".
+    """
+    stale = [h for h in recall.hits if h.role == "historical"]
+    live = [h for h in recall.hits if h.role != "historical"]
+    body = _block(recall.model_copy(update={"hits": live})).splitlines()
+    if not stale:
+        return "\n".join(body)
+    if body[1:] == ["(none)"]:
+        body = body[:1]
+    rest = _block(recall.model_copy(update={"hits": stale}), label=_OUTDATED).splitlines()[1:]
+    heading = (
+        "Outdated memories (no longer true, kept as history; the now: line beneath each says "
+        "what is true now):"
+    )
+    if stale_first:
+        return "\n".join([body[0], heading, *rest, "Current memories:", *body[1:]])
+    return "\n".join([*body, heading, *rest])
+
+
+# The reading half of a revised system prompt (a candidate of the format study): what the agent
+# is told about the [outdated] mark and the now: line, in place of the current prompt's bullet.
+READING_REVISED = """\
+## Long-term memory
+
+Reading memory:
+- A recalled memory marked [outdated] is no longer true. The line beneath it that starts with \
+"now:" is its newest correction: take names, repositories, URLs and other values from that \
+line, never from the [outdated] memory above it (kept only as history).
+- Memories without the mark are current.
+"""
+
+# Formats whose name ends in one of these suffixes add to the reader's system prompt: nowline's
+# own SYSTEM_PROMPT (what a deployed agent with nowline's tools is given), or the revised
+# reading guidance. The context is the library's rendering.
+SYSTEM_EXTRAS = {"+sysprompt": "\n\n" + SYSTEM_PROMPT, "+reading": "\n\n" + READING_REVISED}
+
+
+def _system_extra(condition: str) -> str:
+    """Return what a condition adds to the reader's system prompt (usually nothing)."""
+    return next((v for k, v in SYSTEM_EXTRAS.items() if condition.endswith(k)), "")
+
+
 FORMATS: dict[str, Renderer] = {
     "library": lambda r: r.render(),
     # the library's rendering before the format study: now-lines only, no mark, no legend
@@ -355,6 +401,10 @@ FORMATS: dict[str, Renderer] = {
         r, label=_OUTDATED, legend=LEGEND_STRIKE, strike=True
     ),
     "outdated+legend+top": lambda r: _block(r, label=_OUTDATED, legend=LEGEND, top="Now true:"),
+    "library+sysprompt": lambda r: r.render(),
+    "library+reading": lambda r: r.render(),
+    "grouped": lambda r: _grouped(r),
+    "grouped-stale-first": lambda r: _grouped(r, stale_first=True),
 }
 
 
@@ -1041,8 +1091,10 @@ class Run:
 
 def runs_of(args: argparse.Namespace) -> list[Run]:
     """Return greedy plus each (temperature, seed) asked for."""
-    runs = [Run(0.0, 0)]
+    runs = [] if args.sampled_only else [Run(0.0, 0)]
     runs += [Run(t, s) for t in args.temperatures for s in range(1, args.seeds + 1)]
+    if not runs:
+        raise SystemExit("--sampled-only needs --temperatures")
     return runs
 
 
@@ -1105,7 +1157,7 @@ def reading_task(
             for task in tasks:
                 question, right, wrong = case.questions[task]
                 for run in runs:
-                    reply = ask(model, system, ctx, question, run)
+                    reply = ask(model, system + _system_extra(cond), ctx, question, run)
                     outcome = scorer(reply, right, wrong)
                     counts.setdefault(task, {}).setdefault(cond, {}).setdefault(
                         run.label, Counter()
@@ -1343,6 +1395,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--temperatures", type=float, nargs="*", default=[], help="sampled runs")
     p.add_argument("--seeds", type=int, default=1, help="seeds per temperature (default 1)")
     p.add_argument(
+        "--sampled-only", action="store_true", help="only the sampled runs (no greedy run)"
+    )
+    p.add_argument(
         "--data",
         type=Path,
         default=None,
@@ -1426,6 +1481,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             for t in task_names:
                 if t in res["counts"]:
                     data["tasks"][t] = {"counts": res["counts"][t], "tokens": res["context_tokens"]}
+            key = "sqa" if "sqa" in task_names else "clone"
+            data[f"{key}_samples"] = res["samples"]
             data["partial"] = True
             data["seconds"] = time.perf_counter() - start
             C.write_report(args.out, name, data, markdown(data), echo=False)

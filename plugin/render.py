@@ -1,8 +1,9 @@
 r"""Rendering recalled memories with their labelled lines, so that no stored text can forge one.
 
-In the context block (:func:`render_block`), a stale memory starts with the mark
-``[outdated]``, and a block that holds one starts with a one-line legend (:data:`LEGEND`). A
-stale memory is followed by labelled lines, each indented by four spaces:
+In the context block (:func:`render_block`), the stale memories come first, under a heading
+that says what they are (:data:`OUTDATED_HEADING`), each starting with the mark ``[outdated]``;
+the other memories follow under :data:`CURRENT_HEADING`. A block with no stale memory is a plain
+list. A stale memory is followed by labelled lines, each indented by four spaces:
 
 * ``now: <text>`` — the newest correction of a chain: what is true now;
 * ``superseded correction: <text>`` — a correction that names the memory's string directly but
@@ -57,13 +58,14 @@ from datetime import datetime, timezone
 from typing import Any
 
 __all__ = [
+    "CURRENT_HEADING",
     "CUT_MARK",
     "LABELS",
-    "LEGEND",
     "MARKS",
     "MAX_HIT_CHARS",
     "MIN_TERMINAL_WIDTH",
     "NOW_PREFIX",
+    "OUTDATED_HEADING",
     "OUTDATED_MARK",
     "PREFIXES",
     "QUOTE_MARK",
@@ -101,8 +103,8 @@ NOW_PREFIX = PREFIXES["now"]
 RETRACTED_TEXT = "this correction was withdrawn; do not rely on it."
 """What the retracted mark says."""
 
-LABELS: tuple[str, ...] = ("now", "superseded correction", "retracted")
-"""The words of nowline's labels; a stored line that reads as ``<word>:`` is quoted.
+LABELS: tuple[str, ...] = ("now", "superseded correction", "retracted", "current memories")
+"""The words of nowline's labels and headings; a stored line that reads as ``<word>:`` is quoted.
 
 Each must hold a letter or a digit; spaces and punctuation in it are not significant.
 """
@@ -117,15 +119,22 @@ line that starts with the word (in any brackets, or none) is quoted.
 OUTDATED_MARK = "[outdated] "
 """Put before the first line of each stale memory (one with lines beneath it) in the block."""
 
-LEGEND = (
-    "([outdated] marks a memory that is no longer true; the now: line beneath it says what is "
-    "true now.)"
+OUTDATED_HEADING = (
+    "Outdated memories (no longer true, kept as history; the now: line beneath each says what "
+    "is true now):"
 )
-"""The second line of a context block that holds a stale memory: what the mark and lines mean.
+"""Heads the stale memories of a context block, which come first, in rank order."""
 
-Measured with a small local model (Qwen2.5-Coder-1.5B-Instruct, ``bench/reader.md``), the mark
-and this legend together made the model clone the moved repository 20 of 30 times, against 5
-of 30 with the now-line alone, for about 13% more tokens per recall.
+CURRENT_HEADING = "Current memories:"
+"""Heads the other memories of a block that holds a stale one, after the stale ones.
+
+How the block is laid out was chosen with a small local model (``bench/reader.md``, the format
+study): on 30 variations of the incident's clone task, the now-line alone led it to the moved
+repository 5 of 30 times; the mark with a one-line legend, 19 of 30 (20 of 30 on the test
+variations); the stale memories grouped first under this heading, 22 of 30, with the question
+whose answer must not change (the sibling repository) still right 30 of 30. Current memories
+first gave 26 of 30 but sent the sibling question to a made-up repository 5 times, so it was
+not chosen.
 """
 
 QUOTE_MARK = "(quoted) "
@@ -387,25 +396,30 @@ def render_block(items: Iterable[tuple[str, Sequence[Line]]]) -> str:
     r"""Render (memory text, labelled lines) pairs as the context block.
 
     A stale memory (one with ``now:`` or ``superseded correction:`` lines) starts with
-    :data:`OUTDATED_MARK`, and a block that holds one has :data:`LEGEND` as its second line. A
-    memory's further lines are indented by two spaces, and any line of it that reads as a
-    label line (or starts with a mark word) is marked as quoted, so only nowline's own lines
-    read as labels. Every ``"\n"`` of the result is nowline's own: the memory is split at every
-    line boundary and each correction is put on one line.
+    :data:`OUTDATED_MARK`. A block that holds one lists the stale memories first, under
+    :data:`OUTDATED_HEADING`, then the others under :data:`CURRENT_HEADING`, each group in the
+    order given; a block without one is the memories in order. A memory's further lines are
+    indented by two spaces, and any line of it that reads as a label line (or starts with a
+    mark word) is marked as quoted, so only nowline's own lines read as labels; the headings
+    stand at the start of a line, where no memory text can. Every ``"\n"`` of the result is
+    nowline's own: the memory is split at every line boundary and each correction is put on
+    one line.
     """
-    out = ["Relevant memory:"]
-    stale_seen = False
+    stale: list[str] = []
+    current: list[str] = []
     for document, lines in items:
         text = sanitize(document).splitlines() or [""]
-        stale = any(kind in ("now", "superseded") for kind, _ in lines)
-        stale_seen = stale_seen or stale
-        out.append("- " + (OUTDATED_MARK if stale else "") + text[0])
-        out.extend("  " + line for line in text[1:])
-        out.extend(_format(line) for line in lines)
-    if len(out) == 1:
-        out.append("(none)")
-    elif stale_seen:
-        out.insert(1, LEGEND)
+        old = any(kind in ("now", "superseded") for kind, _ in lines)
+        into = stale if old else current
+        into.append("- " + (OUTDATED_MARK if old else "") + text[0])
+        into.extend("  " + line for line in text[1:])
+        into.extend(_format(line) for line in lines)
+    out = ["Relevant memory:"]
+    if stale:
+        out += [OUTDATED_HEADING, *stale]
+        out += [CURRENT_HEADING, *current] if current else []
+    else:
+        out += current or ["(none)"]
     return "\n".join(out)
 
 

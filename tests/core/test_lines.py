@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 import nowline
-from nowline.render import LEGEND
+from nowline.render import OUTDATED_HEADING
 
 UFO1 = "UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo; do GitHub work in ufo-ai/ufo."
 UFO2 = "UFO core — Moved from ufo-ai/ufo to ufo-org/ufo; do GitHub work in ufo-org/ufo."
@@ -47,7 +47,8 @@ def test_chain_of_three_shows_the_direct_correction_then_the_newest(
     assert hit.role == "historical"
     assert [c.id for c in hit.direct] == ["c1"] and [c.id for c in hit.now] == ["c3"]
     block = nowline.Recall(query="q", hits=[hit]).render()
-    assert block == f"Relevant memory:\n{LEGEND}\n- [outdated] {PR}\n{SUP}{UFO1}\n{NOW}{UFO3}"
+    head = f"Relevant memory:\n{OUTDATED_HEADING}\n"
+    assert block == f"{head}- [outdated] {PR}\n{SUP}{UFO1}\n{NOW}{UFO3}"
     q = chain.query(query_texts=[PR], n_results=4)
     docs = dict(zip(q["ids"][0], q["documents"][0], strict=True))  # type: ignore[index]
     metas = dict(zip(q["ids"][0], q["metadatas"][0], strict=True))  # type: ignore[index]

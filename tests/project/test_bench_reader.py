@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from nowline.render import LEGEND
+from nowline.render import CURRENT_HEADING, OUTDATED_HEADING
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "bench" / "reader.py"
@@ -76,15 +76,15 @@ def test_smoke_fake_reader_follows_the_now_line(smoke: dict[str, Any]) -> None:
 
 
 def test_smoke_library_condition_is_the_library_rendering(smoke: dict[str, Any]) -> None:
-    """The library format is Recall.render(); now-lines is the rendering before the study."""
+    """The library format is Recall.render(); now-lines is the rendering before the studies."""
     ctx = smoke["clone_example_contexts"]
     library, before = ctx["nowline:library"], ctx["nowline:now-lines"]
-    assert library.startswith(f"Relevant memory:\n{LEGEND}\n- ")
-    assert "\n- [outdated] " in library and "\n    now: " in library
+    assert library.startswith(f"Relevant memory:\n{OUTDATED_HEADING}\n- [outdated] ")
+    assert "\n    now: " in library and f"\n{CURRENT_HEADING}\n- " in library
     assert before.startswith("Relevant memory:\n- ") and "[outdated]" not in before
-    assert before.replace("- [outdated] ", "- ") == library.replace("- [outdated] ", "- ").replace(
-        LEGEND + "\n", ""
-    )
+    headings = (OUTDATED_HEADING, CURRENT_HEADING)
+    unmarked = [x.replace("- [outdated] ", "- ") for x in library.splitlines() if x not in headings]
+    assert sorted(before.splitlines()) == sorted(unmarked)  # the same lines, grouped
     assert "now:" not in ctx["bare"] and "now:" not in ctx["plain"]
     assert ctx["plain"].count("\n- ") == ctx["bare"].count("\n- ") + 1
 

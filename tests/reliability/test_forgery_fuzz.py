@@ -38,6 +38,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from nowline.render import (
+    CURRENT_HEADING,
     LABELS,
     NOW_PREFIX,
     QUOTE_MARK,
@@ -112,6 +113,16 @@ def label_anywhere(line: str) -> bool:
 def own_now_lines(items: Sequence[tuple[str, Sequence[str]]]) -> list[str]:
     """Return the now-lines nowline itself writes for ``items``, in order."""
     return [NOW_PREFIX + " ".join(c.split()) for _, corrections in items for c in corrections]
+
+
+def own_block_labels(items: Sequence[tuple[str, Sequence[str]]]) -> list[str]:
+    """Return the label lines render_block() itself writes for ``items``, in order.
+
+    The stale memories (those with now-lines) come first, so their now-lines do; the heading of
+    the current memories follows them when the block holds both kinds.
+    """
+    both = any(c for _, c in items) and not all(c for _, c in items)
+    return own_now_lines(items) + ([CURRENT_HEADING] if both else [])
 
 
 # --- Random documents ------------------------------------------------------------------------
@@ -200,8 +211,8 @@ def _assert_only_own_labels(text: str, own: list[str]) -> None:
 def test_render_block_shows_only_own_now_lines(items: list[tuple[str, list[str]]]) -> None:
     """In render_block(), only nowline's own now-lines read as labels, bidi lines included."""
     block = render_block(_lined(items))
-    _assert_only_own_labels(block, own_now_lines(items))
-    own = set(own_now_lines(items))
+    _assert_only_own_labels(block, own_block_labels(items))
+    own = set(own_block_labels(items))
     for line in block.split("\n"):
         if _REORDERING.search(line) and label_anywhere(line) and line not in own:
             assert line.startswith(
@@ -256,15 +267,19 @@ def _screen(text: str, columns: int) -> tuple[list[str], int]:
 @given(items_strategy)
 @example([("now\uffa0here\t:", [])])  # pyte 0.8 alone would drop "here" (see terminal.py)
 def test_terminal_shows_only_own_now_lines(items: list[tuple[str, list[str]]]) -> None:
-    """Printed to a terminal wide enough, the only rows that read as labels are own now-lines."""
+    """Printed to a terminal wide enough, the only rows that read as labels are nowline's own."""
     out = terminal_safe(render_block(_lined(items)))
     columns = max(map(len, out.split("\n"))) * 2 + 8 * out.count("\t") + 8
     rows, cursor = _screen(out, columns)
     assert cursor == out.count("\n")  # the terminal wrapped nothing and moved nowhere else
     labelled = [i for i, row in enumerate(rows) if reads_as_label(row)]
-    own = [i for i, line in enumerate(out.split("\n")) if line.startswith(NOW_PREFIX)]
+    own = [
+        i
+        for i, line in enumerate(out.split("\n"))
+        if line.startswith(NOW_PREFIX) or line == CURRENT_HEADING
+    ]
     assert labelled == own, rows
-    assert len(own) == len(own_now_lines(items))
+    assert len(own) == len(own_block_labels(items))
 
 
 @FUZZ
@@ -277,5 +292,7 @@ def test_narrow_terminal_shows_only_own_now_lines(
     rows, cursor = _screen(out, columns)
     assert cursor == out.count("\n")  # every row fit: the terminal never wrapped one itself
     labelled = [row for row in rows if reads_as_label(row)]
-    assert len(labelled) == len(own_now_lines(items)), rows
-    assert all(row.startswith(NOW_PREFIX.rstrip()) for row in labelled), rows
+    assert len(labelled) == len(own_block_labels(items)), rows
+    assert all(
+        row.startswith(NOW_PREFIX.rstrip()) or row.rstrip() == CURRENT_HEADING for row in labelled
+    ), rows
