@@ -257,19 +257,10 @@ class Facade:
     # ----------------------------------------------------- chromadb verbs, prepared
 
     def _insert_path(
-        self,
-        op: Literal["add", "upsert", "update"],
-        ids: Any,
-        embeddings: Any,
-        metadatas: Any,
-        documents: Any,
-        images: Any,
-        uris: Any,
+        self, op: Literal["add", "upsert", "update"], *records: Any
     ) -> Path[dict[str, int], None]:
-        """Prepare an add, upsert or update."""
-        req = insert_request(
-            op, ids, embeddings, metadatas, documents, images, uris, self._core.max_batch
-        )
+        """Prepare an add, upsert or update of chromadb's record arguments, passed as given."""
+        req = insert_request(op, *records, max_batch=self._core.max_batch)
         return Path(F.write_flow(self._core, req), lambda _: None, writes=True)
 
     def _chroma(self) -> _ChromaSide:
@@ -307,30 +298,9 @@ class Facade:
         """Prepare a peek."""
         return Path(F.peek_flow(self._core, limit), self._chroma()._transform_peek_response)
 
-    def _query_path(
-        self,
-        query_embeddings: Any,
-        query_texts: Any,
-        query_images: Any,
-        query_uris: Any,
-        ids: Any,
-        n_results: int,
-        where: Where | None,
-        where_document: WhereDocument | None,
-        include: Include,
-    ) -> Path[dict[str, Any], QueryResult]:
-        """Prepare a query; superseded hits carry their lines (see ``_assembly``)."""
-        req = query_request(
-            query_embeddings,
-            query_texts,
-            query_images,
-            query_uris,
-            ids,
-            n_results,
-            where,
-            where_document,
-            include,
-        )
+    def _query_path(self, *query: Any) -> Path[dict[str, Any], QueryResult]:
+        """Prepare a query of chromadb's arguments, passed as given; hits carry their lines."""
+        req = query_request(*query)
         transform = self._chroma()._transform_query_response
         return Path(
             F.query_flow(self._core, req),
