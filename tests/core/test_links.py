@@ -150,12 +150,14 @@ def test_an_added_memory_is_stored_with_its_links_and_role() -> None:
 
 def test_an_update_removes_only_keys_the_record_had() -> None:
     """In an update a None removes a key; keys the record never had are not sent as None."""
-    stored = _memory("m", "deploy from a/b", **{R.ROLE: "historical", R.BY: ["gone"]})
-    plan = _plan("update", [Record("m", "deploy from x/y", None)], [stored], registry=Registry())
-    metas = batch_metadata(
-        "update", plan, {"m": stored}, None, PlannedRegistry(Registry(), plan.put), None, 100.0
-    )
-    assert metas == [{R.TIME: 1.0, R.ROLE: None, R.BY: None}]
+    linked = _memory("m", "deploy from a/b", **{R.ROLE: "historical", R.BY: ["gone"]})
+    plain = _memory("p", "nothing to link")
+    writes = [Record("m", "deploy from x/y", None), Record("p", "still nothing", None)]
+    plan = _plan("update", writes, [linked, plain], registry=Registry())
+    known = {"m": linked, "p": plain}
+    view = PlannedRegistry(Registry(), plan.put)
+    metas = batch_metadata("update", plan, known, None, view, None, 100.0)
+    assert metas == [{R.TIME: 1.0, R.ROLE: None, R.BY: None}, {R.TIME: 1.0}]
 
 
 def test_a_new_correction_is_stamped_changed_and_a_dropped_one_unmarked() -> None:
