@@ -12,8 +12,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, Protocol, TypeVar, cast
+from typing import Any, Generic, Literal, TypeVar, cast
 
+from chromadb.api.models.CollectionCommon import CollectionCommon
 from chromadb.api.types import (
     DeleteResult,
     EmbeddingFunction,
@@ -55,28 +56,13 @@ from .models import CorrectionReport, CorrectionSummary, Hit, Preview, Recall, R
 
 __all__ = ["Facade", "Options", "Path"]
 
+C = TypeVar("C")
 T = TypeVar("T")
 U = TypeVar("U")
 
 
-class _ChromaSide(Protocol):
-    """The chromadb ``CollectionCommon`` methods the prepare steps use (typed)."""
-
-    def _validate_and_prepare_delete_request(
-        self, ids: Any, where: Any, where_document: Any, limit: Any
-    ) -> Any: ...
-
-    def _transform_get_response(self, response: Any, include: Include) -> GetResult: ...
-
-    def _transform_peek_response(self, response: Any) -> GetResult: ...
-
-    def _transform_query_response(self, response: Any, include: Include) -> QueryResult: ...
-
-    def _validate_modify_request(self, metadata: Any) -> None: ...
-
-    def _update_model_after_modify_success(
-        self, name: Any, metadata: Any, configuration: Any
-    ) -> None: ...
+_Transform = Callable[[Any, Include], T]
+"""chromadb's transform of a raw response (the flows return it as a plain dict) into ``T``."""
 
 
 class Options:
@@ -145,23 +131,39 @@ def _same(value: T) -> T:
     return value
 
 
-class Facade:
-    """The shared half of the sync and async collections (a mixin over chromadb's classes).
+class Facade(CollectionCommon[Any], Generic[C]):
+    """The shared half of the sync and async collections: everything that does no I/O.
 
-    Subclasses also inherit a chromadb ``CollectionCommon`` (``Collection`` or
-    ``AsyncCollection``), whose ``_client``, ``_model``, validation and response transforms
-    the paths use.
+    A subclass also inherits chromadb's ``Collection`` or ``AsyncCollection`` (both are
+    ``CollectionCommon``, whose ``_client``, ``_model``, validation and response transforms
+    the paths use); ``C`` is the type of the collection it wraps.
     """
 
-    _raw: Any
+    _raw: C
     _options: Options
     _core: F.Core
     _snapshot: str | None
     _ef_cache: tuple[object, EmbeddingFunction[Any] | None] | None
-    _embedding_function: Any
-    _model: Any
-    _data_loader: Any
-    name: str
+    _load: Flow[None] | None
+
+    def __init__(self, collection: C, options: Options | None = None) -> None:
+        """Take ``collection``'s client and model; prepare the corrections' load (``_load``).
+
+        Raises:
+            InvalidInput: the collection is already wrapped, or its embedding function or
+                recorded scope key cannot be used with these options.
+        """
+        if isinstance(collection, Facade):
+            raise InvalidInput("This collection is already wrapped by nowline; use it as is.")
+        raw: Any = collection
+        own = options.embedding_function if options is not None else None
+        super().__init__(
+            client=raw._client,
+            model=raw._model,
+            embedding_function=own if own is not None else raw._embedding_function,
+            data_loader=raw._data_loader,
+        )
+        self._load = self._setup(collection, options)
 
     def _setup(self, collection: Any, options: Options | None) -> Flow[None]:
         """Prepare the wrapper's state; return the flow that loads its corrections."""
@@ -195,6 +197,11 @@ class Facade:
         return F.load(self._core, self._snapshot)
 
     # ------------------------------------------------------------------ attributes
+
+    @property
+    def raw(self) -> C:
+        """The wrapped chromadb collection: it bypasses nowline and shows its bookkeeping keys."""
+        return self._raw
 
     @property
     def scope_key(self) -> str | None:
@@ -263,15 +270,11 @@ class Facade:
         req = insert_request(op, *records, max_batch=self._core.max_batch)
         return Path(F.write_flow(self._core, req), lambda _: None, writes=True)
 
-    def _chroma(self) -> _ChromaSide:
-        """Return this wrapper as the chromadb collection class it also is (typed)."""
-        return cast(_ChromaSide, self)
-
     def _delete_path(
         self, ids: Any, where: Any, where_document: Any, limit: Any
     ) -> Path[DeleteResult, DeleteResult]:
         """Prepare a delete (chromadb's own validation runs first; it embeds nothing)."""
-        req = self._chroma()._validate_and_prepare_delete_request(ids, where, where_document, limit)
+        req = self._validate_and_prepare_delete_request(ids, where, where_document, limit)
         flow = F.delete_flow(
             self._core, req["ids"], req["where"], req["where_document"], req["limit"]
         )
@@ -291,17 +294,18 @@ class Facade:
             ids, where, where_document, include, self._data_loader is not None, limit, offset
         )
         flow = F.get_flow(self._core, id_list, where, limit, offset, where_document, wanted)
-        transform = self._chroma()._transform_get_response
+        transform: _Transform[GetResult] = self._transform_get_response  # takes the raw dict
         return Path(flow, lambda result: transform(result, cast(Include, wanted)))
 
     def _peek_path(self, limit: int) -> Path[dict[str, Any], GetResult]:
         """Prepare a peek."""
-        return Path(F.peek_flow(self._core, limit), self._chroma()._transform_peek_response)
+        transform: Callable[[Any], GetResult] = self._transform_peek_response
+        return Path(F.peek_flow(self._core, limit), transform)
 
     def _query_path(self, *query: Any) -> Path[dict[str, Any], QueryResult]:
         """Prepare a query of chromadb's arguments, passed as given; hits carry their lines."""
         req = query_request(*query)
-        transform = self._chroma()._transform_query_response
+        transform: _Transform[QueryResult] = self._transform_query_response
         return Path(
             F.query_flow(self._core, req),
             lambda result: transform(result, cast(Include, req.include)),
@@ -309,9 +313,8 @@ class Facade:
 
     def _modify_path(self, name: str | None, metadata: Any, configuration: Any) -> Path[None, None]:
         """Prepare a modify of the collection (after chromadb's own validation)."""
-        chroma = self._chroma()
-        chroma._validate_modify_request(metadata)
-        after = chroma._update_model_after_modify_success
+        self._validate_modify_request(metadata)
+        after = self._update_model_after_modify_success
         flow = F.modify_flow(name, metadata, configuration)
         return Path(flow, lambda _: after(name, metadata, configuration), writes=True)
 

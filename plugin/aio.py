@@ -23,7 +23,7 @@ import asyncio
 import functools
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from typing import Any, Literal, ParamSpec, TypeVar, cast
+from typing import Any, Literal, ParamSpec, TypeVar
 from uuid import UUID
 
 from chromadb.api import AsyncClientAPI
@@ -85,7 +85,7 @@ _DEFAULT_EF: Any = (
 )
 
 
-class AsyncCollection(Facade, ChromaAsyncCollection):
+class AsyncCollection(Facade[ChromaAsyncCollection], ChromaAsyncCollection):
     """A chromadb ``AsyncCollection`` whose recalled stale memories carry their corrections.
 
     The async counterpart of :class:`nowline.Collection`: the same methods, parameters, rules,
@@ -103,16 +103,7 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
             InvalidInput: the collection is already wrapped, or its embedding function cannot
                 be built in this process.
         """
-        if isinstance(collection, AsyncCollection):
-            raise InvalidInput("This collection is already wrapped by nowline; use it as is.")
-        own = options.embedding_function if options is not None else None
-        super().__init__(
-            client=collection._client,
-            model=collection._model,
-            embedding_function=own if own is not None else collection._embedding_function,
-            data_loader=collection._data_loader,
-        )
-        self._load: Any = self._setup(collection, options)
+        super().__init__(collection, options)
         self._store = AsyncStore(self)
         self._write_lock: asyncio.Lock | None = None
         self._load_lock: asyncio.Lock | None = None
@@ -145,11 +136,6 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
             self._write_lock = asyncio.Lock()
         async with self._write_lock:
             return path.finish(await run_async(path.flow, self._store))
-
-    @property
-    def raw(self) -> ChromaAsyncCollection:
-        """The wrapped chromadb collection: it bypasses nowline and shows its bookkeeping keys."""
-        return cast(ChromaAsyncCollection, self._raw)
 
     def __repr__(self) -> str:
         """Return a short description."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, Literal, ParamSpec, TypeVar, cast
+from typing import Any, Literal, ParamSpec, TypeVar
 
 from chromadb.api.collection_configuration import UpdateCollectionConfiguration
 from chromadb.api.models.Collection import Collection as ChromaCollection
@@ -62,7 +62,7 @@ U = TypeVar("U")
 _Embeddings = OneOrMany[Embedding] | OneOrMany[PyEmbedding]
 
 
-class Collection(Facade, ChromaCollection):
+class Collection(Facade[ChromaCollection], ChromaCollection):
     """A chromadb ``Collection`` whose recalled stale memories carry their corrections.
 
     Create one with :func:`nowline.wrap`. A record whose metadata has a non-empty
@@ -76,25 +76,18 @@ class Collection(Facade, ChromaCollection):
         collection: ChromaCollection,
         options: Options | None = None,
     ) -> None:
-        """Wrap ``collection``; prefer :func:`nowline.wrap`, which documents the options.
+        """Wrap ``collection`` and load its corrections; prefer :func:`nowline.wrap`.
 
         Raises:
             InvalidInput: the collection is already wrapped, or its embedding function or
                 recorded scope key cannot be used with these options.
         """
-        if isinstance(collection, Collection):
-            raise InvalidInput("This collection is already wrapped by nowline; use it as is.")
-        own = options.embedding_function if options is not None else None
-        super().__init__(
-            client=collection._client,
-            model=collection._model,
-            embedding_function=own if own is not None else collection._embedding_function,
-            data_loader=collection._data_loader,
-        )
-        load = self._setup(collection, options)
+        super().__init__(collection, options)
         self._lock = threading.RLock()
         self._store = SyncStore(self, local_store(collection._client)[1])
-        run_sync(load, self._store)
+        if self._load is not None:
+            run_sync(self._load, self._store)
+            self._load = None
         save_at_exit(self._core, self._snapshot)
 
     def _run(self, path: Path[Any, U]) -> U:
@@ -105,11 +98,6 @@ class Collection(Facade, ChromaCollection):
         return path.finish(run_sync(path.flow, self._store))
 
     # ------------------------------------------------------------------ attributes
-
-    @property
-    def raw(self) -> ChromaCollection:
-        """The wrapped chromadb collection: it bypasses nowline and shows its bookkeeping keys."""
-        return cast(ChromaCollection, self._raw)
 
     def __repr__(self) -> str:
         """Return a short description."""
