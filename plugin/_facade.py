@@ -17,9 +17,12 @@ from typing import Any, Generic, Literal, TypeVar, cast
 from chromadb.api.models.CollectionCommon import CollectionCommon
 from chromadb.api.types import (
     DeleteResult,
+    Embedding,
     EmbeddingFunction,
     GetResult,
     Include,
+    OneOrMany,
+    PyEmbedding,
     QueryResult,
     Where,
     WhereDocument,
@@ -54,12 +57,15 @@ from ._validate import (
 from .errors import InvalidInput
 from .models import CorrectionReport, CorrectionSummary, Hit, Preview, Recall, RepairReport, Trip
 
-__all__ = ["Facade", "Options", "Path"]
+__all__ = ["EmbeddingsArg", "Facade", "Options", "Path"]
 
 C = TypeVar("C")
 T = TypeVar("T")
 U = TypeVar("U")
 
+
+EmbeddingsArg = OneOrMany[Embedding] | OneOrMany[PyEmbedding]
+"""The embeddings chromadb's ``add``, ``upsert``, ``update`` and ``query`` accept."""
 
 _Transform = Callable[[Any, Include], T]
 """chromadb's transform of a raw response (the flows return it as a plain dict) into ``T``."""

@@ -40,25 +40,23 @@ from chromadb.api.types import (
     DataLoader,
     DeleteResult,
     Document,
-    Embedding,
     EmbeddingFunction,
     GetResult,
     Image,
     Include,
     Metadata,
     OneOrMany,
-    PyEmbedding,
     QueryResult,
     Schema,
     Where,
     WhereDocument,
 )
 
-from ._facade import Facade, Options, Path
-from ._guard import merge_trips, stale_message, text_arguments, trip_lines
+from ._facade import EmbeddingsArg, Facade, Options, Path
+from ._guard import annotated, raise_if_stale, text_arguments
 from ._snapshot import save_at_exit
 from ._store import AsyncStore, run_async
-from .errors import InvalidInput, StaleReference
+from .errors import InvalidInput
 from .models import (
     CorrectionChange,
     CorrectionReport,
@@ -69,15 +67,12 @@ from .models import (
     RepairReport,
     Trip,
 )
-from .render import annotate_document, sanitize
 
 __all__ = ["AsyncClient", "AsyncCollection"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
 U = TypeVar("U")
-
-_Embeddings = OneOrMany[Embedding] | OneOrMany[PyEmbedding]
 
 # chromadb's own default argument, so that "not given" can be told from an explicit None.
 _DEFAULT_EF: Any = (
@@ -146,7 +141,7 @@ class AsyncCollection(Facade[ChromaAsyncCollection], ChromaAsyncCollection):
     async def add(
         self,
         ids: OneOrMany[ID],
-        embeddings: _Embeddings | None = None,
+        embeddings: EmbeddingsArg | None = None,
         metadatas: OneOrMany[Metadata] | None = None,
         documents: OneOrMany[Document] | None = None,
         images: OneOrMany[Image] | None = None,
@@ -160,7 +155,7 @@ class AsyncCollection(Facade[ChromaAsyncCollection], ChromaAsyncCollection):
     async def upsert(
         self,
         ids: OneOrMany[ID],
-        embeddings: _Embeddings | None = None,
+        embeddings: EmbeddingsArg | None = None,
         metadatas: OneOrMany[Metadata] | None = None,
         documents: OneOrMany[Document] | None = None,
         images: OneOrMany[Image] | None = None,
@@ -174,7 +169,7 @@ class AsyncCollection(Facade[ChromaAsyncCollection], ChromaAsyncCollection):
     async def update(
         self,
         ids: OneOrMany[ID],
-        embeddings: _Embeddings | None = None,
+        embeddings: EmbeddingsArg | None = None,
         metadatas: OneOrMany[Metadata] | None = None,
         documents: OneOrMany[Document] | None = None,
         images: OneOrMany[Image] | None = None,
@@ -217,7 +212,7 @@ class AsyncCollection(Facade[ChromaAsyncCollection], ChromaAsyncCollection):
 
     async def query(
         self,
-        query_embeddings: _Embeddings | None = None,
+        query_embeddings: EmbeddingsArg | None = None,
         query_texts: OneOrMany[Document] | None = None,
         query_images: OneOrMany[Image] | None = None,
         query_uris: OneOrMany[URI] | None = None,
@@ -370,8 +365,7 @@ class AsyncCollection(Facade[ChromaAsyncCollection], ChromaAsyncCollection):
 
     async def annotate(self, text: str, *, metadata: Mapping[str, Any] | None = None) -> str:
         """Return ``text`` with its correction lines, as :meth:`nowline.Collection.annotate`."""
-        trips = await self.check(text, metadata=metadata)
-        return annotate_document(text, trip_lines(trips)) if trips else sanitize(text)
+        return annotated(text, await self.check(text, metadata=metadata))
 
     async def require_current(self, *texts: str, metadata: Mapping[str, Any] | None = None) -> None:
         """Raise StaleReference if a text names a superseded string (as the sync method).
@@ -379,9 +373,7 @@ class AsyncCollection(Facade[ChromaAsyncCollection], ChromaAsyncCollection):
         Raises:
             StaleReference: with the trips; its message gives the lines.
         """
-        trips = merge_trips([await self.check(text, metadata=metadata) for text in texts])
-        if trips:
-            raise StaleReference(stale_message(trips, override=None), trips=trips)
+        raise_if_stale([await self.check(text, metadata=metadata) for text in texts], override=None)
 
     def guard(
         self,
@@ -408,14 +400,11 @@ class AsyncCollection(Facade[ChromaAsyncCollection], ChromaAsyncCollection):
             async def guarded(*args: P.args, **kwargs: P.kwargs) -> T:
                 if kwargs.pop("allow_stale", False):
                     return await f(*args, **kwargs)
-                trips = merge_trips(
-                    [
-                        await self.check(text, metadata=metadata)
-                        for text in text_arguments(args, kwargs)
-                    ]
-                )
-                if trips:
-                    raise StaleReference(stale_message(trips), trips=trips)
+                checked = [
+                    await self.check(text, metadata=metadata)
+                    for text in text_arguments(args, kwargs)
+                ]
+                raise_if_stale(checked, override="allow_stale=True")
                 return await f(*args, **kwargs)
 
             return guarded

@@ -23,24 +23,22 @@ from chromadb.api.types import (
     CollectionMetadata,
     DeleteResult,
     Document,
-    Embedding,
     GetResult,
     Image,
     Include,
     Metadata,
     OneOrMany,
-    PyEmbedding,
     QueryResult,
     Where,
     WhereDocument,
 )
 
 from ._chroma import local_store
-from ._facade import Facade, Options, Path
-from ._guard import guard_call, merge_trips, stale_message, trip_lines
+from ._facade import EmbeddingsArg, Facade, Options, Path
+from ._guard import annotated, guard_call, raise_if_stale
 from ._snapshot import save_at_exit
 from ._store import SyncStore, run_sync
-from .errors import InvalidInput, StaleReference
+from .errors import InvalidInput
 from .models import (
     CorrectionChange,
     CorrectionReport,
@@ -51,15 +49,12 @@ from .models import (
     RepairReport,
     Trip,
 )
-from .render import annotate_document, sanitize
 
 __all__ = ["Collection", "Options"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
 U = TypeVar("U")
-
-_Embeddings = OneOrMany[Embedding] | OneOrMany[PyEmbedding]
 
 
 class Collection(Facade[ChromaCollection], ChromaCollection):
@@ -108,7 +103,7 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
     def add(
         self,
         ids: OneOrMany[ID],
-        embeddings: _Embeddings | None = None,
+        embeddings: EmbeddingsArg | None = None,
         metadatas: OneOrMany[Metadata] | None = None,
         documents: OneOrMany[Document] | None = None,
         images: OneOrMany[Image] | None = None,
@@ -131,7 +126,7 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
     def upsert(
         self,
         ids: OneOrMany[ID],
-        embeddings: _Embeddings | None = None,
+        embeddings: EmbeddingsArg | None = None,
         metadatas: OneOrMany[Metadata] | None = None,
         documents: OneOrMany[Document] | None = None,
         images: OneOrMany[Image] | None = None,
@@ -148,7 +143,7 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
     def update(
         self,
         ids: OneOrMany[ID],
-        embeddings: _Embeddings | None = None,
+        embeddings: EmbeddingsArg | None = None,
         metadatas: OneOrMany[Metadata] | None = None,
         documents: OneOrMany[Document] | None = None,
         images: OneOrMany[Image] | None = None,
@@ -201,7 +196,7 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
 
     def query(
         self,
-        query_embeddings: _Embeddings | None = None,
+        query_embeddings: EmbeddingsArg | None = None,
         query_texts: OneOrMany[Document] | None = None,
         query_images: OneOrMany[Image] | None = None,
         query_uris: OneOrMany[URI] | None = None,
@@ -481,8 +476,7 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
         The format is the one of recalled memories; lines of ``text`` that look like
         nowline's lines are quoted. Text that trips nothing comes back (sanitized) unchanged.
         """
-        trips = self.check(text, metadata=metadata)
-        return annotate_document(text, trip_lines(trips)) if trips else sanitize(text)
+        return annotated(text, self.check(text, metadata=metadata))
 
     def require_current(self, *texts: str, metadata: Mapping[str, Any] | None = None) -> None:
         """Raise :class:`StaleReference` if any text names a superseded string.
@@ -490,9 +484,7 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
         Raises:
             StaleReference: with the trips; its message gives the lines.
         """
-        trips = merge_trips(self.check(text, metadata=metadata) for text in texts)
-        if trips:
-            raise StaleReference(stale_message(trips, override=None), trips=trips)
+        raise_if_stale((self.check(text, metadata=metadata) for text in texts), override=None)
 
     def guard(
         self, func: Callable[P, T] | None = None, *, metadata: Mapping[str, Any] | None = None
