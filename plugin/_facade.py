@@ -9,11 +9,13 @@ the two can never disagree about a rule, an error or a result shape.
 
 from __future__ import annotations
 
+import inspect
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar, cast
 
+from chromadb.api import AsyncClientAPI, ClientAPI
 from chromadb.api.models.CollectionCommon import CollectionCommon
 from chromadb.api.types import (
     DeleteResult,
@@ -57,8 +59,9 @@ from ._validate import (
 from .errors import InvalidInput
 from .models import CorrectionReport, CorrectionSummary, Hit, Preview, Recall, RepairReport, Trip
 
-__all__ = ["EmbeddingsArg", "Facade", "Options", "Path"]
+__all__ = ["ClientFacade", "EmbeddingsArg", "Facade", "Options", "Path", "forward_client_api"]
 
+A = TypeVar("A", ClientAPI, AsyncClientAPI)
 C = TypeVar("C")
 T = TypeVar("T")
 U = TypeVar("U")
@@ -478,3 +481,83 @@ class Facade(CollectionCommon[Any], Generic[C]):
                 "of the memories' owner; None for records without the key)."
             )
         return Path(F.check_flow(self._core, text, meta), _same)
+
+
+class ClientFacade(Generic[A]):
+    """The shared half of :class:`nowline.Client` and :class:`nowline.AsyncClient` (no I/O).
+
+    ``A`` is chromadb's client API it wraps (sync or async); attributes nowline does not name
+    pass through to the wrapped client.
+    """
+
+    _client: A
+    _options: Options
+
+    def __init__(self, client: A, options: Options) -> None:
+        """Wrap ``client``; prefer :func:`nowline.wrap`."""
+        self._client = client
+        self._options = options
+
+    def __getattr__(self, name: str) -> Any:
+        """Pass any attribute nowline does not name through to the wrapped client."""
+        if name in ("_client", "_options"):
+            raise AttributeError(name)
+        return getattr(self._client, name)
+
+    @property
+    def raw(self) -> A:
+        """The wrapped chromadb client."""
+        return self._client
+
+    @property
+    def tenant(self) -> str:
+        """The tenant, as the wrapped client's."""
+        return self._client.tenant
+
+    @tenant.setter
+    def tenant(self, value: str) -> None:
+        self._client.tenant = value
+
+    @property
+    def database(self) -> str:
+        """The database, as the wrapped client's."""
+        return self._client.database
+
+    @database.setter
+    def database(self, value: str) -> None:
+        self._client.database = value
+
+
+def _forward(name: str, coroutine: bool) -> Callable[..., Any]:
+    """Return a method that calls the wrapped client's method of the same name."""
+    if coroutine:
+
+        async def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+            return await getattr(self._client, name)(*args, **kwargs)
+
+    else:
+
+        def method(self: Any, *args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]
+            return getattr(self._client, name)(*args, **kwargs)
+
+    method.__name__ = name
+    method.__doc__ = f"Call the wrapped client's ``{name}``."
+    return method
+
+
+def forward_client_api(cls: type[Any], api: type, concrete: type) -> None:
+    """Give ``cls`` every method of chromadb's client ``api`` that nowline does not define.
+
+    Each is an explicit method that calls the wrapped client's (awaited where ``api``'s is a
+    coroutine), so that the ABC is satisfied and no stub of ``api`` shadows the wrapped
+    client's method; a static method is ``concrete``'s own.
+    """
+    for name in sorted(set(dir(api))):
+        attr = getattr(api, name)
+        if name.startswith("__") or name in cls.__dict__ or not callable(attr):
+            continue
+        if isinstance(inspect.getattr_static(api, name), staticmethod):
+            setattr(cls, name, staticmethod(getattr(concrete, name)))
+        else:
+            setattr(cls, name, _forward(name, inspect.iscoroutinefunction(attr)))
+    cls.__abstractmethods__ = frozenset()

@@ -52,7 +52,7 @@ from chromadb.api.types import (
     WhereDocument,
 )
 
-from ._facade import EmbeddingsArg, Facade, Options, Path
+from ._facade import ClientFacade, EmbeddingsArg, Facade, Options, Path, forward_client_api
 from ._guard import annotated, raise_if_stale, text_arguments
 from ._snapshot import save_at_exit
 from ._store import AsyncStore, run_async
@@ -412,67 +412,16 @@ class AsyncCollection(Facade[ChromaAsyncCollection], ChromaAsyncCollection):
         return decorate(func) if func is not None else decorate
 
 
-def _forward(name: str, coroutine: bool) -> Callable[..., Any]:
-    """Return a method that calls the wrapped async client's method of the same name."""
-    if coroutine:
-
-        async def method(self: AsyncClient, *args: Any, **kwargs: Any) -> Any:
-            return await getattr(self._client, name)(*args, **kwargs)
-
-    else:
-
-        def method(self: AsyncClient, *args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]
-            return getattr(self._client, name)(*args, **kwargs)
-
-    method.__name__ = name
-    method.__doc__ = f"Call the wrapped client's ``{name}``."
-    return method
-
-
-class AsyncClient(AsyncClientAPI):
+class AsyncClient(ClientFacade[AsyncClientAPI], AsyncClientAPI):
     """A chromadb async client whose collections come back wrapped by nowline.
 
     The async counterpart of :class:`nowline.Client`. A server owns its store, so no
     writer lock is needed: several processes may write through their own clients.
     """
 
-    def __init__(self, client: AsyncClientAPI, options: Options) -> None:
-        """Wrap ``client``; prefer :func:`nowline.wrap`."""
-        self._client = client
-        self._options = options
-
-    def __getattr__(self, name: str) -> Any:
-        """Pass any attribute nowline does not name through to the wrapped client."""
-        if name in ("_client", "_options"):
-            raise AttributeError(name)
-        return getattr(self._client, name)
-
     def __repr__(self) -> str:
         """Return a short description."""
         return f"nowline.AsyncClient({self._client!r})"
-
-    @property
-    def raw(self) -> AsyncClientAPI:
-        """The wrapped chromadb async client."""
-        return self._client
-
-    @property
-    def tenant(self) -> str:
-        """The tenant, as the wrapped client's."""
-        return self._client.tenant
-
-    @tenant.setter
-    def tenant(self, value: str) -> None:
-        self._client.tenant = value
-
-    @property
-    def database(self) -> str:
-        """The database, as the wrapped client's."""
-        return self._client.database
-
-    @database.setter
-    def database(self, value: str) -> None:
-        self._client.database = value
 
     async def _wrap(self, collection: ChromaAsyncCollection) -> AsyncCollection:
         """Wrap one collection with this client's options and load its corrections.
@@ -570,13 +519,4 @@ class AsyncClient(AsyncClientAPI):
 
 
 # Forward every other method of chromadb's async client API explicitly (see client.py).
-for _name in sorted(set(dir(AsyncClientAPI))):
-    _attr = getattr(AsyncClientAPI, _name)
-    if _name.startswith("__") or _name in AsyncClient.__dict__ or not callable(_attr):
-        continue
-    if isinstance(inspect.getattr_static(AsyncClientAPI, _name), staticmethod):
-        setattr(AsyncClient, _name, staticmethod(getattr(ChromaAsyncClient, _name)))
-    else:
-        setattr(AsyncClient, _name, _forward(_name, inspect.iscoroutinefunction(_attr)))
-AsyncClient.__abstractmethods__ = frozenset()
-del _name, _attr
+forward_client_api(AsyncClient, AsyncClientAPI, ChromaAsyncClient)
