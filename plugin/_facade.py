@@ -1,10 +1,12 @@
-"""What the sync and async collections share: options, set-up, and one prepare step per verb.
+"""What the sync and async wrappers share: options, set-up, one prepare step per verb.
 
-Each ``_*_path`` method validates a call and returns the read or write path to run (a flow of
-:mod:`nowline._flows`) and how to turn its result into what the method returns. The sync
-:class:`nowline.Collection` runs the flow with blocking calls, the async
-:class:`nowline.AsyncCollection` with ``await``; their public methods are one line each, so
-the two can never disagree about a rule, an error or a result shape.
+:class:`Facade` is the half of the collections that does no I/O, as chromadb's
+``CollectionCommon`` is for its own two collection classes. Each ``_*_path`` method validates a
+call and returns the read or write path to run (a flow of :mod:`nowline._flows`) and how to
+turn its result into what the method returns. The sync :class:`nowline.Collection` runs the
+flow with blocking calls, the async :class:`nowline.AsyncCollection` with ``await``; their
+public methods are one line each, so the two can never disagree about a rule, an error or a
+result shape. :class:`ClientFacade` is the same for the two clients.
 """
 
 from __future__ import annotations
