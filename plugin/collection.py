@@ -71,7 +71,7 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
         collection: ChromaCollection,
         options: Options | None = None,
     ) -> None:
-        """Wrap ``collection`` and load its corrections; prefer :func:`nowline.wrap`.
+        """Wrap ``collection``; prefer :func:`nowline.wrap`, which documents the options.
 
         Raises:
             InvalidInput: the collection is already wrapped, or its embedding function or
