@@ -149,48 +149,26 @@ _HOMES = {
         ["check_metadata", "check_scope_key", "reach_limit", "reserved_key", "scope_needed"],
         "._validate",
     ),
-    **dict.fromkeys(
-        [
-            "AbsentString",
-            "AmbiguousCollection",
-            "CollectionNotFound",
-            "CorrectionTooBroad",
-            "EmbeddingUnavailable",
-            "GenericString",
-            "InvalidCorrection",
-            "InvalidInput",
-            "InvalidPhrase",
-            "NowlineError",
-            "OutOfRange",
-            "StaleReference",
-            "StoreBusy",
-            "StoreNotFound",
-            "UnknownRecord",
-            "Unreached",
-        ],
-        ".errors",
-    ),
-    **dict.fromkeys(
-        [
-            "CorrectionChange",
-            "CorrectionRef",
-            "CorrectionReport",
-            "CorrectionSummary",
-            "Hit",
-            "Occurrence",
-            "Recall",
-            "RepairReport",
-            "Role",
-            "Trip",
-        ],
-        ".models",
-    ),
 }
+
+
+def _home(name: str) -> str | None:
+    """Return the module a public name comes from: its home above, else errors or models.
+
+    Every public name of ``nowline.errors`` is public here; the other names of ``__all__``
+    that the table does not place are the result models of ``nowline.models``.
+    """
+    if name in _HOMES:
+        return _HOMES[name]
+    if name not in __all__:
+        return None
+    errors = importlib.import_module(".errors", __name__)
+    return ".errors" if name in errors.__all__ else ".models"
 
 
 def __getattr__(name: str) -> Any:
     """Load a public name from its module at first use (PEP 562)."""
-    home = _HOMES.get(name)
+    home = _home(name)
     if home is None:
         raise AttributeError(f"module 'nowline' has no attribute {name!r}")
     value = getattr(importlib.import_module(home, __name__), name)

@@ -19,6 +19,8 @@ from __future__ import annotations
 import threading
 from typing import Any, TypeVar
 
+from chromadb.api import AsyncClientAPI, ClientAPI
+
 __all__ = ["client_class"]
 
 _Base = TypeVar("_Base", bound=type)
@@ -80,7 +82,7 @@ def client_class(base: _Base, concrete: type) -> _Base:
         A cached subclass of both, or ``base`` itself when ``concrete`` cannot be mixed in
         (it is not a real subclass of ``base``'s chromadb API, or the classes do not combine).
     """
-    api = base.__mro__[1]  # ClientAPI or AsyncClientAPI: the class nowline's client implements
+    api = ClientAPI if issubclass(base, ClientAPI) else AsyncClientAPI  # what ``base`` implements
     if concrete is api or not issubclass(concrete, api) or issubclass(concrete, base):
         return base
     key = (base, concrete)

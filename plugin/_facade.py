@@ -1,24 +1,32 @@
-"""What the sync and async collections share: options, set-up, and one prepare step per verb.
+"""What the sync and async wrappers share: options, set-up, one prepare step per verb.
 
-Each ``_*_path`` method validates a call and returns the read or write path to run (a flow of
-:mod:`nowline._flows`) and how to turn its result into what the method returns. The sync
-:class:`nowline.Collection` runs the flow with blocking calls, the async
-:class:`nowline.AsyncCollection` with ``await``; their public methods are one line each, so
-the two can never disagree about a rule, an error or a result shape.
+:class:`Facade` is the half of the collections that does no I/O, as chromadb's
+``CollectionCommon`` is for its own two collection classes. Each ``_*_path`` method validates a
+call and returns the read or write path to run (a flow of :mod:`nowline._flows`) and how to
+turn its result into what the method returns. The sync :class:`nowline.Collection` runs the
+flow with blocking calls, the async :class:`nowline.AsyncCollection` with ``await``; their
+public methods are one line each, so the two can never disagree about a rule, an error or a
+result shape. :class:`ClientFacade` is the same for the two clients.
 """
 
 from __future__ import annotations
 
+import inspect
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, Protocol, TypeVar, cast
+from typing import Any, Generic, Literal, TypeVar, cast
 
+from chromadb.api import AsyncClientAPI, ClientAPI
+from chromadb.api.models.CollectionCommon import CollectionCommon
 from chromadb.api.types import (
     DeleteResult,
+    Embedding,
     EmbeddingFunction,
     GetResult,
     Include,
+    OneOrMany,
+    PyEmbedding,
     QueryResult,
     Where,
     WhereDocument,
@@ -53,30 +61,19 @@ from ._validate import (
 from .errors import InvalidInput
 from .models import CorrectionReport, CorrectionSummary, Hit, Preview, Recall, RepairReport, Trip
 
-__all__ = ["Facade", "Options", "Path"]
+__all__ = ["ClientFacade", "EmbeddingsArg", "Facade", "Options", "Path", "forward_client_api"]
 
+A = TypeVar("A", ClientAPI, AsyncClientAPI)
+C = TypeVar("C")
 T = TypeVar("T")
 U = TypeVar("U")
 
 
-class _ChromaSide(Protocol):
-    """The chromadb ``CollectionCommon`` methods the prepare steps use (typed)."""
+EmbeddingsArg = OneOrMany[Embedding] | OneOrMany[PyEmbedding]
+"""The embeddings chromadb's ``add``, ``upsert``, ``update`` and ``query`` accept."""
 
-    def _validate_and_prepare_delete_request(
-        self, ids: Any, where: Any, where_document: Any, limit: Any
-    ) -> Any: ...
-
-    def _transform_get_response(self, response: Any, include: Include) -> GetResult: ...
-
-    def _transform_peek_response(self, response: Any) -> GetResult: ...
-
-    def _transform_query_response(self, response: Any, include: Include) -> QueryResult: ...
-
-    def _validate_modify_request(self, metadata: Any) -> None: ...
-
-    def _update_model_after_modify_success(
-        self, name: Any, metadata: Any, configuration: Any
-    ) -> None: ...
+_Transform = Callable[[Any, Include], T]
+"""chromadb's transform of a raw response (the flows return it as a plain dict) into ``T``."""
 
 
 class Options:
@@ -145,23 +142,39 @@ def _same(value: T) -> T:
     return value
 
 
-class Facade:
-    """The shared half of the sync and async collections (a mixin over chromadb's classes).
+class Facade(CollectionCommon[Any], Generic[C]):
+    """The shared half of the sync and async collections: everything that does no I/O.
 
-    Subclasses also inherit a chromadb ``CollectionCommon`` (``Collection`` or
-    ``AsyncCollection``), whose ``_client``, ``_model``, validation and response transforms
-    the paths use.
+    A subclass also inherits chromadb's ``Collection`` or ``AsyncCollection`` (both are
+    ``CollectionCommon``, whose ``_client``, ``_model``, validation and response transforms
+    the paths use); ``C`` is the type of the collection it wraps.
     """
 
-    _raw: Any
+    _raw: C
     _options: Options
     _core: F.Core
     _snapshot: str | None
     _ef_cache: tuple[object, EmbeddingFunction[Any] | None] | None
-    _embedding_function: Any
-    _model: Any
-    _data_loader: Any
-    name: str
+    _load: Flow[None] | None
+
+    def __init__(self, collection: C, options: Options | None = None) -> None:
+        """Take ``collection``'s client and model; prepare the corrections' load (``_load``).
+
+        Raises:
+            InvalidInput: the collection is already wrapped, or its embedding function or
+                recorded scope key cannot be used with these options.
+        """
+        if isinstance(collection, Facade):
+            raise InvalidInput("This collection is already wrapped by nowline; use it as is.")
+        raw: Any = collection
+        own = options.embedding_function if options is not None else None
+        super().__init__(
+            client=raw._client,
+            model=raw._model,
+            embedding_function=own if own is not None else raw._embedding_function,
+            data_loader=raw._data_loader,
+        )
+        self._load = self._setup(collection, options)
 
     def _setup(self, collection: Any, options: Options | None) -> Flow[None]:
         """Prepare the wrapper's state; return the flow that loads its corrections."""
@@ -195,6 +208,11 @@ class Facade:
         return F.load(self._core, self._snapshot)
 
     # ------------------------------------------------------------------ attributes
+
+    @property
+    def raw(self) -> C:
+        """The wrapped chromadb collection: it bypasses nowline and shows its bookkeeping keys."""
+        return self._raw
 
     @property
     def scope_key(self) -> str | None:
@@ -257,30 +275,17 @@ class Facade:
     # ----------------------------------------------------- chromadb verbs, prepared
 
     def _insert_path(
-        self,
-        op: Literal["add", "upsert", "update"],
-        ids: Any,
-        embeddings: Any,
-        metadatas: Any,
-        documents: Any,
-        images: Any,
-        uris: Any,
+        self, op: Literal["add", "upsert", "update"], *records: Any
     ) -> Path[dict[str, int], None]:
-        """Prepare an add, upsert or update."""
-        req = insert_request(
-            op, ids, embeddings, metadatas, documents, images, uris, self._core.max_batch
-        )
+        """Prepare an add, upsert or update of chromadb's record arguments, passed as given."""
+        req = insert_request(op, *records, max_batch=self._core.max_batch)
         return Path(F.write_flow(self._core, req), lambda _: None, writes=True)
-
-    def _chroma(self) -> _ChromaSide:
-        """Return this wrapper as the chromadb collection class it also is (typed)."""
-        return cast(_ChromaSide, self)
 
     def _delete_path(
         self, ids: Any, where: Any, where_document: Any, limit: Any
     ) -> Path[DeleteResult, DeleteResult]:
         """Prepare a delete (chromadb's own validation runs first; it embeds nothing)."""
-        req = self._chroma()._validate_and_prepare_delete_request(ids, where, where_document, limit)
+        req = self._validate_and_prepare_delete_request(ids, where, where_document, limit)
         flow = F.delete_flow(
             self._core, req["ids"], req["where"], req["where_document"], req["limit"]
         )
@@ -300,38 +305,18 @@ class Facade:
             ids, where, where_document, include, self._data_loader is not None, limit, offset
         )
         flow = F.get_flow(self._core, id_list, where, limit, offset, where_document, wanted)
-        transform = self._chroma()._transform_get_response
+        transform: _Transform[GetResult] = self._transform_get_response  # takes the raw dict
         return Path(flow, lambda result: transform(result, cast(Include, wanted)))
 
     def _peek_path(self, limit: int) -> Path[dict[str, Any], GetResult]:
         """Prepare a peek."""
-        return Path(F.peek_flow(self._core, limit), self._chroma()._transform_peek_response)
+        transform: Callable[[Any], GetResult] = self._transform_peek_response
+        return Path(F.peek_flow(self._core, limit), transform)
 
-    def _query_path(
-        self,
-        query_embeddings: Any,
-        query_texts: Any,
-        query_images: Any,
-        query_uris: Any,
-        ids: Any,
-        n_results: int,
-        where: Where | None,
-        where_document: WhereDocument | None,
-        include: Include,
-    ) -> Path[dict[str, Any], QueryResult]:
-        """Prepare a query; superseded hits carry their lines (see ``_assembly``)."""
-        req = query_request(
-            query_embeddings,
-            query_texts,
-            query_images,
-            query_uris,
-            ids,
-            n_results,
-            where,
-            where_document,
-            include,
-        )
-        transform = self._chroma()._transform_query_response
+    def _query_path(self, *query: Any) -> Path[dict[str, Any], QueryResult]:
+        """Prepare a query of chromadb's arguments, passed as given; hits carry their lines."""
+        req = query_request(*query)
+        transform: _Transform[QueryResult] = self._transform_query_response
         return Path(
             F.query_flow(self._core, req),
             lambda result: transform(result, cast(Include, req.include)),
@@ -339,9 +324,8 @@ class Facade:
 
     def _modify_path(self, name: str | None, metadata: Any, configuration: Any) -> Path[None, None]:
         """Prepare a modify of the collection (after chromadb's own validation)."""
-        chroma = self._chroma()
-        chroma._validate_modify_request(metadata)
-        after = chroma._update_model_after_modify_success
+        self._validate_modify_request(metadata)
+        after = self._update_model_after_modify_success
         flow = F.modify_flow(name, metadata, configuration)
         return Path(flow, lambda _: after(name, metadata, configuration), writes=True)
 
@@ -499,3 +483,83 @@ class Facade:
                 "of the memories' owner; None for records without the key)."
             )
         return Path(F.check_flow(self._core, text, meta), _same)
+
+
+class ClientFacade(Generic[A]):
+    """The shared half of :class:`nowline.Client` and :class:`nowline.AsyncClient` (no I/O).
+
+    ``A`` is chromadb's client API it wraps (sync or async); attributes nowline does not name
+    pass through to the wrapped client.
+    """
+
+    _client: A
+    _options: Options
+
+    def __init__(self, client: A, options: Options) -> None:
+        """Wrap ``client``; prefer :func:`nowline.wrap`."""
+        self._client = client
+        self._options = options
+
+    def __getattr__(self, name: str) -> Any:
+        """Pass any attribute nowline does not name through to the wrapped client."""
+        if name in ("_client", "_options"):
+            raise AttributeError(name)
+        return getattr(self._client, name)
+
+    @property
+    def raw(self) -> A:
+        """The wrapped chromadb client."""
+        return self._client
+
+    @property
+    def tenant(self) -> str:
+        """The tenant, as the wrapped client's."""
+        return self._client.tenant
+
+    @tenant.setter
+    def tenant(self, value: str) -> None:
+        self._client.tenant = value
+
+    @property
+    def database(self) -> str:
+        """The database, as the wrapped client's."""
+        return self._client.database
+
+    @database.setter
+    def database(self, value: str) -> None:
+        self._client.database = value
+
+
+def _forward(name: str, coroutine: bool) -> Callable[..., Any]:
+    """Return a method that calls the wrapped client's method of the same name."""
+    if coroutine:
+
+        async def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+            return await getattr(self._client, name)(*args, **kwargs)
+
+    else:
+
+        def method(self: Any, *args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]
+            return getattr(self._client, name)(*args, **kwargs)
+
+    method.__name__ = name
+    method.__doc__ = f"Call the wrapped client's ``{name}``."
+    return method
+
+
+def forward_client_api(cls: type[Any], api: type, concrete: type) -> None:
+    """Give ``cls`` every method of chromadb's client ``api`` that nowline does not define.
+
+    Each is an explicit method that calls the wrapped client's (awaited where ``api``'s is a
+    coroutine), so that the ABC is satisfied and no stub of ``api`` shadows the wrapped
+    client's method; a static method is ``concrete``'s own.
+    """
+    for name in sorted(set(dir(api))):
+        attr = getattr(api, name)
+        if name.startswith("__") or name in cls.__dict__ or not callable(attr):
+            continue
+        if isinstance(inspect.getattr_static(api, name), staticmethod):
+            setattr(cls, name, staticmethod(getattr(concrete, name)))
+        else:
+            setattr(cls, name, _forward(name, inspect.iscoroutinefunction(attr)))
+    cls.__abstractmethods__ = frozenset()

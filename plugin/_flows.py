@@ -659,7 +659,7 @@ def remember_flow(
     """Store one memory (``remember()``); return its id."""
     new = yield from _unused_id(rid, given)
     req = insert_request(
-        "add", [new], None, [metadata] if metadata else None, [text], None, None, 1
+        "add", [new], None, [metadata] if metadata else None, [text], None, None, max_batch=1
     )
     yield from write_flow(core, req)
     return new
@@ -679,7 +679,7 @@ def correct_flow(
 ) -> Flow[tuple[str, dict[str, int]]]:
     """Store one correction (``correct()``); return its id and what each write reached."""
     new = yield from _unused_id(rid, given)
-    req = insert_request("add", [new], None, [metadata], [text], None, None, 1)
+    req = insert_request("add", [new], None, [metadata], [text], None, None, max_batch=1)
     reached = yield from write_flow(
         core,
         req,

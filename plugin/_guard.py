@@ -8,9 +8,17 @@ from typing import Any, ParamSpec, TypeVar
 
 from .errors import StaleReference
 from .models import CorrectionRef, Trip
-from .render import Line, correction_lines, format_lines
+from .render import Line, annotate_document, correction_lines, format_lines, sanitize
 
-__all__ = ["guard_call", "merge_trips", "stale_message", "text_arguments", "trip_lines"]
+__all__ = [
+    "annotated",
+    "guard_call",
+    "merge_trips",
+    "raise_if_stale",
+    "stale_message",
+    "text_arguments",
+    "trip_lines",
+]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -64,6 +72,26 @@ def stale_message(trips: list[Trip], *, override: str | None = "allow_stale=True
     return "\n".join(out)
 
 
+def raise_if_stale(groups: Iterable[Iterable[Trip]], *, override: str | None) -> None:
+    """Raise StaleReference if the checked texts trip corrections (one trip per correction).
+
+    Args:
+        groups: the trips of each checked text.
+        override: as for :func:`stale_message`.
+    """
+    trips = merge_trips(groups)
+    if trips:
+        raise StaleReference(stale_message(trips, override=override), trips=trips)
+
+
+def annotated(text: str, trips: list[Trip]) -> str:
+    """Return ``text`` with the lines of the corrections it trips beneath it (``annotate()``).
+
+    Text that trips nothing comes back sanitized (lines that look like nowline's are quoted).
+    """
+    return annotate_document(text, trip_lines(trips)) if trips else sanitize(text)
+
+
 def text_arguments(args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> Iterator[str]:
     """Yield every string in a call's arguments, looking into lists, tuples, sets and dicts."""
     stack: list[tuple[Any, int]] = [(a, 0) for a in args] + [(v, 0) for v in kwargs.values()]
@@ -88,9 +116,8 @@ def guard_call(check: Callable[[str], list[Trip]], func: Callable[P, R]) -> Call
     def guarded(*args: P.args, **kwargs: P.kwargs) -> R:
         if kwargs.pop("allow_stale", False):
             return func(*args, **kwargs)
-        trips = merge_trips(check(text) for text in text_arguments(args, kwargs))
-        if trips:
-            raise StaleReference(stale_message(trips), trips=trips)
+        checked = (check(text) for text in text_arguments(args, kwargs))
+        raise_if_stale(checked, override="allow_stale=True")
         return func(*args, **kwargs)
 
     return guarded

@@ -33,13 +33,19 @@ T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
-class Get:
-    """Read records (chromadb's ``_get``); the result is the raw GetResult."""
+class _Selection:
+    """Which records an operation reads or deletes, as chromadb's ``get`` and ``delete`` say it."""
 
     ids: list[str] | None = None
     where: Where | None = None
     where_document: WhereDocument | None = None
     limit: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Get(_Selection):
+    """Read the selected records (chromadb's ``_get``); the result is the raw GetResult."""
+
     offset: int | None = None
     include: tuple[str, ...] = ("documents", "metadatas")
 
@@ -77,13 +83,8 @@ class Write:
 
 
 @dataclass(frozen=True, slots=True)
-class Delete:
-    """Delete records; the result is chromadb's DeleteResult."""
-
-    ids: list[str] | None = None
-    where: Where | None = None
-    where_document: WhereDocument | None = None
-    limit: int | None = None
+class Delete(_Selection):
+    """Delete the selected records; the result is chromadb's DeleteResult."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,8 +9,11 @@ difference between the sync and the async collection.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import threading
 import time
+from collections.abc import Callable
+from dataclasses import fields
 from typing import Any, TypeVar, cast
 
 from ._lock import hold_writer_lock
@@ -49,64 +52,50 @@ def _raced(op: Op, exc: BaseException) -> bool:
     return isinstance(op, (Get, Query, Count)) and _RACE in str(exc)
 
 
-def _request(col: Any, op: Op) -> tuple[str, dict[str, Any]] | None:
-    """Return the chromadb client method and arguments that carry out ``op``, if it is I/O.
+# The chromadb client method that carries out each I/O operation (None: a write's verb names
+# it), and the operation's fields that chromadb names otherwise (every other field is passed
+# under its own name).
+_CALLS: dict[type, tuple[str | None, dict[str, str]]] = {
+    Get: ("_get", {}),
+    Count: ("_count", {}),
+    Query: ("_query", {"embeddings": "query_embeddings"}),
+    Write: (None, {}),
+    Delete: ("_delete", {}),
+    Modify: (
+        "_modify",
+        {"name": "new_name", "metadata": "new_metadata", "configuration": "new_configuration"},
+    ),
+}
+
+
+def _request(col: Any, op: Op) -> tuple[Callable[..., Any], dict[str, Any]] | None:
+    """Return the chromadb client's method and the arguments that carry out ``op``, if I/O.
 
     One table for both drivers: a sync client's methods block, an async client's are awaited.
     """
+    call = _CALLS.get(type(op))
+    if call is None:
+        return None
+    method, renamed = call
+    args = {renamed.get(f.name, f.name): getattr(op, f.name) for f in fields(op)}
+    if method is None:
+        method = "_" + args.pop("op")
+    if "include" in args:
+        args["include"] = list(args["include"])
+    target = "id" if isinstance(op, Modify) else "collection_id"
     scope = {"tenant": col.tenant, "database": col.database}
-    if isinstance(op, Get):
-        return "_get", {
-            "collection_id": col.id,
-            "ids": op.ids,
-            "where": op.where,
-            "limit": op.limit,
-            "offset": op.offset,
-            "where_document": op.where_document,
-            "include": list(op.include),
-            **scope,
-        }
-    if isinstance(op, Count):
-        return "_count", {"collection_id": col.id, **scope}
-    if isinstance(op, Query):
-        return "_query", {
-            "collection_id": col.id,
-            "query_embeddings": op.embeddings,
-            "ids": op.ids,
-            "n_results": op.n_results,
-            "where": op.where,
-            "where_document": op.where_document,
-            "include": list(op.include),
-            **scope,
-        }
-    if isinstance(op, Write):
-        return "_" + op.op, {
-            "collection_id": col.id,
-            "ids": op.ids,
-            "embeddings": op.embeddings,
-            "metadatas": op.metadatas,
-            "documents": op.documents,
-            "uris": op.uris,
-            **scope,
-        }
-    if isinstance(op, Delete):
-        return "_delete", {
-            "collection_id": col.id,
-            "ids": op.ids,
-            "where": op.where,
-            "where_document": op.where_document,
-            "limit": op.limit,
-            **scope,
-        }
-    if isinstance(op, Modify):
-        return "_modify", {
-            "id": col.id,
-            "new_name": op.name,
-            "new_metadata": op.metadata,
-            "new_configuration": op.configuration,
-            **scope,
-        }
-    return None
+    return getattr(col._client, method), {target: col.id, **args, **scope}
+
+
+def _retry_wait(op: Op, exc: Exception, attempt: int) -> float:
+    """Return how long to wait before the next try of a request that failed with ``exc``.
+
+    Only a read that met a fresh server collection's race is tried again, ``RACE_RETRIES``
+    times; anything else re-raises ``exc``.
+    """
+    if attempt >= len(RACE_RETRIES) or not _raced(op, exc):
+        raise exc
+    return RACE_RETRIES[attempt]
 
 
 def _result(op: Op, result: Any) -> Any:
@@ -158,16 +147,12 @@ class SyncStore:
         """Carry out ``op`` and return its result."""
         request = _request(self._col, op)
         if request is not None:
-            method, kwargs = request
-            call = getattr(self._col._client, method)
-            for wait in RACE_RETRIES:
+            call, kwargs = request
+            for attempt in itertools.count():
                 try:
                     return _result(op, call(**kwargs))
                 except Exception as exc:
-                    if not _raced(op, exc):
-                        raise
-                time.sleep(wait)
-            return _result(op, call(**kwargs))
+                    time.sleep(_retry_wait(op, exc, attempt))
         if isinstance(op, Lock):
             if self._writer_path is not None:
                 hold_writer_lock(self._writer_path)
@@ -190,16 +175,12 @@ class AsyncStore:
         """Carry out ``op`` and return its result."""
         request = _request(self._col, op)
         if request is not None:
-            method, kwargs = request
-            call = getattr(self._col._client, method)
-            for wait in RACE_RETRIES:
+            call, kwargs = request
+            for attempt in itertools.count():
                 try:
                     return _result(op, await call(**kwargs))
                 except Exception as exc:
-                    if not _raced(op, exc):
-                        raise
-                await asyncio.sleep(wait)
-            return _result(op, await call(**kwargs))
+                    await asyncio.sleep(_retry_wait(op, exc, attempt))
         if isinstance(op, Lock):
             return None  # async clients talk to a server, which owns its store
         if isinstance(op, Background):

@@ -722,6 +722,7 @@ def insert_request(
     documents: Any,
     images: Any,
     uris: Any,
+    *,
     max_batch: int,
 ) -> InsertRequest:
     """Validate an add, upsert or update as chromadb would, then nowline's rules.

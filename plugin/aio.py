@@ -23,7 +23,7 @@ import asyncio
 import functools
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from typing import Any, Literal, ParamSpec, TypeVar, cast
+from typing import Any, Literal, ParamSpec, TypeVar
 from uuid import UUID
 
 from chromadb.api import AsyncClientAPI
@@ -40,25 +40,23 @@ from chromadb.api.types import (
     DataLoader,
     DeleteResult,
     Document,
-    Embedding,
     EmbeddingFunction,
     GetResult,
     Image,
     Include,
     Metadata,
     OneOrMany,
-    PyEmbedding,
     QueryResult,
     Schema,
     Where,
     WhereDocument,
 )
 
-from ._facade import Facade, Options, Path
-from ._guard import merge_trips, stale_message, text_arguments, trip_lines
+from ._facade import ClientFacade, EmbeddingsArg, Facade, Options, Path, forward_client_api
+from ._guard import annotated, raise_if_stale, text_arguments
 from ._snapshot import save_at_exit
 from ._store import AsyncStore, run_async
-from .errors import InvalidInput, StaleReference
+from .errors import InvalidInput
 from .models import (
     CorrectionChange,
     CorrectionReport,
@@ -69,7 +67,6 @@ from .models import (
     RepairReport,
     Trip,
 )
-from .render import annotate_document, sanitize
 
 __all__ = ["AsyncClient", "AsyncCollection"]
 
@@ -77,15 +74,13 @@ P = ParamSpec("P")
 T = TypeVar("T")
 U = TypeVar("U")
 
-_Embeddings = OneOrMany[Embedding] | OneOrMany[PyEmbedding]
-
 # chromadb's own default argument, so that "not given" can be told from an explicit None.
 _DEFAULT_EF: Any = (
     inspect.signature(ChromaAsyncClient.create_collection).parameters["embedding_function"].default
 )
 
 
-class AsyncCollection(Facade, ChromaAsyncCollection):
+class AsyncCollection(Facade[ChromaAsyncCollection], ChromaAsyncCollection):
     """A chromadb ``AsyncCollection`` whose recalled stale memories carry their corrections.
 
     The async counterpart of :class:`nowline.Collection`: the same methods, parameters, rules,
@@ -103,16 +98,7 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
             InvalidInput: the collection is already wrapped, or its embedding function cannot
                 be built in this process.
         """
-        if isinstance(collection, AsyncCollection):
-            raise InvalidInput("This collection is already wrapped by nowline; use it as is.")
-        own = options.embedding_function if options is not None else None
-        super().__init__(
-            client=collection._client,
-            model=collection._model,
-            embedding_function=own if own is not None else collection._embedding_function,
-            data_loader=collection._data_loader,
-        )
-        self._load: Any = self._setup(collection, options)
+        super().__init__(collection, options)
         self._store = AsyncStore(self)
         self._write_lock: asyncio.Lock | None = None
         self._load_lock: asyncio.Lock | None = None
@@ -146,11 +132,6 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
         async with self._write_lock:
             return path.finish(await run_async(path.flow, self._store))
 
-    @property
-    def raw(self) -> ChromaAsyncCollection:
-        """The wrapped chromadb collection: it bypasses nowline and shows its bookkeeping keys."""
-        return cast(ChromaAsyncCollection, self._raw)
-
     def __repr__(self) -> str:
         """Return a short description."""
         return f"nowline.AsyncCollection(name={self.name!r})"
@@ -160,7 +141,7 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
     async def add(
         self,
         ids: OneOrMany[ID],
-        embeddings: _Embeddings | None = None,
+        embeddings: EmbeddingsArg | None = None,
         metadatas: OneOrMany[Metadata] | None = None,
         documents: OneOrMany[Document] | None = None,
         images: OneOrMany[Image] | None = None,
@@ -174,7 +155,7 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
     async def upsert(
         self,
         ids: OneOrMany[ID],
-        embeddings: _Embeddings | None = None,
+        embeddings: EmbeddingsArg | None = None,
         metadatas: OneOrMany[Metadata] | None = None,
         documents: OneOrMany[Document] | None = None,
         images: OneOrMany[Image] | None = None,
@@ -188,7 +169,7 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
     async def update(
         self,
         ids: OneOrMany[ID],
-        embeddings: _Embeddings | None = None,
+        embeddings: EmbeddingsArg | None = None,
         metadatas: OneOrMany[Metadata] | None = None,
         documents: OneOrMany[Document] | None = None,
         images: OneOrMany[Image] | None = None,
@@ -231,7 +212,7 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
 
     async def query(
         self,
-        query_embeddings: _Embeddings | None = None,
+        query_embeddings: EmbeddingsArg | None = None,
         query_texts: OneOrMany[Document] | None = None,
         query_images: OneOrMany[Image] | None = None,
         query_uris: OneOrMany[URI] | None = None,
@@ -384,8 +365,7 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
 
     async def annotate(self, text: str, *, metadata: Mapping[str, Any] | None = None) -> str:
         """Return ``text`` with its correction lines, as :meth:`nowline.Collection.annotate`."""
-        trips = await self.check(text, metadata=metadata)
-        return annotate_document(text, trip_lines(trips)) if trips else sanitize(text)
+        return annotated(text, await self.check(text, metadata=metadata))
 
     async def require_current(self, *texts: str, metadata: Mapping[str, Any] | None = None) -> None:
         """Raise StaleReference if a text names a superseded string (as the sync method).
@@ -393,9 +373,7 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
         Raises:
             StaleReference: with the trips; its message gives the lines.
         """
-        trips = merge_trips([await self.check(text, metadata=metadata) for text in texts])
-        if trips:
-            raise StaleReference(stale_message(trips, override=None), trips=trips)
+        raise_if_stale([await self.check(text, metadata=metadata) for text in texts], override=None)
 
     def guard(
         self,
@@ -422,14 +400,11 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
             async def guarded(*args: P.args, **kwargs: P.kwargs) -> T:
                 if kwargs.pop("allow_stale", False):
                     return await f(*args, **kwargs)
-                trips = merge_trips(
-                    [
-                        await self.check(text, metadata=metadata)
-                        for text in text_arguments(args, kwargs)
-                    ]
-                )
-                if trips:
-                    raise StaleReference(stale_message(trips), trips=trips)
+                checked = [
+                    await self.check(text, metadata=metadata)
+                    for text in text_arguments(args, kwargs)
+                ]
+                raise_if_stale(checked, override="allow_stale=True")
                 return await f(*args, **kwargs)
 
             return guarded
@@ -437,67 +412,16 @@ class AsyncCollection(Facade, ChromaAsyncCollection):
         return decorate(func) if func is not None else decorate
 
 
-def _forward(name: str, coroutine: bool) -> Callable[..., Any]:
-    """Return a method that calls the wrapped async client's method of the same name."""
-    if coroutine:
-
-        async def method(self: AsyncClient, *args: Any, **kwargs: Any) -> Any:
-            return await getattr(self._client, name)(*args, **kwargs)
-
-    else:
-
-        def method(self: AsyncClient, *args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]
-            return getattr(self._client, name)(*args, **kwargs)
-
-    method.__name__ = name
-    method.__doc__ = f"Call the wrapped client's ``{name}``."
-    return method
-
-
-class AsyncClient(AsyncClientAPI):
+class AsyncClient(ClientFacade[AsyncClientAPI], AsyncClientAPI):
     """A chromadb async client whose collections come back wrapped by nowline.
 
     The async counterpart of :class:`nowline.Client`. A server owns its store, so no
     writer lock is needed: several processes may write through their own clients.
     """
 
-    def __init__(self, client: AsyncClientAPI, options: Options) -> None:
-        """Wrap ``client``; prefer :func:`nowline.wrap`."""
-        self._client = client
-        self._options = options
-
-    def __getattr__(self, name: str) -> Any:
-        """Pass any attribute nowline does not name through to the wrapped client."""
-        if name in ("_client", "_options"):
-            raise AttributeError(name)
-        return getattr(self._client, name)
-
     def __repr__(self) -> str:
         """Return a short description."""
         return f"nowline.AsyncClient({self._client!r})"
-
-    @property
-    def raw(self) -> AsyncClientAPI:
-        """The wrapped chromadb async client."""
-        return self._client
-
-    @property
-    def tenant(self) -> str:
-        """The tenant, as the wrapped client's."""
-        return self._client.tenant
-
-    @tenant.setter
-    def tenant(self, value: str) -> None:
-        self._client.tenant = value
-
-    @property
-    def database(self) -> str:
-        """The database, as the wrapped client's."""
-        return self._client.database
-
-    @database.setter
-    def database(self, value: str) -> None:
-        self._client.database = value
 
     async def _wrap(self, collection: ChromaAsyncCollection) -> AsyncCollection:
         """Wrap one collection with this client's options and load its corrections.
@@ -595,13 +519,4 @@ class AsyncClient(AsyncClientAPI):
 
 
 # Forward every other method of chromadb's async client API explicitly (see client.py).
-for _name in sorted(set(dir(AsyncClientAPI))):
-    _attr = getattr(AsyncClientAPI, _name)
-    if _name.startswith("__") or _name in AsyncClient.__dict__ or not callable(_attr):
-        continue
-    if isinstance(inspect.getattr_static(AsyncClientAPI, _name), staticmethod):
-        setattr(AsyncClient, _name, staticmethod(getattr(ChromaAsyncClient, _name)))
-    else:
-        setattr(AsyncClient, _name, _forward(_name, inspect.iscoroutinefunction(_attr)))
-AsyncClient.__abstractmethods__ = frozenset()
-del _name, _attr
+forward_client_api(AsyncClient, AsyncClientAPI, ChromaAsyncClient)

@@ -11,7 +11,7 @@ store's writer lock first. Attributes it does not name (a later chromadb's new m
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypedDict, overload
 from uuid import UUID
 
@@ -26,6 +26,7 @@ from typing_extensions import Unpack
 
 from ._chroma import local_store
 from ._concrete import client_class
+from ._facade import ClientFacade, forward_client_api
 from ._lock import hold_writer_lock
 from ._validate import DEFAULT_MAX_REACH
 from .collection import Collection, Options
@@ -43,35 +44,13 @@ _DEFAULT_EF: Any = (
 _PAGE = 5000
 
 
-def _forward(name: str) -> Callable[..., Any]:
-    """Return a method that calls the wrapped client's method of the same name."""
-
-    def method(self: Client, *args: Any, **kwargs: Any) -> Any:
-        return getattr(self._client, name)(*args, **kwargs)
-
-    method.__name__ = name
-    method.__doc__ = f"Call the wrapped client's ``{name}``."
-    return method
-
-
-class Client(ClientAPI):
+class Client(ClientFacade[ClientAPI], ClientAPI):
     """A chromadb client whose collections come back wrapped by nowline.
 
     Create one with :func:`nowline.wrap`. Collections created with chromadb's default
     embedding function keep it in their configuration, and nowline embeds them with the
     same model loaded offline (all-MiniLM-L6-v2); ``embedding_function=None`` means none.
     """
-
-    def __init__(self, client: ClientAPI, options: Options) -> None:
-        """Wrap ``client``; prefer :func:`nowline.wrap`."""
-        self._client = client
-        self._options = options
-
-    def __getattr__(self, name: str) -> Any:
-        """Pass any attribute nowline does not name through to the wrapped client."""
-        if name in ("_client", "_options"):
-            raise AttributeError(name)
-        return getattr(self._client, name)
 
     def __enter__(self) -> Client:
         """Enter the wrapped client's context."""
@@ -85,29 +64,6 @@ class Client(ClientAPI):
     def __repr__(self) -> str:
         """Return a short description."""
         return f"nowline.Client({self._client!r})"
-
-    @property
-    def raw(self) -> ClientAPI:
-        """The wrapped chromadb client."""
-        return self._client
-
-    @property
-    def tenant(self) -> str:
-        """The tenant, as the wrapped client's."""
-        return self._client.tenant
-
-    @tenant.setter
-    def tenant(self, value: str) -> None:
-        self._client.tenant = value
-
-    @property
-    def database(self) -> str:
-        """The database, as the wrapped client's."""
-        return self._client.database
-
-    @database.setter
-    def database(self, value: str) -> None:
-        self._client.database = value
 
     def _wrap(self, collection: ChromaCollection) -> Collection:
         """Wrap one collection with this client's options."""
@@ -219,21 +175,8 @@ class Client(ClientAPI):
         return self._client.reset()
 
 
-# Forward every other method of chromadb's client API (abstract or not) explicitly, so that
-# the ABC is satisfied and no stub of ClientAPI shadows the wrapped client's method.
-for _name in sorted(set(dir(ClientAPI))):
-    if (
-        _name.startswith("__")
-        or _name in Client.__dict__
-        or not callable(getattr(ClientAPI, _name))
-    ):
-        continue
-    if isinstance(inspect.getattr_static(ClientAPI, _name), staticmethod):
-        setattr(Client, _name, staticmethod(getattr(ChromaClient, _name)))
-    else:
-        setattr(Client, _name, _forward(_name))
-Client.__abstractmethods__ = frozenset()
-del _name
+# Forward every other method of chromadb's client API (abstract or not) explicitly.
+forward_client_api(Client, ClientAPI, ChromaClient)
 
 
 class WrapOptions(TypedDict, total=False):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, Literal, ParamSpec, TypeVar, cast
+from typing import Any, Literal, ParamSpec, TypeVar
 
 from chromadb.api.collection_configuration import UpdateCollectionConfiguration
 from chromadb.api.models.Collection import Collection as ChromaCollection
@@ -23,24 +23,22 @@ from chromadb.api.types import (
     CollectionMetadata,
     DeleteResult,
     Document,
-    Embedding,
     GetResult,
     Image,
     Include,
     Metadata,
     OneOrMany,
-    PyEmbedding,
     QueryResult,
     Where,
     WhereDocument,
 )
 
 from ._chroma import local_store
-from ._facade import Facade, Options, Path
-from ._guard import guard_call, merge_trips, stale_message, trip_lines
+from ._facade import EmbeddingsArg, Facade, Options, Path
+from ._guard import annotated, guard_call, raise_if_stale
 from ._snapshot import save_at_exit
 from ._store import SyncStore, run_sync
-from .errors import InvalidInput, StaleReference
+from .errors import InvalidInput
 from .models import (
     CorrectionChange,
     CorrectionReport,
@@ -51,7 +49,6 @@ from .models import (
     RepairReport,
     Trip,
 )
-from .render import annotate_document, sanitize
 
 __all__ = ["Collection", "Options"]
 
@@ -59,10 +56,8 @@ P = ParamSpec("P")
 T = TypeVar("T")
 U = TypeVar("U")
 
-_Embeddings = OneOrMany[Embedding] | OneOrMany[PyEmbedding]
 
-
-class Collection(Facade, ChromaCollection):
+class Collection(Facade[ChromaCollection], ChromaCollection):
     """A chromadb ``Collection`` whose recalled stale memories carry their corrections.
 
     Create one with :func:`nowline.wrap`. A record whose metadata has a non-empty
@@ -82,19 +77,12 @@ class Collection(Facade, ChromaCollection):
             InvalidInput: the collection is already wrapped, or its embedding function or
                 recorded scope key cannot be used with these options.
         """
-        if isinstance(collection, Collection):
-            raise InvalidInput("This collection is already wrapped by nowline; use it as is.")
-        own = options.embedding_function if options is not None else None
-        super().__init__(
-            client=collection._client,
-            model=collection._model,
-            embedding_function=own if own is not None else collection._embedding_function,
-            data_loader=collection._data_loader,
-        )
-        load = self._setup(collection, options)
+        super().__init__(collection, options)
         self._lock = threading.RLock()
         self._store = SyncStore(self, local_store(collection._client)[1])
-        run_sync(load, self._store)
+        if self._load is not None:
+            run_sync(self._load, self._store)
+            self._load = None
         save_at_exit(self._core, self._snapshot)
 
     def _run(self, path: Path[Any, U]) -> U:
@@ -106,11 +94,6 @@ class Collection(Facade, ChromaCollection):
 
     # ------------------------------------------------------------------ attributes
 
-    @property
-    def raw(self) -> ChromaCollection:
-        """The wrapped chromadb collection: it bypasses nowline and shows its bookkeeping keys."""
-        return cast(ChromaCollection, self._raw)
-
     def __repr__(self) -> str:
         """Return a short description."""
         return f"nowline.Collection(name={self.name!r}, corrections={len(self._core.registry)})"
@@ -120,7 +103,7 @@ class Collection(Facade, ChromaCollection):
     def add(
         self,
         ids: OneOrMany[ID],
-        embeddings: _Embeddings | None = None,
+        embeddings: EmbeddingsArg | None = None,
         metadatas: OneOrMany[Metadata] | None = None,
         documents: OneOrMany[Document] | None = None,
         images: OneOrMany[Image] | None = None,
@@ -143,7 +126,7 @@ class Collection(Facade, ChromaCollection):
     def upsert(
         self,
         ids: OneOrMany[ID],
-        embeddings: _Embeddings | None = None,
+        embeddings: EmbeddingsArg | None = None,
         metadatas: OneOrMany[Metadata] | None = None,
         documents: OneOrMany[Document] | None = None,
         images: OneOrMany[Image] | None = None,
@@ -160,7 +143,7 @@ class Collection(Facade, ChromaCollection):
     def update(
         self,
         ids: OneOrMany[ID],
-        embeddings: _Embeddings | None = None,
+        embeddings: EmbeddingsArg | None = None,
         metadatas: OneOrMany[Metadata] | None = None,
         documents: OneOrMany[Document] | None = None,
         images: OneOrMany[Image] | None = None,
@@ -213,7 +196,7 @@ class Collection(Facade, ChromaCollection):
 
     def query(
         self,
-        query_embeddings: _Embeddings | None = None,
+        query_embeddings: EmbeddingsArg | None = None,
         query_texts: OneOrMany[Document] | None = None,
         query_images: OneOrMany[Image] | None = None,
         query_uris: OneOrMany[URI] | None = None,
@@ -493,8 +476,7 @@ class Collection(Facade, ChromaCollection):
         The format is the one of recalled memories; lines of ``text`` that look like
         nowline's lines are quoted. Text that trips nothing comes back (sanitized) unchanged.
         """
-        trips = self.check(text, metadata=metadata)
-        return annotate_document(text, trip_lines(trips)) if trips else sanitize(text)
+        return annotated(text, self.check(text, metadata=metadata))
 
     def require_current(self, *texts: str, metadata: Mapping[str, Any] | None = None) -> None:
         """Raise :class:`StaleReference` if any text names a superseded string.
@@ -502,9 +484,7 @@ class Collection(Facade, ChromaCollection):
         Raises:
             StaleReference: with the trips; its message gives the lines.
         """
-        trips = merge_trips(self.check(text, metadata=metadata) for text in texts)
-        if trips:
-            raise StaleReference(stale_message(trips, override=None), trips=trips)
+        raise_if_stale((self.check(text, metadata=metadata) for text in texts), override=None)
 
     def guard(
         self, func: Callable[P, T] | None = None, *, metadata: Mapping[str, Any] | None = None

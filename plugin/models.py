@@ -48,8 +48,8 @@ class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class CorrectionRef(_Model):
-    """A correction as a hit or a check shows it.
+class _Correction(_Model):
+    """What every result model that describes a correction says of it.
 
     Attributes:
         id: the correction's record id.
@@ -57,8 +57,6 @@ class CorrectionRef(_Model):
         deprecates: the outdated strings it names.
         about: its anchors (empty when it has none).
         time: its time, epoch seconds.
-        source: where it came from (its ``source`` metadata, e.g. "github"), or None.
-        source_url: a page about its origin (its ``source_url`` metadata), or None.
     """
 
     id: str
@@ -66,6 +64,18 @@ class CorrectionRef(_Model):
     deprecates: list[str]
     about: list[str] = Field(default_factory=list)
     time: float
+
+
+class CorrectionRef(_Correction):
+    """A correction as a hit or a check shows it.
+
+    Attributes:
+        id, document, deprecates, about, time: the correction's record id, text, outdated
+            strings, anchors and time (as in every model of a correction).
+        source: where it came from (its ``source`` metadata, e.g. "github"), or None.
+        source_url: a page about its origin (its ``source_url`` metadata), or None.
+    """
+
     source: str | None = None
     source_url: str | None = None
 
@@ -233,15 +243,12 @@ class Trip(_Model):
         )
 
 
-class CorrectionSummary(_Model):
+class CorrectionSummary(_Correction):
     """One correction of a collection, as ``corrections()`` lists it.
 
     Attributes:
-        id: the correction's record id.
-        document: its text.
-        deprecates: the outdated strings it names.
-        about: its anchors (empty when it has none).
-        time: its time, epoch seconds.
+        id, document, deprecates, about, time: the correction's record id, text, outdated
+            strings, anchors and time (as in every model of a correction).
         status: ``active`` or ``retracted``.
         retracted: when it was retracted (epoch seconds), or None.
         reach: how many records store a link to it.
@@ -251,11 +258,6 @@ class CorrectionSummary(_Model):
         source_url: a page about its origin (its ``source_url`` metadata), or None.
     """
 
-    id: str
-    document: str
-    deprecates: list[str]
-    about: list[str] = Field(default_factory=list)
-    time: float
     status: Literal["active", "retracted"]
     retracted: float | None = None
     reach: int = 0

@@ -213,9 +213,8 @@ class Subject(Facade):
 
     def __init__(self, store: ScriptedStore, asynchronous: bool = False, **options: Any) -> None:
         """Load the store's corrections, as wrapping a collection does."""
-        self.name = "memory"
         self._embedding_function = store._embed  # never called: the store embeds
-        self._model = SimpleNamespace(configuration_json={})
+        self._model = SimpleNamespace(configuration_json={}, name="memory")  # gives ``name``
         self._data_loader = None
         self._store = store
         self._asynchronous = asynchronous
