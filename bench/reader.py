@@ -384,6 +384,7 @@ FORMATS: dict[str, Renderer] = {
     # the library's rendering before the format study: now-lines only, no mark, no legend
     "now-lines": lambda r: _block(r),
     "outdated": lambda r: _block(r, label=_OUTDATED),
+    # the library's rendering from the first study until the grouped layout (stale first)
     "outdated+legend": lambda r: _block(r, label=_OUTDATED, legend=LEGEND),
     "outdated+legend-short": lambda r: _block(
         r, label=_OUTDATED, legend="(Use the now: line beneath an [outdated] memory.)"
@@ -403,6 +404,9 @@ FORMATS: dict[str, Renderer] = {
     "outdated+legend+top": lambda r: _block(r, label=_OUTDATED, legend=LEGEND, top="Now true:"),
     "library+sysprompt": lambda r: r.render(),
     "library+reading": lambda r: r.render(),
+    # the same two, over the rendering the library had before the grouped layout
+    "outdated+legend+sysprompt": lambda r: _block(r, label=_OUTDATED, legend=LEGEND),
+    "outdated+legend+reading": lambda r: _block(r, label=_OUTDATED, legend=LEGEND),
     "grouped": lambda r: _grouped(r),
     "grouped-stale-first": lambda r: _grouped(r, stale_first=True),
 }
