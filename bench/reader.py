@@ -1545,6 +1545,7 @@ def merge(args: argparse.Namespace) -> int:
     data["command"] = C.command_line()
     cases = {c.key: c for c in WRITER_CASES}
     stores = Stores()
+    weights: dict[str, dict[str, list[float]]] = {}
     for part in parts:
         for task, block in part["tasks"].items():
             if task == "writer":  # scored again from the replies, with this scorer
@@ -1560,12 +1561,18 @@ def merge(args: argparse.Namespace) -> int:
                 continue
             into = data["tasks"].setdefault(task, {"counts": {}, "tokens": {}})
             for cond, by_run in block["counts"].items():
+                asked = sum(next(iter(by_run.values()), {}).values())  # contexts of this part
+                if cond in block["tokens"]:
+                    sums = weights.setdefault(task, {}).setdefault(cond, [0.0, 0])
+                    sums[0] += block["tokens"][cond] * asked
+                    sums[1] += asked
                 for label, c in by_run.items():
                     have = into["counts"].setdefault(cond, {}).setdefault(label, {})
                     for outcome, k in c.items():
                         have[outcome] = have.get(outcome, 0) + k
-            for cond, t in block["tokens"].items():
-                into["tokens"].setdefault(cond, t)  # the mean of the first part that has it
+    for task, by_cond in weights.items():  # each part's mean, weighted by its contexts
+        for cond, (total, n) in by_cond.items():
+            data["tasks"][task]["tokens"][cond] = round(total / n, 1) if n else 0.0
     stores.close()
     name = f"reader.{parts[0]['config']['split']}" + (f".{args.name}" if args.name else "")
     C.write_report(args.out, name, data, markdown(data))

@@ -129,12 +129,12 @@ CURRENT_HEADING = "Current memories:"
 """Heads the other memories of a block that holds a stale one, after the stale ones.
 
 How the block is laid out was chosen with a small local model (``bench/reader.md``, the format
-study): on 30 variations of the incident's clone task, the now-line alone led it to the moved
-repository 5 of 30 times; the mark with a one-line legend, 19 of 30 (20 of 30 on the test
-variations); the stale memories grouped first under this heading, 22 of 30, with the question
-whose answer must not change (the sibling repository) still right 30 of 30. Current memories
-first gave 26 of 30 but sent the sibling question to a made-up repository 5 times, so it was
-not chosen.
+study). On 30 dev variations of the incident's clone task, the mark with a one-line legend led
+it to the moved repository 19 of 30 times, and the stale memories grouped first under
+:data:`OUTDATED_HEADING` 22 of 30, with the question whose answer must not change (the sibling
+repository) right 30 of 30 in both. Current memories first gave 26 of 30 but sent the sibling
+question to a made-up repository 5 times, so it was not chosen. On 30 fresh test variations:
+27 of 30 with this layout, 20 with the mark and legend, 5 with the ``now:`` line alone.
 """
 
 QUOTE_MARK = "(quoted) "
