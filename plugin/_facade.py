@@ -15,25 +15,21 @@ import inspect
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, TypeVar, cast
+from typing import Any, Generic, Literal, TypedDict, TypeVar, cast, overload
 
 from chromadb.api import AsyncClientAPI, ClientAPI
 from chromadb.api.models.CollectionCommon import CollectionCommon
 from chromadb.api.types import (
     DeleteResult,
-    Embedding,
     EmbeddingFunction,
     GetResult,
     Include,
-    OneOrMany,
-    PyEmbedding,
     QueryResult,
-    Where,
-    WhereDocument,
 )
 
 from . import _flows as F
 from . import _records as R
+from . import _verbs as V
 from . import embedding as _embedding  # registers nowline's embedding function with chromadb
 from ._chroma import choose_embedding_function, local_store, max_batch_size, server_url
 from ._freshness import Freshness
@@ -61,7 +57,7 @@ from ._validate import (
 from .errors import InvalidInput
 from .models import CorrectionReport, CorrectionSummary, Hit, Preview, Recall, RepairReport, Trip
 
-__all__ = ["ClientFacade", "EmbeddingsArg", "Facade", "Options", "Path", "forward_client_api"]
+__all__ = ["ClientFacade", "Facade", "Options", "Path", "WrapOptions", "forward_client_api"]
 
 A = TypeVar("A", ClientAPI, AsyncClientAPI)
 C = TypeVar("C")
@@ -69,11 +65,19 @@ T = TypeVar("T")
 U = TypeVar("U")
 
 
-EmbeddingsArg = OneOrMany[Embedding] | OneOrMany[PyEmbedding]
-"""The embeddings chromadb's ``add``, ``upsert``, ``update`` and ``query`` accept."""
-
 _Transform = Callable[[Any, Include], T]
 """chromadb's transform of a raw response (the flows return it as a plain dict) into ``T``."""
+
+
+class WrapOptions(TypedDict, total=False):
+    """The keyword options of :func:`nowline.wrap` (and of :func:`nowline.instrument`)."""
+
+    scope_key: str | None
+    embedding_function: EmbeddingFunction[Any] | None
+    annotate: bool
+    max_reach: float | int | None
+    refresh_seconds: float
+    text_key: str | None
 
 
 class Options:
@@ -118,14 +122,7 @@ class Options:
 
     def as_kwargs(self) -> dict[str, Any]:
         """Return the options as keyword arguments of :func:`nowline.wrap`."""
-        return {
-            "scope_key": self.scope_key,
-            "embedding_function": self.embedding_function,
-            "annotate": self.annotate,
-            "max_reach": self.max_reach,
-            "refresh_seconds": self.refresh_seconds,
-            "text_key": self.text_key,
-        }
+        return {key: getattr(self, key) for key in WrapOptions.__annotations__}
 
 
 @dataclass(frozen=True)
@@ -275,36 +272,28 @@ class Facade(CollectionCommon[Any], Generic[C]):
     # ----------------------------------------------------- chromadb verbs, prepared
 
     def _insert_path(
-        self, op: Literal["add", "upsert", "update"], *records: Any
+        self, op: Literal["add", "upsert", "update"], call: V.InsertArgs
     ) -> Path[dict[str, int], None]:
-        """Prepare an add, upsert or update of chromadb's record arguments, passed as given."""
-        req = insert_request(op, *records, max_batch=self._core.max_batch)
+        """Prepare an add, upsert or update."""
+        req = insert_request(op, call, max_batch=self._core.max_batch)
         return Path(F.write_flow(self._core, req), lambda _: None, writes=True)
 
-    def _delete_path(
-        self, ids: Any, where: Any, where_document: Any, limit: Any
-    ) -> Path[DeleteResult, DeleteResult]:
+    def _delete_path(self, call: V.DeleteArgs) -> Path[DeleteResult, DeleteResult]:
         """Prepare a delete (chromadb's own validation runs first; it embeds nothing)."""
-        req = self._validate_and_prepare_delete_request(ids, where, where_document, limit)
+        req = self._validate_and_prepare_delete_request(
+            call.ids, call.where, call.where_document, call.limit
+        )
         flow = F.delete_flow(
             self._core, req["ids"], req["where"], req["where_document"], req["limit"]
         )
         return Path(flow, _same, writes=True)
 
-    def _get_path(
-        self,
-        ids: Any,
-        where: Where | None,
-        limit: Any,
-        offset: Any,
-        where_document: WhereDocument | None,
-        include: Include,
-    ) -> Path[dict[str, Any], GetResult]:
+    def _get_path(self, call: V.GetArgs) -> Path[dict[str, Any], GetResult]:
         """Prepare a get; the result is shaped by chromadb's own transform."""
-        id_list, wanted = get_request(
-            ids, where, where_document, include, self._data_loader is not None, limit, offset
+        id_list, wanted = get_request(call, has_data_loader=self._data_loader is not None)
+        flow = F.get_flow(
+            self._core, id_list, call.where, call.limit, call.offset, call.where_document, wanted
         )
-        flow = F.get_flow(self._core, id_list, where, limit, offset, where_document, wanted)
         transform: _Transform[GetResult] = self._transform_get_response  # takes the raw dict
         return Path(flow, lambda result: transform(result, cast(Include, wanted)))
 
@@ -313,9 +302,9 @@ class Facade(CollectionCommon[Any], Generic[C]):
         transform: Callable[[Any], GetResult] = self._transform_peek_response
         return Path(F.peek_flow(self._core, limit), transform)
 
-    def _query_path(self, *query: Any) -> Path[dict[str, Any], QueryResult]:
-        """Prepare a query of chromadb's arguments, passed as given; hits carry their lines."""
-        req = query_request(*query)
+    def _query_path(self, call: V.QueryArgs) -> Path[dict[str, Any], QueryResult]:
+        """Prepare a query; hits carry their lines."""
+        req = query_request(call)
         transform: _Transform[QueryResult] = self._transform_query_response
         return Path(
             F.query_flow(self._core, req),
@@ -331,17 +320,16 @@ class Facade(CollectionCommon[Any], Generic[C]):
 
     # ------------------------------------------------------- nowline verbs, prepared
 
-    def _remember_path(
-        self, text: str, rid: str | None, metadata: Any, observed_at: Any
-    ) -> Path[str, str]:
+    def _remember_path(self, call: V.RememberArgs) -> Path[str, str]:
         """Prepare remember()."""
-        body = text_arg(text)
-        meta = metadata_arg(metadata) or {}
-        if observed_at is not None:
-            time_arg(observed_at, "observed_at")
-            meta[R.OBSERVED_AT] = observed_at
+        body = text_arg(call.text)
+        meta = metadata_arg(call.metadata) or {}
+        if call.observed_at is not None:
+            time_arg(call.observed_at, "observed_at")
+            meta[R.OBSERVED_AT] = call.observed_at
         if self._core.text_key is not None:
             meta[self._core.text_key] = body
+        rid = call.id
         return Path(
             F.remember_flow(self._core, body, new_id(rid), meta, given=rid is not None),
             _same,
@@ -349,39 +337,29 @@ class Facade(CollectionCommon[Any], Generic[C]):
         )
 
     def _correct_path(
-        self,
-        text: str,
-        deprecates: Any,
-        about: Any,
-        rid: str | None,
-        metadata: Any,
-        observed_at: Any,
-        allow_absent: bool,
-        allow_generic: bool,
-        max_reach: Any,
-        allow_unreached: bool = False,
+        self, call: V.CorrectArgs
     ) -> Path[tuple[str, dict[str, int]], CorrectionReport]:
         """Prepare correct(); the report counts what the correction reached."""
         start = time.perf_counter()
-        body = text_arg(text)
-        check_flag(allow_absent, "allow_absent")
-        check_flag(allow_generic, "allow_generic")
-        check_flag(allow_unreached, "allow_unreached")
-        if max_reach != "default":
-            check_max_reach(max_reach)
-        meta = correct_metadata(metadata, deprecates, about, observed_at)
+        body = text_arg(call.text)
+        check_flag(call.allow_absent, "allow_absent")
+        check_flag(call.allow_generic, "allow_generic")
+        check_flag(call.allow_unreached, "allow_unreached")
+        if call.max_reach != "default":
+            check_max_reach(call.max_reach)
+        meta = correct_metadata(call.metadata, call.deprecates, call.about, call.observed_at)
         if self._core.text_key is not None:
             meta[self._core.text_key] = body
         flow = F.correct_flow(
             self._core,
             body,
-            new_id(rid),
+            new_id(call.id),
             meta,
-            given=rid is not None,
-            allow_absent=allow_absent,
-            allow_generic=allow_generic,
-            max_reach=max_reach,
-            allow_unreached=allow_unreached,
+            given=call.id is not None,
+            allow_absent=call.allow_absent,
+            allow_generic=call.allow_generic,
+            max_reach=call.max_reach,
+            allow_unreached=call.allow_unreached,
         )
 
         def finish(result: tuple[str, dict[str, int]]) -> CorrectionReport:
@@ -392,31 +370,31 @@ class Facade(CollectionCommon[Any], Generic[C]):
 
         return Path(flow, finish, writes=True)
 
-    def _recall_path(
-        self,
-        text: str,
-        n_results: int,
-        where: Where | None,
-        where_document: WhereDocument | None,
-        as_of: Any,
-        include_historical: bool,
-    ) -> Path[Recall, Recall]:
+    def _recall_path(self, call: V.RecallArgs) -> Path[Recall, Recall]:
         """Prepare recall()."""
-        query = text_arg(text)
+        query = text_arg(call.text)
         if not query.strip():
             raise InvalidInput("recall() needs a query: the text is empty.")
-        positive_int(n_results, "n_results")
-        check_flag(include_historical, "include_historical")
-        cutoff = time_arg(as_of, "as_of")
-        req = query_request(None, [query], None, None, None, n_results, where, where_document, [])
+        positive_int(call.n_results, "n_results")
+        check_flag(call.include_historical, "include_historical")
+        cutoff = time_arg(call.as_of, "as_of")
+        req = query_request(
+            V.QueryArgs(
+                query_texts=[query],
+                n_results=call.n_results,
+                where=call.where,
+                where_document=call.where_document,
+                include=[],
+            )
+        )
         flow = F.recall_flow(
             self._core,
             query,
-            n_results,
-            where,
-            where_document,
+            call.n_results,
+            call.where,
+            call.where_document,
             cutoff,
-            include_historical,
+            call.include_historical,
             req.record_set,
         )
         return Path(flow, _same)
@@ -427,14 +405,12 @@ class Facade(CollectionCommon[Any], Generic[C]):
             raise InvalidInput("hits() takes a list of ids (str).")
         return Path(F.hits_flow(self._core, list(ids), time_arg(as_of, "as_of")), _same)
 
-    def _preview_path(
-        self, deprecates: Any, about: Any, metadata: Any, text: Any = None
-    ) -> Path[Preview, Preview]:
+    def _preview_path(self, call: V.PreviewArgs) -> Path[Preview, Preview]:
         """Prepare preview()."""
-        phrases = parse_deprecates(deprecates)
-        anchors = parse_about(about)
-        meta = metadata_arg(metadata)
-        body = None if text is None else text_arg(text)
+        phrases = parse_deprecates(call.deprecates)
+        anchors = parse_about(call.about)
+        meta = metadata_arg(call.metadata)
+        body = None if call.text is None else text_arg(call.text)
         return Path(F.preview_flow(self._core, phrases, anchors, meta, body), _same)
 
     def _retract_path(self, correction_id: str) -> Path[bool, None]:
@@ -485,6 +461,34 @@ class Facade(CollectionCommon[Any], Generic[C]):
         return Path(F.check_flow(self._core, text, meta), _same)
 
 
+class _ClientAttribute:
+    """A ``str`` attribute read from and written to the wrapped client (``tenant``, ...)."""
+
+    def __init__(self, doc: str) -> None:
+        self.__doc__ = doc
+        self._name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> _ClientAttribute: ...
+
+    @overload
+    def __get__(self, obj: ClientFacade[Any], owner: type | None = None) -> str: ...
+
+    def __get__(
+        self, obj: ClientFacade[Any] | None, owner: type | None = None
+    ) -> str | _ClientAttribute:
+        if obj is None:
+            return self
+        value: str = getattr(obj._client, self._name)
+        return value
+
+    def __set__(self, obj: ClientFacade[Any], value: str) -> None:
+        setattr(obj._client, self._name, value)
+
+
 class ClientFacade(Generic[A]):
     """The shared half of :class:`nowline.Client` and :class:`nowline.AsyncClient` (no I/O).
 
@@ -511,23 +515,8 @@ class ClientFacade(Generic[A]):
         """The wrapped chromadb client."""
         return self._client
 
-    @property
-    def tenant(self) -> str:
-        """The tenant, as the wrapped client's."""
-        return self._client.tenant
-
-    @tenant.setter
-    def tenant(self, value: str) -> None:
-        self._client.tenant = value
-
-    @property
-    def database(self) -> str:
-        """The database, as the wrapped client's."""
-        return self._client.database
-
-    @database.setter
-    def database(self, value: str) -> None:
-        self._client.database = value
+    tenant = _ClientAttribute("The tenant, as the wrapped client's.")
+    database = _ClientAttribute("The database, as the wrapped client's.")
 
 
 def _forward(name: str, coroutine: bool) -> Callable[..., Any]:

@@ -51,6 +51,7 @@ from ._validate import (
     check_scope,
     insert_request,
 )
+from ._verbs import InsertArgs
 from .errors import InvalidInput, UnknownRecord
 from .models import (
     CURRENT,
@@ -658,9 +659,8 @@ def remember_flow(
 ) -> Flow[str]:
     """Store one memory (``remember()``); return its id."""
     new = yield from _unused_id(rid, given)
-    req = insert_request(
-        "add", [new], None, [metadata] if metadata else None, [text], None, None, max_batch=1
-    )
+    records = InsertArgs([new], metadatas=[metadata] if metadata else None, documents=[text])
+    req = insert_request("add", records, max_batch=1)
     yield from write_flow(core, req)
     return new
 
@@ -679,7 +679,9 @@ def correct_flow(
 ) -> Flow[tuple[str, dict[str, int]]]:
     """Store one correction (``correct()``); return its id and what each write reached."""
     new = yield from _unused_id(rid, given)
-    req = insert_request("add", [new], None, [metadata], [text], None, None, max_batch=1)
+    req = insert_request(
+        "add", InsertArgs([new], metadatas=[metadata], documents=[text]), max_batch=1
+    )
     reached = yield from write_flow(
         core,
         req,

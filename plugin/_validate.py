@@ -16,7 +16,6 @@ from typing import Any, Literal, cast
 
 from chromadb.api.models.CollectionCommon import validation_context
 from chromadb.api.types import (
-    Include,
     Where,
     WhereDocument,
     maybe_cast_one_to_many,
@@ -36,6 +35,7 @@ from chromadb.types import Metadata
 from . import _records as R
 from ._records import CorrectionInfo
 from ._time import to_epoch
+from ._verbs import GetArgs, InsertArgs, QueryArgs, as_kwargs
 from .errors import (
     AbsentString,
     CorrectionTooBroad,
@@ -714,17 +714,7 @@ class InsertRequest:
         return True
 
 
-def insert_request(
-    op: Verb,
-    ids: Any,
-    embeddings: Any,
-    metadatas: Any,
-    documents: Any,
-    images: Any,
-    uris: Any,
-    *,
-    max_batch: int,
-) -> InsertRequest:
+def insert_request(op: Verb, call: InsertArgs, *, max_batch: int) -> InsertRequest:
     """Validate an add, upsert or update as chromadb would, then nowline's rules.
 
     Raises:
@@ -734,14 +724,7 @@ def insert_request(
 
     @validation_context(op)
     def prepare(_: object) -> Any:
-        records = normalize_insert_record_set(
-            ids=ids,
-            embeddings=embeddings,
-            metadatas=metadatas,
-            documents=documents,
-            images=images,
-            uris=uris,
-        )
+        records = normalize_insert_record_set(**as_kwargs(call))
         validate_insert_record_set(record_set=records)
         if op == "add":
             validate_record_set_contains_any(record_set=records, contains_any={"ids"})
@@ -813,28 +796,20 @@ class QueryRequest:
     include: list[str]
 
 
-def query_request(
-    query_embeddings: Any,
-    query_texts: Any,
-    query_images: Any,
-    query_uris: Any,
-    ids: Any,
-    n_results: int,
-    where: Where | None,
-    where_document: WhereDocument | None,
-    include: Include,
-) -> QueryRequest:
+def query_request(call: QueryArgs) -> QueryRequest:
     """Validate a query as chromadb would (without embedding; that is the caller's step)."""
+    include, n_results = call.include, call.n_results
+    where, where_document = call.where, call.where_document
 
     @validation_context("query")
     def prepare(_: object) -> QueryRequest:
         records = normalize_base_record_set(
-            embeddings=query_embeddings,
-            documents=query_texts,
-            images=query_images,
-            uris=query_uris,
+            embeddings=call.query_embeddings,
+            documents=call.query_texts,
+            images=call.query_images,
+            uris=call.query_uris,
         )
-        filter_ids = maybe_cast_one_to_many(ids)
+        filter_ids = maybe_cast_one_to_many(call.ids)
         filters = {"where": where, "where_document": where_document}
         validate_base_record_set(record_set=records)
         validate_filter_set(filter_set=cast(Any, filters))
@@ -858,28 +833,21 @@ def query_request(
     return prepare(None)
 
 
-def get_request(
-    ids: Any,
-    where: Where | None,
-    where_document: WhereDocument | None,
-    include: Include,
-    has_data_loader: bool,
-    limit: object = None,
-    offset: object = None,
-) -> tuple[list[str] | None, list[str]]:
+def get_request(call: GetArgs, *, has_data_loader: bool) -> tuple[list[str] | None, list[str]]:
     """Validate a get as chromadb would; return the ids and the include to send."""
-    chroma_range(limit, "limit")
-    chroma_range(offset, "offset")
+    chroma_range(call.limit, "limit")
+    chroma_range(call.offset, "offset")
+    include = call.include
 
     @validation_context("get")
     def prepare(_: object) -> tuple[list[str] | None, list[str]]:
-        unpacked = maybe_cast_one_to_many(target=ids)
+        unpacked = maybe_cast_one_to_many(target=call.ids)
         from chromadb.api.types import validate_ids
 
         if unpacked is not None:
             validate_ids(ids=unpacked)
         validate_filter_set(
-            filter_set=cast(Any, {"where": where, "where_document": where_document})
+            filter_set=cast(Any, {"where": call.where, "where_document": call.where_document})
         )
         validate_include(include=include, dissalowed=["distances"])
         if "data" in include and not has_data_loader:

@@ -23,61 +23,35 @@ import asyncio
 import functools
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from typing import Any, Literal, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 from uuid import UUID
 
 from chromadb.api import AsyncClientAPI
 from chromadb.api.async_client import AsyncClient as ChromaAsyncClient
-from chromadb.api.collection_configuration import (
-    CreateCollectionConfiguration,
-    UpdateCollectionConfiguration,
-)
+from chromadb.api.collection_configuration import UpdateCollectionConfiguration
 from chromadb.api.models.AsyncCollection import AsyncCollection as ChromaAsyncCollection
 from chromadb.api.types import (
-    ID,
-    URI,
     CollectionMetadata,
     DataLoader,
     DeleteResult,
-    Document,
     EmbeddingFunction,
     GetResult,
-    Image,
-    Include,
-    Metadata,
-    OneOrMany,
     QueryResult,
-    Schema,
-    Where,
-    WhereDocument,
 )
 
-from ._facade import ClientFacade, EmbeddingsArg, Facade, Options, Path, forward_client_api
+from . import _verbs as V
+from . import models
+from ._facade import ClientFacade, Facade, Options, Path, forward_client_api
 from ._guard import annotated, raise_if_stale, text_arguments
 from ._snapshot import save_at_exit
 from ._store import AsyncStore, run_async
 from .errors import InvalidInput
-from .models import (
-    CorrectionChange,
-    CorrectionReport,
-    CorrectionSummary,
-    Hit,
-    Preview,
-    Recall,
-    RepairReport,
-    Trip,
-)
 
 __all__ = ["AsyncClient", "AsyncCollection"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
 U = TypeVar("U")
-
-# chromadb's own default argument, so that "not given" can be told from an explicit None.
-_DEFAULT_EF: Any = (
-    inspect.signature(ChromaAsyncClient.create_collection).parameters["embedding_function"].default
-)
 
 
 class AsyncCollection(Facade[ChromaAsyncCollection], ChromaAsyncCollection):
@@ -138,104 +112,39 @@ class AsyncCollection(Facade[ChromaAsyncCollection], ChromaAsyncCollection):
 
     # ------------------------------------------------------------ chromadb methods
 
-    async def add(
-        self,
-        ids: OneOrMany[ID],
-        embeddings: EmbeddingsArg | None = None,
-        metadatas: OneOrMany[Metadata] | None = None,
-        documents: OneOrMany[Document] | None = None,
-        images: OneOrMany[Image] | None = None,
-        uris: OneOrMany[URI] | None = None,
-    ) -> None:
+    @V.takes(V.InsertArgs)
+    async def add(self, call: V.InsertArgs) -> None:
         """Add records and link them, as :meth:`nowline.Collection.add`."""
-        await self._arun(
-            self._insert_path, "add", ids, embeddings, metadatas, documents, images, uris
-        )
+        await self._arun(self._insert_path, "add", call)
 
-    async def upsert(
-        self,
-        ids: OneOrMany[ID],
-        embeddings: EmbeddingsArg | None = None,
-        metadatas: OneOrMany[Metadata] | None = None,
-        documents: OneOrMany[Document] | None = None,
-        images: OneOrMany[Image] | None = None,
-        uris: OneOrMany[URI] | None = None,
-    ) -> None:
+    @V.takes(V.InsertArgs)
+    async def upsert(self, call: V.InsertArgs) -> None:
         """Add or update records and relink them, as :meth:`nowline.Collection.upsert`."""
-        await self._arun(
-            self._insert_path, "upsert", ids, embeddings, metadatas, documents, images, uris
-        )
+        await self._arun(self._insert_path, "upsert", call)
 
-    async def update(
-        self,
-        ids: OneOrMany[ID],
-        embeddings: EmbeddingsArg | None = None,
-        metadatas: OneOrMany[Metadata] | None = None,
-        documents: OneOrMany[Document] | None = None,
-        images: OneOrMany[Image] | None = None,
-        uris: OneOrMany[URI] | None = None,
-    ) -> None:
+    @V.takes(V.InsertArgs)
+    async def update(self, call: V.InsertArgs) -> None:
         """Update records and relink them, as :meth:`nowline.Collection.update`."""
-        await self._arun(
-            self._insert_path, "update", ids, embeddings, metadatas, documents, images, uris
-        )
+        await self._arun(self._insert_path, "update", call)
 
-    async def delete(
-        self,
-        ids: list[ID] | None = None,
-        where: Where | None = None,
-        where_document: WhereDocument | None = None,
-        limit: int | None = None,
-    ) -> DeleteResult:
+    @V.takes(V.DeleteArgs)
+    async def delete(self, call: V.DeleteArgs) -> DeleteResult:
         """Delete records, as :meth:`nowline.Collection.delete`."""
-        result = await self._arun(self._delete_path, ids, where, where_document, limit)
-        return result
+        return await self._arun(self._delete_path, call)
 
-    async def get(
-        self,
-        ids: OneOrMany[ID] | None = None,
-        where: Where | None = None,
-        limit: int | None = None,
-        offset: int | None = None,
-        where_document: WhereDocument | None = None,
-        include: Include = ["metadatas", "documents"],  # noqa: B006 (chromadb's default; never mutated)
-    ) -> GetResult:
+    @V.takes(V.GetArgs)
+    async def get(self, call: V.GetArgs) -> GetResult:
         """Return records as chromadb does, as :meth:`nowline.Collection.get`."""
-        result = await self._arun(
-            self._get_path, ids, where, limit, offset, where_document, include
-        )
-        return result
+        return await self._arun(self._get_path, call)
 
     async def peek(self, limit: int = 10) -> GetResult:
         """Return the first records, as :meth:`nowline.Collection.peek`."""
         return await self._arun(self._peek_path, limit)
 
-    async def query(
-        self,
-        query_embeddings: EmbeddingsArg | None = None,
-        query_texts: OneOrMany[Document] | None = None,
-        query_images: OneOrMany[Image] | None = None,
-        query_uris: OneOrMany[URI] | None = None,
-        ids: OneOrMany[ID] | None = None,
-        n_results: int = 10,
-        where: Where | None = None,
-        where_document: WhereDocument | None = None,
-        include: Include = ["metadatas", "documents", "distances"],  # noqa: B006 (as chromadb)
-    ) -> QueryResult:
+    @V.takes(V.QueryArgs)
+    async def query(self, call: V.QueryArgs) -> QueryResult:
         """Query nearest neighbours with correction lines, as :meth:`nowline.Collection.query`."""
-        result = await self._arun(
-            self._query_path,
-            query_embeddings,
-            query_texts,
-            query_images,
-            query_uris,
-            ids,
-            n_results,
-            where,
-            where_document,
-            include,
-        )
-        return result
+        return await self._arun(self._query_path, call)
 
     async def modify(
         self,
@@ -252,89 +161,41 @@ class AsyncCollection(Facade[ChromaAsyncCollection], ChromaAsyncCollection):
 
     # ------------------------------------------------------------ nowline methods
 
-    async def remember(
-        self,
-        text: str,
-        *,
-        id: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
-        observed_at: str | float | int | None = None,
-    ) -> str:
+    @V.takes(V.RememberArgs)
+    async def remember(self, call: V.RememberArgs) -> str:
         """Store one memory and return its id, as :meth:`nowline.Collection.remember`."""
-        return await self._arun(self._remember_path, text, id, metadata, observed_at)
+        return await self._arun(self._remember_path, call)
 
-    async def correct(
-        self,
-        text: str,
-        *,
-        deprecates: Sequence[str] | str,
-        about: Sequence[str] | str | None = None,
-        id: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
-        observed_at: str | float | int | None = None,
-        allow_absent: bool = False,
-        allow_generic: bool = False,
-        max_reach: float | int | Literal["default"] | None = "default",
-        allow_unreached: bool = False,
-    ) -> CorrectionReport:
+    @V.takes(V.CorrectArgs)
+    async def correct(self, call: V.CorrectArgs) -> models.CorrectionReport:
         """Store a correction and link what it reaches, as :meth:`nowline.Collection.correct`."""
-        result = await self._arun(
-            self._correct_path,
-            text,
-            deprecates,
-            about,
-            id,
-            metadata,
-            observed_at,
-            allow_absent,
-            allow_generic,
-            max_reach,
-            allow_unreached,
-        )
-        return result
+        return await self._arun(self._correct_path, call)
 
-    async def recall(
-        self,
-        text: str,
-        *,
-        n_results: int = 5,
-        where: Where | None = None,
-        where_document: WhereDocument | None = None,
-        as_of: str | float | int | None = None,
-        include_historical: bool = True,
-    ) -> Recall:
+    @V.takes(V.RecallArgs)
+    async def recall(self, call: V.RecallArgs) -> models.Recall:
         """Recall memories as an evidence packet, as :meth:`nowline.Collection.recall`."""
-        result = await self._arun(
-            self._recall_path, text, n_results, where, where_document, as_of, include_historical
-        )
-        return result
+        return await self._arun(self._recall_path, call)
 
     async def hits(
         self, ids: Sequence[str], *, as_of: str | float | int | None = None
-    ) -> list[Hit]:
+    ) -> list[models.Hit]:
         """Return records as hits, as :meth:`nowline.Collection.hits`."""
         return await self._arun(self._hits_path, ids, as_of)
 
-    async def preview(
-        self,
-        deprecates: Sequence[str] | str,
-        *,
-        about: Sequence[str] | str | None = None,
-        metadata: Mapping[str, Any] | None = None,
-        text: str | None = None,
-    ) -> Preview:
+    @V.takes(V.PreviewArgs)
+    async def preview(self, call: V.PreviewArgs) -> models.Preview:
         """Return what a correction would reach, as :meth:`nowline.Collection.preview`."""
-        return await self._arun(self._preview_path, deprecates, about, metadata, text)
+        return await self._arun(self._preview_path, call)
 
     async def retract(self, correction_id: str) -> None:
         """Undo a wrong correction, as :meth:`nowline.Collection.retract`."""
         await self._arun(self._retract_path, correction_id)
 
-    async def repair(self) -> RepairReport:
+    async def repair(self) -> models.RepairReport:
         """Rebuild every link and persist what differs, as :meth:`nowline.Collection.repair`."""
         return await self._arun(self._repair_path)
 
-    async def corrections(self) -> list[CorrectionSummary]:
+    async def corrections(self) -> list[models.CorrectionSummary]:
         """List every correction, as :meth:`nowline.Collection.corrections`."""
         return await self._arun(self._corrections_path)
 
@@ -344,7 +205,7 @@ class AsyncCollection(Facade[ChromaAsyncCollection], ChromaAsyncCollection):
 
     async def changes(
         self, *, poll_seconds: float | None = None
-    ) -> AsyncIterator[CorrectionChange]:
+    ) -> AsyncIterator[models.CorrectionChange]:
         """Yield each change of a correction observed, as :meth:`nowline.Collection.changes`.
 
         Use it as ``async for change in collection.changes(): ...``.
@@ -359,7 +220,9 @@ class AsyncCollection(Facade[ChromaAsyncCollection], ChromaAsyncCollection):
 
     # ------------------------------------------------------------ guarding actions
 
-    async def check(self, text: str, *, metadata: Mapping[str, Any] | None = None) -> list[Trip]:
+    async def check(
+        self, text: str, *, metadata: Mapping[str, Any] | None = None
+    ) -> list[models.Trip]:
         """Return the corrections ``text`` trips, as :meth:`nowline.Collection.check`."""
         return await self._arun(self._check_path, text, metadata)
 
@@ -433,54 +296,20 @@ class AsyncClient(ClientFacade[AsyncClientAPI], AsyncClientAPI):
         await wrapped._ready()
         return wrapped
 
-    async def create_collection(
-        self,
-        name: str,
-        schema: Schema | None = None,
-        configuration: CreateCollectionConfiguration | None = None,
-        metadata: CollectionMetadata | None = None,
-        embedding_function: EmbeddingFunction[Any] | None = _DEFAULT_EF,
-        data_loader: DataLoader[Any] | None = None,
-        get_or_create: bool = False,
-    ) -> AsyncCollection:
+    @V.takes(V.CreateArgs)
+    async def create_collection(self, call: V.CreateArgs) -> AsyncCollection:
         """Create a collection, as chromadb's, wrapped."""
-        return await self._wrap(
-            await self._client.create_collection(
-                name=name,
-                schema=schema,
-                configuration=configuration,
-                metadata=metadata,
-                embedding_function=embedding_function,
-                data_loader=data_loader,
-                get_or_create=get_or_create,
-            )
-        )
+        return await self._wrap(await self._client.create_collection(**V.as_kwargs(call)))
 
-    async def get_or_create_collection(
-        self,
-        name: str,
-        schema: Schema | None = None,
-        configuration: CreateCollectionConfiguration | None = None,
-        metadata: CollectionMetadata | None = None,
-        embedding_function: EmbeddingFunction[Any] | None = _DEFAULT_EF,
-        data_loader: DataLoader[Any] | None = None,
-    ) -> AsyncCollection:
+    @V.takes(V.OpenArgs)
+    async def get_or_create_collection(self, call: V.OpenArgs) -> AsyncCollection:
         """Open or create a collection, as chromadb's, wrapped."""
-        return await self._wrap(
-            await self._client.get_or_create_collection(
-                name=name,
-                schema=schema,
-                configuration=configuration,
-                metadata=metadata,
-                embedding_function=embedding_function,
-                data_loader=data_loader,
-            )
-        )
+        return await self._wrap(await self._client.get_or_create_collection(**V.as_kwargs(call)))
 
     async def get_collection(
         self,
         name: str,
-        embedding_function: EmbeddingFunction[Any] | None = _DEFAULT_EF,
+        embedding_function: EmbeddingFunction[Any] | None = V.DEFAULT_EF,
         data_loader: DataLoader[Any] | None = None,
     ) -> AsyncCollection:
         """Open a collection, as chromadb's, wrapped."""
@@ -493,7 +322,7 @@ class AsyncClient(ClientFacade[AsyncClientAPI], AsyncClientAPI):
     async def get_collection_by_id(
         self,
         id: UUID,
-        embedding_function: EmbeddingFunction[Any] | None = _DEFAULT_EF,
+        embedding_function: EmbeddingFunction[Any] | None = V.DEFAULT_EF,
         data_loader: DataLoader[Any] | None = None,
     ) -> AsyncCollection:
         """Open a collection by its id, as chromadb's, wrapped."""

@@ -10,25 +10,23 @@ store's writer lock first. Attributes it does not name (a later chromadb's new m
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TypedDict, overload
+from typing import TYPE_CHECKING, Any, overload
 from uuid import UUID
 
 from chromadb.api import AsyncClientAPI, ClientAPI
 from chromadb.api.client import Client as ChromaClient
-from chromadb.api.collection_configuration import CreateCollectionConfiguration
 from chromadb.api.models.AsyncCollection import AsyncCollection as ChromaAsyncCollection
 from chromadb.api.models.Collection import Collection as ChromaCollection
-from chromadb.api.types import CollectionMetadata, DataLoader, EmbeddingFunction, Schema
+from chromadb.api.types import DataLoader, EmbeddingFunction
 from chromadb.errors import NotFoundError
 from typing_extensions import Unpack
 
+from . import _verbs as V
 from ._chroma import local_store
 from ._concrete import client_class
-from ._facade import ClientFacade, forward_client_api
+from ._facade import ClientFacade, WrapOptions, forward_client_api
 from ._lock import hold_writer_lock
-from ._validate import DEFAULT_MAX_REACH
 from .collection import Collection, Options
 from .errors import InvalidInput
 
@@ -37,10 +35,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Client", "WrapOptions", "wrap"]
 
-# chromadb's own default argument, so that "not given" can be told from an explicit None.
-_DEFAULT_EF: Any = (
-    inspect.signature(ChromaClient.create_collection).parameters["embedding_function"].default
-)
 _PAGE = 5000
 
 
@@ -75,59 +69,25 @@ class Client(ClientFacade[ClientAPI], ClientAPI):
         if path is not None:
             hold_writer_lock(path)
 
-    def create_collection(
-        self,
-        name: str,
-        schema: Schema | None = None,
-        configuration: CreateCollectionConfiguration | None = None,
-        metadata: CollectionMetadata | None = None,
-        embedding_function: EmbeddingFunction[Any] | None = _DEFAULT_EF,
-        data_loader: DataLoader[Any] | None = None,
-        get_or_create: bool = False,
-    ) -> Collection:
+    @V.takes(V.CreateArgs)
+    def create_collection(self, call: V.CreateArgs) -> Collection:
         """Create a collection, as chromadb's, wrapped."""
         self._writing()
-        return self._wrap(
-            self._client.create_collection(
-                name=name,
-                schema=schema,
-                configuration=configuration,
-                metadata=metadata,
-                embedding_function=embedding_function,
-                data_loader=data_loader,
-                get_or_create=get_or_create,
-            )
-        )
+        return self._wrap(self._client.create_collection(**V.as_kwargs(call)))
 
-    def get_or_create_collection(
-        self,
-        name: str,
-        schema: Schema | None = None,
-        configuration: CreateCollectionConfiguration | None = None,
-        metadata: CollectionMetadata | None = None,
-        embedding_function: EmbeddingFunction[Any] | None = _DEFAULT_EF,
-        data_loader: DataLoader[Any] | None = None,
-    ) -> Collection:
+    @V.takes(V.OpenArgs)
+    def get_or_create_collection(self, call: V.OpenArgs) -> Collection:
         """Open or create a collection, as chromadb's, wrapped (creating takes the lock)."""
         try:
-            self._client.get_collection(name=name, embedding_function=embedding_function)
+            self._client.get_collection(name=call.name, embedding_function=call.embedding_function)
         except NotFoundError:
             self._writing()  # it will be created: that is a write
-        return self._wrap(
-            self._client.get_or_create_collection(
-                name=name,
-                schema=schema,
-                configuration=configuration,
-                metadata=metadata,
-                embedding_function=embedding_function,
-                data_loader=data_loader,
-            )
-        )
+        return self._wrap(self._client.get_or_create_collection(**V.as_kwargs(call)))
 
     def get_collection(
         self,
         name: str,
-        embedding_function: EmbeddingFunction[Any] | None = _DEFAULT_EF,
+        embedding_function: EmbeddingFunction[Any] | None = V.DEFAULT_EF,
         data_loader: DataLoader[Any] | None = None,
     ) -> Collection:
         """Open a collection, as chromadb's, wrapped."""
@@ -140,7 +100,7 @@ class Client(ClientFacade[ClientAPI], ClientAPI):
     def get_collection_by_id(
         self,
         id: UUID,
-        embedding_function: EmbeddingFunction[Any] | None = _DEFAULT_EF,
+        embedding_function: EmbeddingFunction[Any] | None = V.DEFAULT_EF,
         data_loader: DataLoader[Any] | None = None,
     ) -> Collection:
         """Open a collection by its id, as chromadb's, wrapped."""
@@ -179,17 +139,6 @@ class Client(ClientFacade[ClientAPI], ClientAPI):
 forward_client_api(Client, ClientAPI, ChromaClient)
 
 
-class WrapOptions(TypedDict, total=False):
-    """The keyword options of :func:`wrap` (and of :func:`nowline.instrument`)."""
-
-    scope_key: str | None
-    embedding_function: EmbeddingFunction[Any] | None
-    annotate: bool
-    max_reach: float | int | None
-    refresh_seconds: float
-    text_key: str | None
-
-
 @overload
 def wrap(target: ChromaAsyncCollection, **options: Unpack[WrapOptions]) -> AsyncCollection: ...
 
@@ -208,13 +157,7 @@ def wrap(target: ClientAPI, **options: Unpack[WrapOptions]) -> Client: ...
 
 def wrap(
     target: ChromaCollection | ClientAPI | ChromaAsyncCollection | AsyncClientAPI,
-    *,
-    scope_key: str | None = None,
-    embedding_function: EmbeddingFunction[Any] | None = None,
-    annotate: bool = True,
-    max_reach: float | int | None = DEFAULT_MAX_REACH,
-    refresh_seconds: float = 1.0,
-    text_key: str | None = None,
+    **options: Unpack[WrapOptions],
 ) -> Collection | Client | AsyncCollection | AsyncClient:
     """Wrap a chromadb collection (or a client, whose collections then come back wrapped).
 
@@ -252,23 +195,19 @@ def wrap(
         target = target.raw  # type: ignore[union-attr]
     if isinstance(target, (Client, Collection, AsyncClient, AsyncCollection)):
         raise InvalidInput("This object is already wrapped by nowline; use it as is.")
-    options = Options(
-        scope_key=scope_key,
-        embedding_function=embedding_function,
-        annotate=annotate,
-        max_reach=max_reach,
-        refresh_seconds=refresh_seconds,
-        text_key=text_key,
-    )
+    checked = V.call_as("wrap", Options, **options)
     if isinstance(target, ChromaCollection):
-        return Collection(target, options)
+        return Collection(target, checked)
     if isinstance(target, ClientAPI):
         # The forwarders of chromadb's client API are generated above, which mypy cannot see.
-        return client_class(Client, type(target))(target, options)  # type: ignore[abstract]
+        return client_class(Client, type(target))(target, checked)  # type: ignore[abstract]
     if isinstance(target, ChromaAsyncCollection):
-        return AsyncCollection(target, options)
+        return AsyncCollection(target, checked)
     if isinstance(target, AsyncClientAPI):
-        return client_class(AsyncClient, type(target))(target, options)  # type: ignore[abstract]
+        return client_class(AsyncClient, type(target))(target, checked)  # type: ignore[abstract]
     raise InvalidInput(
         f"wrap() takes a chromadb Collection or client, not {type(target).__name__}."
     )
+
+
+wrap.__signature__ = V.signature_with(wrap, Options)  # type: ignore[attr-defined]

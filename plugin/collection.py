@@ -13,42 +13,20 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, Literal, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from chromadb.api.collection_configuration import UpdateCollectionConfiguration
 from chromadb.api.models.Collection import Collection as ChromaCollection
-from chromadb.api.types import (
-    ID,
-    URI,
-    CollectionMetadata,
-    DeleteResult,
-    Document,
-    GetResult,
-    Image,
-    Include,
-    Metadata,
-    OneOrMany,
-    QueryResult,
-    Where,
-    WhereDocument,
-)
+from chromadb.api.types import CollectionMetadata, DeleteResult, GetResult, QueryResult
 
+from . import _verbs as V
+from . import models
 from ._chroma import local_store
-from ._facade import EmbeddingsArg, Facade, Options, Path
+from ._facade import Facade, Options, Path
 from ._guard import annotated, guard_call, raise_if_stale
 from ._snapshot import save_at_exit
 from ._store import SyncStore, run_sync
 from .errors import InvalidInput
-from .models import (
-    CorrectionChange,
-    CorrectionReport,
-    CorrectionSummary,
-    Hit,
-    Preview,
-    Recall,
-    RepairReport,
-    Trip,
-)
 
 __all__ = ["Collection", "Options"]
 
@@ -100,15 +78,8 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
 
     # ------------------------------------------------------------ chromadb methods
 
-    def add(
-        self,
-        ids: OneOrMany[ID],
-        embeddings: EmbeddingsArg | None = None,
-        metadatas: OneOrMany[Metadata] | None = None,
-        documents: OneOrMany[Document] | None = None,
-        images: OneOrMany[Image] | None = None,
-        uris: OneOrMany[URI] | None = None,
-    ) -> None:
+    @V.takes(V.InsertArgs)
+    def add(self, call: V.InsertArgs) -> None:
         """Add records, as ``chromadb.Collection.add``, and link them.
 
         A record whose metadata has ``deprecates`` is a correction: every stored record that
@@ -121,91 +92,50 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
             InvalidCorrection: a correction breaks a guard; nothing is written.
             CorrectionTooBroad: a correction would reach too much of the store.
         """
-        self._run(self._insert_path("add", ids, embeddings, metadatas, documents, images, uris))
+        self._run(self._insert_path("add", call))
 
-    def upsert(
-        self,
-        ids: OneOrMany[ID],
-        embeddings: EmbeddingsArg | None = None,
-        metadatas: OneOrMany[Metadata] | None = None,
-        documents: OneOrMany[Document] | None = None,
-        images: OneOrMany[Image] | None = None,
-        uris: OneOrMany[URI] | None = None,
-    ) -> None:
+    @V.takes(V.InsertArgs)
+    def upsert(self, call: V.InsertArgs) -> None:
         """Add or update records, as ``chromadb.Collection.upsert``, and relink them.
 
-        Raises:
-            ValueError: what chromadb raises for the same arguments (nothing is stored).
-            InvalidCorrection: a correction breaks a guard; nothing is written.
+        It raises what :meth:`add` raises, for the same reasons, and then stores nothing.
         """
-        self._run(self._insert_path("upsert", ids, embeddings, metadatas, documents, images, uris))
+        self._run(self._insert_path("upsert", call))
 
-    def update(
-        self,
-        ids: OneOrMany[ID],
-        embeddings: EmbeddingsArg | None = None,
-        metadatas: OneOrMany[Metadata] | None = None,
-        documents: OneOrMany[Document] | None = None,
-        images: OneOrMany[Image] | None = None,
-        uris: OneOrMany[URI] | None = None,
-    ) -> None:
+    @V.takes(V.InsertArgs)
+    def update(self, call: V.InsertArgs) -> None:
         """Update records, as ``chromadb.Collection.update``, and relink them.
 
         Metadata keys merge as in chromadb, and a key set to None is removed. A document that
-        still carries nowline's lines from ``query()`` is stored without them.
-
-        Raises:
-            ValueError: what chromadb raises for the same arguments (nothing is stored).
-            InvalidCorrection: a correction breaks a guard; nothing is written.
+        still carries nowline's lines from ``query()`` is stored without them. It raises what
+        :meth:`add` raises, for the same reasons, and then stores nothing.
         """
-        self._run(self._insert_path("update", ids, embeddings, metadatas, documents, images, uris))
+        self._run(self._insert_path("update", call))
 
-    def delete(
-        self,
-        ids: list[ID] | None = None,
-        where: Where | None = None,
-        where_document: WhereDocument | None = None,
-        limit: int | None = None,
-    ) -> DeleteResult:
+    @V.takes(V.DeleteArgs)
+    def delete(self, call: V.DeleteArgs) -> DeleteResult:
         """Delete records, as ``chromadb.Collection.delete``.
 
         A deleted correction's records become current again unless another correction still
         holds them. Arguments chromadb refuses are refused before anything changes.
         """
-        return self._run(self._delete_path(ids, where, where_document, limit))
+        return self._run(self._delete_path(call))
 
-    def get(
-        self,
-        ids: OneOrMany[ID] | None = None,
-        where: Where | None = None,
-        limit: int | None = None,
-        offset: int | None = None,
-        where_document: WhereDocument | None = None,
-        include: Include = ["metadatas", "documents"],  # noqa: B006 (chromadb's default; never mutated)
-    ) -> GetResult:
+    @V.takes(V.GetArgs)
+    def get(self, call: V.GetArgs) -> GetResult:
         """Return records as ``chromadb.Collection.get`` does, without nowline's keys.
 
         Order, ``limit`` and ``offset`` are chromadb's; reads larger than Chroma's row limit
         (about 32k rows with metadatas) are paged. Stored documents come back as stored.
         """
-        return self._run(self._get_path(ids, where, limit, offset, where_document, include))
+        return self._run(self._get_path(call))
 
     def peek(self, limit: int = 10) -> GetResult:
         """Return the first ``limit`` records, as chromadb's ``peek``, without nowline's keys."""
         return self._run(self._peek_path(limit))
 
-    def query(
-        self,
-        query_embeddings: EmbeddingsArg | None = None,
-        query_texts: OneOrMany[Document] | None = None,
-        query_images: OneOrMany[Image] | None = None,
-        query_uris: OneOrMany[URI] | None = None,
-        ids: OneOrMany[ID] | None = None,
-        n_results: int = 10,
-        where: Where | None = None,
-        where_document: WhereDocument | None = None,
-        include: Include = ["metadatas", "documents", "distances"],  # noqa: B006 (as chromadb)
-    ) -> QueryResult:
+    @V.takes(V.QueryArgs)
+    def query(self, call: V.QueryArgs) -> QueryResult:
         """Query nearest neighbours, as ``chromadb.Collection.query``.
 
         A hit that no correction supersedes comes back exactly as chromadb returns it. A
@@ -214,19 +144,7 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
         ``nowline_role``, ``nowline_by`` (the direct corrections) and ``nowline_now`` (the
         newest); a recalled retracted correction carries its ``retracted:`` mark.
         """
-        return self._run(
-            self._query_path(
-                query_embeddings,
-                query_texts,
-                query_images,
-                query_uris,
-                ids,
-                n_results,
-                where,
-                where_document,
-                include,
-            )
-        )
+        return self._run(self._query_path(call))
 
     def modify(
         self,
@@ -243,14 +161,8 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
 
     # ------------------------------------------------------------ nowline methods
 
-    def remember(
-        self,
-        text: str,
-        *,
-        id: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
-        observed_at: str | float | int | None = None,
-    ) -> str:
+    @V.takes(V.RememberArgs)
+    def remember(self, call: V.RememberArgs) -> str:  # noqa: D417 (Args: those takes() gives)
         """Store one memory and return its id (a new UUID when ``id`` is None).
 
         Args:
@@ -262,22 +174,10 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
         Raises:
             InvalidInput: the text, id, metadata or time cannot be used, or ``id`` exists.
         """
-        return self._run(self._remember_path(text, id, metadata, observed_at))
+        return self._run(self._remember_path(call))
 
-    def correct(
-        self,
-        text: str,
-        *,
-        deprecates: Sequence[str] | str,
-        about: Sequence[str] | str | None = None,
-        id: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
-        observed_at: str | float | int | None = None,
-        allow_absent: bool = False,
-        allow_generic: bool = False,
-        max_reach: float | int | Literal["default"] | None = "default",
-        allow_unreached: bool = False,
-    ) -> CorrectionReport:
+    @V.takes(V.CorrectArgs)
+    def correct(self, call: V.CorrectArgs) -> models.CorrectionReport:  # noqa: D417 (Args: those takes() gives)
         """Store a correction and link every record that names what it deprecates.
 
         Args:
@@ -308,31 +208,10 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
                 ``text`` that names records: the old and new values swapped); the error
                 lists them, and nothing is written.
         """
-        return self._run(
-            self._correct_path(
-                text,
-                deprecates,
-                about,
-                id,
-                metadata,
-                observed_at,
-                allow_absent,
-                allow_generic,
-                max_reach,
-                allow_unreached,
-            )
-        )
+        return self._run(self._correct_path(call))
 
-    def recall(
-        self,
-        text: str,
-        *,
-        n_results: int = 5,
-        where: Where | None = None,
-        where_document: WhereDocument | None = None,
-        as_of: str | float | int | None = None,
-        include_historical: bool = True,
-    ) -> Recall:
+    @V.takes(V.RecallArgs)
+    def recall(self, call: V.RecallArgs) -> models.Recall:  # noqa: D417 (Args: those takes() gives)
         """Recall the memories closest to ``text`` as an evidence packet.
 
         Args:
@@ -351,11 +230,11 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
         Raises:
             InvalidInput: the text is empty, or an argument has the wrong type.
         """
-        return self._run(
-            self._recall_path(text, n_results, where, where_document, as_of, include_historical)
-        )
+        return self._run(self._recall_path(call))
 
-    def hits(self, ids: Sequence[str], *, as_of: str | float | int | None = None) -> list[Hit]:
+    def hits(
+        self, ids: Sequence[str], *, as_of: str | float | int | None = None
+    ) -> list[models.Hit]:
         """Return the records with these ids as evidence-packet hits, in the order given.
 
         Each hit carries its role and corrections exactly as ``recall()`` would show it (its
@@ -363,14 +242,8 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
         """
         return self._run(self._hits_path(ids, as_of))
 
-    def preview(
-        self,
-        deprecates: Sequence[str] | str,
-        *,
-        about: Sequence[str] | str | None = None,
-        metadata: Mapping[str, Any] | None = None,
-        text: str | None = None,
-    ) -> Preview:
+    @V.takes(V.PreviewArgs)
+    def preview(self, call: V.PreviewArgs) -> models.Preview:  # noqa: D417 (Args: those takes() gives)
         """Return the ids of the records a correction would reach, without writing anything.
 
         The result is a list of ids that also says what ``correct()`` would do with the same
@@ -390,7 +263,7 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
         Raises:
             InvalidCorrection: ``deprecates`` or ``about`` is malformed.
         """
-        return self._run(self._preview_path(deprecates, about, metadata, text))
+        return self._run(self._preview_path(call))
 
     def retract(self, correction_id: str) -> None:
         """Undo a wrong correction; the correction record stays, marked retracted.
@@ -404,7 +277,7 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
         """
         self._run(self._retract_path(correction_id))
 
-    def repair(self) -> RepairReport:
+    def repair(self) -> models.RepairReport:
         """Rebuild every link from the documents and persist what differs. Idempotent.
 
         Use it after records were written by a plain chromadb client, or after a process
@@ -414,7 +287,7 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
         """
         return self._run(self._repair_path())
 
-    def corrections(self) -> list[CorrectionSummary]:
+    def corrections(self) -> list[models.CorrectionSummary]:
         """Return every correction, oldest first: its strings, status, reach and newest."""
         return self._run(self._corrections_path())
 
@@ -422,7 +295,7 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
         """Return how many records hold each stored role, and the total (``records``)."""
         return self._run(self._stats_path())
 
-    def changes(self, *, poll_seconds: float | None = None) -> Iterator[CorrectionChange]:
+    def changes(self, *, poll_seconds: float | None = None) -> Iterator[models.CorrectionChange]:
         """Yield each change of a correction this wrapper observes, from the first ``next()``.
 
         For long-running work that must hear about new corrections (a plan made an hour ago
@@ -439,7 +312,7 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
         """
         wait = self._poll_seconds(poll_seconds)
 
-        def steps() -> Iterator[CorrectionChange]:
+        def steps() -> Iterator[models.CorrectionChange]:
             _, baseline = self._run(self._changes_path(None))
             while True:
                 time.sleep(wait)
@@ -450,7 +323,7 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
 
     # ------------------------------------------------------------ guarding actions
 
-    def check(self, text: str, *, metadata: Mapping[str, Any] | None = None) -> list[Trip]:
+    def check(self, text: str, *, metadata: Mapping[str, Any] | None = None) -> list[models.Trip]:
         """Return the active corrections whose strings occur in ``text``; write nothing.
 
         Use it on anything that never passes through recall: a planned tool call, a plan

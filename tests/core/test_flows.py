@@ -28,6 +28,7 @@ import nowline
 # The private names this module needs, in one place (the internals move; fix imports here).
 from nowline._facade import Facade, Options
 from nowline._store import run_async, run_sync
+from nowline._verbs import CorrectArgs, RecallArgs, RememberArgs
 
 
 class StoreDown(ConnectionError):
@@ -236,19 +237,20 @@ class Subject(Facade):
 
     def remember(self, text: str, rid: str, metadata: dict[str, Any] | None = None) -> str:
         """Store a memory (``remember()``)."""
-        return str(self.run(self._remember_path(text, rid, metadata, None)))
+        return str(self.run(self._remember_path(RememberArgs(text, id=rid, metadata=metadata))))
 
     def correct(self, text: str, deprecates: list[str], rid: str) -> nowline.CorrectionReport:
         """Store a correction (``correct()``, no near-miss refusal: these stores are tiny)."""
-        path = self._correct_path(text, deprecates, None, rid, None, None, False, False, None, True)
+        call = CorrectArgs(
+            text, deprecates=deprecates, id=rid, max_reach=None, allow_unreached=True
+        )
+        path = self._correct_path(call)
         report: nowline.CorrectionReport = self.run(path)
         return report
 
     def recall(self, text: str, n_results: int = 3) -> nowline.Recall:
         """Recall the memories closest to ``text`` (``recall()``)."""
-        recall: nowline.Recall = self.run(
-            self._recall_path(text, n_results, None, None, None, True)
-        )
+        recall: nowline.Recall = self.run(self._recall_path(RecallArgs(text, n_results=n_results)))
         return recall
 
 

@@ -1,0 +1,273 @@
+"""The parameters of the public verbs, declared once for the sync and async wrappers.
+
+chromadb writes each verb's parameter list out in ``Collection``, ``AsyncCollection``,
+``Client`` and ``AsyncClient``, and nowline would write it a third time in the step that
+prepares the call. Here each list is one frozen dataclass instead, and :func:`takes` gives a
+method that list: callers pass the arguments as to chromadb (positionally or by keyword, with
+chromadb's defaults), type checkers and ``help()`` see the same signature, and the method
+receives one object that it hands to its prepare step (:mod:`nowline._facade`). A parameter
+added to a verb is added here, once, and both wrappers take it.
+
+Only the lists that take more than a line are declared here; a verb of one or two
+parameters (``peek``, ``retract``, ``check``) keeps its signature where it is defined.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import KW_ONLY, dataclass, field
+from typing import Any, Concatenate, Literal, ParamSpec, TypeVar, cast
+
+from chromadb.api.client import Client as _ChromaClient
+from chromadb.api.collection_configuration import CreateCollectionConfiguration
+from chromadb.api.types import (
+    ID,
+    URI,
+    CollectionMetadata,
+    DataLoader,
+    Document,
+    Embedding,
+    EmbeddingFunction,
+    Image,
+    Include,
+    Metadata,
+    OneOrMany,
+    PyEmbedding,
+    Schema,
+    Where,
+    WhereDocument,
+)
+
+__all__ = [
+    "DEFAULT_EF",
+    "CorrectArgs",
+    "CreateArgs",
+    "DeleteArgs",
+    "EmbeddingsArg",
+    "GetArgs",
+    "InsertArgs",
+    "OpenArgs",
+    "PreviewArgs",
+    "QueryArgs",
+    "RecallArgs",
+    "RememberArgs",
+    "as_kwargs",
+    "call_as",
+    "signature_with",
+    "takes",
+]
+
+P = ParamSpec("P")
+A = TypeVar("A")
+S = TypeVar("S")
+R = TypeVar("R")
+
+EmbeddingsArg = OneOrMany[Embedding] | OneOrMany[PyEmbedding]
+"""The embeddings chromadb's ``add``, ``upsert``, ``update`` and ``query`` accept."""
+
+DEFAULT_EF: Any = (
+    inspect.signature(_ChromaClient.create_collection).parameters["embedding_function"].default
+)
+"""chromadb's own default embedding function argument, so "not given" differs from None."""
+
+
+def takes(args: Callable[P, A]) -> Callable[[Callable[[S, A], R]], Callable[Concatenate[S, P], R]]:
+    """Give the decorated method the parameters of ``args`` (one of the classes here).
+
+    The method is written as ``def verb(self, call: Args)``; callers call ``verb(...)`` with
+    the parameters of ``Args`` and the method receives them as one ``Args``. Wrong arguments
+    raise the ``TypeError`` Python raises for a function, naming the verb. Coroutine
+    functions stay coroutine functions.
+    """
+
+    def decorate(fn: Callable[[S, A], R]) -> Callable[Concatenate[S, P], R]:
+        name = fn.__name__
+
+        if inspect.iscoroutinefunction(fn):
+
+            async def coroutine(self: S, *given: Any, **named: Any) -> Any:
+                return await fn(self, call_as(name, args, *given, **named))
+
+            method: Any = coroutine
+        else:
+
+            def method(self: S, *given: Any, **named: Any) -> Any:
+                return fn(self, call_as(name, args, *given, **named))
+
+        functools.update_wrapper(method, fn)
+        del method.__wrapped__  # the signature is the one set below, not ``fn``'s
+        method.__signature__ = signature_with(fn, args)
+        return cast(Callable[Concatenate[S, P], R], method)
+
+    return decorate
+
+
+def call_as(name: str, build: Callable[P, A], /, *args: P.args, **kwargs: P.kwargs) -> A:
+    """Return ``build(*args, **kwargs)``; an argument error names ``name()`` instead of it.
+
+    ``build`` is a class whose constructor only binds its arguments, so a plain ``TypeError``
+    from it is Python's own binding error, and ``name`` is the function the caller called.
+    """
+    try:
+        return build(*args, **kwargs)
+    except TypeError as exc:
+        if type(exc) is not TypeError:  # one of nowline's errors: not a binding error
+            raise
+        owner = getattr(build, "__qualname__", "")
+        raise TypeError(str(exc).replace(f"{owner}.__init__()", f"{name}()")) from None
+
+
+def signature_with(fn: Callable[..., Any], build: Any) -> inspect.Signature:
+    """Return ``fn``'s signature with its first parameter followed by ``build``'s parameters.
+
+    ``build`` is a class: one of the dataclasses here (a list default such as ``include``'s is
+    shown as its value, as chromadb shows it) or another class whose constructor declares
+    the parameters (``Options``, for :func:`nowline.wrap`).
+    """
+    own = inspect.signature(fn)
+    factories = {}
+    if dataclasses.is_dataclass(build):
+        factories = {
+            f.name: f.default_factory
+            for f in dataclasses.fields(build)
+            if f.default_factory is not dataclasses.MISSING
+        }
+    given = [
+        p.replace(default=factories[p.name]()) if p.name in factories else p
+        for p in inspect.signature(build).parameters.values()
+    ]
+    return own.replace(parameters=[next(iter(own.parameters.values())), *given])
+
+
+def as_kwargs(call: Any) -> dict[str, Any]:
+    """Return a call's fields as keyword arguments (values as given, not copied)."""
+    return {f.name: getattr(call, f.name) for f in dataclasses.fields(call)}
+
+
+# ------------------------------------------------------------------- chromadb's verbs
+
+
+@dataclass(frozen=True, slots=True)
+class InsertArgs:
+    """The records of chromadb's ``add``, ``upsert`` and ``update``."""
+
+    ids: OneOrMany[ID]
+    embeddings: EmbeddingsArg | None = None
+    metadatas: OneOrMany[Metadata] | None = None
+    documents: OneOrMany[Document] | None = None
+    images: OneOrMany[Image] | None = None
+    uris: OneOrMany[URI] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DeleteArgs:
+    """The selection of chromadb's ``delete``."""
+
+    ids: list[ID] | None = None
+    where: Where | None = None
+    where_document: WhereDocument | None = None
+    limit: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GetArgs:
+    """The arguments of chromadb's ``get``, in its order."""
+
+    ids: OneOrMany[ID] | None = None
+    where: Where | None = None
+    limit: int | None = None
+    offset: int | None = None
+    where_document: WhereDocument | None = None
+    include: Include = field(default_factory=lambda: ["metadatas", "documents"])
+
+
+@dataclass(frozen=True, slots=True)
+class QueryArgs:
+    """The arguments of chromadb's ``query``, in its order."""
+
+    query_embeddings: EmbeddingsArg | None = None
+    query_texts: OneOrMany[Document] | None = None
+    query_images: OneOrMany[Image] | None = None
+    query_uris: OneOrMany[URI] | None = None
+    ids: OneOrMany[ID] | None = None
+    n_results: int = 10
+    where: Where | None = None
+    where_document: WhereDocument | None = None
+    include: Include = field(default_factory=lambda: ["metadatas", "documents", "distances"])
+
+
+@dataclass(frozen=True, slots=True)
+class OpenArgs:
+    """The arguments of chromadb's ``get_or_create_collection``."""
+
+    name: str
+    schema: Schema | None = None
+    configuration: CreateCollectionConfiguration | None = None
+    metadata: CollectionMetadata | None = None
+    embedding_function: EmbeddingFunction[Any] | None = DEFAULT_EF
+    data_loader: DataLoader[Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CreateArgs(OpenArgs):
+    """The arguments of chromadb's ``create_collection``."""
+
+    get_or_create: bool = False
+
+
+# -------------------------------------------------------------------- nowline's verbs
+
+
+@dataclass(frozen=True, slots=True)
+class RememberArgs:
+    """The arguments of ``remember``."""
+
+    text: str
+    _: KW_ONLY
+    id: str | None = None
+    metadata: Mapping[str, Any] | None = None
+    observed_at: str | float | int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectArgs:
+    """The arguments of ``correct`` (documented on :meth:`nowline.Collection.correct`)."""
+
+    text: str
+    _: KW_ONLY
+    deprecates: Sequence[str] | str
+    about: Sequence[str] | str | None = None
+    id: str | None = None
+    metadata: Mapping[str, Any] | None = None
+    observed_at: str | float | int | None = None
+    allow_absent: bool = False
+    allow_generic: bool = False
+    max_reach: float | int | Literal["default"] | None = "default"
+    allow_unreached: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RecallArgs:
+    """The arguments of ``recall`` (documented on :meth:`nowline.Collection.recall`)."""
+
+    text: str
+    _: KW_ONLY
+    n_results: int = 5
+    where: Where | None = None
+    where_document: WhereDocument | None = None
+    as_of: str | float | int | None = None
+    include_historical: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class PreviewArgs:
+    """The arguments of ``preview`` (documented on :meth:`nowline.Collection.preview`)."""
+
+    deprecates: Sequence[str] | str
+    _: KW_ONLY
+    about: Sequence[str] | str | None = None
+    metadata: Mapping[str, Any] | None = None
+    text: str | None = None
