@@ -51,11 +51,12 @@ def test_older_correction_never_supersedes_newer_one() -> None:
     """A correction's strings never make a newer correction historical (no cycles)."""
     reg = Registry([_c("old", "b replaced a", ["a"], 1), _c("new", "a replaced b", ["b"], 2)])
     assert (
-        reg.links("a replaced b", record_id="new", scope=Scoped(None), order=(2, 2, "new")) == set()
+        set(reg.direct("a replaced b", record_id="new", scope=Scoped(None), order=(2, 2, "new")))
+        == set()
     )
-    assert reg.links("b replaced a", record_id="old", scope=Scoped(None), order=(1, 1, "old")) == {
-        "new"
-    }
+    assert set(
+        reg.direct("b replaced a", record_id="old", scope=Scoped(None), order=(1, 1, "old"))
+    ) == {"new"}
     assert reg.newest("old") == "new" and reg.newest("new") == "new"
 
 
@@ -68,7 +69,7 @@ def test_retracted_corrections_do_not_link() -> None:
     """A retracted correction neither links records nor takes part in chains."""
     reg = Registry([_c("c1", "a to b", ["a"], 1), _c("c2", "b to c", ["b"], 2)])
     reg.retract("c2", 10)
-    assert reg.links("x b y", record_id="r", scope=Scoped(None), order=None) == set()
+    assert set(reg.direct("x b y", record_id="r", scope=Scoped(None), order=None)) == set()
     assert reg.newest("c1") == "c1"
     assert not reg.is_active("c2")
 
@@ -84,9 +85,9 @@ def test_links_respect_scope_and_as_of() -> None:
     """Links come only from corrections in the same scope and not after as_of."""
     reg = Registry([_c("c", "moved a", ["a"], 5, scope=("u", ("str", "alice")))])
     alice, bob = Scoped({"u": "alice"}), Scoped({"u": "bob"})
-    assert reg.links("a", record_id="r", scope=alice, order=None) == {"c"}
-    assert reg.links("a", record_id="r", scope=bob, order=None) == set()
-    assert reg.links("a", record_id="r", scope=alice, order=None, as_of=4) == set()
+    assert set(reg.direct("a", record_id="r", scope=alice, order=None)) == {"c"}
+    assert set(reg.direct("a", record_id="r", scope=bob, order=None)) == set()
+    assert set(reg.direct("a", record_id="r", scope=alice, order=None, as_of=4)) == set()
 
 
 # ------------------------------------------------------------ automata built in another thread
@@ -96,7 +97,7 @@ _TEXTS = [f"deploy org{i}/repo{i} and the {i} notes of team{i}" for i in range(0
 
 def _all_links(reg: Registry) -> list[set[str]]:
     """Return the links of every probe text (a plain record of the default scope)."""
-    return [reg.links(t, record_id="m", scope=Scoped(None), order=None) for t in _TEXTS]
+    return [set(reg.direct(t, record_id="m", scope=Scoped(None), order=None)) for t in _TEXTS]
 
 
 def _many() -> list[CorrectionInfo]:
