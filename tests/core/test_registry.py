@@ -151,3 +151,57 @@ def test_a_failed_or_forked_build_job_leaves_the_build_to_the_first_scan() -> No
     job.active = None  # type: ignore[attr-defined]  # its build raises
     job()  # fails quietly: the first scan builds in its own thread
     assert _all_links(broken) == _all_links(Registry(_many()))
+
+
+def _slug(i: int) -> CorrectionInfo:
+    """Return a correction of the slug ``w<i>`` with time ``i``."""
+    return _c(f"c{i}", f"w{i} moved", [f"w{i}"], i)
+
+
+def _put_while_scanning(reg: Registry, count: int, text: str) -> list[BaseException]:
+    """Put ``count`` slugs in one thread while two threads scan ``text``; return their errors."""
+    import threading
+
+    errors: list[BaseException] = []
+    done = threading.Event()
+
+    def write() -> None:
+        for i in range(count):
+            reg.put(_slug(i))
+        done.set()
+
+    def scan() -> None:
+        try:
+            while not done.is_set():
+                reg.direct(text, record_id="m", scope=Scoped(None), order=None)
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=write), *(threading.Thread(target=scan) for _ in "ab")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return errors
+
+
+def test_corrections_put_while_other_threads_scan_are_all_found() -> None:
+    """A writer's puts racing two scanning threads all end up in the automata, with no error.
+
+    Without the registry's lock a scan that rebuilds the matcher while a put adds to it marks
+    the matcher built after the put, so later scans miss that put's strings (mutant 11 of
+    tests/reliability/test_state_machine_mutants.py, which the state machine rarely shows).
+    """
+    import sys
+
+    count, text = 400, " ".join(f"w{i}" for i in range(400))
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)
+    try:
+        for _ in range(100):
+            reg = Registry([_slug(i) for i in range(2000, 2200)])
+            assert _put_while_scanning(reg, count, text) == []
+            found = set(reg.direct(text, record_id="m", scope=Scoped(None), order=None))
+            assert found == {f"c{i}" for i in range(count)}
+    finally:
+        sys.setswitchinterval(interval)
