@@ -44,6 +44,7 @@ from typing import Any
 import chromadb
 import pytest
 from hypothesis import HealthCheck, Phase, settings
+from hypothesis.errors import FlakyFailure, HypothesisException
 from hypothesis.stateful import run_state_machine_as_test
 
 import nowline
@@ -294,7 +295,13 @@ def _not_the_mutant_itself(exc: BaseException) -> None:
 
     A stale patch (a renamed attribute, a changed call) crashes inside this file or inside a
     rewritten function with an AttributeError, NameError or TypeError; that is no finding.
+    Nor is an error of Hypothesis's own (a run that drew differently when replayed, say); a
+    failure that did not recur on replay (``FlakyFailure``) carries the machine's failure and
+    counts.
     """
+    assert isinstance(exc, FlakyFailure) or not isinstance(exc, HypothesisException), (
+        f"Hypothesis itself failed ({exc!r}), so the run found nothing; run it again"
+    )
     if not isinstance(exc, (AttributeError, NameError, TypeError)):
         return
     tb = exc.__traceback__
