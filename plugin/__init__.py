@@ -17,6 +17,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ._drive import drive, drive_async
     from ._guard import stale_message
     from ._time import to_epoch
     from ._validate import (
@@ -107,6 +108,8 @@ __all__ = [
     "check_metadata",
     "check_scope_key",
     "connect",
+    "drive",
+    "drive_async",
     "embedding_function",
     "in_scope",
     "instrument",
@@ -143,6 +146,8 @@ _HOMES = {
     "stale_message": "._guard",
     "to_epoch": "._time",
     "connect": ".stores",
+    "drive": "._drive",
+    "drive_async": "._drive",
     "open_collection": ".stores",
     "validate_correction": "._validate",
     **dict.fromkeys(

@@ -69,7 +69,7 @@ def read_state(
         order = info.order if info is not None else R.order_of(record.id, meta)
     else:
         order = None
-    direct = registry.links(
+    direct = registry.direct(
         record.document or "",
         record_id=record.id,
         scope=Scoped.of_record(meta, legacy_key),

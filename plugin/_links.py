@@ -61,11 +61,13 @@ def _links(
     """
     if R.is_correction(record.metadata) and _retracted(record, registry):
         return set()
-    return registry.links(
-        record.document or "",
-        record_id=record.id,
-        scope=Scoped.of_record(record.metadata, legacy_key),
-        order=_order(record, registry),
+    return set(
+        registry.direct(
+            record.document or "",
+            record_id=record.id,
+            scope=Scoped.of_record(record.metadata, legacy_key),
+            order=_order(record, registry),
+        )
     )
 
 
@@ -249,7 +251,7 @@ def reach_of(
             continue
         if R.is_correction(record.metadata) and _retracted(record, registry):
             continue
-        for cid in own.links(
+        for cid in own.direct(
             record.document,
             record_id=record.id,
             scope=Scoped.of_record(record.metadata, legacy_key),

@@ -302,18 +302,6 @@ class Registry:
                 as_of=as_of,
             )
 
-    def links(
-        self,
-        text: str,
-        *,
-        record_id: str,
-        scope: Scoped,
-        order: Order | None,
-        as_of: float | None = None,
-    ) -> set[str]:
-        """Return the ids of the active corrections that supersede a record directly."""
-        return set(self.direct(text, record_id=record_id, scope=scope, order=order, as_of=as_of))
-
     def newest(self, correction_id: str, as_of: float | None = None) -> str:
         """Return the newest correction of the chain that starts at ``correction_id``.
 
@@ -362,14 +350,14 @@ class Registry:
         if cached is None:
             info = self._infos.get(correction_id)
             found = (
-                self.links(
+                self.direct(
                     info.document,
                     record_id=info.id,
                     scope=Scoped.of_correction(info.scope),
                     order=info.order,
                 )
                 if info is not None
-                else set()
+                else {}
             )
             cached = self._sups[correction_id] = tuple(sorted(found))
         return cached
@@ -405,12 +393,14 @@ class PlannedRegistry:
             return None
         return self._base.get(correction_id)
 
-    def links(self, text: str, *, record_id: str, scope: Scoped, order: Order | None) -> set[str]:
-        """Return the ids of the corrections that will supersede a record directly."""
-        base = self._base.links(text, record_id=record_id, scope=scope, order=order)
-        found = {c for c in base if c not in self._hidden}
+    def direct(
+        self, text: str, *, record_id: str, scope: Scoped, order: Order | None
+    ) -> dict[str, list[Match[str]]]:
+        """Return what :meth:`Registry.direct` will return once the write has landed."""
+        base = self._base.direct(text, record_id=record_id, scope=scope, order=order)
+        found = {c: hits for c, hits in base.items() if c not in self._hidden}
         if self._put:
-            found |= set(
+            found.update(
                 _direct(
                     text,
                     self._deprecated,

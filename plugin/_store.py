@@ -3,7 +3,8 @@
 :func:`run_sync` carries them out with blocking calls, :func:`run_async` with ``await``
 (CPU-heavy steps, such as embedding, go to a worker thread there, so an event loop never waits
 on them). Both send the same requests, from one table (:func:`_request`): that is the whole
-difference between the sync and the async collection.
+difference between the sync and the async collection. The loop that feeds a flow its results
+and throws its failures in is :func:`nowline.drive`, the one the memory tools' runners use too.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import fields
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
+from ._drive import drive, drive_async
 from ._lock import hold_writer_lock
 from ._ops import (
     Background,
@@ -190,29 +192,9 @@ class AsyncStore:
 
 def run_sync(flow: Flow[T], store: SyncStore) -> T:
     """Run a flow to completion with blocking I/O; return what it returns."""
-    try:
-        op = next(flow)
-        while True:
-            try:
-                result = store.execute(op)
-            except BaseException as exc:  # the flow may clean up, then it re-raises
-                op = flow.throw(exc)
-            else:
-                op = flow.send(result)
-    except StopIteration as stop:
-        return cast(T, stop.value)
+    return drive(flow, store.execute)
 
 
 async def run_async(flow: Flow[T], store: AsyncStore) -> T:
     """Run a flow to completion with awaited I/O; return what it returns."""
-    try:
-        op = next(flow)
-        while True:
-            try:
-                result = await store.execute(op)
-            except BaseException as exc:
-                op = flow.throw(exc)
-            else:
-                op = flow.send(result)
-    except StopIteration as stop:
-        return cast(T, stop.value)
+    return await drive_async(flow, store.execute)

@@ -33,11 +33,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-import orjson
-
 from ._time import now, to_epoch
 from .errors import InvalidInput
 from .ingest import MAX_SOURCE_ID, MAX_URL, Audience, CorrectionRequest
+from .jsonl import read_object
 
 __all__ = [
     "DELIVERY_HEADER",
@@ -277,14 +276,10 @@ def read_line(raw: str | bytes) -> Delivery:
     """Return the delivery on one line of an events file (``{"event", "delivery", "payload"}``).
 
     Raises:
-        InvalidInput: the line is not such an object (the message says what is wrong).
+        InvalidInput: the line is not such an object (the message says what is wrong); a
+            line that is no JSON object at all is refused by :func:`nowline.jsonl.read_object`.
     """
-    try:
-        obj = orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
-        raise InvalidInput(f"not valid JSON ({exc})") from None
-    if not isinstance(obj, dict):
-        raise InvalidInput(f"expected a JSON object, got {type(obj).__name__}")
+    obj = read_object(raw)
     missing = [k for k in ("event", "delivery", "payload") if k not in obj]
     if missing:
         raise InvalidInput(f"missing {', '.join(missing)}; each line is one delivery")

@@ -52,6 +52,7 @@ __all__ = [
     "Stopped",
     "against",
     "plan",
+    "read_object",
     "write",
 ]
 
@@ -180,6 +181,44 @@ def _line_model() -> type[BaseModel]:
     return RawLine
 
 
+_JSON_KINDS = {list: "an array", str: "a string", int: "a number", float: "a number"}
+
+
+def read_object(line: str | bytes) -> dict[str, Any]:
+    """Return the JSON object on one line of a JSON Lines file.
+
+    The one parser of nowline's line files: the memories of ``nowline import`` (:func:`plan`)
+    and the webhook deliveries of ``nowline import --from github-events``
+    (:func:`nowline.github_events.read_line`). It reads JSON as Python's ``json`` module
+    does, so ``NaN`` (which ``json.dumps`` writes) reaches the checks that say what to do
+    about it, and an integer past 64 bits stays exact.
+
+    Args:
+        line: the line, with or without its newline (bytes are read as UTF-8, -16 or -32).
+
+    Returns:
+        The object, as a dict.
+
+    Raises:
+        InvalidInput: the line is not valid JSON (the message says what and at which
+            column), or its value is not an object (the message says what it is).
+    """
+    try:
+        value = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(
+            f"not valid JSON ({exc.msg} at column {exc.colno}); each line is one JSON object"
+        ) from None
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(
+            f"not valid JSON (byte {exc.start} is not UTF-8); save the file as UTF-8"
+        ) from None
+    if not isinstance(value, dict):
+        kind = "true or false" if isinstance(value, bool) else _JSON_KINDS.get(type(value), "null")
+        raise InvalidInput(f"expected a JSON object ({{...}}) on each line, got {kind}")
+    return value
+
+
 class _Bad(Exception):
     """A line's problem (internal)."""
 
@@ -195,11 +234,9 @@ def _plan_line(number: int, raw: str, *, allow_absent: bool, allow_generic: bool
     from . import check_metadata, to_epoch, validate_correction
 
     try:
-        obj = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise _Bad(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
-    if not isinstance(obj, dict):
-        raise _Bad(f"expected a JSON object, got {type(obj).__name__}")
+        obj = read_object(raw)
+    except InvalidInput as exc:
+        raise _Bad(str(exc), exc) from None
     try:
         given: Any = _line_model().model_validate(obj)
     except ValidationError as exc:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
@@ -52,6 +52,8 @@ from nowline import (
     Trip,
     UnknownRecord,
     Unreached,
+    drive,
+    drive_async,
     in_scope,
     reserved_key,
     stale_message,
@@ -445,7 +447,7 @@ def run_tool(
         InvalidInput: ``metadata`` is not a mapping of metadata keys to str, int, float or
             bool values (a mistake of the program, not of the model).
     """
-    return _drive(_tool_steps(collection, name, arguments, metadata), collection)
+    return drive(_tool_steps(collection, name, arguments, metadata), _on(collection))
 
 
 async def run_tool_async(
@@ -473,7 +475,7 @@ async def run_tool_async(
     Raises:
         InvalidInput: ``metadata`` is not a valid scope binding (a mistake of the program).
     """
-    return await _drive_async(_tool_steps(collection, name, arguments, metadata), collection)
+    return await drive_async(_tool_steps(collection, name, arguments, metadata), _on(collection))
 
 
 def corrections_json(collection: Collection, *, metadata: Mapping[str, Any] | None = None) -> str:
@@ -497,14 +499,14 @@ def corrections_json(collection: Collection, *, metadata: Mapping[str, Any] | No
     Raises:
         InvalidInput: ``metadata`` is not a valid scope binding.
     """
-    return _drive(_corrections_steps(_binding(metadata)), collection)
+    return drive(_corrections_steps(_binding(metadata)), _on(collection))
 
 
 async def corrections_json_async(
     collection: AsyncCollection, *, metadata: Mapping[str, Any] | None = None
 ) -> str:
     """Return the corrections of an async collection as :func:`corrections_json` does."""
-    return await _drive_async(_corrections_steps(_binding(metadata)), collection)
+    return await drive_async(_corrections_steps(_binding(metadata)), _on(collection))
 
 
 @dataclass(frozen=True)
@@ -518,8 +520,8 @@ class _Call:
 
 _Steps = Generator[_Call, Any, _T]
 """A tool runner: it yields the collection calls it needs and receives their results; a
-failed call is thrown into it. :func:`run_tool` makes the calls, :func:`run_tool_async`
-awaits them."""
+failed call is thrown into it (:func:`nowline.drive`, the loop of the collections' own flows).
+:func:`run_tool` makes the calls, :func:`run_tool_async` awaits them."""
 
 
 def _call(method: str, *args: Any, **kwargs: Any) -> _Steps[Any]:
@@ -527,34 +529,9 @@ def _call(method: str, *args: Any, **kwargs: Any) -> _Steps[Any]:
     return (yield _Call(method, args, kwargs))
 
 
-def _drive(steps: _Steps[_T], collection: Collection) -> _T:
-    """Run steps with blocking calls of ``collection``; a failed call is thrown into them."""
-    try:
-        call = next(steps)
-        while True:
-            try:
-                result = getattr(collection, call.method)(*call.args, **call.kwargs)
-            except Exception as exc:  # the runner decides what it means, as a direct call
-                call = steps.throw(exc)
-            else:
-                call = steps.send(result)
-    except StopIteration as stop:
-        return cast(_T, stop.value)
-
-
-async def _drive_async(steps: _Steps[_T], collection: AsyncCollection) -> _T:
-    """Run steps with awaited calls of ``collection``, as :func:`_drive` does."""
-    try:
-        call = next(steps)
-        while True:
-            try:
-                result = await getattr(collection, call.method)(*call.args, **call.kwargs)
-            except Exception as exc:
-                call = steps.throw(exc)
-            else:
-                call = steps.send(result)
-    except StopIteration as stop:
-        return cast(_T, stop.value)
+def _on(collection: Collection | AsyncCollection) -> Callable[[_Call], Any]:
+    """Return how the driver makes a runner's calls on ``collection`` (awaitables if async)."""
+    return lambda call: getattr(collection, call.method)(*call.args, **call.kwargs)
 
 
 _IDS_PER_GET = 5000  # ids per metadata read (Chroma refuses very large reads with metadatas)

@@ -51,11 +51,12 @@ def test_older_correction_never_supersedes_newer_one() -> None:
     """A correction's strings never make a newer correction historical (no cycles)."""
     reg = Registry([_c("old", "b replaced a", ["a"], 1), _c("new", "a replaced b", ["b"], 2)])
     assert (
-        reg.links("a replaced b", record_id="new", scope=Scoped(None), order=(2, 2, "new")) == set()
+        set(reg.direct("a replaced b", record_id="new", scope=Scoped(None), order=(2, 2, "new")))
+        == set()
     )
-    assert reg.links("b replaced a", record_id="old", scope=Scoped(None), order=(1, 1, "old")) == {
-        "new"
-    }
+    assert set(
+        reg.direct("b replaced a", record_id="old", scope=Scoped(None), order=(1, 1, "old"))
+    ) == {"new"}
     assert reg.newest("old") == "new" and reg.newest("new") == "new"
 
 
@@ -68,7 +69,7 @@ def test_retracted_corrections_do_not_link() -> None:
     """A retracted correction neither links records nor takes part in chains."""
     reg = Registry([_c("c1", "a to b", ["a"], 1), _c("c2", "b to c", ["b"], 2)])
     reg.retract("c2", 10)
-    assert reg.links("x b y", record_id="r", scope=Scoped(None), order=None) == set()
+    assert set(reg.direct("x b y", record_id="r", scope=Scoped(None), order=None)) == set()
     assert reg.newest("c1") == "c1"
     assert not reg.is_active("c2")
 
@@ -84,9 +85,9 @@ def test_links_respect_scope_and_as_of() -> None:
     """Links come only from corrections in the same scope and not after as_of."""
     reg = Registry([_c("c", "moved a", ["a"], 5, scope=("u", ("str", "alice")))])
     alice, bob = Scoped({"u": "alice"}), Scoped({"u": "bob"})
-    assert reg.links("a", record_id="r", scope=alice, order=None) == {"c"}
-    assert reg.links("a", record_id="r", scope=bob, order=None) == set()
-    assert reg.links("a", record_id="r", scope=alice, order=None, as_of=4) == set()
+    assert set(reg.direct("a", record_id="r", scope=alice, order=None)) == {"c"}
+    assert set(reg.direct("a", record_id="r", scope=bob, order=None)) == set()
+    assert set(reg.direct("a", record_id="r", scope=alice, order=None, as_of=4)) == set()
 
 
 # ------------------------------------------------------------ automata built in another thread
@@ -96,7 +97,7 @@ _TEXTS = [f"deploy org{i}/repo{i} and the {i} notes of team{i}" for i in range(0
 
 def _all_links(reg: Registry) -> list[set[str]]:
     """Return the links of every probe text (a plain record of the default scope)."""
-    return [reg.links(t, record_id="m", scope=Scoped(None), order=None) for t in _TEXTS]
+    return [set(reg.direct(t, record_id="m", scope=Scoped(None), order=None)) for t in _TEXTS]
 
 
 def _many() -> list[CorrectionInfo]:
@@ -150,3 +151,57 @@ def test_a_failed_or_forked_build_job_leaves_the_build_to_the_first_scan() -> No
     job.active = None  # type: ignore[attr-defined]  # its build raises
     job()  # fails quietly: the first scan builds in its own thread
     assert _all_links(broken) == _all_links(Registry(_many()))
+
+
+def _slug(i: int) -> CorrectionInfo:
+    """Return a correction of the slug ``w<i>`` with time ``i``."""
+    return _c(f"c{i}", f"w{i} moved", [f"w{i}"], i)
+
+
+def _put_while_scanning(reg: Registry, count: int, text: str) -> list[BaseException]:
+    """Put ``count`` slugs in one thread while two threads scan ``text``; return their errors."""
+    import threading
+
+    errors: list[BaseException] = []
+    done = threading.Event()
+
+    def write() -> None:
+        for i in range(count):
+            reg.put(_slug(i))
+        done.set()
+
+    def scan() -> None:
+        try:
+            while not done.is_set():
+                reg.direct(text, record_id="m", scope=Scoped(None), order=None)
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=write), *(threading.Thread(target=scan) for _ in "ab")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return errors
+
+
+def test_corrections_put_while_other_threads_scan_are_all_found() -> None:
+    """A writer's puts racing two scanning threads all end up in the automata, with no error.
+
+    Without the registry's lock a scan that rebuilds the matcher while a put adds to it marks
+    the matcher built after the put, so later scans miss that put's strings (mutant 11 of
+    tests/reliability/test_state_machine_mutants.py, which the state machine rarely shows).
+    """
+    import sys
+
+    count, text = 400, " ".join(f"w{i}" for i in range(400))
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)
+    try:
+        for _ in range(100):
+            reg = Registry([_slug(i) for i in range(2000, 2200)])
+            assert _put_while_scanning(reg, count, text) == []
+            found = set(reg.direct(text, record_id="m", scope=Scoped(None), order=None))
+            assert found == {f"c{i}" for i in range(count)}
+    finally:
+        sys.setswitchinterval(interval)

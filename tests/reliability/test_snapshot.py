@@ -548,7 +548,7 @@ def test_any_damage_to_a_snapshot_reads_as_none_or_as_well_formed_corrections(
         assert isinstance(info.marked, bool)
         assert all(v is None or isinstance(v, str) for v in (info.source, info.source_url))
         hash(info)
-    Registry(saved.infos).links("a/b c/d repo", record_id="m", scope=Scoped(None), order=None)
+    Registry(saved.infos).direct("a/b c/d repo", record_id="m", scope=Scoped(None), order=None)
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
