@@ -54,6 +54,7 @@ __all__ = [
     "new_collection",
     "paged_get",
     "paged_ids",
+    "portable",
     "progress",
     "real_model",
     "run_header",
@@ -462,11 +463,31 @@ def run_header(title: str, info: Mapping[str, Any], command: str, seconds: float
     )
 
 
+def portable(value: str | Path) -> str:
+    """Return a path as a reader of the results can follow it: never this machine's.
+
+    A path in the repository is relative to it (``bench/results``); a dataset's is
+    ``<data>/`` and its path in the data folder (``<data>/locomo/locomo10.json``); any other
+    absolute path was local to the run (a model, a temporary folder) and is shown as
+    ``<local>/`` and its last part. A value that is no absolute path is kept.
+    """
+    path = Path(value)
+    if not path.is_absolute():
+        return str(value)
+    for base, prefix in ((REPO_ROOT, ""), (DATA_ROOT, "<data>/")):
+        try:
+            return prefix + str(path.relative_to(base))
+        except ValueError:
+            continue
+    return f"<local>/{path.name}"
+
+
 def command_line() -> str:
-    """Return the command that started this process, relative to the repository."""
-    script = Path(sys.argv[0]).resolve()
-    try:
-        script_s = str(script.relative_to(REPO_ROOT))
-    except ValueError:
-        script_s = str(script)
-    return " ".join([".venv/bin/python", script_s, *sys.argv[1:]])
+    """Return the command that started this process, its paths as :func:`portable` gives them."""
+    words = [portable(Path(sys.argv[0]).resolve())]
+    for arg in sys.argv[1:]:
+        option, sep, value = arg.partition("=")
+        words.append(
+            f"{option}={portable(value)}" if sep and option.startswith("--") else portable(arg)
+        )
+    return " ".join([".venv/bin/python", *words])

@@ -43,7 +43,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from _common import DATA_ROOT, RESULTS_DIR
+from _common import DATA_ROOT, RESULTS_DIR, command_line, portable
 
 HAND = [
     "Main Branch",
@@ -248,7 +248,10 @@ def main() -> None:
     generic = _generic_module(args.generic_module)
     start = time.perf_counter()
     result = {
-        "generic_module": args.generic_module or "nowline._generic",
+        "command": command_line(),
+        "generic_module": portable(args.generic_module)
+        if args.generic_module
+        else "nowline._generic",
         "names": names_table(generic, per_locale, locales),
         "phrases": {} if args.smoke else phrases_table(generic, current),
         "recall": recall_sizes(200 if args.smoke else 10_000, 1 if args.smoke else 5),
@@ -257,7 +260,8 @@ def main() -> None:
     out = Path(args.out) if args.out else (Path("build/bench-smoke") if args.smoke else RESULTS_DIR)
     out.mkdir(parents=True, exist_ok=True)
     (out / "guards.json").write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
-    lines = ["# Guards (issue 23)", "", f"Judged by `{result['generic_module']}`.", ""]
+    lines = ["# Guards (issue 23)", "", f"`{result['command']}`", ""]
+    lines += [f"Judged by `{result['generic_module']}`.", ""]
     lines += ["| locale | names | refused | share | examples |", "| --- | --- | --- | --- | --- |"]
     total = refused = 0
     for locale, row in result["names"].items():

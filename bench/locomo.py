@@ -256,7 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "machine": info,
         "config": {"smoke": args.smoke, "seed": args.seed, "ks": list(KS), "model": model},
         "dataset": {
-            "data": str(args.data),
+            "data": C.portable(args.data),
             "conversations": len({t["metadata"]["sample_id"] for t in turns}),
             "turns": len(turns),
             "questions": len(questions),

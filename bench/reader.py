@@ -1448,7 +1448,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         model_info = {
             "name": args.model.name,
             "sha256": sha256_of(args.model),
-            "path": str(args.model),
+            "path": C.portable(args.model),
             "metadata": model.metadata,  # type: ignore[attr-defined]
         }
     runs = runs_of(args)

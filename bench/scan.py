@@ -227,7 +227,9 @@ def main() -> None:
         "command": C.command_line(),
         "seconds": time.perf_counter() - began,
         "config": {
-            "tree": str(args.tree or default_tree()) if not args.smoke else "generated (smoke)",
+            "tree": C.portable(args.tree or default_tree())
+            if not args.smoke
+            else "generated (smoke)",
             "files": len(files),
             "text_files": text_files,
             "mb": mb,

@@ -880,8 +880,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         out["examples"] = examples
         out["recall_latency"] = {n: C.summarize(v) for n, v in latency.items()}
     out["dataset"] = {
-        "data": str(args.data),
-        "distractors": str(args.distractors) if args.distractors else None,
+        "data": C.portable(args.data),
+        "distractors": C.portable(args.distractors) if args.distractors else None,
         "questions": len(questions),
         "changed": len(changed),
         "changed_dated": sum(1 for p in plan.values() if p["dated"]),

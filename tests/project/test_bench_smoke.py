@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -30,6 +31,8 @@ SCRIPTS = {
     "guards": DATA / "locomo" / "locomo10.json",
 }
 TIMEOUT = 240
+ABSOLUTE = re.compile(r"(?:^|[\s\"`=(])(?:/[A-Za-z0-9_.+-]+){2,}")
+"""An absolute path of the machine that ran a benchmark (results name paths relative)."""
 
 
 @pytest.fixture(scope="module")
@@ -90,6 +93,25 @@ def test_help_describes_the_benchmark(runs: dict[str, Any], name: str) -> None:
     run = runs[f"{name} --help"]
     assert run["rc"] == 0, run["stderr"]
     assert "--smoke" in run["stdout"] and "--out" in run["stdout"]
+
+
+@pytest.mark.parametrize("name", list(SCRIPTS))
+def test_results_name_no_path_of_the_machine(runs: dict[str, Any], name: str) -> None:
+    """A results file names paths relative to the repository; a temporary folder as <local>/."""
+    data, out = _result(runs, name)
+    text = (out / f"{name}.md").read_text() + (out / f"{name}.json").read_text()
+    assert not ABSOLUTE.search(text), ABSOLUTE.search(text)
+    assert data["command"].startswith(f".venv/bin/python bench/{name}.py --smoke --out <local>/")
+    assert str(REPO.parent) not in text
+
+
+def test_committed_results_name_no_path_of_the_machine() -> None:
+    """The committed results, which the docs include, name no path of the machine that ran them."""
+    files = [f for f in sorted((BENCH / "results").iterdir()) if f.suffix in (".md", ".json")]
+    assert files
+    for f in files:
+        found = ABSOLUTE.search(f.read_text(encoding="utf-8"))
+        assert found is None, (f.name, found)
 
 
 def test_core_smoke_measures_overheads_and_links_exactly_the_stale_records(
