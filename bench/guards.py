@@ -1,4 +1,4 @@
-"""Measure the guards of issue 23: full names refused as generic, and what a recall costs a model.
+"""Measure the guards: full names refused as generic, and what a recall costs a model.
 
 Run ``.venv/bin/python bench/guards.py`` (about a minute; writes ``bench/results/guards.json``
 and ``bench/results/guards.md``), or ``--smoke`` (seconds; writes to ``--out``).
@@ -260,7 +260,12 @@ def main() -> None:
     out = Path(args.out) if args.out else (Path("build/bench-smoke") if args.smoke else RESULTS_DIR)
     out.mkdir(parents=True, exist_ok=True)
     (out / "guards.json").write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
-    lines = ["# Guards (issue 23)", "", f"`{result['command']}`", ""]
+    lines = [
+        "# Guards: which names are refused as generic, and the size of a capped recall",
+        "",
+        f"`{result['command']}`",
+        "",
+    ]
     lines += [f"Judged by `{result['generic_module']}`.", ""]
     lines += ["| locale | names | refused | share | examples |", "| --- | --- | --- | --- | --- |"]
     total = refused = 0

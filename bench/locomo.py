@@ -1,4 +1,4 @@
-"""Retrieval parity on LoCoMo: evidence recall of bare Chroma vs nowline (issue 4 §2).
+"""Retrieval parity on LoCoMo: evidence recall of bare Chroma vs nowline.
 
 Run ``.venv/bin/python bench/locomo.py`` (real MiniLM model; 1.5 to 3 minutes) or ``--smoke``
 (two conversations cut to their first sessions, a cheap hash embedding; seconds). ``--data``

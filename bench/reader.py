@@ -1,4 +1,4 @@
-"""Does a model act on what nowline shows it? A reader benchmark with a local model (issue 23 §5-7).
+"""Does a model act on what nowline shows it? A reader benchmark with a local model.
 
 Run ``nice -n 10 .venv/bin/python bench/reader.py --model /path/to/model.gguf`` (needs the
 ``reader`` extra, llama-cpp-python; any local instruction-tuned GGUF file; nothing of the

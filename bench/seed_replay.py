@@ -1,4 +1,4 @@
-"""Replay of the published ghost-memory incident on a synthetic store (issue 4 §3).
+"""Replay of the published ghost-memory incident on a synthetic store.
 
 Run ``.venv/bin/python bench/seed_replay.py`` (1.5 to 5 minutes; loads the real MiniLM model)
 or ``--smoke`` (seconds; a cheap hash embedding instead of the model). Writes

@@ -1,4 +1,4 @@
-"""Stale-fact benchmark on SituatedQA's temporal split: bare Chroma vs nowline (issue 4 §1).
+"""Stale-fact benchmark on SituatedQA's temporal split: bare Chroma vs nowline.
 
 Run ``.venv/bin/python bench/situatedqa.py`` (dev split, real MiniLM model, 10 to 30 minutes
 on 2 busy cores) or ``--smoke`` (a few questions, a cheap hash embedding; seconds). ``--data``

@@ -289,10 +289,11 @@ RESULTS = sorted((ROOT / "bench" / "results").glob("*.md"))  # included by the b
     ids=["README.md", *[str(p.relative_to(ROOT)) for p in [*PAGES, *RESULTS]]],
 )
 def test_docs_refer_to_nothing_users_lack(path: Path) -> None:
-    """No page (nor an included result) cites the design contract, a round, or ../shared."""
+    """No page (nor an included result) cites the contract, a round, an issue, or ../shared."""
     text = path.read_text(encoding="utf-8")
     for phrase in ("DESIGN", "../shared", "this round", "last round", "first round"):
         assert phrase not in text, phrase
+    assert re.search(r"(?i)\bissues? \d", text) is None
 
 
 def test_readme_links_reach_existing_files() -> None:
