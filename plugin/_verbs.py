@@ -78,31 +78,51 @@ def takes(args: Callable[P, A]) -> Callable[[Callable[[S, A], R]], Callable[Conc
     """Give the decorated method the parameters of ``args`` (one of the classes here).
 
     The method is written as ``def verb(self, call: Args)``; callers call ``verb(...)`` with
-    the parameters of ``Args`` and the method receives them as one ``Args``. Wrong arguments
-    raise the ``TypeError`` Python raises for a function, naming the verb. Coroutine
-    functions stay coroutine functions.
+    the parameters of ``Args`` and the method receives them as one ``Args``. The method made
+    here declares those parameters itself (its source is generated, as a dataclass's
+    ``__init__`` is), so Python binds the arguments when it is called: a wrong argument raises
+    Python's own ``TypeError`` at the call, also for a coroutine function, which stays one.
     """
 
     def decorate(fn: Callable[[S, A], R]) -> Callable[Concatenate[S, P], R]:
-        name = fn.__name__
-
-        if inspect.iscoroutinefunction(fn):
-
-            async def coroutine(self: S, *given: Any, **named: Any) -> Any:
-                return await fn(self, call_as(name, args, *given, **named))
-
-            method: Any = coroutine
-        else:
-
-            def method(self: S, *given: Any, **named: Any) -> Any:
-                return fn(self, call_as(name, args, *given, **named))
-
+        signature = signature_with(fn, args)
+        method = _declared(fn, args, signature)
         functools.update_wrapper(method, fn)
-        del method.__wrapped__  # the signature is the one set below, not ``fn``'s
-        method.__signature__ = signature_with(fn, args)
+        del method.__wrapped__  # the signature is the declared one, not ``fn``'s
+        method.__annotations__ = {
+            **{p.name: p.annotation for p in signature.parameters.values()},
+            "return": signature.return_annotation,
+        }
+        method.__signature__ = signature
         return cast(Callable[Concatenate[S, P], R], method)
 
     return decorate
+
+
+def _declared(fn: Callable[..., Any], build: Any, signature: inspect.Signature) -> Any:
+    """Return a function with ``signature`` that calls ``fn(self, build(<its arguments>))``."""
+    params = list(signature.parameters.values())
+    namespace: dict[str, Any] = {"_fn": fn, "_build": build}
+    declared: list[str] = []
+    passed: list[str] = []
+    for p in params:
+        if p.kind is inspect.Parameter.KEYWORD_ONLY and "*" not in declared:
+            declared.append("*")
+        if p.default is inspect.Parameter.empty:
+            declared.append(p.name)
+        else:
+            namespace[f"_default_{p.name}"] = p.default
+            declared.append(f"{p.name}=_default_{p.name}")
+        keyword = p.kind is inspect.Parameter.KEYWORD_ONLY
+        passed.append(f"{p.name}={p.name}" if keyword else p.name)
+    coroutine = inspect.iscoroutinefunction(fn)
+    call = f"_fn({passed[0]}, _build({', '.join(passed[1:])}))"
+    source = (
+        f"{'async ' if coroutine else ''}def {fn.__name__}({', '.join(declared)}):\n"
+        f"    return {'await ' if coroutine else ''}{call}\n"
+    )
+    exec(source, namespace)  # the names and defaults are those of this module's classes
+    return namespace[fn.__name__]
 
 
 def call_as(name: str, build: Callable[P, A], /, *args: P.args, **kwargs: P.kwargs) -> A:

@@ -64,14 +64,30 @@ def test_wrong_arguments_name_the_verb() -> None:
     memory = nowline.wrap(
         chromadb.EphemeralClient().create_collection("verbs", embedding_function=FakeEmbedding())
     )
-    with pytest.raises(TypeError, match=r"^add\(\) missing 1 required positional argument: 'ids'"):
+    with pytest.raises(
+        TypeError, match=r"^Collection\.add\(\) missing 1 required positional argument: 'ids'"
+    ):
         memory.add()  # type: ignore[call-arg]
-    with pytest.raises(TypeError, match=r"^query\(\) got an unexpected keyword argument 'text'"):
+    with pytest.raises(
+        TypeError, match=r"^Collection\.query\(\) got an unexpected keyword argument 'text'"
+    ):
         memory.query(text="x")  # type: ignore[call-arg]
-    with pytest.raises(TypeError, match=r"^correct\(\) missing 1 required keyword-only"):
+    with pytest.raises(
+        TypeError, match=r"^Collection\.correct\(\) missing 1 required keyword-only"
+    ):
         memory.correct("Moved from a to b.")  # type: ignore[call-arg]
     with pytest.raises(TypeError, match=r"^wrap\(\) got an unexpected keyword argument 'scope'"):
         nowline.wrap(memory.raw, scope="user_id")  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize("name", CHROMA_VERBS)
+def test_async_arguments_are_checked_at_the_call_as_chromadbs(name: str) -> None:
+    """A wrong argument to an async verb raises at the call (no coroutine), as chromadb's."""
+    with pytest.raises(TypeError) as theirs:
+        getattr(ChromaAsyncCollection, name)(object(), no_such_argument=1)
+    with pytest.raises(TypeError) as ours:
+        getattr(AsyncCollection, name)(object(), no_such_argument=1)
+    assert str(ours.value) == str(theirs.value)
 
 
 def test_a_nowline_error_is_not_renamed() -> None:
