@@ -201,7 +201,8 @@ def read_object(line: str | bytes) -> dict[str, Any]:
 
     Raises:
         InvalidInput: the line is not valid JSON (the message says what and at which
-            column), or its value is not an object (the message says what it is).
+            column), is nested too deeply to read, or its value is not an object (the message
+            says what it is).
     """
     try:
         value = json.loads(line)
@@ -212,6 +213,11 @@ def read_object(line: str | bytes) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise InvalidInput(
             f"not valid JSON (byte {exc.start} is not UTF-8); save the file as UTF-8"
+        ) from None
+    except RecursionError:
+        raise InvalidInput(
+            "nested too deeply to read (arrays or objects inside one another, thousands deep); "
+            "each line is one flat JSON object"
         ) from None
     if not isinstance(value, dict):
         kind = "true or false" if isinstance(value, bool) else _JSON_KINDS.get(type(value), "null")

@@ -28,6 +28,8 @@ from nowline.jsonl import plan, read_object
         ("1.5", "got a number"),
         ("true", "got true or false"),
         ("null", "got null"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply to read"),
+        ('{"a": ' * 5_000 + "1" + "}" * 5_000, "nested too deeply to read"),
     ],
 )
 def test_a_line_that_is_no_json_object_is_refused_saying_why(line: str | bytes, said: str) -> None:
@@ -47,7 +49,7 @@ def test_an_object_line_is_read_as_python_json_reads_it() -> None:
 
 def test_both_importers_refuse_a_non_object_line_with_the_same_words() -> None:
     """The memories plan and the events plan give the same reason for the same bad line."""
-    lines = ["[1, 2]", '{"text": "a"', "null"]
+    lines = ["[1, 2]", '{"text": "a"', "null", "[" * 100_000]
     memories = [bad.message for bad in plan(lines).bad]
     events = [reason for _, reason in plan_lines(lines, Audience(), received_at=0).bad]
     assert memories == events == [str(_refusal(line)) for line in lines]
