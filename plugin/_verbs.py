@@ -128,8 +128,9 @@ def _declared(fn: Callable[..., Any], build: Any, signature: inspect.Signature) 
 def call_as(name: str, build: Callable[P, A], /, *args: P.args, **kwargs: P.kwargs) -> A:
     """Return ``build(*args, **kwargs)``; an argument error names ``name()`` instead of it.
 
-    ``build`` is a class whose constructor only binds its arguments, so a plain ``TypeError``
-    from it is Python's own binding error, and ``name`` is the function the caller called.
+    ``build`` is a class (``Options``, for :func:`nowline.wrap`); a plain ``TypeError`` from
+    its constructor is Python's own binding error, renamed for ``name``, the function the
+    caller called. nowline's own errors (``InvalidInput``, ...) pass unchanged.
     """
     try:
         return build(*args, **kwargs)
