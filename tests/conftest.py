@@ -48,6 +48,14 @@ from tests import async_bridge
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+# No test may depend on the terminal it runs in: rich (and typer's error boxes) wrap at the
+# terminal's width, else at COLUMNS, else at 80 columns, so a message that names a temp path
+# wraps where that path is long. Every console of the run, in this process and in the CLI
+# processes the tests start, is as wide as this (TERMINAL_WIDTH is read by typer at import).
+TEST_COLUMNS = "1000"
+_PYTEST_COLUMNS = shutil.get_terminal_size().columns  # pytest's own report keeps the real width
+os.environ["COLUMNS"] = TEST_COLUMNS
+os.environ["TERMINAL_WIDTH"] = TEST_COLUMNS
 
 
 @register_embedding_function
@@ -218,6 +226,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     """Register this suite's markers (the run uses --strict-markers)."""
     config.addinivalue_line("markers", "server: starts a Chroma server (chroma run) on loopback")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Keep pytest's own report at the real terminal's width (COLUMNS is the tests')."""
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter._tw.fullwidth = _PYTEST_COLUMNS
 
 
 def backend(config: pytest.Config) -> str:

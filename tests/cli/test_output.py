@@ -229,3 +229,14 @@ def test_an_invalid_new_collection_name_gets_the_error_box(tmp_path: Path) -> No
     assert result.exit_code == 2
     err = " ".join(result.stderr.split())
     assert "--collection" in err and "'w1'" in err
+
+
+def test_an_error_naming_a_long_path_is_not_wrapped(tmp_path: Path) -> None:
+    """A message that names a path of 300 characters reaches stderr on one line, unwrapped."""
+    deep = tmp_path / ("d" * 120) / ("e" * 120)
+    deep.mkdir(parents=True)
+    afile = deep / "notes.txt"
+    afile.write_text("not a store")
+    result = invoke("mcp", str(afile))
+    assert result.exit_code == 2
+    assert any(str(afile) in line and "is a file" in line for line in result.stderr.splitlines())
