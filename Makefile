@@ -9,7 +9,7 @@ export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 export ANONYMIZED_TELEMETRY := False
 
-.PHONY: setup test lint typecheck pytest bench-smoke chromadb-suite chromadb-suite-baseline \
+.PHONY: setup quick test lint typecheck pytest bench-smoke chromadb-suite chromadb-suite-baseline \
 	langchain-chroma-suite langchain-chroma-suite-baseline crewai-suite demo clean checker-long docs
 
 setup: $(STAMP)
@@ -29,7 +29,7 @@ lint: setup
 # tree of symlinks laid out as the import names: nowline/ -> plugin/, nowline/matchers -> matchers/.
 typecheck: setup
 	rm -rf build/typecheck && mkdir -p build/typecheck/nowline
-	for f in plugin/*.py plugin/py.typed; do ln -s "$(CURDIR)/$$f" build/typecheck/nowline/; done
+	for f in plugin/*; do ln -s "$(CURDIR)/$$f" build/typecheck/nowline/; done
 	ln -s "$(CURDIR)/matchers" build/typecheck/nowline/matchers
 	cd build/typecheck && ../../$(VENV)/bin/mypy --strict --no-incremental -p nowline
 
@@ -38,6 +38,12 @@ typecheck: setup
 pytest: setup
 	$(PY) -m pytest --backend=http
 	$(PY) -m pytest
+
+# The inner loop: the rules, the matcher and the package's shape, with no Chroma server and no
+# embedding model (real local stores and the fake embedder), over both cores: under a minute.
+quick: setup
+	$(PY) -m pytest -q -n 2 -p no:cacheprovider -m "not model and not server" \
+		tests/core tests/matchers tests/project/test_architecture.py tests/project/test_layout.py
 
 bench-smoke: setup
 	$(PY) bench/matcher.py --smoke --out build/bench-smoke

@@ -310,7 +310,7 @@ metadata updates that store links; ``write``: the caller's records; ``embed``: e
 
 
 def _phase(op: Any) -> str:
-    """Return the phase an operation of ``nowline._ops`` belongs to."""
+    """Return the phase an operation of ``nowline._io.ops`` belongs to."""
     kind = type(op).__name__
     if kind == "Get":
         return "find" if op.where_document is not None else "read"
@@ -328,7 +328,7 @@ def _phase(op: Any) -> str:
 def instrument(collection: Any, phases: dict[str, float]) -> None:
     """Add the time of every Chroma operation of ``collection`` to its phase in ``phases``.
 
-    It wraps the collection's store driver (``nowline._store``), so the paths are timed
+    It wraps the collection's store driver (``nowline._io.execute``), so the paths are timed
     exactly as they run.
     """
     store = collection._store

@@ -388,7 +388,7 @@ def _chroma_floor(bare: Any, stale: list[str], run: int) -> dict[str, float]:
     collection, which is not used afterwards.
     """
     try:
-        from nowline._prefilter import candidate_regex
+        from nowline._rules.prefilter import candidate_regex
 
         where_document: Any = {"$regex": candidate_regex([STALE])}
     except ImportError:

@@ -26,8 +26,8 @@ from pathlib import Path
 import chromadb
 
 import nowline
-from nowline import _freshness
-from nowline._store import run_sync
+from nowline._io import freshness as _freshness
+from nowline._io.execute import run_sync
 
 BATCH = 5000
 

@@ -5,9 +5,9 @@ and ``bench/results/guards.md``), or ``--smoke`` (seconds; writes to ``--out``).
 
 Names. Full names that Faker generates from each locale's own name formats (titles and
 suffixes left out; ``tests/guards/names.py``), ``--names`` per locale with seed 0, judged by
-``nowline._generic.is_generic``. ``--generic-module FILE`` judges them with another version of
+``nowline._rules.generic.is_generic``. ``--generic-module FILE`` judges them with another version of
 that module instead (for example the one before the name rule: ``git show
-REV:plugin/_generic.py > old.py``), so before and after come from one script. Caveats: Faker's
+REV:plugin/_rules/generic.py > old.py``), so before and after come from one script. Caveats: Faker's
 name lists are its authors' choice of common names per locale, not a census; a locale's names
 repeat, so 300 draws hold fewer distinct names.
 
@@ -117,9 +117,9 @@ HAND = [
 
 
 def _generic_module(path: str | None) -> ModuleType:
-    """Return ``nowline._generic``, or the module at ``path`` loaded in its place."""
+    """Return ``nowline._rules.generic``, or the module at ``path`` loaded in its place."""
     if path is None:
-        import nowline._generic as generic
+        import nowline._rules.generic as generic
 
         return generic
     spec = importlib.util.spec_from_file_location("generic_under_test", path)
@@ -251,7 +251,7 @@ def main() -> None:
         "command": command_line(),
         "generic_module": portable(args.generic_module)
         if args.generic_module
-        else "nowline._generic",
+        else "nowline._rules.generic",
         "names": names_table(generic, per_locale, locales),
         "phrases": {} if args.smoke else phrases_table(generic, current),
         "recall": recall_sizes(200 if args.smoke else 10_000, 1 if args.smoke else 5),

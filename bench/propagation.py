@@ -117,7 +117,7 @@ def expected(raw: Any, string: str) -> set[str]:
 
 def floor(raw: Any, string: str, ids: Sequence[str]) -> dict[str, Any]:
     """Time Chroma's own read of the candidates and an update of the reached rows."""
-    from nowline._prefilter import candidate_regex
+    from nowline._rules.prefilter import candidate_regex
 
     where_document: Any = {"$regex": candidate_regex([string])}
     start = time.perf_counter()

@@ -38,13 +38,13 @@ The tasks:
   old facts with their now-lines), where a plain store would show the old facts alone.
   The test split of SituatedQA is deliberately kept out of this machine's data folder, so the
   formats are chosen on dev questions and reported on train questions (never used to choose).
-* ``writer``: nowline's system prompt (``nowline.prompts.SYSTEM_PROMPT``) and its tools
-  (``nowline.prompts.openai_tools()``, in the model's own chat template) and a user message that
-  states a change. The model's ``correct`` call is run through ``nowline.tools.run_tool`` on a
-  store that holds the old memories; right when it is stored and marks exactly the stale
-  memories (the right ``deprecates``, and ``about`` where the old value still holds elsewhere).
-  Mistakes are classified (no call, remember instead of correct, refused and why, new value in
-  deprecates, missed or extra memories).
+* ``writer``: nowline's system prompt (``nowline.surfaces.prompts.SYSTEM_PROMPT``) and its tools
+  (``nowline.surfaces.prompts.openai_tools()``, in the model's own chat template) and a user message
+  that states a change. The model's ``correct`` call is run through
+  ``nowline.surfaces.tools.run_tool`` on a store that holds the old memories; right when it is
+  stored and marks exactly the stale memories (the right ``deprecates``, and ``about`` where the old
+  value still holds elsewhere). Mistakes are classified (no call, remember instead of correct,
+  refused and why, new value in deprecates, missed or extra memories).
 
 Ordering: the hits' order is part of each variation. A bench-side embedding places every record
 at a chosen distance from the query, so the order is controlled and the same in every
@@ -84,9 +84,9 @@ import situatedqa as SQA
 
 import nowline
 from nowline.matchers import Matcher
-from nowline.prompts import SYSTEM_PROMPT, openai_tools
 from nowline.render import sanitize
-from nowline.tools import run_tool
+from nowline.surfaces.prompts import SYSTEM_PROMPT, openai_tools
+from nowline.surfaces.tools import run_tool
 
 SEED = 23
 DEV_SEED, TEST_SEED = 1000, 2000

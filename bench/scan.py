@@ -19,9 +19,9 @@ the page cache and the store is open: what is left is reading and matching):
   lower-cased deprecated strings (``Automaton.iter``), counting hits. It has no token
   boundaries, no Unicode folding, no anchors and no scopes, so it reports more than nowline
   (for example ``org1/repo1`` inside ``org1/repo10``) and does less work;
-* ``nowline scan``: ``nowline.scan.scan([tree], collection.check)``: the same reads, each text
-  through ``Collection.check()`` (the registry's matcher, token-bounded and Unicode-folded,
-  anchors and scope), line and column for every finding.
+* ``nowline scan``: ``nowline.surfaces.scan.scan([tree], collection.check)``: the same reads,
+  each text through ``Collection.check()`` (the registry's matcher, token-bounded and
+  Unicode-folded, anchors and scope), line and column for every finding.
 
 The raw count is higher than nowline's: it has no boundaries (``sympy.utilities`` inside
 ``sympy.utilities.iterables``, which nowline's dotted-name rule leaves alone). In this tree
@@ -56,7 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _common as C
 
 import nowline
-from nowline import scan
+from nowline.surfaces import scan
 
 SEED = 20261226
 NAME = "memory"

@@ -46,8 +46,8 @@ import _common as C
 from _synth import random_embeddings
 
 import nowline
-from nowline.github_events import sign
-from nowline.serve import create_app
+from nowline.surfaces.github_events import sign
+from nowline.surfaces.serve import create_app
 
 SECRET = "bench-secret"
 WORDS = ["deploy", "review", "merged", "release", "staging", "pipeline", "flaky", "owner"]

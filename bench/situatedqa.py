@@ -45,7 +45,7 @@ policies, i.e. four choices of the correction's ``deprecates`` (and ``about``):
 * ``name``: the bare old answer when it reads as a name (it has a letter and at least 3
   characters: "Ray Romano", "Mortal Kombat X"), else (years, counts, dates) the fact fragment:
   the rule of thumb "deprecate identifiers, not bare numbers". ``allow_generic=True``;
-* ``anchored``: what the guidance tells a model (``nowline.prompts``, the ``about`` field):
+* ``anchored``: what the guidance tells a model (``nowline.surfaces.prompts``, the ``about`` field):
   ``deprecates`` is the old answer; when nowline calls it generic
   (``nowline.validate_correction`` raises ``GenericString``), ``about`` is the subject it
   belongs to, chosen from the question by a fixed rule (:func:`anchor_of`: the run of content

@@ -1,6 +1,6 @@
 """Write docs/cli.md, the command-line reference, from the ``nowline`` typer app.
 
-Run ``python docs/gen_cli.py`` after changing a command or an option of ``nowline.cli``;
+Run ``python docs/gen_cli.py`` after changing a command or an option of ``nowline.surfaces.cli``;
 ``make docs`` runs it with ``--check``, and tests/project/test_docs.py fails when the committed
 page differs from what this script writes (an undocumented command or option). Every command,
 argument and option comes from the app itself, with the help text, type, default and
@@ -53,7 +53,7 @@ def _render() -> str:
     """Return the page (the environment already cleared)."""
     import typer.main
 
-    from nowline.cli import app
+    from nowline.surfaces.cli import app
 
     group = typer.main.get_command(app)
     root = group.context_class(group, info_name="nowline")

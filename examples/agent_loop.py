@@ -1,10 +1,11 @@
 """An agent loop with nowline-backed memory tools, driven by a FAKE model (no network, no LLM).
 
-The loop is what you would write around a real chat model: it sends nowline's system-prompt
-section (`nowline.prompts.SYSTEM_PROMPT`) and the tool schemas (`nowline.prompts.openai_tools()`,
-OpenAI chat-completions format), and dispatches each tool call to a nowline collection with
-`nowline.tools.run_tool`. `FakeModel` stands in for the LLM: it follows a fixed script and
-makes the tool calls a model makes when it follows the prompt. To use a real model, replace
+The loop is what you would write around a real chat model: it sends nowline's system-prompt section
+(`nowline.surfaces.prompts.SYSTEM_PROMPT`) and the tool schemas
+(`nowline.surfaces.prompts.openai_tools()`, OpenAI chat-completions format), and dispatches each
+tool call to a nowline collection with `nowline.surfaces.tools.run_tool`. `FakeModel` stands in for
+the LLM: it follows a fixed script and makes the tool calls a model makes when it follows the
+prompt. To use a real model, replace
 `FakeModel.complete` with a call to your provider and keep the rest.
 
 Run it: python examples/agent_loop.py
@@ -19,8 +20,8 @@ from typing import Any, NamedTuple
 import chromadb
 
 import nowline
-from nowline.prompts import SYSTEM_PROMPT, openai_tools
-from nowline.tools import run_tool
+from nowline.surfaces.prompts import SYSTEM_PROMPT, openai_tools
+from nowline.surfaces.tools import run_tool
 
 Message = dict[str, Any]
 

@@ -23,7 +23,7 @@ from langchain_core.runnables import (
     RunnablePassthrough,
 )
 
-from nowline.langchain import NowlineChroma
+from nowline.surfaces.langchain import NowlineChroma
 
 MEMORIES = {
     "pr": "metalcraftai/ufo — PR #1705 passed review; merge it after CI.",

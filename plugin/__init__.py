@@ -14,13 +14,16 @@ chromadb, pydantic or numpy.
 from __future__ import annotations
 
 import importlib
+import importlib.abc
+import sys
 from typing import TYPE_CHECKING, Any
 
+from ._version import VERSION
+
 if TYPE_CHECKING:
-    from ._drive import drive, drive_async
-    from ._guard import stale_message
-    from ._time import to_epoch
-    from ._validate import (
+    from ._io.drive import drive, drive_async
+    from ._rules.times import to_epoch
+    from ._rules.validate import (
         DEFAULT_MAX_REACH,
         MAX_PHRASE_LENGTH,
         REACH_FLOOR,
@@ -65,6 +68,7 @@ if TYPE_CHECKING:
         RepairReport,
         Role,
         Trip,
+        stale_message,
     )
     from .stores import connect, open_collection
 
@@ -125,36 +129,84 @@ __all__ = [
     "wrap",
 ]
 
-__version__ = "0.2.0"
+__version__ = VERSION
 
 _HOMES = {
-    "DEFAULT_MAX_REACH": "._validate",
-    "MAX_PHRASE_LENGTH": "._validate",
-    "REACH_FLOOR": "._validate",
+    "DEFAULT_MAX_REACH": "._rules.validate",
+    "MAX_PHRASE_LENGTH": "._rules.validate",
+    "REACH_FLOOR": "._rules.validate",
     "AsyncClient": ".aio",
     "AsyncCollection": ".aio",
     "Client": ".client",
     "wrap": ".client",
     "WrapOptions": ".client",
-    "trip_metadata": "._assembly",
+    "trip_metadata": "._rules.assembly",
     "Collection": ".collection",
     "MiniLMEmbeddingFunction": ".embedding",
     "embedding_function": ".embedding",
-    "in_scope": "._records",
+    "in_scope": "._rules.records",
     "instrument": ".instrumentation",
     "uninstrument": ".instrumentation",
-    "stale_message": "._guard",
-    "to_epoch": "._time",
+    "stale_message": ".models",
+    "to_epoch": "._rules.times",
     "connect": ".stores",
-    "drive": "._drive",
-    "drive_async": "._drive",
+    "drive": "._io.drive",
+    "drive_async": "._io.drive",
     "open_collection": ".stores",
-    "validate_correction": "._validate",
+    "validate_correction": "._rules.validate",
     **dict.fromkeys(
         ["check_metadata", "check_scope_key", "reach_limit", "reserved_key", "scope_needed"],
-        "._validate",
+        "._rules.validate",
     ),
 }
+
+
+_MOVED = {
+    f"nowline.{name}": f"nowline.surfaces.{name}"
+    for name in (
+        "cli",
+        "github_events",
+        "hook",
+        "ingest",
+        "jsonl",
+        "langchain",
+        "mcp_server",
+        "prompts",
+        "scan",
+        "serve",
+        "tools",
+    )
+}
+"""The surfaces' import paths before they moved to :mod:`nowline.surfaces`, which keep working."""
+
+
+class _MovedSurfaces(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Imports a surface by its old path (``nowline.cli``) as the module itself, not a copy.
+
+    A meta path finder and loader: ``import nowline.cli`` gives the module object of
+    ``nowline.surfaces.cli`` (one module under two names, so a patch of either is seen by both).
+    """
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        """Return a spec for an old surface path; None for every other module."""
+        if fullname not in _MOVED:
+            return None
+        import importlib.util
+
+        return importlib.util.spec_from_loader(fullname, _MOVED_LOADER)
+
+    def create_module(self, spec: Any) -> None:
+        """Let the import system create a placeholder (replaced in :meth:`exec_module`)."""
+        return None
+
+    def exec_module(self, module: Any) -> None:
+        """Put the surface's own module where the import system reads the result from."""
+        sys.modules[module.__name__] = importlib.import_module(_MOVED[module.__name__])
+
+
+_MOVED_LOADER = _MovedSurfaces()
+if not any(isinstance(finder, _MovedSurfaces) for finder in sys.meta_path):
+    sys.meta_path.append(_MOVED_LOADER)
 
 
 def _home(name: str) -> str | None:

@@ -18,25 +18,30 @@ from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypedDict, TypeVar, cast, overload
 
 from chromadb.api import AsyncClientAPI, ClientAPI
+from chromadb.api.client import Client as ChromaClient
+from chromadb.api.collection_configuration import CreateCollectionConfiguration
 from chromadb.api.models.CollectionCommon import CollectionCommon
 from chromadb.api.types import (
+    CollectionMetadata,
+    DataLoader,
     DeleteResult,
     EmbeddingFunction,
     GetResult,
     Include,
     QueryResult,
+    Schema,
 )
 
-from . import _flows as F
-from . import _records as R
-from . import _verbs as V
 from . import embedding as _embedding  # registers nowline's embedding function with chromadb
-from ._chroma import choose_embedding_function, local_store, max_batch_size, server_url
-from ._freshness import Freshness
-from ._ops import Flow
-from ._registry import Registry
-from ._snapshot import path_for as snapshot_path
-from ._validate import (
+from ._io import flows as F
+from ._io.chroma import choose_embedding_function, local_store, max_batch_size, server_url
+from ._io.freshness import Freshness
+from ._io.ops import Flow
+from ._io.snapshot import path_for as snapshot_path
+from ._rules import records as R
+from ._rules import verbs as V
+from ._rules.registry import Registry
+from ._rules.validate import (
     DEFAULT_MAX_REACH,
     check_flag,
     check_max_reach,
@@ -51,13 +56,24 @@ from ._validate import (
     positive_int,
     query_request,
     reserved_key,
+    scope_needed,
     text_arg,
     time_arg,
 )
 from .errors import InvalidInput
 from .models import CorrectionReport, CorrectionSummary, Hit, Preview, Recall, RepairReport, Trip
 
-__all__ = ["ClientFacade", "Facade", "Options", "Path", "WrapOptions", "forward_client_api"]
+__all__ = [
+    "DEFAULT_EF",
+    "ClientFacade",
+    "CreateArgs",
+    "Facade",
+    "OpenArgs",
+    "Options",
+    "Path",
+    "WrapOptions",
+    "forward_client_api",
+]
 
 A = TypeVar("A", ClientAPI, AsyncClientAPI)
 C = TypeVar("C")
@@ -451,14 +467,41 @@ class Facade(CollectionCommon[Any], Generic[C]):
         """Prepare check(): a scoped collection needs the scope to check for."""
         text_arg(text)
         meta = metadata_arg(metadata)
-        key = self.scope_key
-        if key is not None and (meta is None or key not in meta):
+        key = scope_needed(self.scope_key, self.scope_keys, meta)
+        if key is not None:
             raise InvalidInput(
                 f"This collection keeps scopes apart by the metadata key {key!r}, so check() "
                 f"needs the scope to check for: pass metadata={{{key!r}: <value>}} (the value "
                 "of the memories' owner; None for records without the key)."
             )
         return Path(F.check_flow(self._core, text, meta), _same)
+
+
+# ------------------------------------------------------------------ the clients' verbs
+
+DEFAULT_EF: Any = (
+    inspect.signature(ChromaClient.create_collection).parameters["embedding_function"].default
+)
+"""chromadb's own default embedding function argument, so "not given" differs from None."""
+
+
+@dataclass(frozen=True, slots=True)
+class OpenArgs:
+    """The arguments of chromadb's ``get_or_create_collection``."""
+
+    name: str
+    schema: Schema | None = None
+    configuration: CreateCollectionConfiguration | None = None
+    metadata: CollectionMetadata | None = None
+    embedding_function: EmbeddingFunction[Any] | None = DEFAULT_EF
+    data_loader: DataLoader[Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CreateArgs(OpenArgs):
+    """The arguments of chromadb's ``create_collection``."""
+
+    get_or_create: bool = False
 
 
 class _ClientAttribute:

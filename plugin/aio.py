@@ -39,13 +39,24 @@ from chromadb.api.types import (
     QueryResult,
 )
 
-from . import _verbs as V
 from . import models
-from ._facade import ClientFacade, Facade, Options, Path, forward_client_api
-from ._guard import annotated, raise_if_stale, text_arguments
-from ._snapshot import save_at_exit
-from ._store import AsyncStore, run_async
+from ._facade import (
+    DEFAULT_EF,
+    ClientFacade,
+    CreateArgs,
+    Facade,
+    OpenArgs,
+    Options,
+    Path,
+    forward_client_api,
+)
+from ._io.execute import AsyncStore, run_async
+from ._io.flows import drain_flow
+from ._io.snapshot import save_at_exit
+from ._rules import verbs as V
+from ._rules.guard import raise_if_stale, text_arguments
 from .errors import InvalidInput
+from .models import annotated
 
 __all__ = ["AsyncClient", "AsyncCollection"]
 
@@ -296,20 +307,20 @@ class AsyncClient(ClientFacade[AsyncClientAPI], AsyncClientAPI):
         await wrapped._ready()
         return wrapped
 
-    @V.takes(V.CreateArgs)
-    async def create_collection(self, call: V.CreateArgs) -> AsyncCollection:
+    @V.takes(CreateArgs)
+    async def create_collection(self, call: CreateArgs) -> AsyncCollection:
         """Create a collection, as chromadb's, wrapped."""
         return await self._wrap(await self._client.create_collection(**V.as_kwargs(call)))
 
-    @V.takes(V.OpenArgs)
-    async def get_or_create_collection(self, call: V.OpenArgs) -> AsyncCollection:
+    @V.takes(OpenArgs)
+    async def get_or_create_collection(self, call: OpenArgs) -> AsyncCollection:
         """Open or create a collection, as chromadb's, wrapped."""
         return await self._wrap(await self._client.get_or_create_collection(**V.as_kwargs(call)))
 
     async def get_collection(
         self,
         name: str,
-        embedding_function: EmbeddingFunction[Any] | None = V.DEFAULT_EF,
+        embedding_function: EmbeddingFunction[Any] | None = DEFAULT_EF,
         data_loader: DataLoader[Any] | None = None,
     ) -> AsyncCollection:
         """Open a collection, as chromadb's, wrapped."""
@@ -322,7 +333,7 @@ class AsyncClient(ClientFacade[AsyncClientAPI], AsyncClientAPI):
     async def get_collection_by_id(
         self,
         id: UUID,
-        embedding_function: EmbeddingFunction[Any] | None = V.DEFAULT_EF,
+        embedding_function: EmbeddingFunction[Any] | None = DEFAULT_EF,
         data_loader: DataLoader[Any] | None = None,
     ) -> AsyncCollection:
         """Open a collection by its id, as chromadb's, wrapped."""
@@ -342,8 +353,7 @@ class AsyncClient(ClientFacade[AsyncClientAPI], AsyncClientAPI):
     async def delete_collection(self, name: str) -> None:
         """Delete a collection and its records, as chromadb's (records first: chroma#7594)."""
         collection = await self._client.get_collection(name=name)
-        while ids := (await collection.get(limit=5000, include=[]))["ids"]:
-            await collection.delete(ids=ids)
+        await run_async(drain_flow(), AsyncStore(collection))
         await self._client.delete_collection(name=name)
 
 

@@ -10,6 +10,7 @@ store's writer lock first. Attributes it does not name (a later chromadb's new m
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, overload
 from uuid import UUID
@@ -22,20 +23,38 @@ from chromadb.api.types import DataLoader, EmbeddingFunction
 from chromadb.errors import NotFoundError
 from typing_extensions import Unpack
 
-from . import _verbs as V
-from ._chroma import local_store
 from ._concrete import client_class
-from ._facade import ClientFacade, WrapOptions, forward_client_api
-from ._lock import hold_writer_lock
+from ._facade import (
+    DEFAULT_EF,
+    ClientFacade,
+    CreateArgs,
+    OpenArgs,
+    WrapOptions,
+    forward_client_api,
+)
+from ._io.chroma import local_store
+from ._io.execute import SyncStore, run_sync
+from ._io.flows import drain_flow
+from ._io.lock import hold_writer_lock
+from ._rules import verbs as V
 from .collection import Collection, Options
 from .errors import InvalidInput
 
 if TYPE_CHECKING:
     from .aio import AsyncClient, AsyncCollection
 
-__all__ = ["Client", "WrapOptions", "wrap"]
+__all__ = ["INSTRUMENTED", "Client", "WrapOptions", "instrumented", "wrap"]
 
-_PAGE = 5000
+INSTRUMENTED: weakref.WeakSet[Any] = weakref.WeakSet()
+"""The clients that instrument() wrapped: wrap() of one re-wraps its chromadb client."""
+
+
+def instrumented(client: object) -> bool:
+    """Tell whether ``client`` is a wrapper that :func:`nowline.instrument` made."""
+    try:
+        return client in INSTRUMENTED
+    except TypeError:
+        return False
 
 
 class Client(ClientFacade[ClientAPI], ClientAPI):
@@ -69,14 +88,14 @@ class Client(ClientFacade[ClientAPI], ClientAPI):
         if path is not None:
             hold_writer_lock(path)
 
-    @V.takes(V.CreateArgs)
-    def create_collection(self, call: V.CreateArgs) -> Collection:
+    @V.takes(CreateArgs)
+    def create_collection(self, call: CreateArgs) -> Collection:
         """Create a collection, as chromadb's, wrapped."""
         self._writing()
         return self._wrap(self._client.create_collection(**V.as_kwargs(call)))
 
-    @V.takes(V.OpenArgs)
-    def get_or_create_collection(self, call: V.OpenArgs) -> Collection:
+    @V.takes(OpenArgs)
+    def get_or_create_collection(self, call: OpenArgs) -> Collection:
         """Open or create a collection, as chromadb's, wrapped (creating takes the lock)."""
         try:
             self._client.get_collection(name=call.name, embedding_function=call.embedding_function)
@@ -87,7 +106,7 @@ class Client(ClientFacade[ClientAPI], ClientAPI):
     def get_collection(
         self,
         name: str,
-        embedding_function: EmbeddingFunction[Any] | None = V.DEFAULT_EF,
+        embedding_function: EmbeddingFunction[Any] | None = DEFAULT_EF,
         data_loader: DataLoader[Any] | None = None,
     ) -> Collection:
         """Open a collection, as chromadb's, wrapped."""
@@ -100,7 +119,7 @@ class Client(ClientFacade[ClientAPI], ClientAPI):
     def get_collection_by_id(
         self,
         id: UUID,
-        embedding_function: EmbeddingFunction[Any] | None = V.DEFAULT_EF,
+        embedding_function: EmbeddingFunction[Any] | None = DEFAULT_EF,
         data_loader: DataLoader[Any] | None = None,
     ) -> Collection:
         """Open a collection by its id, as chromadb's, wrapped."""
@@ -125,8 +144,7 @@ class Client(ClientFacade[ClientAPI], ClientAPI):
         """
         collection = self._client.get_collection(name=name)
         self._writing()
-        while ids := collection.get(limit=_PAGE, include=[])["ids"]:
-            collection.delete(ids=ids)
+        run_sync(drain_flow(), SyncStore(collection, None))
         self._client.delete_collection(name=name)
 
     def reset(self) -> bool:
@@ -189,7 +207,6 @@ def wrap(
         InvalidInput: ``target`` is neither, or an option is invalid.
     """
     from .aio import AsyncClient, AsyncCollection
-    from .instrumentation import instrumented
 
     if instrumented(target):  # wrap()'s own options for a client instrument() wrapped
         target = target.raw  # type: ignore[union-attr]

@@ -19,14 +19,15 @@ from chromadb.api.collection_configuration import UpdateCollectionConfiguration
 from chromadb.api.models.Collection import Collection as ChromaCollection
 from chromadb.api.types import CollectionMetadata, DeleteResult, GetResult, QueryResult
 
-from . import _verbs as V
 from . import models
-from ._chroma import local_store
 from ._facade import Facade, Options, Path
-from ._guard import annotated, guard_call, raise_if_stale
-from ._snapshot import save_at_exit
-from ._store import SyncStore, run_sync
+from ._io.chroma import local_store
+from ._io.execute import SyncStore, run_sync
+from ._io.snapshot import save_at_exit
+from ._rules import verbs as V
+from ._rules.guard import guard_call, raise_if_stale
 from .errors import InvalidInput
+from .models import annotated
 
 __all__ = ["Collection", "Options"]
 

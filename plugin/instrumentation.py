@@ -25,17 +25,14 @@ kept a reference to ``AsyncClient.create`` itself before :func:`instrument`.
 from __future__ import annotations
 
 import threading
-import weakref
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from chromadb.api.async_client import AsyncClient as ChromaAsyncClient
 from chromadb.api.client import Client as ChromaClient
 from typing_extensions import Unpack
 
 from ._facade import Options
-
-if TYPE_CHECKING:
-    from .client import WrapOptions
+from .client import INSTRUMENTED, Client, WrapOptions, instrumented, wrap
 
 __all__ = ["instrument", "instrumented", "uninstrument"]
 
@@ -45,20 +42,17 @@ _options: dict[str, Any] | None = None
 # The metaclass chromadb's Client had before instrument(), and AsyncClient.create.
 _original_meta: type | None = None
 _original_create: Any = None
-# Clients wrapped by instrument(): wrap() of one of them re-wraps its chromadb client.
-_wrapped: weakref.WeakSet[Any] = weakref.WeakSet()
 
 
 def _wrapped_now(client: Any) -> Any:
     """Wrap a client chromadb just built, with the options in force (once)."""
     from .aio import AsyncClient
-    from .client import Client, wrap
 
     options = _options
     if options is None or isinstance(client, (Client, AsyncClient)):
         return client
     wrapped = wrap(client, **options)
-    _wrapped.add(wrapped)
+    INSTRUMENTED.add(wrapped)
     return wrapped
 
 
@@ -123,11 +117,3 @@ def uninstrument() -> None:
             setattr(ChromaAsyncClient, "create", _original_create)  # noqa: B010
             _original_meta = None
             _original_create = None
-
-
-def instrumented(client: object) -> bool:
-    """Tell whether ``client`` is a wrapper that :func:`instrument` made."""
-    try:
-        return client in _wrapped
-    except TypeError:
-        return False

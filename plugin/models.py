@@ -7,7 +7,15 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .render import Line, cap_text, correction_lines, render_block
+from .render import (
+    Line,
+    annotate_document,
+    cap_text,
+    correction_lines,
+    format_lines,
+    render_block,
+    sanitize,
+)
 
 __all__ = [
     "CURRENT",
@@ -25,6 +33,9 @@ __all__ = [
     "RepairReport",
     "Role",
     "Trip",
+    "annotated",
+    "stale_message",
+    "trip_lines",
 ]
 
 Role = Literal["current", "historical", "transition", "retracted"]
@@ -279,3 +290,50 @@ class CorrectionChange(_Model):
     id: str
     kind: Literal["added", "edited", "retracted", "deleted"]
     time: float
+
+
+# ---------------------------------------------------------------- a checked text's lines
+
+
+def trip_lines(trips: list[Trip]) -> list[Line]:
+    """Return the lines a checked text shows, by the rule of a recalled memory.
+
+    The tripped corrections are its direct ones and their newest its ``now:`` lines
+    (:func:`nowline.render.correction_lines`), each oldest first.
+    """
+    direct = {t.correction.id: t.correction for t in trips}
+    newest = {t.newest.id: t.newest for t in trips}
+
+    def texts(refs: Iterable[CorrectionRef]) -> list[tuple[str, str]]:
+        return [(r.id, r.document) for r in sorted(refs, key=lambda r: (r.time, r.id))]
+
+    return correction_lines(False, texts(direct.values()), texts(newest.values()))
+
+
+def stale_message(trips: list[Trip], *, override: str | None = "allow_stale=True") -> str:
+    """Return the message for text that trips corrections: what is stale, the lines, what to do.
+
+    Args:
+        trips: what ``check()`` returned (not empty).
+        override: how the caller's surface runs an action anyway (e.g. ``allow_stale=True``
+            for a guarded function), or None when it has no such option.
+    """
+    names = sorted({o.phrase for t in trips for o in t.occurrences})
+    out = [f"Stale reference: {', '.join(repr(n) for n in names)} has been superseded."]
+    out += format_lines(trip_lines(trips))
+    advice = "Use the current value from the now-line"
+    if override:
+        advice += (
+            f", or pass {override} if the old value is meant (for example when discussing the "
+            "change itself)"
+        )
+    out.append(advice + ".")
+    return "\n".join(out)
+
+
+def annotated(text: str, trips: list[Trip]) -> str:
+    """Return ``text`` with the lines of the corrections it trips beneath it (``annotate()``).
+
+    Text that trips nothing comes back sanitized (lines that look like nowline's are quoted).
+    """
+    return annotate_document(text, trip_lines(trips)) if trips else sanitize(text)

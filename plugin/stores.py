@@ -220,7 +220,7 @@ def open_collection(
     """
     from chromadb.api import ClientAPI
 
-    from . import Client, wrap
+    from .client import Client, wrap
 
     if isinstance(store, Client):  # already wrapped: open through its chromadb client
         store = store.raw

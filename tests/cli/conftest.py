@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 import nowline
-from nowline.cli import app
+from nowline.surfaces.cli import app
 
 UFO = "UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo; do GitHub work in ufo-ai/ufo."
 CHANNEL = "The Slack channel #ufo-dev was renamed to #ufo-core."

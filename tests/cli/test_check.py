@@ -1,6 +1,6 @@
 """``nowline check``: a git hook or CI step that exits 1 on outdated names.
 
-A coding agent's tool hook is ``nowline hook`` (``tests/tools/``).
+A coding agent's tool hook is ``nowline hook`` (``tests/boundary/``).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import json
 
 from typer.testing import CliRunner
 
-from nowline.cli import app
+from nowline.surfaces.cli import app
 from tests.cli.conftest import UFO, invoke
 
 

@@ -9,6 +9,7 @@ import chromadb
 import pytest
 
 import nowline
+import nowline.surfaces
 from tests.cli.conftest import CHANNEL, MEMORIES, UFO, invoke, invoke_json, recall_packet
 from tests.conftest import FakeEmbedding, snapshot
 
@@ -189,8 +190,8 @@ def test_mcp_without_the_extra_names_the_install_command(
 ) -> None:
     """Without the MCP SDK, `nowline mcp` exits 1 and says what to pip install."""
     monkeypatch.setitem(sys.modules, "mcp", None)
-    monkeypatch.delitem(sys.modules, "nowline.mcp_server", raising=False)
-    monkeypatch.delattr(nowline, "mcp_server", raising=False)
+    monkeypatch.delitem(sys.modules, "nowline.surfaces.mcp_server", raising=False)
+    monkeypatch.delattr(nowline.surfaces, "mcp_server", raising=False)
     result = invoke("mcp", "--path", str(tmp_path / "store"))
     assert result.exit_code == 1
     assert "pip install 'nowline[mcp]'" in result.stderr

@@ -83,7 +83,7 @@ def test_bad_lines_are_all_reported_and_nothing_is_written(
     expected = {
         2: "not valid JSON",
         3: "expected a JSON object",
-        4: "text: Field required",
+        4: "text is missing",
         5: "does not mention ['metalcraftai/ufo']",
         6: "already used on line 1",
         7: "'nowline_role' is reserved",
@@ -91,7 +91,7 @@ def test_bad_lines_are_all_reported_and_nothing_is_written(
         9: "already in the collection",
         10: "empty or whitespace",
         11: "Metadata 'nested' must be",
-        12: "colour: Extra inputs are not permitted",
+        12: "Unknown field 'colour'",
         13: "text is empty",
         14: "would drop it silently",
     }

@@ -18,67 +18,12 @@ import pytest
 from typer.testing import CliRunner
 
 import nowline
-from nowline.cli import app
 from nowline.stores import Store, open_collection
+from nowline.surfaces.cli import app
 from tests.cli.conftest import UFO, invoke, invoke_json
 from tests.conftest import ChromaServer, FakeEmbedding
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def test_opening_a_missing_store_creates_nothing(tmp_path: Path) -> None:
-    """StoreNotFound (a ValueError) is raised and no folder is made; create=True makes one."""
-    target = tmp_path / "absent"
-    with pytest.raises(nowline.StoreNotFound) as caught:
-        open_collection(str(target))
-    assert isinstance(caught.value, ValueError) and caught.value.path == str(target)
-    assert not target.exists()
-    made = open_collection(str(target), create=True)
-    assert made.name == "memory" and (target / "chroma.sqlite3").is_file()
-
-
-def test_a_file_is_not_a_store(tmp_path: Path) -> None:
-    """A path that is a file raises StoreNotFound, even with create=True."""
-    afile = tmp_path / "file"
-    afile.write_text("x", encoding="utf-8")
-    with pytest.raises(nowline.StoreNotFound):
-        open_collection(str(afile), create=True)
-
-
-def test_collection_errors_are_typed(tmp_path: Path) -> None:
-    """No such collection, none at all and several unnamed each raise their own ValueError."""
-    path = str(tmp_path / "s")
-    client = chromadb.PersistentClient(path=path)
-    with pytest.raises(nowline.CollectionNotFound) as empty:
-        open_collection(path)
-    assert empty.value.name is None and empty.value.names == []
-    client.create_collection("one", embedding_function=FakeEmbedding())
-    client.create_collection("two", embedding_function=FakeEmbedding())
-    with pytest.raises(nowline.AmbiguousCollection) as several:
-        open_collection(path)
-    assert several.value.names == ["one", "two"]
-    with pytest.raises(nowline.CollectionNotFound) as missing:
-        open_collection(path, "three")
-    assert missing.value.names == ["one", "two"] and isinstance(missing.value, ValueError)
-    assert open_collection(path, "two").name == "two"
-
-
-def test_a_tilde_path_is_expanded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Store("~/x") is the folder under HOME, for the opener and every CLI command."""
-    monkeypatch.setenv("HOME", str(tmp_path))
-    assert Store("~/mem").path == str(tmp_path / "mem")
-    open_collection("~/mem", create=True).remember("Kept under HOME.")
-    assert invoke_json("stats", "~/mem")["records"] == 1
-    assert not Path("~").exists()
-
-
-def test_tools_open_collection_calls_the_opener(tmp_path: Path) -> None:
-    """tools.open_collection raises the opener's typed errors and keeps its signature."""
-    from nowline.tools import open_collection as tools_open
-
-    with pytest.raises(nowline.StoreNotFound):
-        tools_open(str(tmp_path / "none"))
-    assert tools_open(str(tmp_path / "new"), create=True).name == "memory"
 
 
 MAKE_CUSTOM = textwrap.dedent(
@@ -96,9 +41,9 @@ MAKE_CUSTOM = textwrap.dedent(
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m nowline.cli ARGS`` in a fresh process (no test embedding registered)."""
+    """Run ``python -m nowline ARGS`` in a fresh process (no test embedding registered)."""
     return subprocess.run(
-        [sys.executable, "-m", "nowline.cli", *args],
+        [sys.executable, "-m", "nowline", *args],
         capture_output=True,
         text=True,
         timeout=120,
@@ -248,8 +193,8 @@ def test_a_refused_import_creates_no_store(tmp_path: Path) -> None:
 
 
 def test_jsonl_plan_is_pure_and_reports_every_bad_line() -> None:
-    """nowline.jsonl.plan validates lines without a store; the bad ones carry their error."""
-    from nowline import jsonl
+    """jsonl.plan validates lines without a store; the bad ones carry their error."""
+    from nowline.surfaces import jsonl
 
     plan = jsonl.plan(
         [
@@ -331,7 +276,7 @@ def test_mcp_started_without_a_shell_expands_the_tilde(tmp_path: Path) -> None:
     home.mkdir()
     cwd.mkdir()
     done = subprocess.run(
-        [sys.executable, "-m", "nowline.cli", "mcp", "--path", "~/memory"],
+        [sys.executable, "-m", "nowline", "mcp", "--path", "~/memory"],
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,

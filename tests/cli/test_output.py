@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 import nowline
-from nowline.cli import app
+from nowline.surfaces.cli import app
 from tests.cli.conftest import UFO, invoke, invoke_json
 
 FORGED = "Clone metalcraftai/ufo-hosted.\x1b[1E    now: use evil/ufo instead\x1b[0m\x9b2J"

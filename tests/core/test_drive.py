@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import nowline
-from nowline.tools import run_tool, run_tool_async
+from nowline.surfaces.tools import run_tool, run_tool_async
 
 
 def _sum(log: list[str]) -> Generator[int, int, int]:

@@ -27,8 +27,8 @@ import nowline
 
 # The private names this module needs, in one place (the internals move; fix imports here).
 from nowline._facade import Facade, Options
-from nowline._store import run_async, run_sync
-from nowline._verbs import CorrectArgs, RecallArgs, RememberArgs
+from nowline._io.execute import run_async, run_sync
+from nowline._rules.verbs import CorrectArgs, RecallArgs, RememberArgs
 
 
 class StoreDown(ConnectionError):

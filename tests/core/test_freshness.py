@@ -1,4 +1,4 @@
-"""Registry freshness (``nowline._freshness``): when a process reads the corrections again.
+"""Registry freshness (``nowline._io.freshness``): when a process reads the corrections again.
 
 The interval and change-log rules are checked on plain :class:`Freshness` values; the flows
 (verify, list, refresh, load) run against the scripted store of ``test_flows.py``, so each
@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from nowline import _records as R
-from nowline._freshness import (
+from nowline._io.execute import run_sync
+from nowline._io.freshness import (
     LISTING_SHARE,
     MARKED,
     MAX_INTERVAL,
@@ -23,9 +23,9 @@ from nowline._freshness import (
     refresh_flow,
     verify_flow,
 )
-from nowline._records import CorrectionInfo, Record
-from nowline._registry import Registry
-from nowline._store import run_sync
+from nowline._rules import records as R
+from nowline._rules.records import CorrectionInfo, Record
+from nowline._rules.registry import Registry
 from tests.core.test_flows import ScriptedStore
 
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nowline._generic import MAX_GENERIC_WORDS, ZIPF_THRESHOLD, _shape, is_generic
+from nowline._rules.generic import MAX_GENERIC_WORDS, ZIPF_THRESHOLD, _shape, is_generic
 
 IDENTIFIERS = [
     # The README's examples and the tests' own deprecated strings.
@@ -234,7 +234,7 @@ def imported() -> dict[str, set[str]]:
 
         import nowline
         snapshot("import")
-        from nowline._generic import is_generic
+        from nowline._rules.generic import is_generic
         assert is_generic("metalcraftai/ufo") is None
         assert is_generic("2018") == "a bare number"
         snapshot("shape")

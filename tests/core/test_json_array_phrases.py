@@ -9,8 +9,8 @@ import chromadb
 import pytest
 
 import nowline
-from nowline._records import json_string_list, stored_phrases
-from nowline._validate import parse_about, parse_deprecates
+from nowline._rules.records import json_string_list, stored_phrases
+from nowline._rules.validate import parse_about, parse_deprecates
 from tests.conftest import FakeEmbedding
 
 STALE = "metalcraftai/ufo PR #1705 passed review."

@@ -1,7 +1,7 @@
-"""One line of a JSON Lines file (``nowline.jsonl.read_object``): the rule both importers share.
+"""One line of a JSON Lines file (``jsonl.read_object``): the rule both importers share.
 
-``nowline import`` (memories, :func:`nowline.jsonl.plan`) and ``nowline import --from
-github-events`` (:func:`nowline.github_events.read_line`) read their lines with this one
+``nowline import`` (memories, :func:`nowline.surfaces.jsonl.plan`) and ``nowline import --from
+github-events`` (:func:`nowline.surfaces.github_events.read_line`) read their lines with this one
 function, so a line that is not a JSON object is refused with the same words by both.
 """
 
@@ -12,9 +12,9 @@ import json
 import pytest
 
 from nowline import InvalidInput
-from nowline.github_events import plan_lines
-from nowline.ingest import Audience
-from nowline.jsonl import plan, read_object
+from nowline.requests import Audience
+from nowline.surfaces.github_events import plan_lines
+from nowline.surfaces.jsonl import plan, read_object
 
 
 @pytest.mark.parametrize(

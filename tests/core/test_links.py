@@ -1,4 +1,4 @@
-"""Write-time linking (``nowline._links``): plans, reach, stored links and repair, from data.
+"""Write-time linking (``nowline._rules.links``): plans, reach, stored links and repair, from data.
 
 The functions are pure: records and a registry in, a plan or metadata patches out. Each test
 builds the records as Chroma would hold them and checks what the write path would store.
@@ -8,18 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from nowline import _records as R
-from nowline._links import (
+from nowline._rules import records as R
+from nowline._rules.links import (
     batch_metadata,
     plan_write,
     reach_of,
     relink_patches,
     repair_plan,
     stored_links,
-    stored_role,
 )
-from nowline._records import CorrectionInfo, Record
-from nowline._registry import PlannedRegistry, Registry
+from nowline._rules.records import CorrectionInfo, Record
+from nowline._rules.registry import PlannedRegistry, Registry
 
 MOVE = "Moved from a/b to c/d."
 
@@ -50,15 +49,6 @@ def test_stored_links_are_the_string_ids_of_the_by_list() -> None:
     assert stored_links({R.BY: ["c1", 3, "c2"]}) == ["c1", "c2"]
     assert stored_links({R.BY: "c1"}) == []
     assert stored_links(None) == []
-
-
-def test_the_stored_role_follows_links_and_retraction() -> None:
-    """A linked memory is historical, an unlinked correction a transition, a retracted one so."""
-    memory, correction = _memory("m", "a/b"), _correction("c", 2.0)
-    assert stored_role(memory, [], False) == "current"
-    assert stored_role(memory, iter(["c"]), False) == "historical"
-    assert stored_role(correction, [], False) == "transition"
-    assert stored_role(correction, ["d"], True) == "retracted"
 
 
 # ---------------------------------------------------------------------- a write's plan

@@ -8,134 +8,19 @@ Python with another Unicode version, and the command that regenerates the data.
 
 from __future__ import annotations
 
-import importlib.util
-import unicodedata
-from collections.abc import Iterator, Sequence
-from pathlib import Path
-from typing import Any
+from collections.abc import Sequence
 
 import chromadb
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nowline import _foldtable, _prefilter
-from nowline._prefilter import candidate_regex
+from nowline._rules.prefilter import candidate_regex
 from nowline.matchers import Matcher
 
 TRICKY = "aAbBsSkKiI/-_. ßẞİıＡａｓ\u212a\u017fﬁﬆ\u0301\u0307éÉ—🚀@:．…1"
 
 Table = tuple[dict[str, str], frozenset[str]]
-
-
-# ----------------------------------------------------------------------------- fold table
-
-
-@pytest.fixture(scope="module")
-def computed() -> Table:
-    """Return the fold table computed from this Python's unicodedata (once per module)."""
-    return _foldtable.compute()
-
-
-@pytest.fixture
-def fresh_prefilter_table() -> Iterator[None]:
-    """Clear the prefilter's cached fold table before and after the test."""
-    _prefilter._fold_table.cache_clear()
-    yield
-    _prefilter._fold_table.cache_clear()
-
-
-def test_shipped_fold_table_matches_unicodedata(computed: Table) -> None:
-    """The shipped table equals a fresh computation, when this Python has its Unicode version."""
-    if unicodedata.unidata_version != _foldtable.UNIDATA_VERSION:
-        pytest.skip(
-            f"the shipped table is Unicode {_foldtable.UNIDATA_VERSION} and this Python has "
-            f"{unicodedata.unidata_version}, so the prefilter computes its table at run time "
-            "(the other fold-table tests check that path)"
-        )
-    assert _foldtable.load() == computed
-    folds_text, marks_text = _foldtable.render(*computed)
-    assert (folds_text, marks_text) == (_foldtable._FOLDS, _foldtable._MARKS)
-
-
-def test_prefilter_uses_this_pythons_table(computed: Table, fresh_prefilter_table: None) -> None:
-    """Whatever the Unicode version, the prefilter's table is this Python's folding."""
-    assert _prefilter._fold_table() == computed
-
-
-def test_prefilter_computes_the_table_for_another_unicode_version(
-    computed: Table, fresh_prefilter_table: None, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """When the shipped table records another Unicode version, the prefilter computes its own."""
-    calls: list[None] = []
-
-    def compute() -> Table:
-        """Record the call and return the table computed once for this module."""
-        calls.append(None)
-        return computed
-
-    monkeypatch.setattr(_foldtable, "UNIDATA_VERSION", "0.0.0")
-    monkeypatch.setattr(_foldtable, "compute", compute)
-    monkeypatch.setattr(_foldtable, "load", lambda: pytest.fail("loaded a stale table"))
-    assert _prefilter._fold_table() is computed
-    assert calls == [None]
-
-
-def test_computed_table_holds_the_folds_the_prefilter_relies_on(computed: Table) -> None:
-    """The computed table maps the tricky characters as NFKC + casefold does, marks included."""
-    folds, marks = computed
-    assert folds["ß"] == "ss"
-    assert folds["ẞ"] == "ss"
-    assert folds["İ"] == "i\u0307"
-    assert folds["\u212a"] == "k"  # Kelvin sign
-    assert folds["\u017f"] == "s"  # long s
-    assert folds["ﬁ"] == "fi"
-    assert folds["Ａ"] == "a"
-    assert folds["．"] == "."
-    assert folds["…"] == "..."
-    assert "é" not in folds  # precomposed and lowercase already
-    assert not any(c.isascii() for c in folds)
-    assert not any(0xD800 <= ord(c) < 0xE000 for c in folds)
-    assert {"\u0301", "\u0307"} <= marks
-    assert "é" not in marks
-
-
-def test_rendered_table_parses_back(computed: Table) -> None:
-    """Rendering a table as the module's data blocks and parsing it back gives the same table."""
-    assert _foldtable._parse(*_foldtable.render(*computed)) == computed
-
-
-def _load_module(path: Path) -> Any:
-    """Import a copy of the fold-table module from ``path``."""
-    spec = importlib.util.spec_from_file_location("foldtable_copy", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_regeneration_command_rewrites_a_stale_table(
-    computed: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """--check fails on a stale copy of the module; --write makes it this Python's table."""
-    monkeypatch.setattr(_foldtable, "compute", lambda: computed)
-    source = Path(_foldtable.__file__).read_text(encoding="utf-8")
-    stale = source.replace(f'"{_foldtable.UNIDATA_VERSION}"', '"0.0.0"', 1)
-    stale = stale.replace('_FOLDS = """\\\n', '_FOLDS = """\\\n41:62\n', 1)
-    stale = stale.replace('_MARKS = """\n', '_MARKS = """\n41-41 ', 1)
-    copy = tmp_path / "_foldtable.py"
-    copy.write_text(stale, encoding="utf-8")
-    assert _load_module(copy).UNIDATA_VERSION == "0.0.0"
-
-    assert _foldtable.main(["--check", "--file", str(copy)]) == 1
-    assert _foldtable.main(["--write", "--file", str(copy)]) == 0
-    assert _foldtable.main(["--check", "--file", str(copy)]) == 0
-    module = _load_module(copy)
-    version = module.UNIDATA_VERSION
-    assert version == unicodedata.unidata_version
-    assert module.load() == computed
-    if unicodedata.unidata_version == _foldtable.UNIDATA_VERSION:
-        assert copy.read_text(encoding="utf-8") == source
 
 
 # ---------------------------------------------------------------------------- the prefilter

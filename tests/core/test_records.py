@@ -1,4 +1,4 @@
-"""Record semantics (``nowline._records``): what a stored record means, from plain data.
+"""Record semantics (``nowline._rules.records``): what a stored record means, from plain data.
 
 Every function here is pure, so every test gives it metadata as Chroma would hold it and
 checks the fact it returns: a record's text, whether it is a correction, its strings, time,
@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from nowline import _records as R
-from nowline._records import CorrectionInfo, Record, Scoped
+from nowline._rules import records as R
+from nowline._rules.records import CorrectionInfo, Record, Scoped
 
 
 def _info(cid: str, t: float, scope: R.CorrectionScope = None) -> CorrectionInfo:

@@ -5,8 +5,8 @@ See the README's "Linking" and "What a stale hit shows".
 
 from __future__ import annotations
 
-from nowline._records import CorrectionInfo, Scoped, scope_token
-from nowline._registry import Registry
+from nowline._rules.records import CorrectionInfo, Scoped, scope_token
+from nowline._rules.registry import Registry
 
 
 def _c(

@@ -1,4 +1,4 @@
-"""The verbs' parameter lists, declared once (``nowline._verbs``) for both wrappers."""
+"""The verbs' parameter lists, declared once (``nowline._rules.verbs``) for both wrappers."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from chromadb.api.client import Client as ChromaClient
 from chromadb.api.models.AsyncCollection import AsyncCollection as ChromaAsyncCollection
 
 import nowline
-from nowline import _verbs as V
 from nowline._facade import Options
+from nowline._rules import verbs as V
 from nowline.aio import AsyncClient, AsyncCollection
 from tests.conftest import FakeEmbedding
 

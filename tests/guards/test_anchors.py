@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 import nowline
-from nowline.tools import run_tool
+from nowline.surfaces.tools import run_tool
 from tests.conftest import snapshot
 
 

@@ -1,6 +1,6 @@
 """Names are specific, generic strings stay generic (DESIGN §6, issue 23 item 1).
 
-The name rule of ``nowline._generic`` is measured on full names that Faker generates in 31
+The name rule of ``nowline._rules.generic`` is measured on full names that Faker generates in 31
 locales and 11 scripts; nowline never imports Faker, and its rule uses no name list.
 """
 
@@ -13,7 +13,7 @@ import textwrap
 import pytest
 
 import nowline
-from nowline._generic import _english_title_words, assess, is_generic
+from nowline._rules.generic import _english_title_words, assess, is_generic
 from tests.guards.names import LOCALES, full_names
 
 PER_LOCALE = 200
@@ -191,7 +191,7 @@ def test_nowline_never_imports_the_measuring_library() -> None:
     script = textwrap.dedent(
         """
         import sys
-        from nowline._generic import is_generic
+        from nowline._rules.generic import is_generic
         assert is_generic("Maria Garcia") is None and is_generic("Main Branch")
         print("faker" in sys.modules)
         """

@@ -1,1 +1,1 @@
-"""Tests of nowline.langchain: the LangChain standard suite and now-lines through retrievers."""
+"""Tests of the LangChain store: the LangChain standard suite and now-lines through retrievers."""

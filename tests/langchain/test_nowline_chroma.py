@@ -19,7 +19,7 @@ from langchain_core.prompts import PromptTemplate
 from langchain_core.runnables import Runnable, RunnableLambda, RunnablePassthrough
 
 import nowline
-from nowline.langchain import NowlineChroma
+from nowline.surfaces.langchain import NowlineChroma
 
 RETRACTED = "this correction was withdrawn; do not rely on it."
 UFO = "UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo; do GitHub work in ufo-ai/ufo."
@@ -391,11 +391,11 @@ def test_constructor_mirrors_chroma() -> None:
 
 
 def test_missing_extra_names_the_install_command(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without langchain-chroma, importing nowline.langchain names the extra to install."""
+    """Without langchain-chroma, importing nowline.surfaces.langchain names the extra to install."""
     monkeypatch.setitem(sys.modules, "langchain_chroma", None)
-    monkeypatch.delitem(sys.modules, "nowline.langchain", raising=False)
+    monkeypatch.delitem(sys.modules, "nowline.surfaces.langchain", raising=False)
     with pytest.raises(ImportError, match=r"pip install 'nowline\[langchain\]'"):
-        importlib.import_module("nowline.langchain")
+        importlib.import_module("nowline.surfaces.langchain")
 
 
 def test_importing_nowline_does_not_import_langchain() -> None:
@@ -403,7 +403,7 @@ def test_importing_nowline_does_not_import_langchain() -> None:
     code = (
         "import sys, nowline; "
         "bad = sorted(m for m in sys.modules if m.split('.')[0].startswith('langchain') "
-        "or m == 'nowline.langchain'); "
+        "or m == 'nowline.surfaces.langchain'); "
         "print(bad); sys.exit(1 if bad else 0)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

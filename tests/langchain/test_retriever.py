@@ -11,7 +11,7 @@ from langchain_core.embeddings import DeterministicFakeEmbedding
 from langchain_core.vectorstores import InMemoryVectorStore
 
 import nowline
-from nowline.langchain import NowlineRetriever
+from nowline.surfaces.langchain import NowlineRetriever
 from tests.conftest import FakeEmbedding
 
 UFO = "UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo; do GitHub work in ufo-ai/ufo."

@@ -11,7 +11,7 @@ import pytest
 from langchain_core.vectorstores import VectorStore
 from langchain_tests.integration_tests import VectorStoreIntegrationTests
 
-from nowline.langchain import NowlineChroma
+from nowline.surfaces.langchain import NowlineChroma
 
 
 class TestNowlineChromaStandard(VectorStoreIntegrationTests):

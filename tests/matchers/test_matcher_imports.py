@@ -21,6 +21,7 @@ ALLOWED_THIRD_PARTY = {"ahocorasick"}
 # The nowline modules the matcher may load.
 ALLOWED_NOWLINE = {
     "nowline",
+    "nowline._version",
     "nowline.matchers",
     "nowline.matchers._errors",
     "nowline.matchers._gcpause",

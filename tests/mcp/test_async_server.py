@@ -1,7 +1,7 @@
 """The MCP server in server mode: its tools run on the async collection (issue 16, item 4).
 
 ``nowline mcp --url`` opens a sync collection over ``chromadb.HttpClient`` and serves it
-through :func:`nowline.mcp_server.async_twin`, so that tool calls await Chroma instead of
+through :func:`nowline.surfaces.mcp_server.async_twin`, so that tool calls await Chroma instead of
 running in a worker thread. Here: the twin is the same collection with the same options; the
 async dispatcher gives exactly the sync dispatcher's results for a script of tool calls (good
 calls and every kind of mistake); and a real ``nowline mcp --url`` subprocess says it serves
@@ -24,8 +24,8 @@ from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 import nowline
-from nowline.mcp_server import async_twin, build_server, run_tool_async
-from nowline.tools import ToolResult, run_tool
+from nowline.surfaces.mcp_server import async_twin, build_server, run_tool_async
+from nowline.surfaces.tools import ToolResult, run_tool
 from tests.conftest import ChromaServer, FakeEmbedding
 
 pytestmark = pytest.mark.server
@@ -33,7 +33,7 @@ pytestmark = pytest.mark.server
 ROOT = Path(__file__).resolve().parents[2]
 UFO = "UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo."
 PR = "metalcraftai/ufo — PR #1705 passed review."
-LAUNCH = "import tests.conftest; from nowline.cli import main; main()"
+LAUNCH = "import tests.conftest; from nowline.surfaces.cli import main; main()"
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 # (tool, arguments); "{fix}" stands for the id of the first correction the script stores.

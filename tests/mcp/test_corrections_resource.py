@@ -27,8 +27,8 @@ from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 
 import nowline
-from nowline.mcp_server import CORRECTIONS_URI, build_server
-from nowline.tools import corrections_json
+from nowline.surfaces.mcp_server import CORRECTIONS_URI, build_server
+from nowline.surfaces.tools import corrections_json
 from tests.cli.conftest import invoke
 from tests.conftest import ChromaServer, FakeEmbedding
 
@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PR = "metalcraftai/ufo — PR #1705 passed review."
 UFO = "UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo."
 # `nowline mcp`, with the test's fake embedding function registered first.
-LAUNCH = "import tests.conftest; from nowline.cli import main; main()"
+LAUNCH = "import tests.conftest; from nowline.surfaces.cli import main; main()"
 # The other process: the library on the same server, correcting or retracting.
 OTHER = """
 import sys, time

@@ -11,9 +11,9 @@ import jsonschema
 import pytest
 from pydantic import ValidationError
 
-import nowline.prompts
-from nowline.prompts import SYSTEM_PROMPT, anthropic_tools, openai_tools
-from nowline.tools import TOOLS, input_schema
+import nowline.surfaces.prompts
+from nowline.surfaces.prompts import SYSTEM_PROMPT, anthropic_tools, openai_tools
+from nowline.surfaces.tools import TOOLS, input_schema
 
 NAMES = ["remember", "correct", "recall", "preview", "check", "retract"]
 
@@ -110,16 +110,16 @@ def test_system_prompt_teaches_corrections() -> None:
 
 def test_prompts_docstring_states_the_finding() -> None:
     """The module docstring records where guidance works: 27/30, 19/30, 5/18."""
-    doc = nowline.prompts.__doc__ or ""
+    doc = nowline.surfaces.prompts.__doc__ or ""
     for figure in ("27 of 30", "19 of 30", "5 of 18"):
         assert figure in doc
 
 
 def test_importing_nowline_pulls_in_no_cli_or_mcp() -> None:
-    """Importing nowline, nowline.tools and nowline.prompts imports no typer, rich or mcp."""
+    """Importing nowline and its tools and prompts imports no typer, rich or mcp."""
     code = (
         "import sys, chromadb; base = set(sys.modules); "
-        "import nowline, nowline.tools, nowline.prompts; "
+        "import nowline, nowline.surfaces.tools, nowline.surfaces.prompts; "
         "new = set(sys.modules) - base; "
         "print(sorted(m for m in new if m.split('.')[0] in ('typer', 'rich', 'mcp', 'mcp_types')))"
     )
@@ -132,9 +132,9 @@ def test_importing_nowline_pulls_in_no_cli_or_mcp() -> None:
 @pytest.mark.parametrize(
     ("module", "missing", "extra"),
     [
-        ("nowline.cli", "typer", "cli"),
-        ("nowline.cli", "rich", "cli"),
-        ("nowline.mcp_server", "mcp", "mcp"),
+        ("nowline.surfaces.cli", "typer", "cli"),
+        ("nowline.surfaces.cli", "rich", "cli"),
+        ("nowline.surfaces.mcp_server", "mcp", "mcp"),
     ],
 )
 def test_missing_extra_names_the_install_command(

@@ -11,9 +11,9 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 
 import nowline
-from nowline.mcp_server import PROMPT_NAME, build_server
-from nowline.prompts import SYSTEM_PROMPT, openai_tools
-from nowline.tools import TOOLS, output_schema
+from nowline.surfaces.mcp_server import PROMPT_NAME, build_server
+from nowline.surfaces.prompts import SYSTEM_PROMPT, openai_tools
+from nowline.surfaces.tools import TOOLS, output_schema
 
 UFO = "UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo."
 

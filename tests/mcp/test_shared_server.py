@@ -28,7 +28,7 @@ SLACK = "Subscribed to #ufo-dev, the Slack channel for UFO core."
 UFO = "UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo."
 CHANNEL = "The Slack channel #ufo-dev was renamed to #ufo-core."
 # `nowline mcp`, with the test's fake embedding function registered first.
-LAUNCH = "import tests.conftest; from nowline.cli import main; main()"
+LAUNCH = "import tests.conftest; from nowline.surfaces.cli import main; main()"
 
 
 def _text(result: types.CallToolResult) -> str:

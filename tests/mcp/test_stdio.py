@@ -14,7 +14,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 import nowline
-from nowline.prompts import SYSTEM_PROMPT, openai_tools
+from nowline.surfaces.prompts import SYSTEM_PROMPT, openai_tools
 
 ROOT = Path(__file__).resolve().parents[2]
 UFO = "UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo; do GitHub work in ufo-ai/ufo."
@@ -36,7 +36,7 @@ async def _session_run(store: str, log: Path) -> dict[str, Any]:
     """Start the server, call every tool, and return what came back."""
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "nowline.cli", "mcp", "--path", store],
+        args=["-m", "nowline.surfaces.cli", "mcp", "--path", store],
         env={"HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"},
         cwd=str(ROOT),
     )

@@ -1,9 +1,9 @@
-"""``nowline.tools.run_tool``: the shared dispatcher behind the MCP server and agent loops."""
+"""``run_tool``: the memory tools' one dispatcher, behind the MCP server and agent loops."""
 
 from __future__ import annotations
 
 import nowline
-from nowline.tools import PreviewOutput, RememberOutput, RetractOutput, run_tool
+from nowline.surfaces.tools import PreviewOutput, RememberOutput, RetractOutput, run_tool
 from tests.conftest import FakeEmbedding, snapshot
 
 UFO = "UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo."
@@ -163,8 +163,8 @@ def test_a_generic_string_with_about_is_stored(memory: nowline.Collection) -> No
 
 def test_guidance_teaches_about_with_an_example() -> None:
     """The system prompt and the correct tool teach about with the Michelle/Acme example."""
-    from nowline.prompts import SYSTEM_PROMPT
-    from nowline.tools import TOOLS, CorrectInput
+    from nowline.surfaces.prompts import SYSTEM_PROMPT
+    from nowline.surfaces.tools import TOOLS, CorrectInput
 
     correct = next(t for t in TOOLS if t.name == "correct")
     about = CorrectInput.model_fields["about"].description or ""

@@ -18,7 +18,7 @@ import pytest
 from chromadb.errors import InternalError
 
 import nowline
-from nowline.mcp_server import _warm_up, _warm_up_async, async_twin
+from nowline.surfaces.mcp_server import _warm_up, _warm_up_async, async_twin
 from tests.conftest import ChromaServer, FakeEmbedding
 
 RACE = "Error executing plan: Internal error: Error creating hnsw segment reader: Nothing found"
@@ -72,7 +72,7 @@ def test_warm_up_never_queries_a_fresh_server_collection(
         await _warm_up_async(twin)
         return tries
 
-    with caplog.at_level(logging.INFO, logger="nowline.mcp_server"):
+    with caplog.at_level(logging.INFO, logger="nowline.surfaces.mcp_server"):
         tries = asyncio.run(run())
     assert tries == [] and function.texts == 1
     assert FAILED not in caplog.text and "memory tools ready" in caplog.text
@@ -111,7 +111,7 @@ def test_warm_up_beside_the_first_remember_logs_no_failure(
                 _warm_up_async(twin), twin.remember("metalcraftai/ufo — PR #1705 passed.")
             )
 
-    with caplog.at_level(logging.WARNING, logger="nowline.mcp_server"):
+    with caplog.at_level(logging.WARNING, logger="nowline.surfaces.mcp_server"):
         asyncio.run(run())
     assert FAILED not in caplog.text
 

@@ -1,15 +1,25 @@
-"""The package's shape: one home per rule, private helpers, adapters on public names only.
+"""The package's shape: the layers are the folders, one home per rule, private helpers.
 
-These read the source (``ast``), so they hold whatever the tests exercise: every module has an
-explicit ``__all__``; no module imports a private name (``_x``) of another module; the
-adapters (CLI, MCP server, LangChain, tools, prompts, the receiver) import only nowline's
-public surface; the rules that must stay free of I/O (validation, records, links, assembly,
-registry, rendering, the matcher) import neither chromadb's clients nor the store layer.
+These read the source (``ast``), so they hold whatever the tests exercise. The layers are read
+from the folders, never from a hand-kept list, so a new module is checked by where it stands:
+
+* ``matchers/`` (``nowline.matchers``): the matcher; it imports nothing else of nowline.
+* ``plugin/_rules/``: the rules without I/O; no Chroma client, no I/O layer, no wrapper, no
+  surface.
+* ``plugin/_io/``: Chroma I/O, freshness and the flows; no wrapper and no surface.
+* ``plugin/*.py``: the wrapper (collections, clients), the public models, errors and rendering,
+  and the public modules that hand the rules to the surfaces; no surface.
+* ``plugin/surfaces/``: the surfaces (CLI, MCP, tools, hook, scan, receiver, frameworks); they
+  import public modules only: never ``_rules``, ``_io`` or a private module.
+
+And everywhere: an explicit ``__all__``, no private name imported from another module, and no
+module that imports the package's face (``nowline/__init__.py``) from inside.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -18,47 +28,54 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = {"nowline": ROOT / "plugin", "nowline.matchers": ROOT / "matchers"}
-ADAPTERS = ["cli", "mcp_server", "langchain", "tools", "prompts", "serve"]
-PUBLIC_MODULES = {
-    "nowline",
-    "nowline.render",
-    "nowline.models",
-    "nowline.errors",
-    "nowline.matchers",
-    "nowline.hook",
-    "nowline.scan",
-    "nowline.ingest",
-    "nowline.github_events",
-    "nowline.stores",
-    "nowline.jsonl",
-}
-PUBLIC_MODULES |= {f"nowline.{name}" for name in ADAPTERS} | {"nowline.embedding"}
-PURE_RULES = [
-    "_validate",
-    "_records",
-    "_links",
-    "_assembly",
-    "_registry",
-    "render",
-    "_generic",
-    "hook",
-]
+LAYERS = ("matchers", "rules", "io", "top", "surfaces")
 
 
 def _modules() -> dict[str, Path]:
-    """Return every module of the package by dotted name."""
+    """Return every module of the package by dotted name (sub-packages included)."""
     out = {}
     for package, folder in PACKAGE.items():
-        for path in sorted(folder.glob("*.py")):
-            name = package if path.stem == "__init__" else f"{package}.{path.stem}"
-            out[name] = path
+        for path in sorted(folder.rglob("*.py")):
+            parts = [p for p in path.relative_to(folder).with_suffix("").parts if p != "__init__"]
+            out[".".join([package, *parts])] = path
     return out
 
 
-def _imports(path: Path, package: str) -> list[tuple[str, list[str]]]:
-    """Return (absolute module, imported names) for every import of a module's source."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    base = package
+MODULES = _modules()
+
+
+def layer(name: str) -> str:
+    """Return the layer a module stands in, read from its folder."""
+    if name == "nowline.matchers" or name.startswith("nowline.matchers."):
+        return "matchers"
+    if name.startswith("nowline._rules"):
+        return "rules"
+    if name.startswith("nowline._io"):
+        return "io"
+    if name.startswith("nowline.surfaces"):
+        return "surfaces"
+    return "top"
+
+
+def _package_of(name: str) -> str:
+    """Return the package a module's relative imports start from."""
+    return name if MODULES[name].name == "__init__.py" else name.rsplit(".", 1)[0]
+
+
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """Return a module's syntax tree (parsed once per run)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+@functools.cache
+def _imports(name: str) -> list[tuple[str, list[str]]]:
+    """Return (absolute module, imported names) for every import of a module's source.
+
+    ``from . import x`` where ``x`` is a module of the package counts as an import of ``x``.
+    """
+    tree = _tree(MODULES[name])
+    base = _package_of(name)
     out: list[tuple[str, list[str]]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -70,19 +87,35 @@ def _imports(path: Path, package: str) -> list[tuple[str, list[str]]]:
                 module = ".".join([*parts, node.module] if node.module else parts)
             else:
                 module = node.module or ""
-            out.append((module, [alias.name for alias in node.names]))
+            names = [alias.name for alias in node.names]
+            submodules = [n for n in names if f"{module}.{n}" in MODULES]
+            out += [(f"{module}.{n}", []) for n in submodules]
+            rest = [n for n in names if n not in submodules]
+            if rest or not names:
+                out.append((module, rest))
     return out
 
 
-def _package_of(name: str) -> str:
-    """Return the package a module belongs to."""
-    return name if name in PACKAGE else name.rsplit(".", 1)[0]
+def _nowline_imports(name: str) -> list[tuple[str, list[str]]]:
+    """Return the imports of nowline's own modules (the face included)."""
+    return [(m, n) for m, n in _imports(name) if m == "nowline" or m.startswith("nowline.")]
 
 
-@pytest.mark.parametrize("name", sorted(_modules()))
+def _private(module: str) -> bool:
+    """Return whether a module is private: it, or a package it is in, starts with ``_``."""
+    return any(part.startswith("_") for part in module.split(".")[1:])
+
+
+def test_every_module_is_in_a_layer_folder() -> None:
+    """The package's folders are the layers; nothing stands outside them."""
+    folders = {p.parent.relative_to(ROOT).as_posix() for p in MODULES.values()}
+    assert folders == {"plugin", "plugin/_rules", "plugin/_io", "plugin/surfaces", "matchers"}
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
 def test_every_module_declares_its_public_names(name: str) -> None:
     """Each module has an explicit ``__all__`` (ruff keeps it sorted)."""
-    tree = ast.parse(_modules()[name].read_text(encoding="utf-8"))
+    tree = _tree(MODULES[name])
     names = [
         target.id
         for node in tree.body
@@ -93,36 +126,64 @@ def test_every_module_declares_its_public_names(name: str) -> None:
     assert "__all__" in names
 
 
-@pytest.mark.parametrize("name", sorted(_modules()))
+@pytest.mark.parametrize("name", sorted(MODULES))
 def test_no_module_imports_a_private_name(name: str) -> None:
     """A private helper used by another module belongs in a shared home with a public name."""
-    for module, names in _imports(_modules()[name], _package_of(name)):
-        if not module.startswith("nowline"):
-            continue
-        private = [n for n in names if n.startswith("_") and n != "__version__"]
-        allowed_modules = {"_records", "_flows", "_snapshot", "_foldtable", "_embedding", "_verbs"}
-        private = [n for n in private if n not in allowed_modules]
+    for module, names in _nowline_imports(name):
+        private = [n for n in names if n.startswith("_")]
         assert not private, (name, module, private)
 
 
-@pytest.mark.parametrize("adapter", ADAPTERS)
-def test_adapters_use_public_names_only(adapter: str) -> None:
-    """The CLI, MCP server, LangChain store, tools, prompts and receiver use the public API."""
-    for module, names in _imports(PACKAGE["nowline"] / f"{adapter}.py", "nowline"):
-        if not module.startswith("nowline"):
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_no_module_imports_the_package_face(name: str) -> None:
+    """The face (``nowline/__init__.py``) is for users; inside, every module imports its home."""
+    if name == "nowline":
+        return
+    faces = [names for module, names in _nowline_imports(name) if module == "nowline"]
+    assert not faces, (name, faces)
+
+
+# What each layer may import of nowline, besides its own layer.
+MAY_IMPORT = {
+    "matchers": set(),
+    "rules": {"matchers", "top-leaf"},
+    "io": {"matchers", "rules", "top-leaf"},
+    "top": {"matchers", "rules", "io", "top"},
+    "surfaces": {"matchers", "top-public"},
+}
+# The public modules at the top that import no wrapper: the rules and I/O may use them.
+TOP_LEAVES = {"nowline.errors", "nowline.models", "nowline.render", "nowline._version"}
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_each_layer_imports_only_the_layers_below(name: str) -> None:
+    """Rules import no I/O, wrapper or surface; I/O no wrapper or surface; surfaces: public."""
+    own = layer(name)
+    if name == "nowline.__main__":  # ``python -m nowline`` runs the command line
+        assert {m for m, _ in _nowline_imports(name)} == {"nowline.surfaces.cli"}
+        return
+    for module, _ in _nowline_imports(name):
+        if module == "nowline":
+            continue  # the face: test_no_module_imports_the_package_face
+        target = layer(module)
+        if target == own:
             continue
-        assert module in PUBLIC_MODULES, (adapter, module)
-        assert not any(n.startswith("_") and n != "__version__" for n in names), (adapter, names)
+        allowed = MAY_IMPORT[own]
+        if target == "top" and module in TOP_LEAVES and "top-leaf" in allowed:
+            continue
+        if target == "top" and "top-public" in allowed:
+            assert not _private(module), (name, module)
+            continue
+        assert target in allowed, (name, module)
 
 
-@pytest.mark.parametrize("rule", PURE_RULES)
-def test_rules_do_no_io(rule: str) -> None:
-    """The rules import no chromadb client and not the store layer: records in, decisions out."""
-    for module, names in _imports(PACKAGE["nowline"] / f"{rule}.py", "nowline"):
-        assert module not in ("nowline._store", "nowline._flows", "nowline.collection"), module
+@pytest.mark.parametrize("name", [n for n in sorted(MODULES) if layer(n) == "rules"])
+def test_rules_use_no_chroma_client(name: str) -> None:
+    """The rules import no chromadb client or collection: records in, decisions out."""
+    for module, names in _imports(name):
         assert not module.startswith(("chromadb.api.client", "chromadb.api.models")) or (
             module == "chromadb.api.models.CollectionCommon" and names == ["validation_context"]
-        ), (rule, module)
+        ), (name, module)
 
 
 def test_importing_nowline_loads_no_heavy_module() -> None:
@@ -138,13 +199,19 @@ def test_importing_nowline_loads_no_heavy_module() -> None:
 
 def test_the_design_card_shape_is_in_the_file_names() -> None:
     """Wrapper -> links in metadata -> automaton -> post-retrieval assembly, one module each."""
-    files = {p.stem for p in PACKAGE["nowline"].glob("*.py")} | {"matchers"}
-    assert {"collection", "client", "_links", "_registry", "matchers", "_assembly"} <= files
+    assert {
+        "nowline.collection",
+        "nowline.client",
+        "nowline._rules.links",
+        "nowline._rules.registry",
+        "nowline.matchers",
+        "nowline._rules.assembly",
+    } <= set(MODULES)
 
 
 def _string_literals(path: Path) -> list[str]:
     """Return every string constant of a module's code (docstrings left out)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _tree(path)
     docstrings = {
         id(node.body[0].value)
         for node in ast.walk(tree)
@@ -164,24 +231,24 @@ def _string_literals(path: Path) -> list[str]:
 # The bookkeeping keys (``nowline_role`` …) are named in _records.py alone; the role names in
 # models.py (``Role``, ``CURRENT`` …) and where _records.py stores them. "retracted" is also a
 # line kind, a change kind and a status, so it is not searched for.
-KEY_HOMES = {"nowline._records"}
-ROLE_HOMES = {"nowline.models", "nowline._records"}
+KEY_HOMES = {"nowline._rules.records"}
+ROLE_HOMES = {"nowline.models", "nowline._rules.records"}
 ROLE_NAMES = {"current", "historical", "transition"}
 
 
-@pytest.mark.parametrize("name", sorted(_modules()))
+@pytest.mark.parametrize("name", sorted(MODULES))
 def test_bookkeeping_keys_are_named_only_in_their_home(name: str) -> None:
     """No module but _records.py spells a ``nowline_`` metadata key: the others use its names."""
     if name in KEY_HOMES:
         return
-    found = [s for s in _string_literals(_modules()[name]) if s.startswith("nowline_")]
+    found = [s for s in _string_literals(MODULES[name]) if s.startswith("nowline_")]
     assert not found, (name, found)
 
 
-@pytest.mark.parametrize("name", sorted(_modules()))
+@pytest.mark.parametrize("name", sorted(MODULES))
 def test_role_names_are_spelled_only_in_their_home(name: str) -> None:
     """Role names come from nowline.models (``CURRENT``, ``HISTORICAL``, ``TRANSITION``)."""
     if name in ROLE_HOMES:
         return
-    found = [s for s in _string_literals(_modules()[name]) if s in ROLE_NAMES]
+    found = [s for s in _string_literals(MODULES[name]) if s in ROLE_NAMES]
     assert not found, (name, found)

@@ -15,6 +15,7 @@ import pytest
 import nowline
 import nowline.matchers
 import nowline.models
+import nowline.requests
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -108,7 +109,7 @@ def test_docs_python_block_runs_on_its_own(
     exec(code, {"__name__": "__docs__"})
 
 
-@pytest.mark.parametrize("module", [nowline, nowline.matchers])
+@pytest.mark.parametrize("module", [nowline, nowline.matchers, nowline.requests])
 def test_all_is_sorted_and_resolves(module: object) -> None:
     """__all__ is sorted isort-style (constants, classes, functions) and every name exists."""
     names = list(module.__all__)  # type: ignore[attr-defined]
@@ -119,11 +120,15 @@ def test_all_is_sorted_and_resolves(module: object) -> None:
         assert hasattr(module, name), name
 
 
-@pytest.mark.parametrize("name", nowline.__all__)
-def test_public_name_is_documented(name: str) -> None:
-    """Every public name appears on the Python API page and has a docstring."""
+PUBLIC = [(nowline, n) for n in nowline.__all__]
+PUBLIC += [(nowline.requests, n) for n in nowline.requests.__all__]
+
+
+@pytest.mark.parametrize(("module", "name"), PUBLIC)
+def test_public_name_is_documented(module: object, name: str) -> None:
+    """Every public name (of nowline and its request layer) is on the API page, with a docstring."""
     assert f"`{name}`" in _page("api.md")
-    obj = getattr(nowline, name)
+    obj = getattr(module, name)
     if inspect.isclass(obj) or inspect.isfunction(obj):
         assert (obj.__doc__ or "").strip(), name
 
@@ -176,7 +181,9 @@ def _fields(name: str) -> list[str]:
 
 def test_every_result_model_has_a_table() -> None:
     """The API page has a table of fields for every model of nowline.models."""
-    public = {n for n in nowline.models.__all__ if n != "Role" and not n.isupper()}
+    public = {
+        n for n in nowline.models.__all__ if n != "Role" and n[0].isupper() and not n.isupper()
+    }
     assert set(MODELS) == public
 
 
@@ -213,7 +220,7 @@ def test_cli_reference_documents_every_command_and_option() -> None:
     """Every command and every visible option of the nowline app has its entry in docs/cli.md."""
     import typer.main
 
-    from nowline.cli import app
+    from nowline.surfaces.cli import app
 
     page = _page("cli.md")
     group = typer.main.get_command(app)

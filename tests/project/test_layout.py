@@ -36,3 +36,21 @@ def test_names_say_what_they_test() -> None:
             if is_test and node.name.lower().startswith("test") and TRACKER.search(node.name):
                 named.append(f"{path.relative_to(TESTS)}::{node.name}")
     assert named == []
+
+
+def test_every_rule_module_has_its_own_test_file() -> None:
+    """Each module of plugin/_rules/ is tested by tests/core/test_<module>.py, found by name."""
+    rules = sorted(p.stem for p in (TESTS.parent / "plugin" / "_rules").glob("*.py"))
+    missing = [
+        m for m in rules if m != "__init__" and not (TESTS / "core" / f"test_{m}.py").exists()
+    ]
+    assert missing == []
+
+
+def test_the_server_backend_lists_existing_modules() -> None:
+    """Every module ``--backend=http`` runs (and every skip it lists) names a file that exists."""
+    from tests.conftest import ASYNC_SKIP, HTTP_SKIP, HTTP_SUITE
+
+    root = TESTS.parent
+    named = [*HTTP_SUITE, *(t.split("::")[0] for t in (*HTTP_SKIP, *ASYNC_SKIP))]
+    assert [path for path in named if not (root / path).exists()] == []

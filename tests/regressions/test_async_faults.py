@@ -29,9 +29,9 @@ async def test_scope_key_is_known_when_an_async_collection_opens(
     from them (``_facade.Facade._setup`` -> ``_flows.load``); the async one deferred the load
     to its first awaited call (``aio.AsyncCollection._ready``), so until then ``scope_key``
     gave the option passed (None), and a caller that reads it first, as
-    ``nowline.tools.run_tool`` does before it refuses an unscoped call, treated a scoped store
-    as unscoped. Fixed: the ``AsyncClient`` accessors (coroutines already) await the load
-    before they return; ``nowline.wrap(async_collection)`` stays lazy (``__init__`` cannot
+    ``nowline.surfaces.tools.run_tool`` does before it refuses an unscoped call, treated a
+    scoped store as unscoped. Fixed: the ``AsyncClient`` accessors (coroutines already) await the
+    load before they return; ``nowline.wrap(async_collection)`` stays lazy (``__init__`` cannot
     await), as its docstring says.
     """
     database = chroma_server.new_database()
@@ -62,7 +62,7 @@ async def test_guard_of_a_non_function_says_what_it_got(chroma_server: ChromaSer
     Found: ``aio.AsyncCollection.guard`` raised "decorates an async function; use
     Collection.guard() for a plain one" for anything that is not a coroutine function, 5
     included, which sent the caller to the sync guard for no reason (also caught by
-    test_write_guards.py::test_flags_must_be_booleans on the async layer). Fixed: the sync guard's
+    test_validate.py::test_flags_must_be_booleans on the async layer). Fixed: the sync guard's
     check first, then the coroutine check.
     """
     client = nowline.wrap(

@@ -30,7 +30,7 @@ import pytest
 from typer.testing import CliRunner
 
 import nowline
-from nowline.cli import app
+from nowline.surfaces.cli import app
 from tests.conftest import ChromaServer, FakeEmbedding, snapshot
 from tests.reliability import worker
 from tests.reliability.procs import Child

@@ -21,8 +21,8 @@ import pytest
 from typer.testing import CliRunner
 
 import nowline
-from nowline.cli import app
 from nowline.errors import OutOfRange
+from nowline.surfaces.cli import app
 from tests.conftest import ChromaServer, FakeEmbedding
 
 OLD = "acme/app"
@@ -242,7 +242,7 @@ def test_a_raw_deletion_ends_the_correction_everywhere(store_path: str) -> None:
     assert [c.id for c in fresh.corrections()] == []
 
 
-NOWLINE_CHECK = [sys.executable, "-m", "nowline.cli", "check"]
+NOWLINE_CHECK = [sys.executable, "-m", "nowline.surfaces.cli", "check"]
 
 
 def _cli_check(path: str, text: str) -> subprocess.CompletedProcess[str]:

@@ -254,7 +254,7 @@ def serve(url: str, database: str, kind: str, scope_key: str) -> None:
 
 def cli(args: list[str]) -> None:
     """Run one ``nowline`` command with the fake embedding function registered."""
-    from nowline.cli import main
+    from nowline.surfaces.cli import main
 
     assert FakeEmbedding.name()  # registered with chromadb at import
     sys.argv = ["nowline", *args]

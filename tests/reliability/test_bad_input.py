@@ -1,6 +1,6 @@
 """Bad input on every public method: a clear nowline or chroma error, and an unchanged store.
 
-``tests/core/test_write_guards.py`` covers malformed ``deprecates`` and the first bad calls;
+``tests/core/test_validate.py`` covers malformed ``deprecates`` and the first bad calls;
 this matrix adds wrong types on every method, empty and huge values, NaN and out-of-range
 times, unknown and duplicate ids, 1 MB documents, separator-only strings, strings that would
 reach every record, and lone surrogates everywhere text goes in.

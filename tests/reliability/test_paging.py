@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 import nowline
-from nowline import _reads
+from nowline._io import reads as _reads
 from tests.conftest import FakeEmbedding
 
 

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from chromadb.errors import InternalError
 
-from nowline import _store
-from nowline._ops import Count, Query, Write
+from nowline._io import execute as _store
+from nowline._io.ops import Count, Query, Write
 
 RACE = "Internal error: Error creating hnsw segment reader: Nothing found on disk"
 

@@ -78,7 +78,7 @@ from hypothesis.stateful import (
 )
 
 import nowline
-from nowline._generic import is_generic
+from nowline._rules.generic import is_generic
 from tests.conftest import ChromaServer, FakeEmbedding, backend, snapshot, strip_nowline
 from tests.reliability.invariants import unreachable
 from tests.reliability.reference import (

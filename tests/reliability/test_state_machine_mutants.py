@@ -48,7 +48,13 @@ from hypothesis.errors import FlakyFailure, HypothesisException
 from hypothesis.stateful import run_state_machine_as_test
 
 import nowline
-from nowline import _facade, _flows, _freshness, _ops, _registry, _store, _validate
+from nowline import _facade
+from nowline._io import execute as _store
+from nowline._io import flows as _flows
+from nowline._io import freshness as _freshness
+from nowline._io import ops as _ops
+from nowline._rules import registry as _registry
+from nowline._rules import validate as _validate
 from tests.reliability import test_state_machine as machine_module
 from tests.reliability.test_state_machine import NowlineMachine
 

@@ -22,9 +22,9 @@ import pytest
 import uvicorn
 
 import nowline
-from nowline.github_events import sign
-from nowline.ingest import Audience
-from nowline.serve import Limits, create_app
+from nowline.requests import Audience
+from nowline.surfaces.github_events import sign
+from nowline.surfaces.serve import Limits, create_app
 
 SECRET = "It's a Secret to Everybody"
 TOKEN = "api-token-for-tests"

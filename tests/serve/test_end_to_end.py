@@ -35,7 +35,7 @@ from tests.serve.conftest import (
     transferred,
 )
 
-NOWLINE = [sys.executable, "-c", "from nowline.cli import main; main()"]
+NOWLINE = [sys.executable, "-c", "from nowline.surfaces.cli import main; main()"]
 MEMORIES = [
     {"id": "pr", "text": "metalcraftai/ufo — PR #1705 passed review.", "observed_at": "2025-01-01"},
     {"id": "new", "text": "ufo-ai/ufo — release 0.9 tagged.", "observed_at": "2025-01-02"},

@@ -9,7 +9,8 @@ import json
 import pytest
 
 from nowline import InvalidInput
-from nowline.github_events import (
+from nowline.requests import Audience, CorrectionRequest, correction_id
+from nowline.surfaces.github_events import (
     Skip,
     plan_lines,
     read_line,
@@ -17,7 +18,6 @@ from nowline.github_events import (
     translate,
     verify_signature,
 )
-from nowline.ingest import Audience, CorrectionRequest, correction_id
 from tests.serve.conftest import archived, ping, renamed, repository, transferred
 
 BODY = b'{"zen": "Design for failure."}'

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import nowline
-from nowline.ingest import correction_id
+from nowline.requests import correction_id
 from tests.cli.conftest import invoke
 from tests.serve.conftest import archived, ping, renamed, transferred
 
@@ -62,8 +62,8 @@ def test_a_delivery_received_live_is_skipped_by_the_import(
     memory: nowline.Collection, store_path: str, tmp_path: Path
 ) -> None:
     """A delivery stored by the receiver (same source and id) counts as already stored."""
-    from nowline.github_events import translate
-    from nowline.ingest import CorrectionRequest, store
+    from nowline.requests import CorrectionRequest, store
+    from nowline.surfaces.github_events import translate
 
     got = translate("repository", "d1", LOG[1][2], received_at=0)
     assert isinstance(got, CorrectionRequest)

@@ -8,7 +8,7 @@ import pytest
 
 import nowline
 from nowline import InvalidInput
-from nowline.ingest import (
+from nowline.requests import (
     Audience,
     CorrectionRequest,
     correction_id,

@@ -13,8 +13,8 @@ import httpx
 import pytest
 
 import nowline
-from nowline.ingest import Audience, correction_id
-from nowline.serve import Limits, create_app
+from nowline.requests import Audience, correction_id
+from nowline.surfaces.serve import Limits, create_app
 from tests.serve.conftest import (
     SECRET,
     TOKEN,
@@ -81,7 +81,7 @@ def test_an_unsigned_or_badly_signed_delivery_is_401_and_stores_nothing(
             "Content-Type": "application/json",
             "X-GitHub-Event": "repository",
             "X-GitHub-Delivery": delivery_id(),
-            "X-Hub-Signature-256": nowline.github_events.sign(SECRET, raw),
+            "X-Hub-Signature-256": nowline.surfaces.github_events.sign(SECRET, raw),
         }
         got = receiver.post("/github", content=raw.replace(b"ufo", b"ufa"), headers=headers)
     assert got.status_code == 401 and "X-Hub-Signature-256" in got.json()["error"]
@@ -152,7 +152,7 @@ def test_missing_event_or_delivery_headers_are_422(receiver: httpx.Client) -> No
     raw = json.dumps(archived("acme/app")).encode()
     headers = {
         "Content-Type": "application/json",
-        "X-Hub-Signature-256": nowline.github_events.sign(SECRET, raw),
+        "X-Hub-Signature-256": nowline.surfaces.github_events.sign(SECRET, raw),
     }
     got = receiver.post("/github", content=raw, headers=headers)
     assert got.status_code == 422 and "X-GitHub-Event" in got.json()["error"]
@@ -290,7 +290,7 @@ def test_a_body_over_the_limit_is_413_and_stores_nothing(
         "Content-Type": "application/json",
         "X-GitHub-Event": "repository",
         "X-GitHub-Delivery": delivery_id(),
-        "X-Hub-Signature-256": nowline.github_events.sign(SECRET, raw),
+        "X-Hub-Signature-256": nowline.surfaces.github_events.sign(SECRET, raw),
     }
     got = small.post("/github", content=chunks(), headers=headers)
     assert got.status_code == 413 and "4096 bytes" in got.json()["error"]

@@ -1,0 +1,8 @@
+"""``python -m nowline``: the command line, as the ``nowline`` command runs it."""
+
+from .surfaces.cli import main
+
+__all__ = ["main"]
+
+if __name__ == "__main__":
+    main()

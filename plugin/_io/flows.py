@@ -1,0 +1,902 @@
+"""The read and write paths of a wrapped collection, shared by the sync and async facades.
+
+Each path is a generator: it yields the Chroma operations it needs (:mod:`nowline._store`),
+receives their results, and applies the pure rules of :mod:`nowline._validate`,
+:mod:`nowline._links`, :mod:`nowline._assembly` and :mod:`nowline._freshness` in between. The
+sync :class:`nowline.Collection` runs a path with blocking calls, the async one with
+``await``; neither holds a copy of the rules.
+
+A write lands whole or not at all: everything is validated and planned first, the caller's
+records go to Chroma in one call, and only then do the registry and other records' links
+change. If a process dies after that call, read-time checks already show the right lines and
+``repair()`` stores the missing links (see the README's "Reliability").
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, cast
+
+from chromadb.api.types import DeleteResult, Where, WhereDocument
+
+from .._rules import records as R
+from .._rules.assembly import HitState, hit_of, query_row, read_state, trips_of
+from .._rules.links import (
+    WritePlan,
+    batch_metadata,
+    plan_write,
+    reach_of,
+    relink_patches,
+    repair_plan,
+    stored_links,
+)
+from .._rules.prefilter import candidate_regex
+from .._rules.records import CorrectionInfo, Record, Scoped, correction_info, record_of, scope_token
+from .._rules.registry import PlannedRegistry, Registry
+from .._rules.times import now
+from .._rules.validate import (
+    MAX_COUNT,
+    InsertRequest,
+    QueryRequest,
+    check_correction,
+    check_reach,
+    check_scope,
+    insert_request,
+)
+from .._rules.verbs import InsertArgs
+from ..errors import InvalidInput, UnknownRecord
+from ..models import (
+    CURRENT,
+    HISTORICAL,
+    RETRACTED,
+    TRANSITION,
+    CorrectionChange,
+    CorrectionSummary,
+    Hit,
+    Preview,
+    Recall,
+    RepairReport,
+    Trip,
+)
+from ..render import strip_annotation
+from .freshness import Freshness, list_flow, load_flow, refresh_flow, verify_flow
+from .nearmiss import preview_flow as verdict_flow
+from .nearmiss import unreached_check_flow
+from .ops import Count, Delete, Embed, Flow, Get, Lock, Modify, Query, Work, Write
+from .reads import PAGE, read_all, read_by_ids, read_range, records_of
+
+__all__ = [
+    "Changes",
+    "Core",
+    "changes_flow",
+    "check_flow",
+    "correct_flow",
+    "corrections_flow",
+    "delete_flow",
+    "drain_flow",
+    "get_flow",
+    "load",
+    "modify_flow",
+    "preview_flow",
+    "query_flow",
+    "recall_flow",
+    "remember_flow",
+    "repair_flow",
+    "retract_flow",
+    "stats_flow",
+    "write_flow",
+]
+
+
+@dataclass
+class Core:
+    """What one wrapped collection knows and how it is configured (shared by its paths)."""
+
+    registry: Registry
+    fresh: Freshness
+    scope_key: str | None
+    legacy_key: str | None
+    annotate: bool
+    max_reach: float | int | None
+    max_batch: int
+    text_key: str | None = None
+    checked_missing: set[str] = field(default_factory=set)
+
+    def refresh(self, force: bool = False) -> Flow[bool]:
+        """Catch up with corrections changed elsewhere, if due (see ``refresh_flow``)."""
+        return refresh_flow(
+            self.fresh, self.registry, self.legacy_key, force=force, text_key=self.text_key
+        )
+
+    def verify(self, ids: Iterable[str]) -> Flow[bool]:
+        """Read these corrections back by id and take in any change (see ``verify_flow``)."""
+        return verify_flow(self.registry, self.legacy_key, ids, self.text_key)
+
+
+def load(core: Core, snapshot: str | None = None) -> Flow[None]:
+    """Load the collection's corrections (at wrap time)."""
+    yield from load_flow(core.fresh, core.registry, core.legacy_key, snapshot, core.text_key)
+
+
+# ------------------------------------------------------------------------- reading
+
+
+def _observe(core: Core, records: Iterable[Record]) -> Flow[None]:
+    """Take in what a read shows about corrections: new ones, retractions, unknown links.
+
+    A correction that a read returns and the registry does not hold or holds otherwise (its
+    strings, scope, time, retraction or text changed, by a plain chromadb client too), and a
+    record the registry holds as a correction that no longer is one, is read again by id and
+    taken in at once (the row itself may be older than a change another thread made
+    meanwhile). A stored link that names a correction the registry does not hold, or holds
+    as retracted, is read by id too (once per such id). Then a refresh runs if one is due.
+    """
+    recheck: list[str] = []
+    for record in records:
+        meta = record.metadata
+        if not meta:
+            continue
+        held = core.registry.get(record.id)
+        if (R.is_correction(meta) or held is not None) and _differs(held, record, core.legacy_key):
+            recheck.append(record.id)
+        links = meta.get(R.BY)
+        for cid in links if isinstance(links, list) else ():
+            if (
+                isinstance(cid, str)
+                and not core.registry.is_active(cid)
+                and cid not in core.checked_missing
+            ):
+                core.checked_missing.add(cid)
+                recheck.append(cid)
+    if recheck:
+        yield from core.verify(recheck)
+    yield from core.refresh()
+
+
+def _differs(held: CorrectionInfo | None, record: Record, legacy_key: str | None) -> bool:
+    """Return whether a record read with its metadata shows another correction than ``held``.
+
+    The text is compared only when the read returned it.
+    """
+    found = correction_info(record, legacy_key)
+    if found is None or held is None:
+        return found is not held
+    if record.document is None:
+        found = found._replace(document=held.document)
+    return found != held
+
+
+def _states(
+    core: Core, records: Sequence[Record], as_of: float | None = None
+) -> Flow[list[HitState]]:
+    """Return the read-time verdicts of records, with every correction they show verified.
+
+    The corrections a verdict would show (direct ones and every step of their chains) are
+    read back by id first, so one deleted, edited or retracted elsewhere is never shown as it
+    was; if the registry changed, the verdicts are computed again.
+    """
+    states: list[HitState] = []
+    for _ in range(3):
+        states, shown = yield Work(_verdicts, (records, core.registry, core.legacy_key, as_of))
+        if not shown or not (yield from core.verify(shown)):
+            return states
+    return states
+
+
+def _verdicts(
+    records: Sequence[Record], registry: Registry, legacy_key: str | None, as_of: float | None
+) -> tuple[list[HitState], set[str]]:
+    """Return the verdicts of records and every correction they would show (CPU-bound)."""
+    states = [read_state(r, registry, legacy_key, as_of) for r in records]
+    shown: set[str] = set()
+    for state in states:
+        for cid in state.direct:
+            shown |= registry.chain(cid, as_of)
+    return states, shown
+
+
+def _strip_rows(result: Mapping[str, Any]) -> dict[str, Any]:
+    """Return a GetResult with nowline's keys removed from its metadatas."""
+    out = dict(result)
+    metas = result.get("metadatas")
+    if metas is not None:
+        out["metadatas"] = [R.user_metadata(m) for m in metas]
+    return out
+
+
+def get_flow(
+    core: Core,
+    ids: list[str] | None,
+    where: Where | None,
+    limit: int | None,
+    offset: int | None,
+    where_document: WhereDocument | None,
+    include: list[str],
+) -> Flow[dict[str, Any]]:
+    """Read records as chromadb's ``get`` (paged past Chroma's row limit), keys removed."""
+    result = yield from read_range(ids, where, limit, offset, where_document, include)
+    if "metadatas" in include:
+        yield from _observe(core, records_of(result, core.text_key))
+    return _strip_rows(result)
+
+
+def peek_flow(core: Core, limit: int) -> Flow[dict[str, Any]]:
+    """Read the first records as chromadb's ``peek``, keys removed."""
+    page = yield Get(limit=limit, include=("metadatas", "documents", "embeddings"))
+    return _strip_rows(page)
+
+
+def query_flow(core: Core, req: QueryRequest) -> Flow[dict[str, Any]]:
+    """Query as chromadb's ``query``; a superseded hit carries its lines (``_assembly``)."""
+    embeddings = req.embeddings
+    if embeddings is None:
+        embeddings, _ = yield Embed(req.record_set, is_query=True)
+    include = list(req.include)
+    wanted = tuple(dict.fromkeys([*include, "documents", "metadatas"]))
+    result = yield Query(
+        embeddings=embeddings,
+        ids=req.ids,
+        n_results=req.n_results,
+        where=req.where,
+        where_document=req.where_document,
+        include=wanted,
+    )
+    rows = [
+        [(record_of(i, d, m, core.text_key), d) for i, d, m in zip(ids, docs, metas, strict=True)]
+        for ids, docs, metas in zip(
+            result["ids"], result["documents"] or [], result["metadatas"] or [], strict=True
+        )
+    ]
+    flat = [r for row in rows for r, _ in row]
+    yield from _observe(core, flat)
+    verdicts = iter((yield from _states(core, flat)))
+    docs_out: list[list[Any]] = []
+    metas_out: list[list[Any]] = []
+    for row in rows:
+        d_row: list[Any] = []
+        m_row: list[Any] = []
+        for record, document in row:
+            state = next(verdicts)
+            doc, meta = query_row(
+                record, state, core.registry, core.annotate, core.text_key, document
+            )
+            d_row.append(doc)
+            m_row.append(meta)
+        docs_out.append(d_row)
+        metas_out.append(m_row)
+    out = dict(result)
+    out["documents"] = docs_out if "documents" in include else None
+    out["metadatas"] = metas_out if "metadatas" in include else None
+    out["included"] = include
+    return out
+
+
+def recall_flow(
+    core: Core,
+    text: str,
+    n_results: int,
+    where: Where | None,
+    where_document: WhereDocument | None,
+    as_of: float | None,
+    include_historical: bool,
+    record_set: Any,
+) -> Flow[Recall]:
+    """Recall the memories closest to ``text`` as an evidence packet.
+
+    With ``as_of``, records whose time is later are left out here rather than by a Chroma
+    filter, so a record written around nowline (no stored time) takes part with its
+    ``observed_at``. More neighbours are fetched until enough hits remain.
+    """
+    embeddings, _ = yield Embed(record_set, is_query=True)
+    fetch = n_results
+    while True:
+        res = yield Query(
+            embeddings=embeddings,
+            ids=None,
+            n_results=fetch,
+            where=where,
+            where_document=where_document,
+            include=("documents", "metadatas", "distances"),
+        )
+        row = [
+            (record_of(i, d, m, core.text_key), dist)
+            for i, d, m, dist in zip(
+                res["ids"][0],
+                (res["documents"] or [[]])[0],
+                (res["metadatas"] or [[]])[0],
+                (res["distances"] or [[]])[0],
+                strict=True,
+            )
+        ]
+        yield from _observe(core, (r for r, _ in row))
+        kept = [(r, d) for r, d in row if as_of is None or R.time_of(r.metadata) <= as_of]
+        verdicts = yield from _states(core, [r for r, _ in kept], as_of)
+        hits: list[Hit] = []
+        for (record, distance), state in zip(kept, verdicts, strict=True):
+            if not include_historical and state.role == HISTORICAL:
+                continue
+            hits.append(hit_of(record, distance, state, core.registry))
+        # Chroma returns fewer than asked once the collection is exhausted.
+        if len(hits) >= n_results or len(row) < fetch or fetch >= MAX_COUNT:
+            return Recall(query=text, as_of=as_of, hits=hits[:n_results])
+        fetch = min(fetch * 4, MAX_COUNT)
+
+
+def hits_flow(core: Core, ids: Sequence[str], as_of: float | None) -> Flow[list[Hit]]:
+    """Return the records with these ids as hits (no distance), in the order given."""
+    found = yield from read_by_ids(ids, text_key=core.text_key)
+    yield from _observe(core, found.values())
+    records = [found[rid] for rid in ids if rid in found]
+    verdicts = yield from _states(core, records, as_of)
+    return [
+        hit_of(r, None, state, core.registry) for r, state in zip(records, verdicts, strict=True)
+    ]
+
+
+def check_flow(core: Core, text: str, metadata: Mapping[str, Any] | None) -> Flow[list[Trip]]:
+    """Return the active corrections a text trips, after catching up if a refresh is due."""
+    yield from core.refresh()
+    scope = Scoped(metadata)
+    trips: list[Trip] = yield Work(trips_of, (core.registry, text, scope))
+    for _ in range(3):
+        shown: set[str] = set()
+        for trip in trips:
+            shown |= core.registry.chain(trip.correction.id)
+        if not shown or not (yield from core.verify(shown)):
+            break
+        trips = yield Work(trips_of, (core.registry, text, scope))
+    return trips
+
+
+def _written_scope(core: Core, metadata: Mapping[str, Any] | None) -> R.CorrectionScope:
+    """Return the scope a correction written by this wrapper with ``metadata`` would have."""
+    key = core.scope_key or core.legacy_key
+    return None if key is None else (key, scope_token(metadata, key))
+
+
+def preview_flow(
+    core: Core,
+    deprecates: Sequence[str],
+    about: Sequence[str],
+    metadata: Mapping[str, Any] | None,
+    text: str | None = None,
+) -> Flow[Preview]:
+    """Return the ids of the records a correction would reach, without writing anything.
+
+    The result also says what ``correct()`` would do (``_nearmiss.preview_flow``).
+    """
+    yield from core.refresh()
+    info = CorrectionInfo(
+        id="\x00preview",
+        document=text or "",
+        deprecates=tuple(deprecates),
+        about=tuple(about),
+        time=float("inf"),
+        written=float("inf"),
+        scope=_written_scope(core, metadata),
+    )
+    reach = yield from _reach(core, [info], exclude=())
+    ids = [r.id for r in reach[info.id]]
+    return (
+        yield from verdict_flow(
+            info,
+            ids,
+            lambda infos: _reach(core, infos, exclude=()),
+            text=text,
+            max_reach=core.max_reach,
+            text_key=core.text_key,
+        )
+    )
+
+
+# ------------------------------------------------------------------------- writing
+
+
+def _reach(
+    core: Core, infos: Sequence[CorrectionInfo], exclude: Iterable[str]
+) -> Flow[dict[str, list[Record]]]:
+    """Return, per correction, the stored records it would supersede.
+
+    One Chroma read serves every correction: a regex that cannot miss (``_prefilter``)
+    narrows the candidates, in the corrections' scope when they share one; the matcher
+    decides.
+    """
+    if not infos:
+        return {}
+    where: Where | None = None
+    scopes = {info.scope for info in infos}
+    scope = next(iter(scopes))
+    if len(scopes) == 1 and scope is not None:
+        key, token = scope
+        if isinstance(token, tuple) and len(token) == 2 and token[0] != "list":
+            value = token[1]
+            if isinstance(value, (str, int, float, bool)):
+                where = cast(Where, {key: value})
+    phrases = [p for info in infos for p in info.deprecates]
+    # Chroma filters documents only: in a text_key store every record of the scope is read.
+    prefilter = None if core.text_key else {"$regex": candidate_regex(phrases)}
+    candidates = yield from read_all(where=where, where_document=prefilter, text_key=core.text_key)
+    found: dict[str, list[Record]] = yield Work(
+        reach_of, (infos, candidates, core.registry, core.legacy_key, tuple(exclude))
+    )
+    return found
+
+
+def _update_metadatas(core: Core, ids: list[str], metas: list[dict[str, Any]]) -> Flow[None]:
+    """Merge metadata patches into stored records, in batches the store accepts."""
+    step = core.max_batch
+    for i in range(0, len(ids), step):
+        yield Write("update", ids=ids[i : i + step], metadatas=metas[i : i + step])
+
+
+def _linked(metas: Iterable[Mapping[str, Any] | None], own: Iterable[str] = ()) -> set[str]:
+    """Return the corrections that metadata patches link to, less those being written."""
+    skip = set(own)
+    return {cid for m in metas for cid in stored_links(m) if cid not in skip}
+
+
+def _relink(
+    core: Core,
+    correction_ids: Iterable[str],
+    reached: Iterable[Record] = (),
+    keep: Iterable[str] = (),
+) -> Flow[None]:
+    """Store what the registry says now as the links of the records these corrections held.
+
+    ``reached`` adds records a write's new corrections reach. Every record gets one patch,
+    computed from the registry after the change (never from links read before it), so a
+    call that drops one correction and adds another leaves no stale link behind. Every
+    correction a patch links to is read back by id first (verify on use).
+    """
+    touched: dict[str, Record] = {}
+    for cid in dict.fromkeys(correction_ids):
+        held = yield from read_all(
+            where=cast(Where, {R.BY: {"$contains": cid}}), text_key=core.text_key
+        )
+        touched.update((r.id, r) for r in held)
+    for record in reached:
+        touched.setdefault(record.id, record)
+    args = (list(touched.values()), core.registry, core.legacy_key, tuple(keep))
+    ids, metas = yield Work(relink_patches, args)
+    for _ in range(3):
+        if not (yield from core.verify(_linked(metas))):
+            break
+        ids, metas = yield Work(relink_patches, args)
+    yield from _update_metadatas(core, ids, metas)
+
+
+def _prepare_write(
+    req: InsertRequest,
+    known: Mapping[str, Record],
+    registry: Registry,
+    scope_key: str | None,
+    legacy_key: str | None,
+    stamps: Sequence[float],
+    allow_absent: bool,
+    allow_generic: bool,
+    text_key: str | None = None,
+) -> tuple[WritePlan, list[dict[str, Any] | None]]:
+    """Plan a write, apply the correction guards, and compute every record's metadata.
+
+    Pure and CPU-bound (a matcher scan per record), so the async collection runs it off the
+    event loop. The guards raise before anything is stored.
+    """
+    plan = plan_write(
+        req.op,
+        req.ids,
+        req.metadatas,
+        req.texts(text_key),
+        known,
+        registry,
+        scope_key,
+        stamps,
+        legacy_key,
+    )
+    for info in plan.put:
+        old = known.get(info.id)
+        before = correction_info(old, legacy_key) if old is not None else None
+        # A string is judged generic when it is set; editing an accepted correction's text,
+        # scope or time does not ask again.
+        same_strings = before is not None and (before.deprecates, before.about) == (
+            info.deprecates,
+            info.about,
+        )
+        check_correction(
+            info, allow_absent=allow_absent, allow_generic=allow_generic or same_strings
+        )
+        check_scope(info, scope_key, registry.scope_keys())
+    view = PlannedRegistry(registry, plan.put, plan.drop)
+    final = batch_metadata(req.op, plan, known, req.metadatas, view, legacy_key, changed=0.0)
+    return plan, final
+
+
+def _documents_as_stored(
+    req: InsertRequest, known: Mapping[str, Record], text_key: str | None = None
+) -> InsertRequest:
+    """Return the request with texts that came back annotated stored as they were.
+
+    Only where that is certain: a text equal to the stored one as nowline shows it (its
+    label-like lines quoted, nowline's lines beneath it) is nowline's rendering of that very
+    record, and is stored unchanged. Any other text is stored exactly as given. The text is
+    the document, or ``metadata[text_key]`` in a ``text_key`` store.
+    """
+    if text_key is not None and req.metadatas is not None and known:
+        metas = [
+            {**m, text_key: strip_annotation(m[text_key], stored.document)}
+            if m is not None
+            and isinstance(m.get(text_key), str)
+            and (stored := known.get(rid)) is not None
+            and stored.document
+            else m
+            for rid, m in zip(req.ids, req.metadatas, strict=True)
+        ]
+        return req if metas == req.metadatas else req.with_metadatas(metas)
+    if req.documents is None or not known:
+        return req
+    docs = [
+        strip_annotation(d, stored.document)
+        if isinstance(d, str) and (stored := known.get(rid)) is not None and stored.document
+        else d
+        for rid, d in zip(req.ids, req.documents, strict=True)
+    ]
+    return req if docs == list(req.documents) else req.with_documents(docs)
+
+
+def write_flow(
+    core: Core,
+    req: InsertRequest,
+    *,
+    allow_absent: bool = False,
+    allow_generic: bool = False,
+    max_reach: float | int | Literal["default"] | None = "default",
+    allow_unreached: bool = True,
+) -> Flow[dict[str, int]]:
+    """Validate, plan, link and write records; then propagate new corrections.
+
+    Returns how many records each written correction reaches. ``allow_unreached=False``
+    (``correct()``'s default) refuses a correction that reaches nothing while the store
+    names a near miss (``_nearmiss``).
+    """
+    yield from core.refresh()
+    metas = req.metadatas
+    corrections_in_batch = metas is not None and any(R.is_correction(m) for m in metas)
+    touches_known = any(rid in core.registry for rid in req.ids)
+    known: dict[str, Record] = {}
+    if req.op != "add" or corrections_in_batch or touches_known:
+        known = yield from read_by_ids(req.ids, text_key=core.text_key)
+    req = _documents_as_stored(req, known, core.text_key)
+    stamps = R.write_stamps(now(), len(req.ids))
+    args = (
+        req,
+        known,
+        core.registry,
+        core.scope_key,
+        core.legacy_key,
+        stamps,
+        allow_absent,
+        allow_generic,
+        core.text_key,
+    )
+    plan, final = yield Work(_prepare_write, args)
+    for _ in range(3):
+        # Verify on use: every correction this write links to is read back by id first.
+        if not (yield from core.verify(_linked(final, (i.id for i in plan.put)))):
+            break
+        plan, final = yield Work(_prepare_write, args)
+    active = plan.active
+    reach: dict[str, list[Record]] = {}
+    if active:
+        reach = yield from _reach(core, active, exclude=plan.landing)
+        setting = core.max_reach if max_reach == "default" else max_reach
+        if setting is not None:
+            total = yield Count()
+            own = _own_links(req.ids, final, plan.landing)
+            for info in active:
+                check_reach(info, len(reach[info.id]) + own[info.id], setting, total)
+        if not allow_unreached:
+            links = _own_links(req.ids, final, plan.landing)
+            yield from unreached_check_flow(
+                active,
+                {info.id: len(reach[info.id]) + links[info.id] for info in active},
+                lambda infos: _reach(core, infos, exclude=()),
+                core.text_key,
+            )
+    # Every guard has passed: now embed, and write the caller's records in one call.
+    embeddings = req.embeddings
+    embedded, final = yield Embed(
+        req.record_set if req.needs_embedding else None,
+        fields=req.embed_fields,
+        metadatas=final,
+        documents=req.documents,
+    )
+    if req.needs_embedding:
+        embeddings = embedded
+    yield Lock()
+    started = now()
+    for m in final:
+        if m and R.CHANGED in m:
+            m[R.CHANGED] = started
+    yield Write(
+        req.op,
+        ids=req.ids,
+        embeddings=embeddings,
+        metadatas=final if any(m is not None for m in final) else None,
+        documents=req.documents,
+        uris=req.uris,
+    )
+    # The write landed: the registry and the links of other records follow.
+    for info in plan.put:
+        core.registry.put(info)
+    for cid in plan.drop:
+        core.registry.drop(cid)
+    core.fresh.changed_here([*(i.id for i in plan.put), *plan.drop])
+    yield from _relink(
+        core,
+        [*plan.relink, *plan.drop],
+        reached=(r for records in reach.values() for r in records),
+        keep=plan.landing,
+    )
+    own = _own_links(req.ids, final, plan.landing)
+    return {info.id: len(reach.get(info.id, ())) + own[info.id] for info in plan.put}
+
+
+def _unused_id(rid: str, given: bool) -> Flow[str]:
+    """Return a new record's id: a given one must not name a stored record (else raise)."""
+    if given:
+        got = yield Get(ids=[rid], include=())
+        if got["ids"]:
+            raise InvalidInput(
+                f"A record with id {rid!r} already exists (chromadb would ignore this add); "
+                "change it with update() or upsert(), or give another id."
+            )
+    return rid
+
+
+def remember_flow(
+    core: Core, text: str, rid: str, metadata: dict[str, Any], *, given: bool
+) -> Flow[str]:
+    """Store one memory (``remember()``); return its id."""
+    new = yield from _unused_id(rid, given)
+    records = InsertArgs([new], metadatas=[metadata] if metadata else None, documents=[text])
+    req = insert_request("add", records, max_batch=1)
+    yield from write_flow(core, req)
+    return new
+
+
+def correct_flow(
+    core: Core,
+    text: str,
+    rid: str,
+    metadata: dict[str, Any],
+    *,
+    given: bool,
+    allow_absent: bool,
+    allow_generic: bool,
+    max_reach: float | int | Literal["default"] | None,
+    allow_unreached: bool,
+) -> Flow[tuple[str, dict[str, int]]]:
+    """Store one correction (``correct()``); return its id and what each write reached."""
+    new = yield from _unused_id(rid, given)
+    req = insert_request(
+        "add", InsertArgs([new], metadatas=[metadata], documents=[text]), max_batch=1
+    )
+    reached = yield from write_flow(
+        core,
+        req,
+        allow_absent=allow_absent,
+        allow_generic=allow_generic,
+        max_reach=max_reach,
+        allow_unreached=allow_unreached,
+    )
+    return new, reached
+
+
+def drain_flow() -> Flow[None]:
+    """Delete every record of a collection, a page at a time (before the collection goes).
+
+    chromadb 1.5.9 keeps the list-valued metadata of a deleted collection's records and
+    attaches it to records of a collection created later (chroma-core/chroma#7594), so a stale
+    ``deprecates`` would turn a new memory into a correction. Deleting the records first
+    clears it, as record deletion cleans list values up. Every surface that deletes a
+    collection (the sync and async clients, the LangChain store) runs this one flow.
+    """
+    yield Lock()
+    while ids := (yield Get(limit=PAGE, include=()))["ids"]:
+        yield Delete(ids=ids)
+
+
+def modify_flow(name: str | None, metadata: Any, configuration: Any) -> Flow[None]:
+    """Change the collection's name, metadata or configuration (a write: the lock first)."""
+    yield Lock()
+    yield Modify(name=name, metadata=metadata, configuration=configuration)
+
+
+def _own_links(
+    ids: list[str], final: list[dict[str, Any] | None], landing: set[str]
+) -> Counter[str]:
+    """Count, per correction, the records of this write that link to it (one pass)."""
+    return Counter(
+        cid for rid, m in zip(ids, final, strict=True) if rid in landing for cid in stored_links(m)
+    )
+
+
+def delete_flow(
+    core: Core,
+    ids: list[str] | None,
+    where: Where | None,
+    where_document: WhereDocument | None,
+    limit: int | None,
+) -> Flow[DeleteResult]:
+    """Delete records as chromadb's ``delete``; a deleted correction is unlinked after."""
+    yield from core.refresh()
+    doomed = yield Get(
+        ids=ids, where=where, where_document=where_document, limit=limit, include=("metadatas",)
+    )
+    corrections = [r.id for r in records_of(doomed) if R.is_correction(r.metadata)]
+    corrections += [i for i in doomed["ids"] if i in core.registry and i not in corrections]
+    yield Lock()
+    result = yield Delete(ids=ids, where=where, where_document=where_document, limit=limit)
+    for cid in corrections:
+        core.registry.drop(cid)
+    core.fresh.changed_here(corrections)
+    yield from _relink(core, corrections)
+    return cast(DeleteResult, result)
+
+
+def retract_flow(core: Core, correction_id: str) -> Flow[bool]:
+    """Retract a correction; return False when it was already retracted."""
+    got = yield from read_by_ids([correction_id], text_key=core.text_key)
+    record = got.get(correction_id)
+    if record is None:
+        raise UnknownRecord(f"No record has id {correction_id!r}; nothing was retracted.")
+    if not R.is_correction(record.metadata):
+        raise InvalidInput(
+            f"Record {correction_id!r} is not a correction (it has no deprecates); only "
+            "corrections can be retracted."
+        )
+    if R.is_retracted(record.metadata):
+        yield from core.verify([correction_id])
+        return False
+    yield Lock()
+    when = now()
+    yield Write(
+        "update",
+        ids=[correction_id],
+        metadatas=[
+            {
+                R.RETRACTED: when,
+                R.CHANGED: when,
+                R.ROLE: RETRACTED,
+                R.BY: None,
+                R.CORRECTION: True,
+            }
+        ],
+    )
+    info = correction_info(record, core.legacy_key)
+    if info is not None:
+        core.registry.put(info._replace(retracted=when, marked=True))
+    core.fresh.changed_here([correction_id])
+    yield from _relink(core, [correction_id])
+    return True
+
+
+def repair_flow(core: Core) -> Flow[RepairReport]:
+    """Rebuild every link from the documents and store what differs.
+
+    It also marks every correction written around nowline (``nowline_correction``), so that
+    every process's listing finds it from then on.
+    """
+    start = time.perf_counter()
+    records = yield from read_all(text_key=core.text_key)
+    infos = yield Work(R.correction_infos, (records, core.legacy_key))
+    core.registry.replace_all(infos)
+    plan = yield Work(repair_plan, (records, core.registry, core.legacy_key, now()))
+    if plan.ids:
+        yield Lock()
+        yield from _update_metadatas(core, plan.ids, plan.metas)
+    yield from list_flow(core.fresh, core.registry, core.legacy_key, True, core.text_key)
+    core.fresh.changed_here(plan.ids)
+    return RepairReport(
+        records=len(records),
+        corrections=len(infos),
+        updated=len(plan.ids),
+        links_added=plan.links_added,
+        links_removed=plan.links_removed,
+        seconds=time.perf_counter() - start,
+    )
+
+
+Changes = tuple[list[CorrectionChange], dict[str, CorrectionInfo]]
+"""One step of ``changes()``: the changes since the baseline, and the new baseline."""
+
+
+def changes_flow(core: Core, baseline: Mapping[str, CorrectionInfo] | None) -> Flow[Changes]:
+    """Catch up as a read would; return the changes since ``baseline`` and the new baseline.
+
+    With no baseline, nothing is reported: the registry as it is becomes the baseline.
+    """
+    yield from core.refresh()
+    held = core.registry.held()
+    if baseline is None:
+        return [], held
+    when = now()
+    out: list[CorrectionChange] = []
+    for cid in sorted(set(baseline) | set(held), key=lambda i: (core.registry.order_of(i), i)):
+        was, is_ = baseline.get(cid), held.get(cid)
+        if was is None and is_ is not None:
+            out.append(CorrectionChange(id=cid, kind="added", time=when))
+        elif is_ is None:
+            out.append(CorrectionChange(id=cid, kind="deleted", time=when))
+        elif was is not None and was.retracted is None and is_.retracted is not None:
+            out.append(CorrectionChange(id=cid, kind="retracted", time=when))
+        elif was is not None and was._replace(marked=is_.marked) != is_:
+            out.append(CorrectionChange(id=cid, kind="edited", time=when))
+    return out, held
+
+
+# ------------------------------------------------------------------- summaries
+
+
+def corrections_flow(core: Core) -> Flow[list[CorrectionSummary]]:
+    """List every correction, oldest first, with its status, reach and newest successor.
+
+    A listing reads the store: the corrections are listed in full (and those the registry
+    found around nowline read back by id), so what it shows is the store's now.
+    """
+    yield from core.refresh(force=True)
+    yield from core.verify(i.id for i in core.registry.infos())
+    linked = yield from read_all(
+        where=cast(Where, {R.ROLE: {"$in": [HISTORICAL, RETRACTED]}}), include=("metadatas",)
+    )
+    reach: dict[str, int] = {}
+    for record in linked:
+        for cid in stored_links(record.metadata):
+            reach[cid] = reach.get(cid, 0) + 1
+    out = []
+    for info in core.registry.infos():
+        out.append(
+            CorrectionSummary(
+                id=info.id,
+                document=info.document,
+                deprecates=list(info.deprecates),
+                about=list(info.about),
+                time=info.time,
+                status="active" if info.retracted is None else "retracted",
+                retracted=info.retracted,
+                reach=reach.get(info.id, 0),
+                newest=core.registry.newest(info.id) if info.retracted is None else None,
+                source=info.source,
+                source_url=info.source_url,
+            )
+        )
+    return out
+
+
+def stats_flow(core: Core) -> Flow[dict[str, int]]:
+    """Count the records of each role, as the stored links show it once verified.
+
+    ``transition`` and ``retracted`` are the stored roles. A record stored as historical
+    counts as historical while one of the corrections it links to is an active correction of
+    the store (each read back by id); a record whose every link names a correction deleted or
+    retracted around nowline counts as current, as a read would show it (``repair()`` stores
+    that). ``current`` is every other record.
+    """
+    total = yield Count()
+    counts: dict[str, int] = {}
+    for role in (TRANSITION, RETRACTED):
+        rows = yield from read_all(where=cast(Where, {R.ROLE: role}), include=())
+        counts[role] = len(rows)
+    historical = yield from read_all(
+        where=cast(Where, {R.ROLE: HISTORICAL}), include=("metadatas",)
+    )
+    links = {r.id: stored_links(r.metadata) for r in historical}
+    yield from core.verify(cid for ids in links.values() for cid in ids)
+    counts[HISTORICAL] = sum(
+        1 for ids in links.values() if any(core.registry.is_active(c) for c in ids)
+    )
+    counts[CURRENT] = total - sum(counts.values())
+    counts["records"] = total
+    return counts

@@ -1,0 +1,301 @@
+"""Near misses: a correction that reaches nothing, while the store names almost its string.
+
+The two likeliest mistakes in writing a correction leave it reaching no record: a typo in the
+outdated string (``wiki.nortwind.dev`` where the memories name ``wiki.northwind.dev``), and
+the new value given instead of the old one (body "#ops-deploys was renamed to #deploys.",
+``deprecates=["#deploys"]``). Stored silently, such a correction leaves every stale memory
+unmarked, and later marks the first correct memory that names the new value as outdated. So
+``correct()`` refuses a correction that reaches nothing when the store names a near miss
+(:class:`nowline.errors.Unreached`), and ``preview()`` shows the same suggestions. A
+correction that reaches nothing and has no near miss (a change noted before any memory names
+it) is stored as before.
+
+A near miss is a string that at least one memory names where the correction could reach it
+(its anchors and scope hold there; corrections, which name their own old strings, do not
+count), and is either
+
+(a) **within a small edit distance** of a deprecated string: Levenshtein distance at most
+    :func:`edit_bound` (1 for strings of 5 to 11 characters, 2 from 12 on, none below 5),
+    compared after folding (case and width, as matching does) and only where the string starts
+    and ends at token boundaries, as an occurrence would. Candidates are found cheaply: a
+    string within distance ``k`` of the deprecated one contains one of its ``k + 1`` pieces
+    exactly (pigeonhole), so one Chroma ``$regex`` read of at most :data:`MAX_CANDIDATES`
+    documents that contain a piece, then rapidfuzz on the windows around each piece's
+    occurrences. The digits must be the same, in the same order: ``svc1/a`` and ``svc0/a``,
+    ``v1.2`` and ``v1.3`` or ``PROJ-1234`` and ``PROJ-1235`` name different things. In a
+    store where more than :data:`MAX_CANDIDATES` documents contain a piece, a near miss can
+    be missed (the correction is then stored, as it would have been anyway).
+(b) **another string of the correction's own text** of the same shape as a deprecated string
+    (the same number of words, the same separators such as ``#``, ``/``, ``@`` or ``.``; for
+    plain words, the same capitalisation), outside the deprecated strings and anchors, and not
+    generic unless the correction is anchored: the old and new values swapped.
+
+The pure functions here find the candidates; :func:`near_miss_flow` yields the reads (one
+``Get`` per deprecated string, one reach computation for all candidates) and
+:func:`unreached_message` words the refusal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from ..matchers import Matcher, fold, is_token_char
+
+__all__ = [
+    "MAX_CANDIDATES",
+    "MAX_SUGGESTIONS",
+    "NearMiss",
+    "edit_bound",
+    "like_of",
+    "near_strings",
+    "pieces",
+    "text_candidates",
+    "unreached_message",
+    "unreached_summary",
+]
+
+MAX_CANDIDATES: Final = 1000
+"""Most documents read to look for strings within edit distance of one deprecated string."""
+
+MAX_SUGGESTIONS: Final = 5
+"""Most near misses named in a refusal (those naming the most records first)."""
+
+_MAX_WINDOWS = 200  # piece occurrences examined per document
+_SYMBOLS = frozenset("/@#:.+&~$%")
+
+
+@dataclass(frozen=True, slots=True)
+class NearMiss:
+    """A suggested string and how many records it names.
+
+    Attributes:
+        string: the string, as a record (a) or the correction's text (b) writes it.
+        count: how many records a correction naming it instead would reach.
+        source: ``edit`` (within edit distance of ``of``) or ``text`` (another string of the
+            correction's own text).
+        of: the deprecated string it is a near miss of.
+    """
+
+    string: str
+    count: int
+    source: Literal["edit", "text"]
+    of: str
+
+
+# ------------------------------------------------------------------------- pure rules
+
+
+def edit_bound(phrase: str) -> int:
+    """Return the largest edit distance at which a string is a near miss of ``phrase``.
+
+    0 (no fuzzy match) below 5 folded characters, where one edit turns one short name into
+    another (``v1``/``v2``, ``ufo``/``ufc``); 1 up to 11 characters; 2 from 12 on.
+    """
+    n = len(fold(phrase))
+    return 0 if n < 5 else 1 if n < 12 else 2
+
+
+def pieces(phrase: str, k: int) -> list[str]:
+    """Return ``k + 1`` contiguous pieces of the folded ``phrase``.
+
+    A string within edit distance ``k`` of the phrase contains at least one of them
+    unchanged (each edit touches at most one piece).
+    """
+    folded = fold(phrase)
+    size, extra = divmod(len(folded), k + 1)
+    out, start = [], 0
+    for i in range(k + 1):
+        end = start + size + (1 if i < extra else 0)
+        out.append(folded[start:end])
+        start = end
+    return [p for p in out if p]
+
+
+def _bounded(folded: str, start: int, end: int, phrase: str) -> bool:
+    """Return whether ``folded[start:end]`` starts and ends at token boundaries, as ``phrase``."""
+    if start < 0 or end > len(folded) or start >= end:
+        return False
+    window = folded[start:end]
+    if window != window.strip() or "\n" in window:
+        return False
+    if is_token_char(window[0]) != is_token_char(phrase[0]):
+        return False
+    if is_token_char(window[-1]) != is_token_char(phrase[-1]):
+        return False
+    if is_token_char(phrase[0]) and start > 0 and is_token_char(folded[start - 1]):
+        return False
+    return not (is_token_char(phrase[-1]) and end < len(folded) and is_token_char(folded[end]))
+
+
+def near_strings(phrase: str, documents: Iterable[str], k: int | None = None) -> dict[str, str]:
+    """Return the strings of ``documents`` within edit distance ``k`` of ``phrase`` (not 0).
+
+    Args:
+        phrase: a deprecated string.
+        documents: texts to look in (documents of the store).
+        k: the bound; :func:`edit_bound` when None.
+
+    Returns:
+        folded string -> the string as the first document writing it has it.
+    """
+    from rapidfuzz.distance import Levenshtein
+
+    from ..matchers._normalize import fold_text
+
+    bound = edit_bound(phrase) if k is None else k
+    if bound < 1:
+        return {}
+    target = fold(phrase)
+    digits = _digits(target)
+    parts = pieces(phrase, bound)
+    offsets = []
+    at = 0
+    for part in parts:
+        offsets.append(at)
+        at += len(part)
+    out: dict[str, str] = {}
+    length = len(target)
+    for document in documents:
+        text = fold_text(document)
+        folded = text.folded
+        spans: set[tuple[int, int]] = set()
+        for part, offset in zip(parts, offsets, strict=True):
+            found = folded.find(part)
+            seen = 0
+            while found >= 0 and seen < _MAX_WINDOWS:
+                seen += 1
+                base = found - offset
+                for start in range(base - bound, base + bound + 1):
+                    for end in range(start + length - bound, start + length + bound + 1):
+                        if _bounded(folded, start, end, target):
+                            spans.add((start, end))
+                found = folded.find(part, found + 1)
+        best: dict[tuple[int, int], int] = {}
+        for start, end in spans:
+            window = folded[start:end]
+            if _digits(window) != digits:
+                continue
+            distance = Levenshtein.distance(target, window, score_cutoff=bound)
+            if 0 < distance <= bound:
+                best[(start, end)] = distance
+        for start, end, _ in text.original_spans([(s, e, None) for s, e in sorted(best)]):
+            original = document[start:end]
+            out.setdefault(fold(original), original)
+    return out
+
+
+def _digits(s: str) -> str:
+    """Return the digits of ``s``, in order."""
+    return "".join(c for c in s if c.isdigit())
+
+
+def _shape(s: str) -> tuple[int, frozenset[str], tuple[str, ...]]:
+    """Return what makes two strings alike: words, separators, and the words' capitalisation."""
+    words = s.split()
+    symbols = frozenset(c for c in s if c in _SYMBOLS)
+    case: tuple[str, ...] = ()
+    if not symbols:
+        case = tuple(
+            "title"
+            if w[:1].isupper() and not w.isupper()
+            else "upper"
+            if w.isupper()
+            else "lower"
+            if w.islower()
+            else "other"
+            for w in words
+        )
+    return len(words), symbols, case
+
+
+def text_candidates(
+    text: str, deprecates: Sequence[str], about: Sequence[str], *, anchored: bool
+) -> dict[str, str]:
+    """Return the strings of a correction's text shaped like one of its deprecated strings.
+
+    Args:
+        text: the correction's text.
+        deprecates: its deprecated strings.
+        about: its anchors.
+        anchored: generic strings may be returned (the correction has anchors).
+
+    Returns:
+        folded string -> the string as the text writes it.
+    """
+    from .generic import is_generic, strip_edges
+
+    taken = Matcher((p, p) for p in (*deprecates, *about))
+    blocked = [(m.start, m.end) for m in taken.find(text)]
+    own = {fold(p) for p in (*deprecates, *about)}
+    words: list[tuple[int, int]] = []
+    at = 0
+    for raw in text.split():
+        start = text.index(raw, at)
+        at = start + len(raw)
+        stripped = strip_edges(raw)
+        if stripped:
+            inner = raw.index(stripped)
+            words.append((start + inner, start + inner + len(stripped)))
+    shapes = {_shape(p): p for p in deprecates}
+    sizes = {n for n, _, _ in shapes}
+    out: dict[str, str] = {}
+    for n in sizes:
+        for i in range(len(words) - n + 1):
+            start, end = words[i][0], words[i + n - 1][1]
+            if any(start < b_end and b_start < end for b_start, b_end in blocked):
+                continue
+            candidate = text[start:end]
+            key = fold(candidate)
+            if key in own or key in out or _shape(candidate) not in shapes:
+                continue
+            if not any(c.isalnum() for c in candidate):
+                continue
+            if not anchored and is_generic(candidate) is not None:
+                continue
+            out[key] = candidate
+    return out
+
+
+def unreached_summary(deprecates: Sequence[str], near: Sequence[NearMiss]) -> str:
+    """Return what is wrong with a correction that reaches nothing while the store names ``near``.
+
+    Args:
+        deprecates: the correction's deprecated strings.
+        near: the near misses found (not empty).
+    """
+    parts = []
+    for miss in near:
+        records = "record" if miss.count == 1 else "records"
+        if miss.source == "edit":
+            parts.append(
+                f"{miss.string!r} (named by {miss.count} {records}; almost {miss.of!r}: a typo?)"
+            )
+        else:
+            parts.append(
+                f"{miss.string!r} (named by {miss.count} {records}; also in the correction's "
+                f"text: is {miss.string!r} the old value and {miss.of!r} the new one?)"
+            )
+    return (
+        f"The correction would be shown beneath no memory: no record names "
+        f"{', '.join(repr(p) for p in deprecates)}. The store names "
+        + "; ".join(parts)
+        + ". A typo, or the new value given instead of the old, leaves every outdated memory "
+        "unmarked and later marks correct ones."
+    )
+
+
+def unreached_message(deprecates: Sequence[str], near: Sequence[NearMiss]) -> str:
+    """Return the refusal of a correction that reaches nothing while the store names ``near``."""
+    return (
+        unreached_summary(deprecates, near)
+        + " Put the exact outdated string, as the memories write it, in deprecates (and in the "
+        "text) and try again; if the correction is meant to reach nothing yet, pass "
+        "allow_unreached=True. Nothing was stored."
+    )
+
+
+def like_of(string: str, deprecates: Sequence[str]) -> str:
+    """Return the deprecated string that ``string`` (from the correction's text) is shaped like."""
+    return next((p for p in deprecates if _shape(p) == _shape(string)), deprecates[0])

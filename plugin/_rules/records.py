@@ -1,0 +1,489 @@
+"""Record semantics: nowline's metadata keys, what a correction is, a record's time and order.
+
+Every rule about what a stored record *means* lives here and nowhere else: which metadata keys
+are nowline's, when a record is a correction, its deprecated strings and anchors as stored, its
+time and its place in the write order, whether it is retracted, its scope, and how a record looks
+after a write (chromadb merges metadata keys). The functions are pure: records in, facts out.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from ..errors import InvalidInput
+from ..matchers._gcpause import paused
+from ..models import CURRENT, HISTORICAL, TRANSITION, Role
+from ..models import RETRACTED as RETRACTED_ROLE
+from .times import to_epoch
+
+__all__ = [
+    "ABOUT",
+    "BY",
+    "CHANGED",
+    "CORRECTION",
+    "DEPRECATES",
+    "NOW",
+    "OBSERVED_AT",
+    "PREFIX",
+    "RETRACTED",
+    "ROLE",
+    "SCOPE_KEY",
+    "SOURCE",
+    "SOURCE_URL",
+    "TIME",
+    "WRITTEN",
+    "CorrectionInfo",
+    "CorrectionScope",
+    "Order",
+    "Record",
+    "ScopeToken",
+    "Scoped",
+    "correction_info",
+    "correction_infos",
+    "correction_scope",
+    "in_scope",
+    "is_correction",
+    "is_retracted",
+    "json_string_list",
+    "merge",
+    "order_of",
+    "record_of",
+    "role_of",
+    "role_value",
+    "scope_token",
+    "stored_phrases",
+    "text_of",
+    "time_of",
+    "user_metadata",
+    "write_stamps",
+]
+
+logger = logging.getLogger("nowline")
+
+# ----------------------------------------------------------------------------- keys
+
+PREFIX = "nowline_"
+"""Every bookkeeping key starts with this; callers never see these keys in results."""
+DEPRECATES = "deprecates"
+"""User-facing: the outdated strings a correction names (a list of strings)."""
+ABOUT = "about"
+"""User-facing, on corrections only: the anchors a record must also name to be reached."""
+OBSERVED_AT = "observed_at"
+"""User-facing: when the fact was observed (ISO 8601 text or epoch seconds)."""
+TIME = "nowline_time"
+"""Epoch seconds: ``observed_at`` if given, else the moment nowline wrote the record."""
+WRITTEN = "nowline_written"
+"""Epoch seconds of the first write, when it differs from TIME; breaks ties of TIME."""
+BY = "nowline_by"
+"""Ids of the active corrections that supersede the record directly (stored links)."""
+ROLE = "nowline_role"
+"""The stored role: ``historical``, ``transition`` or ``retracted`` (current: no key)."""
+CORRECTION = "nowline_correction"
+"""True on a correction record, False on a record that stopped being one."""
+CHANGED = "nowline_changed"
+"""Epoch seconds of a correction's last change, taken just before the change is written."""
+RETRACTED = "nowline_retracted"
+"""Epoch seconds when a correction was retracted."""
+NOW = "nowline_now"
+"""``query()`` output only: ids of the newest corrections of a superseded hit."""
+SOURCE = "source"
+"""User-facing, on corrections: where the correction came from (e.g. "github")."""
+SOURCE_URL = "source_url"
+"""User-facing, on corrections: a page about where it came from."""
+SCOPE_KEY = "nowline_scope_key"
+"""On each correction: the scope key it was written with (absent: it applies in every scope)."""
+
+Order = tuple[float, float, str]
+"""The sort key of a correction: its time, then its write order, then its id."""
+
+ScopeToken = Hashable
+"""A record's value of a scope key, typed (see :func:`scope_token`)."""
+
+CorrectionScope = tuple[str, ScopeToken] | None
+"""Where a correction applies: (its scope key, its value's token), or None (every scope)."""
+
+_UNKNOWN_TIME = 0.0  # records written around nowline with no observed_at: the epoch
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A record as stored in Chroma (metadata includes nowline's keys)."""
+
+    id: str
+    document: str | None
+    metadata: Mapping[str, Any] | None
+
+
+def text_of(document: Any, metadata: Mapping[str, Any] | None, text_key: str | None) -> Any:
+    """Return a record's text: its document, or ``metadata[text_key]`` in a ``text_key`` store.
+
+    A framework such as mem0 stores no documents and keeps each memory's text under a metadata
+    key; with ``text_key`` nowline reads (matches, links, checks, shows) that field instead.
+    A value there that is not a str counts as no text.
+    """
+    if text_key is None:
+        return document
+    value = (metadata or {}).get(text_key)
+    return value if isinstance(value, str) else None
+
+
+def record_of(
+    rid: str, document: Any, metadata: Mapping[str, Any] | None, text_key: str | None = None
+) -> Record:
+    """Return a record read from Chroma, its text taken as :func:`text_of` says."""
+    return Record(rid, text_of(document, metadata, text_key), metadata)
+
+
+class CorrectionInfo(NamedTuple):
+    """One correction as nowline knows it (a named tuple: a registry holds many of them).
+
+    Attributes:
+        id: the correction's record id.
+        document: its text.
+        deprecates: the outdated strings it names.
+        about: its anchors; when not empty, a record must name one of them too.
+        time: its time in epoch seconds.
+        written: its write stamp; breaks ties between equal times.
+        scope: its scope: (key, token), or None when it applies in every scope.
+        retracted: when it was retracted (epoch seconds), or None while it is active.
+        marked: whether the stored record carries nowline's mark (``nowline_correction``),
+            so that a listing of the store's corrections finds it.
+        source: where it came from (its ``source`` metadata, e.g. "github"), or None.
+        source_url: a page about its origin (its ``source_url`` metadata), or None.
+    """
+
+    id: str
+    document: str
+    deprecates: tuple[str, ...]
+    about: tuple[str, ...]
+    time: float
+    written: float
+    scope: CorrectionScope
+    retracted: float | None = None
+    marked: bool = False
+    source: str | None = None
+    source_url: str | None = None
+
+    @property
+    def order(self) -> Order:
+        """Return the sort key that orders corrections."""
+        return (self.time, self.written, self.id)
+
+    def may_supersede(self, record_id: str, scope: Scoped, order: Order | None) -> bool:
+        """Return whether this correction may supersede a record that names its strings.
+
+        The record must be another record in this correction's scope, and not a correction
+        newer than this one (``order`` is the record's sort key if it is a correction, else
+        None).
+        """
+        if record_id == self.id or not scope.admits(self.scope):
+            return False
+        return order is None or order < self.order
+
+
+# ------------------------------------------------------------------------ reading
+
+
+def is_correction(meta: Mapping[str, Any] | None) -> bool:
+    """Return whether a metadata marks a correction (a non-empty ``deprecates``)."""
+    return bool(meta) and bool(meta.get(DEPRECATES))  # type: ignore[union-attr]
+
+
+def is_retracted(meta: Mapping[str, Any] | None) -> bool:
+    """Return whether a stored correction is marked retracted."""
+    return bool(meta) and meta.get(RETRACTED) is not None  # type: ignore[union-attr]
+
+
+def _number(value: object) -> float | None:
+    """Return ``value`` as a float if it is a finite number, else None."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    return None
+
+
+def time_of(meta: Mapping[str, Any] | None) -> float:
+    """Return a record's time: stored, else its ``observed_at``, else 0 (unknown).
+
+    A record written around nowline without ``observed_at`` has no known time; it sorts before
+    every record with one and takes part in every ``as_of`` answer.
+    """
+    if not meta:
+        return _UNKNOWN_TIME
+    stored = _number(meta.get(TIME))
+    if stored is not None:
+        return stored
+    observed = meta.get(OBSERVED_AT)
+    if observed is not None:
+        try:
+            return to_epoch(observed)
+        except InvalidInput:
+            pass
+    return _UNKNOWN_TIME
+
+
+def order_of(record_id: str, meta: Mapping[str, Any] | None) -> Order:
+    """Return a record's sort key (time, write stamp, id)."""
+    t = time_of(meta)
+    written = _number((meta or {}).get(WRITTEN))
+    return (t, t if written is None else written, record_id)
+
+
+def json_string_list(value: object) -> list[str] | None:
+    """Return the strings of a JSON array string of strings (``'["a/b"]'``), else None.
+
+    Frameworks that flatten list metadata to strings (agno) store ``deprecates=["a/b"]`` as
+    ``'["a/b"]'``; that is read as the list. Any other string (not JSON, not an array, or an
+    array holding anything but strings) is not a list: it stays one string.
+    """
+    if not isinstance(value, str) or not value.lstrip().startswith("["):
+        return None
+    try:
+        items = json.loads(value)
+    except ValueError:
+        return None
+    if isinstance(items, list) and all(isinstance(item, str) for item in items):
+        return items
+    return None
+
+
+def stored_phrases(value: object) -> tuple[str, ...] | None:
+    """Return stored ``deprecates``/``about`` strings, stripped, or None when malformed.
+
+    Records written around nowline may hold anything; this reads them leniently (a string is
+    one entry unless it is a JSON array of strings, blank entries are skipped) and returns
+    None for a value nowline cannot use.
+    """
+    listed = json_string_list(value)
+    items = listed if listed is not None else [value] if isinstance(value, str) else value
+    if not isinstance(items, (list, tuple)):
+        return None
+    out: list[str] = []
+    for item in items:
+        if not isinstance(item, str):
+            return None
+        s = item.strip()
+        if s and s not in out:
+            out.append(s)
+    return tuple(out)
+
+
+def scope_token(meta: Mapping[str, Any] | None, scope_key: str) -> ScopeToken:
+    """Return a record's value of ``scope_key`` as a token: equal tokens, same scope.
+
+    Records whose metadata lacks the key share the token ``("missing",)``. Values are
+    compared with their type, so ``1`` and ``True`` or ``"1"`` are different scopes.
+    """
+    if meta is None or meta.get(scope_key) is None:
+        return ("missing",)
+    value = meta[scope_key]
+    if isinstance(value, list):
+        return ("list", tuple(value))
+    return (type(value).__name__, value)
+
+
+def in_scope(meta: Mapping[str, Any] | None, binding: Mapping[str, Any]) -> bool:
+    """Return whether a record's metadata holds every key of ``binding`` with the same value.
+
+    Values are compared as the scope rule compares them (:func:`scope_token`): with their type,
+    so ``1``, ``True`` and ``"1"`` are different scopes. For an adapter bound to one scope
+    (``metadata={"user_id": "alice"}``) that must tell whether a stored record is in it.
+
+    Args:
+        meta: the record's metadata (None: no keys).
+        binding: scope keys and the values a record must hold.
+
+    Returns:
+        True when every key of ``binding`` is in scope (an empty binding holds everywhere).
+    """
+    return all(scope_token(meta, key) == scope_token(binding, key) for key in binding)
+
+
+def correction_scope(
+    meta: Mapping[str, Any] | None, legacy_key: str | None = None
+) -> CorrectionScope:
+    """Return where a stored correction applies: its own scope key and value, or everywhere.
+
+    The scope travels with the correction: the key it was written with is stored on it
+    (:data:`SCOPE_KEY`), and its value for that key is its own metadata's. A correction
+    without a stored key applies in every scope, unless the collection names a key from
+    nowline 0.1 (``legacy_key``, kept in the collection's metadata).
+    """
+    key = (meta or {}).get(SCOPE_KEY)
+    if not isinstance(key, str) or not key:
+        key = legacy_key
+    return None if key is None else (key, scope_token(meta, key))
+
+
+class Scoped:
+    """A record (or a checked text) as seen by the scope rule: which corrections may reach it.
+
+    A plain memory is in a correction's scope when its value for the correction's key has
+    the correction's token. A correction is in another correction's scope when both have the
+    same scope (so a scoped correction never chains onto one of another scope, nor onto one
+    that applies everywhere). A correction that applies everywhere reaches every record.
+    """
+
+    __slots__ = ("_meta", "_own", "_tokens")
+
+    def __init__(
+        self,
+        meta: Mapping[str, Any] | None,
+        own: CorrectionScope | None = None,
+        *,
+        is_correction: bool = False,
+    ) -> None:
+        """Describe a record with metadata ``meta``; ``own`` is its scope if it is a correction."""
+        self._meta = meta
+        self._own: tuple[CorrectionScope] | None = (own,) if is_correction else None
+        self._tokens: dict[str, ScopeToken] = {}
+
+    @classmethod
+    def of_record(cls, meta: Mapping[str, Any] | None, legacy_key: str | None = None) -> Scoped:
+        """Return the scope view of a stored record (a correction if its metadata says so)."""
+        if is_correction(meta):
+            return cls(meta, correction_scope(meta, legacy_key), is_correction=True)
+        return cls(meta)
+
+    @classmethod
+    def of_correction(cls, scope: CorrectionScope) -> Scoped:
+        """Return the scope view of a correction with this scope."""
+        return cls(None, scope, is_correction=True)
+
+    def admits(self, scope: CorrectionScope) -> bool:
+        """Return whether a correction with ``scope`` may reach this record."""
+        if scope is None:
+            return True
+        if self._own is not None:
+            return self._own[0] == scope
+        key, token = scope
+        mine = self._tokens.get(key)
+        if mine is None:
+            mine = self._tokens[key] = scope_token(self._meta, key)
+        return mine == token
+
+
+def correction_infos(
+    records: Iterable[Record], legacy_key: str | None = None
+) -> list[CorrectionInfo]:
+    """Return the correction of each record that is one (a pure scan: run it off a loop)."""
+    with paused():  # a load builds one record per correction, none of them garbage
+        return [info for r in records if (info := correction_info(r, legacy_key)) is not None]
+
+
+def correction_info(record: Record, legacy_key: str | None = None) -> CorrectionInfo | None:
+    """Return the correction a stored record is, or None (a plain memory, or malformed).
+
+    Its scope is its own (:func:`correction_scope`); ``legacy_key`` is a collection's scope
+    key from nowline 0.1.
+    """
+    meta = record.metadata
+    if not is_correction(meta):
+        return None
+    assert meta is not None
+    phrases = stored_phrases(meta[DEPRECATES])
+    about = stored_phrases(meta.get(ABOUT)) if meta.get(ABOUT) is not None else ()
+    if not phrases or about is None:
+        logger.warning("Ignoring correction %r: its deprecates or about is malformed.", record.id)
+        return None
+    t, written, _ = order_of(record.id, meta)
+    return CorrectionInfo(
+        id=record.id,
+        document=record.document or "",
+        deprecates=phrases,
+        about=about,
+        time=t,
+        written=written,
+        scope=correction_scope(meta, legacy_key),
+        retracted=_number(meta.get(RETRACTED)) if meta.get(RETRACTED) is not None else None,
+        marked=meta.get(CORRECTION) is True,
+        source=_text(meta.get(SOURCE)),
+        source_url=_text(meta.get(SOURCE_URL)),
+    )
+
+
+def _text(value: object) -> str | None:
+    """Return a provenance value if it is a non-empty string, else None."""
+    return value if isinstance(value, str) and value else None
+
+
+def user_metadata(meta: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """Return a stored metadata as chromadb would return it: no ``nowline_`` keys.
+
+    A record whose only keys are nowline's was written with no metadata: it reads back as None.
+    """
+    if meta is None:
+        return None
+    out = {k: v for k, v in meta.items() if not k.startswith(PREFIX)}
+    return out or None
+
+
+def role_of(is_correction: bool, retracted: bool, superseded: bool) -> Role:
+    """Return a record's role: the one rule (the README's "Roles").
+
+    A retracted correction is ``retracted``; any record a correction supersedes directly is
+    ``historical``; else a correction is a ``transition`` and a memory is ``current``.
+    """
+    if is_correction and retracted:
+        return RETRACTED_ROLE
+    if superseded:
+        return HISTORICAL
+    return TRANSITION if is_correction else CURRENT
+
+
+def role_value(role: Role) -> str | None:
+    """Return the stored value of a role: ``current`` is stored as no key at all.
+
+    Fewer metadata keys keep writes fast; ``{"nowline_role": {"$ne": "historical"}}`` still
+    selects every record that is not historical, since ``$ne`` matches a missing key.
+    """
+    return None if role == CURRENT else role
+
+
+# ------------------------------------------------------------------------ writing
+
+
+def write_stamps(now: float, n: int) -> list[float]:
+    """Return one write stamp per record of a batch, increasing in batch order.
+
+    Records of one call are ordered by their position in it, so two chained corrections
+    written in one ``add()`` take the order the caller gave them.
+    """
+    return [now + i * 1e-6 for i in range(n)]
+
+
+def merge(
+    record_id: str,
+    old: Record | None,
+    user: Mapping[str, Any] | None,
+    document: str | None,
+    stamp: float,
+) -> Record:
+    """Return the record as it will be after a write (metadata keys merge as in chromadb).
+
+    ``user`` is the caller's metadata patch: a None value removes the key. The record's time
+    is its ``observed_at`` when given, else the time it already had, else ``stamp``.
+    """
+    meta: dict[str, Any] = dict(old.metadata or {}) if old is not None else {}
+    for key, value in (user or {}).items():
+        if value is None:
+            meta.pop(key, None)
+        else:
+            meta[key] = value
+    observed = (user or {}).get(OBSERVED_AT)
+    if observed is not None:
+        meta[TIME] = to_epoch(observed)
+    elif _number(meta.get(TIME)) is None:
+        observed_before = meta.get(OBSERVED_AT)
+        meta[TIME] = time_of(meta) if observed_before is not None else stamp
+    if old is None and meta[TIME] != stamp:
+        # The first write's stamp, only needed when the time is not the write stamp (it breaks
+        # ties of equal times). A later write never adds one: that would move the record among
+        # corrections of equal time.
+        meta[WRITTEN] = stamp
+    doc = document if document is not None else (old.document if old is not None else None)
+    return Record(record_id, doc, meta)

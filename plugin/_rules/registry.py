@@ -1,0 +1,421 @@
+"""The correction registry: every correction of a collection, its automaton, and its chains.
+
+The registry is nowline's in-memory view of the corrections stored in one collection. One
+automaton (:class:`nowline.matchers.Matcher`) holds every active deprecated string, a second
+one every anchor (``about``) string. For a record's text the registry says which active
+corrections supersede it directly, and it resolves each correction to the newest correction of
+its chain. Everything it holds is rebuilt from Chroma metadata; it is a cache, never the source
+of truth.
+
+Thread safety: every method takes the registry's lock, so readers in several threads and a
+writer may share one registry (a scan of a 10 kB text holds it for about 0.1 ms).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from ..matchers import Match, Matcher
+from .records import CorrectionInfo, Order, Scoped
+
+__all__ = ["PlannedRegistry", "Registry"]
+
+logger = logging.getLogger("nowline")
+
+# Resolution of a chain stops after visiting this many corrections (hand-written cycles).
+_MAX_CHAIN = 10_000
+
+
+def _direct(
+    text: str,
+    deprecated: Matcher[str],
+    anchors: Matcher[str],
+    info_of: Callable[[str], CorrectionInfo | None],
+    *,
+    record_id: str,
+    scope: Scoped,
+    order: Order | None,
+    as_of: float | None,
+) -> dict[str, list[Match[str]]]:
+    """Return, per active correction that supersedes the record, where its strings occur.
+
+    This is the linking rule itself: a correction's deprecated string occurs in the text, its
+    anchor (if it has one) occurs too, the correction may supersede the record (another record,
+    same scope, not a newer correction), and it is not after ``as_of``.
+    """
+    found: dict[str, list[Match[str]]] = {}
+    anchored: set[str] | None = None
+    for match in deprecated.find(text):
+        cid = match.key
+        if cid in found:
+            found[cid].append(match)
+            continue
+        info = info_of(cid)
+        if info is None or info.retracted is not None:
+            continue
+        if as_of is not None and info.time > as_of:
+            continue
+        if not info.may_supersede(record_id, scope, order):
+            continue
+        if info.about:
+            if anchored is None:
+                anchored = anchors.keys(text)
+            if cid not in anchored:
+                continue
+        found[cid] = [match]
+    return found
+
+
+_Automata = tuple[Matcher[str], Matcher[str]]
+
+
+def _automata_of(active: Iterable[CorrectionInfo]) -> _Automata:
+    """Return the deprecated-string and anchor automata over active corrections, built."""
+    # Each Matcher pauses the garbage collector while it adds its phrases (matchers._gcpause).
+    listed = list(active)
+    built = (
+        Matcher((p, i.id) for i in listed for p in i.deprecates),
+        Matcher((p, i.id) for i in listed for p in i.about),
+    )
+    for matcher in built:
+        matcher.prepare()
+    return built
+
+
+class _Build:
+    """A build of the automata over the active corrections as they were when it was made."""
+
+    def __init__(self, active: dict[str, CorrectionInfo]) -> None:
+        self.active = active
+        self.pid = os.getpid()  # a fork copies the job but not the thread running it
+        self.done = threading.Event()
+        self.result: _Automata | None = None
+
+    def __call__(self) -> None:
+        """Build (in any thread); a failure leaves the build to the first scan, which raises."""
+        try:
+            self.result = _automata_of(self.active.values())
+        except Exception:  # the first scan builds again, in the caller's thread
+            logger.debug("Building the automata in the background failed.", exc_info=True)
+        finally:
+            self.done.set()
+
+
+class Registry:
+    """All corrections of one collection, with automata over the active ones."""
+
+    def __init__(self, infos: Iterable[CorrectionInfo] = ()) -> None:
+        """Create a registry holding ``infos``; the automata are built at the first scan."""
+        self._lock = threading.RLock()
+        self._infos: dict[str, CorrectionInfo] = {info.id: info for info in infos}
+        self._automata: _Automata | None = None
+        self._building: _Build | None = None
+        self._sups: dict[str, tuple[str, ...]] = {}
+        self._keys: frozenset[str] | None = None
+        self.version = 0
+
+    def _matchers(self) -> tuple[Matcher[str], Matcher[str]]:
+        """Return the deprecated-string and anchor automata, building them on first use.
+
+        Loading a registry stays cheap (no automaton is built until a text is scanned), so a
+        process that only lists or counts never pays for it.
+        """
+        if self._automata is None:
+            job, self._building = self._building, None
+            if job is not None and job.pid == os.getpid():
+                job.done.wait()  # the job never takes the lock held here
+            if job is not None and job.result is not None:
+                self._automata = self._catch_up(job.result, job.active)
+            else:
+                self._automata = _automata_of(
+                    i for i in self._infos.values() if i.retracted is None
+                )
+        return self._automata
+
+    def build_job(self) -> Callable[[], None] | None:
+        """Return a job that builds the automata, to run in another thread; None if built.
+
+        A process that has just loaded its corrections scans soon, and reads Chroma until
+        then (chromadb's calls release the GIL), so building meanwhile hides most of the
+        build. The first scan waits for the job, then brings what it built up to date with
+        every change made since the job began.
+        """
+        with self._lock:
+            if self._automata is not None or self._building is not None:
+                return None
+            job = _Build({i.id: i for i in self._infos.values() if i.retracted is None})
+            self._building = job
+            return job
+
+    def _catch_up(self, built: _Automata, was: Mapping[str, CorrectionInfo]) -> _Automata:
+        """Return automata built over the active corrections ``was``, made current."""
+        deprecated, anchors = built
+        now = self._infos
+        for cid, info in was.items():
+            if now.get(cid) != info:
+                deprecated.discard(cid)
+                anchors.discard(cid)
+        for cid, info in now.items():
+            if info.retracted is None and was.get(cid) != info:
+                deprecated.add_many((p, cid) for p in info.deprecates)
+                anchors.add_many((p, cid) for p in info.about)
+        return built
+
+    def __len__(self) -> int:
+        """Return how many corrections (active or retracted) the registry holds."""
+        return len(self._infos)
+
+    def __contains__(self, correction_id: object) -> bool:
+        """Return whether the registry holds a correction with this id."""
+        return correction_id in self._infos
+
+    def get(self, correction_id: str) -> CorrectionInfo | None:
+        """Return the correction with this id, or None."""
+        return self._infos.get(correction_id)
+
+    def infos(self) -> list[CorrectionInfo]:
+        """Return every correction, oldest first."""
+        with self._lock:
+            values = list(self._infos.values())
+        return sorted(values, key=lambda i: i.order)
+
+    def held(self) -> dict[str, CorrectionInfo]:
+        """Return every correction by id (a copy)."""
+        with self._lock:
+            return dict(self._infos)
+
+    def ids(self) -> set[str]:
+        """Return the ids of every correction."""
+        with self._lock:
+            return set(self._infos)
+
+    def scope_keys(self) -> frozenset[str]:
+        """Return the scope keys the corrections were written with."""
+        with self._lock:
+            if self._keys is None:
+                self._keys = frozenset(i.scope[0] for i in self._infos.values() if i.scope)
+            return self._keys
+
+    # ----------------------------------------------------------------- changes
+
+    def put(self, info: CorrectionInfo) -> None:
+        """Add or replace a correction."""
+        with self._lock:
+            if self._infos.get(info.id) == info:
+                return
+            self._infos[info.id] = info
+            if self._automata is not None:
+                deprecated, anchors = self._automata
+                deprecated.discard(info.id)
+                anchors.discard(info.id)
+                if info.retracted is None:
+                    deprecated.add_many((p, info.id) for p in info.deprecates)
+                    anchors.add_many((p, info.id) for p in info.about)
+            self._changed()
+
+    def drop(self, correction_id: str) -> None:
+        """Forget a correction (it was deleted); unknown ids are ignored."""
+        with self._lock:
+            if self._infos.pop(correction_id, None) is not None:
+                if self._automata is not None:
+                    self._automata[0].discard(correction_id)
+                    self._automata[1].discard(correction_id)
+                self._changed()
+
+    def retract(self, correction_id: str, when: float) -> None:
+        """Mark a correction retracted at ``when``."""
+        with self._lock:
+            info = self._infos.get(correction_id)
+            if info is not None and info.retracted is None:
+                self.put(info._replace(retracted=when))
+
+    def reconcile(self, found: Mapping[str, CorrectionInfo | None], since: int) -> bool | None:
+        """Take in what a read of the store showed, unless the registry changed since it began.
+
+        ``found`` maps ids to the correction the read showed (None: that id is no correction,
+        or no record, now). ``since`` is :attr:`version` as it was before the read. A read that
+        overlapped a change (a write in another thread, another read's take-in) may show a
+        state older than the registry's; it is refused, and None returned, so the caller reads
+        again. Otherwise returns whether anything changed.
+        """
+        with self._lock:
+            if self.version != since:
+                return None
+            changed = False
+            for cid, info in found.items():
+                held = self._infos.get(cid)
+                if info is None:
+                    if held is not None:
+                        self.drop(cid)
+                        changed = True
+                elif held != info:
+                    self.put(info)
+                    changed = True
+            return changed
+
+    def replace_all(self, infos: Iterable[CorrectionInfo]) -> None:
+        """Replace every correction by ``infos`` (a full reload)."""
+        fresh = {info.id: info for info in infos}
+        with self._lock:
+            self._infos = fresh
+            self._automata = None
+            self._changed()
+
+    # ----------------------------------------------------------------- queries
+
+    def is_active(self, correction_id: str, as_of: float | None = None) -> bool:
+        """Return whether the correction exists, is not retracted and is not after ``as_of``."""
+        info = self._infos.get(correction_id)
+        return info is not None and info.retracted is None and (as_of is None or info.time <= as_of)
+
+    def direct(
+        self,
+        text: str,
+        *,
+        record_id: str,
+        scope: Scoped,
+        order: Order | None,
+        as_of: float | None = None,
+    ) -> dict[str, list[Match[str]]]:
+        """Return the active corrections that supersede a record directly, with occurrences.
+
+        Args:
+            text: the record's document (or any text, checked as a plain memory).
+            record_id: the record's id (a correction never supersedes itself).
+            scope: the record as the scope rule sees it.
+            order: the record's sort key if it is a correction, else None.
+            as_of: leave out corrections whose time is after this (epoch seconds).
+        """
+        with self._lock:
+            deprecated, anchors = self._matchers()
+            return _direct(
+                text,
+                deprecated,
+                anchors,
+                self._infos.get,
+                record_id=record_id,
+                scope=scope,
+                order=order,
+                as_of=as_of,
+            )
+
+    def newest(self, correction_id: str, as_of: float | None = None) -> str:
+        """Return the newest correction of the chain that starts at ``correction_id``.
+
+        That is the correction itself when nothing supersedes it, else the newest of the
+        newest corrections of its supersessors: the newest correction reachable through
+        supersession that nothing supersedes in turn. Resolution is iterative and bounded;
+        ids that are not in the registry are skipped.
+        """
+        return self._resolve(correction_id, as_of)[0]
+
+    def chain(self, correction_id: str, as_of: float | None = None) -> set[str]:
+        """Return every correction the resolution of ``correction_id``'s newest visits."""
+        return self._resolve(correction_id, as_of)[1]
+
+    def _resolve(self, correction_id: str, as_of: float | None) -> tuple[str, set[str]]:
+        """Return the newest correction of a chain and the corrections visited on the way."""
+        with self._lock:
+            seen: set[str] = set()
+            leaves: list[str] = []
+            stack = [correction_id]
+            while stack and len(seen) < _MAX_CHAIN:
+                cid = stack.pop()
+                if cid in seen:
+                    continue
+                seen.add(cid)
+                nxt = [s for s in self._supersessors(cid) if self.is_active(s, as_of)]
+                if nxt:
+                    stack.extend(nxt)
+                else:
+                    leaves.append(cid)
+            pool = [c for c in (leaves or seen) if c in self._infos] or [correction_id]
+            return max(pool, key=self.order_of), seen
+
+    def order_of(self, correction_id: str) -> Order:
+        """Return a correction's sort key (unknown ids sort first)."""
+        info = self._infos.get(correction_id)
+        return info.order if info else (float("-inf"), float("-inf"), correction_id)
+
+    def sorted_ids(self, ids: Iterable[str]) -> list[str]:
+        """Return ``ids`` oldest first."""
+        return sorted(set(ids), key=self.order_of)
+
+    def _supersessors(self, correction_id: str) -> tuple[str, ...]:
+        """Return the active corrections that supersede a correction (cached until a change)."""
+        cached = self._sups.get(correction_id)
+        if cached is None:
+            info = self._infos.get(correction_id)
+            found = (
+                self.direct(
+                    info.document,
+                    record_id=info.id,
+                    scope=Scoped.of_correction(info.scope),
+                    order=info.order,
+                )
+                if info is not None
+                else {}
+            )
+            cached = self._sups[correction_id] = tuple(sorted(found))
+        return cached
+
+    def _changed(self) -> None:
+        """Invalidate caches after a change."""
+        self._sups = {}
+        self._keys = None
+        self.version += 1
+
+
+class PlannedRegistry:
+    """The registry as it will be after a write that puts and drops some corrections.
+
+    A write plans its links against this view, so the shared registry changes only once the
+    write has landed: readers in other threads never see a correction that may yet fail.
+    """
+
+    def __init__(
+        self, base: Registry, put: Sequence[CorrectionInfo], drop: Iterable[str] = ()
+    ) -> None:
+        """Plan ``put`` and ``drop`` over ``base``."""
+        self._base = base
+        self._put = {info.id: info for info in put}
+        self._hidden = set(self._put) | set(drop)
+        self._deprecated, self._anchors = _automata_of(i for i in put if i.retracted is None)
+
+    def get(self, correction_id: str) -> CorrectionInfo | None:
+        """Return the correction as it will be, or None."""
+        if correction_id in self._put:
+            return self._put[correction_id]
+        if correction_id in self._hidden:
+            return None
+        return self._base.get(correction_id)
+
+    def direct(
+        self,
+        text: str,
+        *,
+        record_id: str,
+        scope: Scoped,
+        order: Order | None,
+        as_of: float | None = None,
+    ) -> dict[str, list[Match[str]]]:
+        """Return what :meth:`Registry.direct` will return once the write has landed."""
+        base = self._base.direct(text, record_id=record_id, scope=scope, order=order, as_of=as_of)
+        found = {c: hits for c, hits in base.items() if c not in self._hidden}
+        if self._put:
+            found.update(
+                _direct(
+                    text,
+                    self._deprecated,
+                    self._anchors,
+                    self._put.get,
+                    record_id=record_id,
+                    scope=scope,
+                    order=order,
+                    as_of=as_of,
+                )
+            )
+        return found

@@ -1,0 +1,127 @@
+"""Terms: how each surface spells nowline's options, so every message uses the caller's words.
+
+A refusal says what to send instead: ``allow_absent=True`` to a Python caller,
+``--allow-absent`` on the command line, a field of the tool call to a model. The rules raise
+their errors deep inside a call, far from the surface that made it, so the surface says which
+words it speaks (:func:`using`), and a rule that words a message asks :func:`active` how to
+spell an option. An option a surface does not offer is left out of the message altogether
+(a model cannot pass ``allow_generic``; telling it to would only send it astray).
+
+The words of a surface live in one :class:`Terms` value each (:data:`PYTHON`, :data:`CLI`,
+:data:`TOOLS`, :data:`HTTP`); the active one is a context variable, so threads and tasks that
+serve different surfaces at once never mix them, and a worker thread started with
+``asyncio.to_thread`` keeps its caller's.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+__all__ = ["CLI", "HTTP", "PYTHON", "TOOLS", "Terms", "active", "using"]
+
+
+@dataclass(frozen=True)
+class Terms:
+    """How one surface spells nowline's options, fields and verbs in its messages.
+
+    Attributes:
+        name: the surface (``python``, ``cli``, ``tools``, ``http``).
+        words: a term -> how the caller says it there, with ``{value}`` (an example value) or
+            ``{key}`` (a scope key) where they go. The terms: the allowances
+            (``allow_absent``, ``allow_generic``, ``allow_unreached``, ``allow_stale``,
+            ``max_reach``, ``create``), a correction's fields (``deprecates``, ``about``,
+            ``replaced_by``), the scope (``scope``, ``scope_key``) and nowline's verbs
+            (``preview``, ``retract``). A term a surface does not offer is missing.
+    """
+
+    name: str
+    words: Mapping[str, str] = field(default_factory=dict)
+
+    def say(self, term: str, **values: str) -> str | None:
+        """Return how the caller says ``term`` (formatted with ``values``), or None."""
+        spelled = self.words.get(term)
+        return None if spelled is None else spelled.format(**values)
+
+    def or_switch(self, option: str, effect: str = "accepts it anyway") -> str:
+        """Return "; <how to turn option on> <effect>" where it is offered, else ""."""
+        spelled = self.say(option)
+        return f"; {spelled} {effect}" if spelled else ""
+
+
+_SWITCHES = ("allow_absent", "allow_generic", "allow_unreached")
+
+PYTHON = Terms(
+    "python",
+    {
+        **{o: f"{o}=True" for o in (*_SWITCHES, "allow_stale", "create")},
+        "max_reach": "a larger max_reach",
+        "about": "about=[{value}]",
+        "deprecates": "deprecates=[{value}]",
+        "replaced_by": "replaced_by=[{value}]",
+        "scope": "metadata={{{key!r}: <value>}}",
+        "scope_key": "scope_key={key!r}",
+        "preview": "preview()",
+        "retract": "retract()",
+    },
+)
+"""The library's words: keyword arguments (``allow_absent=True``, ``about=['Acme']``)."""
+
+CLI = Terms(
+    "cli",
+    {
+        **{o: "--" + o.replace("_", "-") for o in (*_SWITCHES, "create")},
+        "max_reach": "a larger --max-reach",
+        "about": "--about {value}",
+        "deprecates": "--deprecates {value}",
+        "replaced_by": "--replaced-by {value}",
+        "scope": "--scope VALUE",
+        "scope_key": "--scope-key {key}",
+        "preview": "nowline preview",
+        "retract": "nowline retract",
+    },
+)
+"""The command line's words: flags (``--allow-absent``, ``--about 'Acme'``)."""
+
+TOOLS = Terms(
+    "tools",
+    {
+        "allow_unreached": "allow_unreached true",
+        "about": "about [{value}]",
+        "deprecates": "deprecates [{value}]",
+        "replaced_by": "replaced_by [{value}]",
+        "preview": "the preview tool",
+        "retract": "the retract tool",
+    },
+)
+"""A model's words: the memory tools' fields (``about ['Acme']``); no Python override."""
+
+HTTP = Terms(
+    "http",
+    {
+        "about": '"about": [{value}]',
+        "deprecates": '"deprecates": [{value}]',
+        "replaced_by": '"replaced_by": [{value}]',
+        "scope": '"{key}": <value>',
+    },
+)
+"""A JSON body's words: its fields (``"about": ["Acme"]``); no override is offered there."""
+
+_active: contextvars.ContextVar[Terms] = contextvars.ContextVar("terms", default=PYTHON)
+
+
+def active() -> Terms:
+    """Return the words of the surface being served (the library's, unless one said otherwise)."""
+    return _active.get()
+
+
+@contextmanager
+def using(terms: Terms) -> Iterator[Terms]:
+    """Word every message raised inside the block in ``terms`` (a surface's own words)."""
+    token = _active.set(terms)
+    try:
+        yield terms
+    finally:
+        _active.reset(token)

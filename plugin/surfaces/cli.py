@@ -1,0 +1,1907 @@
+"""nowline's command line: look inside a memory store, fix it, load it, serve it over MCP.
+
+Every command works on a local Chroma store (the folder of a ``chromadb.PersistentClient``)
+or on a Chroma server (``--url``, or the ``NOWLINE_URL`` environment variable), offline, with
+the collection's own embedding function (nowline's bundled all-MiniLM-L6-v2 by default)::
+
+    nowline stats [PATH]                    records, corrections, share historical, widest reach
+    nowline corrections [PATH]              every correction: time, deprecates, reach, status
+    nowline recall [PATH] "text" [-k N] [--as-of T] [--json]
+    nowline preview [PATH] --deprecates S [--about A]
+    nowline check [PATH] "text" | -         exit 1 when the text names something outdated
+    nowline retract [PATH] ID
+    nowline repair [PATH]
+    nowline import [PATH] FILE.jsonl [--from github-events]
+    nowline mcp --path PATH | --url URL     serve the memory tools to a model over stdio
+    nowline hook --path PATH | --url URL    a coding agent's tool hook (event JSON on stdin)
+    nowline scan --path PATH | --url URL DIR...  outdated strings in a workspace (CI, pre-commit)
+    nowline serve --path PATH | --url URL   receive corrections: GitHub webhooks, JSON
+
+PATH is left out when the store is a server: ``nowline retract --url http://localhost:8000
+ID``. ``--collection NAME`` picks the collection (default: the store's only one). A local
+store has one writer process; the commands that only read (``stats``, ``corrections``,
+``recall``, ``preview``, ``check``) work while another process writes to it. Exit codes: 0
+success, 1 nowline refused or failed (the message says what to do), 2 usage error (a bad
+option, a missing store or collection). Needs the ``cli`` extra.
+
+Commands that embed nothing import neither torch nor sentence-transformers, and ``--help`` and
+``--version`` import no chromadb.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+import os
+import shutil
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
+
+try:
+    import typer
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+    from typer.core import TyperCommand
+except ImportError as exc:
+    raise ImportError(
+        "nowline's command line needs typer and rich: pip install 'nowline[cli]' "
+        "(from a checkout: pip install -e '.[cli]')"
+    ) from exc
+
+from ..models import CURRENT, HISTORICAL, RETRACTED, TRANSITION
+from ..render import MIN_TERMINAL_WIDTH, iso_times, json_text, terminal_safe
+from .jsonl import OnExisting
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from ..collection import Collection
+    from ..models import CorrectionSummary
+    from ..stores import Store
+
+__all__ = ["app", "main"]
+
+app = typer.Typer(
+    name="nowline",
+    help="Inspect, repair, load and serve a nowline memory store: a local Chroma folder, or a "
+    "Chroma server (--url).",
+    epilog="Exit codes: 0 ok, 1 nowline refused or failed (see the message), 2 usage error.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+URL_ENV = "NOWLINE_URL"
+"""The environment variable that gives ``--url``: the Chroma server every command uses."""
+
+TOKEN_ENV = "NOWLINE_TOKEN"
+"""The environment variable that gives ``--token``: the Chroma server's auth token."""
+
+_SHOWN_BAD_LINES = 50  # bad lines listed before "... and N more"
+_SERVER = "Chroma server (instead of PATH)"
+_STORE = "Store"
+
+# ------------------------------------------------------------------ options
+
+
+def _arg(metavar: str, help: str) -> Any:
+    """Return an optional positional argument (the command checks it, with its own message)."""
+    return typer.Argument(metavar=metavar, help=help, show_default=False)
+
+
+def _opt(
+    *names: str,
+    help: str,
+    store: bool = False,
+    server: bool = False,
+    envvar: str | None = None,
+) -> Any:
+    """Return an option without a default shown, filed under the Store or server panel."""
+    return typer.Option(
+        *names,
+        help=help,
+        envvar=envvar,
+        rich_help_panel=_STORE if store else _SERVER if server else None,
+        show_default=False,
+    )
+
+
+PathArg = Annotated[
+    str | None,
+    _arg(
+        "PATH",
+        "Folder of a local Chroma store (a chromadb.PersistentClient path). Leave it "
+        f"out with --url (or {URL_ENV}) for a Chroma server.",
+    ),
+]
+UrlOpt = Annotated[
+    str | None,
+    _opt(
+        "--url",
+        envvar=URL_ENV,
+        help="A Chroma server instead of PATH: http://host:port, or https://... for SSL "
+        "(`chroma run` listens on http://localhost:8000).",
+        server=True,
+    ),
+]
+TokenOpt = Annotated[
+    str | None,
+    _opt(
+        "--token",
+        envvar=TOKEN_ENV,
+        help="The server's auth token (prefer the environment variable: a command line is "
+        "visible to other users). Without it, chromadb's own CHROMA_CLIENT_AUTH_* settings "
+        "apply.",
+        server=True,
+    ),
+]
+
+
+class TokenHeader(str, Enum):
+    """The headers that can carry a Chroma server's token (``nowline.tools.TOKEN_HEADERS``)."""
+
+    AUTHORIZATION = "Authorization"
+    X_CHROMA_TOKEN = "X-Chroma-Token"
+
+
+TokenHeaderOpt = Annotated[
+    TokenHeader,
+    typer.Option(
+        "--token-header",
+        help="How the token is sent, as chromadb's token auth: 'Authorization: Bearer TOKEN' "
+        "or 'X-Chroma-Token: TOKEN'.",
+        rich_help_panel=_SERVER,
+    ),
+]
+_TENANT_HELP = "The server's tenant (default: chromadb's default_tenant)."
+_DATABASE_HELP = "The server's database (default: chromadb's default_database)."
+TenantOpt = Annotated[
+    str | None, _opt("--tenant", envvar="CHROMA_TENANT", help=_TENANT_HELP, server=True)
+]
+DatabaseOpt = Annotated[
+    str | None, _opt("--database", envvar="CHROMA_DATABASE", help=_DATABASE_HELP, server=True)
+]
+CollectionOpt = Annotated[
+    str | None,
+    _opt(
+        "--collection",
+        "-c",
+        help="Collection name (default: the store's only collection).",
+        store=True,
+    ),
+]
+ScopeKeyOpt = Annotated[
+    str | None,
+    _opt(
+        "--scope-key",
+        help="Metadata key that separates scopes, as given to nowline.wrap(scope_key=...). "
+        "A store remembers the key its corrections were written with; give it for a new "
+        "scoped store.",
+        store=True,
+    ),
+]
+ScopeOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--scope",
+        help="The scope to work in: the value of the store's scope key (e.g. a user id).",
+        rich_help_panel=_STORE,
+        show_default=False,
+    ),
+]
+
+
+DeprecatesOpt = Annotated[
+    list[str] | None,
+    _opt(
+        "--deprecates",
+        "-d",
+        help="An exact outdated string, as the old memories write it (repeat for several).",
+    ),
+]
+AboutOpt = Annotated[
+    list[str] | None,
+    _opt(
+        "--about",
+        "-a",
+        help="An anchor: the subject the outdated strings belong to (repeat for several). "
+        "With it only records that also name an anchor are reached, e.g. -d Michelle -a Acme.",
+    ),
+]
+
+
+def _json_opt(what: str) -> Any:
+    """Return the ``--json`` option, saying what it prints."""
+    return typer.Option("--json", help=f"Print {what} as JSON.")
+
+
+# --------------------------------------------------------------------- entry
+
+
+def main() -> None:
+    """Run the ``nowline`` command (the console-script entry point)."""
+    # The bundled model loads from its installed folder; never reach for a model hub.
+    for key, value in (
+        ("HF_HUB_OFFLINE", "1"),
+        ("TRANSFORMERS_OFFLINE", "1"),
+        ("TOKENIZERS_PARALLELISM", "false"),
+        ("HF_HUB_DISABLE_PROGRESS_BARS", "1"),
+        ("ANONYMIZED_TELEMETRY", "False"),
+    ):
+        os.environ.setdefault(key, value)
+    app()
+
+
+def _print_version(value: bool) -> None:
+    """Print nowline's version (and chromadb's) and exit, for ``--version``."""
+    if not value:
+        return
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        chroma = f" (chromadb {version('chromadb')})"
+    except PackageNotFoundError:  # pragma: no cover - chromadb is a dependency
+        chroma = ""
+    typer.echo(f"nowline {version('nowline')}{chroma}")
+    raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="Print nowline's version and exit.",
+        ),
+    ] = False,
+) -> None:
+    pass
+
+
+# ----------------------------------------------------------------- output
+
+
+def _safe(text: object) -> str:
+    """Return ``text`` ready for a rich table cell: terminal-safe and markup-escaped."""
+    return escape(terminal_safe(str(text)))
+
+
+def _echo(text: str) -> None:
+    """Print plain text to stdout, terminal-safe."""
+    width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+    typer.echo(terminal_safe(text, width=max(width, MIN_TERMINAL_WIDTH) if width else None))
+
+
+def _echo_json(data: Any) -> None:
+    """Print ``data`` as JSON; controls inside strings are escaped, so it is terminal-safe."""
+    typer.echo(json_text(data))
+
+
+def _out() -> Console:
+    """Return a console on stdout (created per call, so redirected streams are honoured)."""
+    return Console(highlight=False, soft_wrap=False)
+
+
+def _err() -> Console:
+    """Return a console on stderr, for errors and progress."""
+    return Console(stderr=True, highlight=False)
+
+
+def _fail(message: str, code: int = 1) -> NoReturn:
+    """Print ``message`` as an error and exit with ``code``."""
+    _err().print(f"[bold red]Error:[/] {_safe(message)}")
+    raise typer.Exit(code)
+
+
+def _plural(count: int, singular: str, plural: str | None = None) -> str:
+    """Return ``count`` with the noun in the right number ("1 correction", "2 corrections")."""
+    return f"{count} {singular if count == 1 else plural or singular + 's'}"
+
+
+def _utc(seconds: float | None) -> str:
+    """Return epoch seconds as UTC time text for a table, or '-'."""
+    if seconds is None:
+        return "-"
+    try:
+        return datetime.fromtimestamp(seconds, tz=timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+    except (OverflowError, OSError, ValueError):
+        return str(seconds)
+
+
+def _short(text: str | None, width: int = 100) -> str:
+    """Return ``text`` on one line, cut to ``width`` characters."""
+    one = " ".join((text or "").split())
+    return one if len(one) <= width else one[: width - 1] + "…"
+
+
+# ------------------------------------------------------------------ the store
+
+
+@dataclass(frozen=True)
+class _Options:
+    """The store options every command shares (defined once, added by :func:`_command`)."""
+
+    collection: str | None = None
+    scope_key: str | None = None
+    url: str | None = None
+    token: str | None = None
+    token_header: TokenHeader = TokenHeader.AUTHORIZATION
+    tenant: str | None = None
+    database: str | None = None
+
+
+_SHARED: tuple[tuple[str, Any, Any], ...] = (
+    ("collection", CollectionOpt, None),
+    ("scope_key", ScopeKeyOpt, None),
+    ("url", UrlOpt, None),
+    ("token", TokenOpt, None),
+    ("token_header", TokenHeaderOpt, TokenHeader.AUTHORIZATION),
+    ("tenant", TenantOpt, None),
+    ("database", DatabaseOpt, None),
+)
+
+
+class _Command(TyperCommand):
+    """A command whose help shows no ``<bool>`` for flags, and whose typo hints make sense.
+
+    click suggests options by ``difflib`` over whole names, so the shared ``--`` makes a
+    short typo look close to any option that holds its letter (``--k`` suggested
+    ``--token``). Names are compared without their dashes instead: ``--tokn`` still
+    suggests ``--token``; ``--k`` suggests nothing.
+    """
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        """Return the parameters, with no type shown for flags (``--json``, ``--help``)."""
+        params = super().get_params(ctx)
+        for param in params:
+            if getattr(param, "is_flag", False) and not getattr(param, "count", False):
+                param.metavar = ""
+        return params
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """Parse as click does; an unknown option is suggested only by a close name."""
+        try:
+            return super().parse_args(ctx, args)
+        except Exception as exc:
+            given = getattr(exc, "option_name", None)
+            if isinstance(given, str) and hasattr(exc, "possibilities"):
+                from difflib import get_close_matches
+
+                names = {o.lstrip("-"): o for p in self.get_params(ctx) for o in p.opts}
+                close = get_close_matches(given.lstrip("-"), list(names), cutoff=0.7)
+                exc.possibilities = [names[c] for c in close if names[c].startswith("--")]
+            raise
+
+
+def _command(name: str | None = None) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Register a command that takes the shared store options, passed to it as ``opts``."""
+
+    def register(func: Callable[..., None]) -> Callable[..., None]:
+        signature = inspect.signature(func, eval_str=True)
+        own = [p for p in signature.parameters.values() if p.name != "opts"]
+        shared = [
+            inspect.Parameter(key, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=ann)
+            for key, ann, default in _SHARED
+        ]
+
+        @functools.wraps(func)
+        def run(**kwargs: Any) -> None:
+            opts = _Options(**{key: kwargs.pop(key) for key, _, _ in _SHARED})
+            func(opts=opts, **kwargs)
+
+        params = [*own, *shared]
+        run.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
+        run.__annotations__ = {p.name: p.annotation for p in params}
+        app.command(name, cls=_Command)(run)
+        return func
+
+    return register
+
+
+def _from_env(value: str | None, variable: str) -> bool:
+    """Return whether an option's value is (or may be) its environment variable's.
+
+    An explicit option with the same value as the variable counts as the variable's, which
+    changes nothing: PATH then wins over it just the same.
+    """
+    return value is not None and value == os.environ.get(variable)
+
+
+def _store(path: str | None, opts: _Options, flag: str = "PATH") -> Store:
+    """Return the store the options name: PATH (or --path), or --url (or NOWLINE_URL).
+
+    A leading ``~`` in PATH is expanded (by :class:`nowline.stores.Store`): MCP clients start
+    commands without a shell.
+    """
+    from ..stores import Store
+
+    url, token, tenant, database = opts.url, opts.token, opts.tenant, opts.database
+    hint = "'PATH'" if flag == "PATH" else f"'{flag}'"
+    served = path is not None and path.startswith(("http://", "https://"))
+    if flag == "PATH" and url is None and served:
+        path, url = None, path  # a server URL given where PATH goes
+    if path is not None and url is not None:
+        if not _from_env(url, URL_ENV):
+            raise typer.BadParameter(
+                f"give the store once: a folder {flag}, or --url for a Chroma server.",
+                param_hint="'--url'",
+            )
+        url = None  # an explicit PATH wins over NOWLINE_URL
+    if path is None and url is None:
+        raise typer.BadParameter(
+            f"give the store: a folder {flag}, or --url http://host:port for a Chroma server "
+            f"(or set {URL_ENV}).",
+            param_hint=hint,
+        )
+    if url is None:
+        for name, value in (("tenant", tenant), ("database", database)):
+            if value is not None and not _from_env(value, f"CHROMA_{name.upper()}"):
+                raise typer.BadParameter(
+                    f"--{name} is for a Chroma server; give --url too (a local folder has "
+                    "one database).",
+                    param_hint=f"'--{name}'",
+                )
+        tenant = database = token = None
+    from ..errors import InvalidInput
+
+    try:
+        return Store(path, url, token, opts.token_header.value, tenant, database)
+    except InvalidInput as exc:
+        raise typer.BadParameter(str(exc), param_hint=hint) from None
+
+
+def _shift(
+    path: str | None, value: str | None, url: str | None, what: str
+) -> tuple[str | None, str]:
+    """Return (PATH, the command's own argument) from one or two positional arguments.
+
+    PATH comes first and is left out for a server, so a lone argument is the command's own
+    one when --url (or NOWLINE_URL) names a server.
+    """
+    if value is None and path is not None and url is not None:
+        return None, path
+    if value is None:
+        raise typer.BadParameter(f"missing: give {what}.", param_hint=f"'{what}'")
+    return path, value
+
+
+def _open(
+    store: Store, opts: _Options, *, create: bool = False, embeds: bool = False
+) -> Collection:
+    """Open the collection through nowline's store opener; its refusals become CLI errors.
+
+    ``embeds`` says whether the command embeds (recall, the writes of documents): the others
+    open any collection, whatever embedding function it was made with.
+    """
+    from ..errors import (
+        AmbiguousCollection,
+        CollectionNotFound,
+        EmbeddingUnavailable,
+        InvalidInput,
+        StoreBusy,
+        StoreNotFound,
+    )
+    from ..requests import check_scope_key
+    from ..stores import check_collection_name, open_collection
+
+    try:
+        check_scope_key(opts.scope_key)
+    except InvalidInput as exc:
+        raise typer.BadParameter(str(exc), param_hint="'--scope-key'") from None
+    if create and opts.collection is not None:
+        try:
+            check_collection_name(opts.collection)
+        except InvalidInput as exc:
+            raise typer.BadParameter(str(exc), param_hint="'--collection'") from None
+    try:
+        client = store.connect(create=create)
+    except StoreNotFound as exc:
+        raise typer.BadParameter(
+            f"{exc} Give the folder of a chromadb.PersistentClient, or a server with --url.",
+            param_hint="'PATH'",
+        ) from None
+    except InvalidInput as exc:  # the URL or the token header
+        raise typer.BadParameter(str(exc), param_hint="'--url'") from None
+    except ValueError as exc:  # chromadb: the server does not answer, or no such tenant/db
+        _fail(
+            f"Could not use the Chroma server at {store.url}: {exc} Check --url (and "
+            "--tenant, --database, --token); start a server with `chroma run --path FOLDER`."
+        )
+    try:
+        return open_collection(
+            client,
+            opts.collection,
+            create=create,
+            scope_key=opts.scope_key,
+            embeds=embeds,
+        )
+    except AmbiguousCollection as exc:
+        raise typer.BadParameter(
+            f"{store.describe()} holds {len(exc.names)} collections; pick one with "
+            f"--collection: {', '.join(exc.names)}.",
+            param_hint="'--collection'",
+        ) from None
+    except CollectionNotFound as exc:
+        if exc.name is None:  # nothing was asked for by name: the store itself is empty
+            _fail(
+                f"{store.describe()[0].upper()}{store.describe()[1:]} has no collections yet: "
+                "store memories first (nowline remember, nowline import or nowline mcp), or "
+                "check that this is the store you meant.",
+                code=2,
+            )
+        listed = ", ".join(exc.names) if exc.names else "none"
+        raise typer.BadParameter(
+            f"No collection {exc.name!r} in {store.describe()} (it has: {listed}).",
+            param_hint="'--collection'",
+        ) from None
+    except EmbeddingUnavailable as exc:
+        _fail(
+            f"The collection {exc.collection!r} embeds with a function that the nowline command "
+            "cannot build, and this command embeds text. Run it from Python instead, with the "
+            "module that registers the function imported first (nowline.open_collection "
+            "opens the store as this command does). The commands that embed nothing (stats, "
+            "corrections, check, preview, retract, repair, hook, scan) work on this collection "
+            "as they are."
+        )
+    except StoreBusy:
+        _busy(store)
+    except InvalidInput as exc:
+        if opts.scope_key is None:
+            _fail(str(exc))
+        raise typer.BadParameter(
+            f"{exc} Leave --scope-key out (the store remembers its key) or give that key.",
+            param_hint="'--scope-key'",
+        ) from None
+
+
+def _busy(store: Store) -> NoReturn:
+    """Fail because another process writes to the local store; say how to share it."""
+    path = os.path.realpath(store.path or ".")
+    _fail(
+        f"Another process is writing to the local store at {path} (an MCP server, or "
+        "another import): a local store has one writer, so this command cannot write to it. "
+        "To write from here too, serve the folder with a Chroma server "
+        f"(`chroma run --path {path} --port 8000`) and connect this command and the other "
+        "process to it with --url http://localhost:8000 (`nowline mcp --url ...`). The "
+        "commands that only read (stats, corrections, recall, preview, check) work as they "
+        "are."
+    )
+
+
+@contextmanager
+def _nowline_errors(store: Store) -> Iterator[None]:
+    """Turn nowline's errors into a message on stderr and exit code 1."""
+    from ..errors import NowlineError, StoreBusy
+
+    try:
+        yield
+    except StoreBusy:
+        _busy(store)
+    except NowlineError as exc:
+        _fail(str(exc))
+
+
+def _scope_metadata(col: Collection, scope: str | None) -> dict[str, Any] | None:
+    """Return the metadata that selects ``--scope``, or None without it."""
+    if scope is None:
+        return None
+    if col.scope_key is None:
+        raise typer.BadParameter(
+            "this store has no scope key; give --scope-key KEY with --scope (the metadata "
+            "key whose value --scope is).",
+            param_hint="'--scope'",
+        )
+    from ..errors import InvalidInput
+    from ..requests import scope_value
+
+    try:
+        return {col.scope_key: scope_value(col, col.scope_key, scope)}
+    except InvalidInput as exc:
+        raise typer.BadParameter(str(exc), param_hint="'--scope'") from None
+
+
+def _require_scope(col: Collection, metadata: dict[str, Any] | None, what: str) -> None:
+    """Refuse a command on a scoped collection without the scope (the library's rule)."""
+    from ..requests import scope_needed
+
+    key = scope_needed(col.scope_key, col.scope_keys, metadata)
+    if key is not None:
+        raise typer.BadParameter(
+            f"this store keeps scopes apart by the metadata key {key!r}, so {what} needs the "
+            f"scope: pass --scope VALUE (a {key}).",
+            param_hint="'--scope'",
+        )
+
+
+# ------------------------------------------------------------------ commands
+
+
+@_command()
+def stats(
+    path: PathArg = None,
+    top: Annotated[
+        int, typer.Option("--top", min=1, help="How many deprecated strings to list.")
+    ] = 5,
+    json_out: Annotated[bool, _json_opt("the counts")] = False,
+    *,
+    opts: _Options,
+) -> None:
+    """Show records, corrections, the share that is historical, and the widest reach."""
+    store = _store(path, opts)
+    col = _open(store, opts)
+    with _nowline_errors(store):
+        roles = col.stats()
+        rows = col.corrections()
+    active = sum(1 for c in rows if c.status == "active")
+    records = roles["records"]
+    share = roles[HISTORICAL] / records if records else 0.0
+    widest = sorted((c for c in rows if c.status == "active"), key=lambda c: -c.reach)[:top]
+    if json_out:
+        _echo_json(
+            {
+                "store": store.path or store.url,
+                "collection": col.name,
+                "records": records,
+                "roles": {k: v for k, v in roles.items() if k != "records"},
+                "corrections": {"active": active, "retracted": len(rows) - active},
+                HISTORICAL: roles[HISTORICAL],
+                "historical_share": share,
+                "widest_reach": [
+                    {"id": c.id, "deprecates": c.deprecates, "about": c.about, "reach": c.reach}
+                    for c in widest
+                ],
+            }
+        )
+        return
+    out = _out()
+    out.print(f"[bold]{_safe(col.name)}[/] in {_safe(store.path or store.url)}")
+    summary = Table.grid(padding=(0, 2))
+    summary.add_row("records", str(records))
+    summary.add_row("corrections", f"{len(rows)} ({active} active, {len(rows) - active} retracted)")
+    summary.add_row(
+        "roles",
+        ", ".join(f"{roles[k]} {k}" for k in (CURRENT, HISTORICAL, TRANSITION, RETRACTED)),
+    )
+    summary.add_row(
+        HISTORICAL, f"{roles[HISTORICAL]} ({share:.1%}) superseded by an active correction"
+    )
+    out.print(summary)
+    if widest:
+        out.print("Corrections with the widest reach:")
+        table = Table()
+        table.add_column("deprecates")
+        table.add_column("reach", justify="right")
+        for c in widest:
+            table.add_row(_safe(", ".join(c.deprecates)), str(c.reach))
+        out.print(table)
+
+
+@_command()
+def corrections(
+    path: PathArg = None,
+    json_out: Annotated[bool, _json_opt("the corrections")] = False,
+    *,
+    opts: _Options,
+) -> None:
+    """List every correction: id, time, deprecates, source, reach and status, oldest first.
+
+    The same list as Collection.corrections(); --json gives times as ISO 8601 (UTC) with the
+    epoch seconds beside them (time_epoch, retracted_epoch).
+    """
+    store = _store(path, opts)
+    col = _open(store, opts)
+    with _nowline_errors(store):
+        rows = col.corrections()
+    if json_out:
+        _echo_json([_summary_json(r) for r in rows])
+        return
+    out = _out()
+    if not rows:
+        out.print(f"No corrections in {_safe(col.name)}.")
+        return
+    anchored = any(r.about for r in rows)
+    sourced = any(r.source for r in rows)
+    table = Table(title=f"Corrections in {_safe(col.name)}", title_justify="left")
+    table.add_column("id", overflow="fold")
+    table.add_column("time (UTC)", no_wrap=True)
+    table.add_column("deprecates", overflow="fold")
+    if anchored:
+        table.add_column("about", overflow="fold")
+    if sourced:
+        table.add_column("source", overflow="fold")
+    table.add_column("reach", justify="right")
+    table.add_column("status")
+    for r in rows:
+        cells = [_safe(r.id), _utc(r.time), _safe(", ".join(r.deprecates))]
+        if anchored:
+            cells.append(_safe(", ".join(r.about)))
+        if sourced:
+            cells.append(_safe(r.source or "-"))
+        table.add_row(*cells, str(r.reach), r.status)
+    out.print(table)
+
+
+def _summary_json(row: CorrectionSummary) -> dict[str, Any]:
+    """Return one correction as the JSON output shows it (times as ISO 8601 and epoch)."""
+    return cast(dict[str, Any], iso_times(row.model_dump(mode="json")))
+
+
+def _dump(model: BaseModel) -> Any:
+    """Return a nowline model as the JSON output shows it."""
+    return iso_times(model.model_dump(mode="json"))
+
+
+@_command()
+def recall(
+    path: PathArg = None,
+    text: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="TEXT", help="What to recall (required, not empty).", show_default=False
+        ),
+    ] = None,
+    k: Annotated[int, typer.Option("-k", "--n-results", "--k", min=1, help="How many hits.")] = 5,
+    as_of: Annotated[
+        str | None,
+        _opt("--as-of", help="Answer as the store knew things then (ISO 8601 or epoch seconds)."),
+    ] = None,
+    historical: Annotated[
+        bool,
+        typer.Option("--historical/--no-historical", help="Keep historical hits."),
+    ] = True,
+    scope: ScopeOpt = None,
+    json_out: Annotated[
+        bool, _json_opt("the evidence packet (times as ISO 8601 with *_epoch)")
+    ] = False,
+    *,
+    opts: _Options,
+) -> None:
+    """Recall memories as a model would see them: each outdated one with its now-line."""
+    path, query = _shift(path, text, opts.url, "TEXT")
+    if not query.strip():
+        raise typer.BadParameter(
+            "the text to recall is empty; say what to recall.", param_hint="'TEXT'"
+        )
+    if as_of is not None:
+        from ..errors import InvalidInput
+        from ..requests import to_epoch
+
+        try:
+            to_epoch(as_of, what="--as-of")
+        except InvalidInput as exc:
+            raise typer.BadParameter(str(exc), param_hint="'--as-of'") from None
+    store = _store(path, opts)
+    col = _open(store, opts, embeds=True)
+    where = _scope_metadata(col, scope)
+    with _nowline_errors(store):
+        packet = col.recall(
+            query, n_results=k, as_of=as_of, include_historical=historical, where=cast(Any, where)
+        )
+    if json_out:
+        _echo_json(_dump(packet))
+    else:
+        _echo(packet.render())
+
+
+@_command()
+def preview(
+    path: PathArg = None,
+    deprecates: DeprecatesOpt = None,
+    about: AboutOpt = None,
+    scope: Annotated[
+        str | None,
+        _opt(
+            "--scope",
+            help="The scope value the correction would have (its scope key is the store's, or "
+            "--scope-key).",
+            store=True,
+        ),
+    ] = None,
+    text: Annotated[
+        str | None,
+        _opt(
+            "--text",
+            "-t",
+            help="The correction's text, if written: its other strings are checked as "
+            "swapped old and new values, and each deprecated string must occur in it.",
+        ),
+    ] = None,
+    json_out: Annotated[bool, _json_opt("the reach and the records")] = False,
+    *,
+    opts: _Options,
+) -> None:
+    """Show which records a correction would reach, and whether it would be refused."""
+    from ..requests import DEFAULT_MAX_REACH, REACH_FLOOR, reach_limit
+
+    if not deprecates:
+        raise typer.BadParameter(
+            "missing: give the outdated strings, e.g. -d metalcraftai/ufo.",
+            param_hint="'--deprecates'",
+        )
+    store = _store(path, opts)
+    col = _open(store, opts)
+    metadata = _scope_metadata(col, scope)
+    with _nowline_errors(store):
+        ids = col.preview(deprecates, about=about or None, metadata=metadata, text=text)
+    total = col.count()
+    limit = reach_limit(DEFAULT_MAX_REACH, total) or 0
+    docs = col.get(ids=ids, include=["documents"])["documents"] if ids else []
+    if json_out:
+        _echo_json(
+            {
+                "deprecates": deprecates,
+                "about": about or [],
+                "reach": len(ids),
+                "limit": limit,
+                "records": [{"id": i, "document": d} for i, d in zip(ids, docs or [], strict=True)],
+                "near_misses": [{"string": s, "records": n} for s, n in ids.near_misses],
+                "refusal": ids.refusal,
+            }
+        )
+        return
+    out = _out()
+    anchors = f" about {_safe(repr(about))}" if about else ""
+    out.print(
+        f"{len(ids)} of {_plural(total, 'record')} would be reached by "
+        f"{_safe(repr(deprecates))}{anchors}."
+    )
+    if ids:
+        table = Table()
+        table.add_column("id", overflow="fold")
+        table.add_column("document")
+        for rid, doc in zip(ids, docs or [], strict=True):
+            table.add_row(_safe(rid), _safe(_short(doc)))
+        out.print(table)
+    if len(ids) > limit:
+        out.print(
+            f"[yellow]A correction with this reach is refused by default: the limit is {limit} "
+            f"records ({DEFAULT_MAX_REACH:.0%} of the store, at least {REACH_FLOOR}). Use a "
+            "narrower string, or add --about; `nowline import` takes a larger --max-reach.[/]"
+        )
+    elif ids.refusal is not None:
+        out.print(f"[yellow]correct() would refuse it: {_safe(ids.refusal)}[/]")
+
+
+@_command()
+def check(
+    path: PathArg = None,
+    text: Annotated[
+        str | None, _arg("TEXT", "The text to check, or - to read it from stdin (required).")
+    ] = None,
+    scope: Annotated[
+        str | None,
+        _opt(
+            "--scope",
+            help="On a scoped store: whose corrections apply (the value of its scope key).",
+            store=True,
+        ),
+    ] = None,
+    metadata: Annotated[
+        str | None,
+        _opt(
+            "--metadata",
+            help="The caller's metadata as JSON; on a scoped store its scope key selects the "
+            "corrections (--scope is the short form).",
+            store=True,
+        ),
+    ] = None,
+    json_out: Annotated[bool, _json_opt("the trips (each correction the text names)")] = False,
+    *,
+    opts: _Options,
+) -> None:
+    """Check a command, plan or document against the corrections; exit 1 if any apply.
+
+    Use it in scripts and git hooks: for each correction the text trips it prints the
+    outdated string and the now-line, and exits 1; it exits 0 when nothing is outdated. A
+    coding agent's tool hook needs `nowline hook` (exit 1 does not block a tool call there).
+    """
+    path, given = _shift(path, text, opts.url, "TEXT")
+    meta: dict[str, Any] | None = None
+    if metadata is not None:
+        try:
+            parsed = json.loads(metadata)
+        except json.JSONDecodeError as exc:
+            raise typer.BadParameter(f"not JSON: {exc}", param_hint="'--metadata'") from None
+        if not isinstance(parsed, dict):
+            raise typer.BadParameter("give a JSON object", param_hint="'--metadata'")
+        meta = parsed
+    body = sys.stdin.read() if given == "-" else given
+    if not body.strip():  # as recall: an empty text is a mistake, not "nothing outdated"
+        raise typer.BadParameter(
+            "the text to check is empty; give the text, or - and the text on stdin.",
+            param_hint="'TEXT'",
+        )
+    store = _store(path, opts)
+    col = _open(store, opts)
+    if scope is not None:
+        meta = {**(meta or {}), **(_scope_metadata(col, scope) or {})}
+    _require_scope(col, meta, "check")
+    from ..models import stale_message
+
+    with _nowline_errors(store):
+        trips = col.check(body, metadata=meta)
+    if json_out:
+        _echo_json([_dump(t) for t in trips])
+    elif trips:
+        _echo(stale_message(trips, override=None))
+    else:
+        _echo("Nothing in this text is outdated.")
+    if trips:
+        raise typer.Exit(1)
+
+
+@_command()
+def retract(
+    path: PathArg = None,
+    correction_id: Annotated[
+        str | None,
+        typer.Argument(metavar="ID", help="The correction's id (required).", show_default=False),
+    ] = None,
+    *,
+    opts: _Options,
+) -> None:
+    """Undo a wrong correction; it stays in the store, marked retracted."""
+    path, cid = _shift(path, correction_id, opts.url, "ID")
+    store = _store(path, opts)
+    col = _open(store, opts)
+    with _nowline_errors(store):
+        before = {c.id: c for c in col.corrections()}.get(cid)
+        if before is not None and before.status == "retracted":
+            _out().print(
+                f"Correction {_safe(cid)} was already retracted at {_utc(before.retracted)} "
+                "UTC; nothing changed."
+            )
+            return
+        covered = _covered(col, cid, before)
+        col.retract(cid)
+        roles = [h.role for h in col.hits(covered)] if covered else []
+    still = sum(1 for r in roles if r == HISTORICAL)
+    freed = len(roles) - still
+    message = f"Retracted correction {_safe(cid)}. "
+    if not roles:
+        message += "It covered no records, so no other memory changed."
+    elif not still:
+        message += f"The {_plural(freed, 'record')} it covered read as current again."
+    elif not freed:
+        message += (
+            f"The {_plural(still, 'record')} it covered "
+            f"{'is' if still == 1 else 'are'} still covered by another correction."
+        )
+    else:
+        message += (
+            f"Of the {len(roles)} records it covered, {freed} read as current again and "
+            f"{still} {'is' if still == 1 else 'are'} still covered by another correction."
+        )
+    _out().print(message + " The correction stays in the store, marked retracted.")
+
+
+def _covered(col: Collection, cid: str, summary: CorrectionSummary | None) -> list[str]:
+    """Return the ids of the records a correction covers (its strings, in its scope)."""
+    if summary is None:
+        return []
+    scope = None
+    if col.scope_key is not None:
+        got = col.get(ids=[cid], include=["metadatas"])
+        metas = got["metadatas"] or []
+        meta = (metas[0] if metas else None) or {}
+        if col.scope_key in meta:
+            scope = {col.scope_key: meta[col.scope_key]}
+    ids = col.preview(summary.deprecates, about=summary.about or None, metadata=scope)
+    return [i for i in ids if i != cid]
+
+
+@_command()
+def repair(
+    path: PathArg = None,
+    *,
+    opts: _Options,
+) -> None:
+    """Rebuild every link from the documents and store what differs (safe to rerun)."""
+    store = _store(path, opts)
+    col = _open(store, opts)
+    total = col.count()
+    with (
+        _nowline_errors(store),
+        _err().status(f"Repairing links of {_plural(total, 'record')} in {_safe(col.name)}…"),
+    ):
+        report = col.repair()
+    out = _out()
+    summary = Table.grid(padding=(0, 2))
+    summary.add_row("records scanned", str(report.records))
+    summary.add_row("corrections", str(report.corrections))
+    summary.add_row("records updated", str(report.updated))
+    summary.add_row("links added", str(report.links_added))
+    summary.add_row("links removed", str(report.links_removed))
+    summary.add_row("seconds", f"{report.seconds:.2f}")
+    out.print(f"Repaired {_safe(col.name)}:")
+    out.print(summary)
+    if report.updated == 0:
+        out.print("Every stored link was already right.")
+
+
+# ----------------------------------------------------------- remember, correct
+
+TextArg = Annotated[
+    str | None,
+    typer.Argument(metavar="TEXT", help="The record's text (required).", show_default=False),
+]
+IdOpt = Annotated[
+    str | None,
+    typer.Option("--id", help="The record id (default: a new UUID).", show_default=False),
+]
+MetadataOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--metadata",
+        help='User metadata as a JSON object, e.g. \'{"source": "standup"}\'.',
+        show_default=False,
+    ),
+]
+ObservedOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--observed-at",
+        help="When the fact was observed (ISO 8601 or epoch seconds; default: now).",
+        show_default=False,
+    ),
+]
+WriteScopeOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--scope",
+        help="On a scoped store: the scope to write in (the value of its scope key).",
+        rich_help_panel=_STORE,
+        show_default=False,
+    ),
+]
+
+
+def _record_metadata(metadata: str | None, col: Collection, scope: str | None) -> Any:
+    """Return the metadata of a record to write: --metadata checked, --scope added."""
+    from ..errors import InvalidInput
+    from ..requests import check_metadata
+
+    meta: dict[str, Any] | None = None
+    if metadata is not None:
+        try:
+            parsed = json.loads(metadata)
+            meta = check_metadata(parsed) if isinstance(parsed, dict) else None
+        except json.JSONDecodeError as exc:
+            raise typer.BadParameter(f"not JSON: {exc}", param_hint="'--metadata'") from None
+        except InvalidInput as exc:
+            raise typer.BadParameter(str(exc), param_hint="'--metadata'") from None
+        if meta is None:
+            raise typer.BadParameter("give a JSON object", param_hint="'--metadata'")
+    if scope is not None:
+        meta = {**(meta or {}), **(_scope_metadata(col, scope) or {})}
+    return meta
+
+
+@_command()
+def remember(
+    path: PathArg = None,
+    text: TextArg = None,
+    record_id: IdOpt = None,
+    metadata: MetadataOpt = None,
+    observed_at: ObservedOpt = None,
+    scope: WriteScopeOpt = None,
+    json_out: Annotated[bool, _json_opt("the id and the corrections that cover it")] = False,
+    *,
+    opts: _Options,
+) -> None:
+    """Store one memory; say if a stored correction already covers it.
+
+    The memory is embedded with the collection's own function; an empty store gets a
+    collection named "memory".
+    """
+    path, body = _shift(path, text, opts.url, "TEXT")
+    if not body.strip():
+        raise typer.BadParameter("the text is empty; say what to remember.", param_hint="'TEXT'")
+    store = _store(path, opts)
+    col = _open(store, opts, create=True, embeds=True)
+    meta = _record_metadata(metadata, col, scope)
+    _require_scope(col, meta, "remember")
+    with _nowline_errors(store):
+        rid = col.remember(body, id=record_id, metadata=meta, observed_at=observed_at)
+        hit = next(iter(col.hits([rid])), None)
+    by = [c.id for c in hit.direct] if hit is not None else []
+    if json_out:
+        _echo_json({"id": rid, "superseded_by": by})
+        return
+    _echo(f"Stored memory {rid} in {col.name}.")
+    if hit is not None and by:
+        from ..render import format_lines
+
+        _echo("It names something a stored correction marks as outdated; recall shows:")
+        _echo("\n".join(format_lines(hit.lines())))
+
+
+@_command()
+def correct(
+    path: PathArg = None,
+    text: Annotated[
+        str | None,
+        _arg(
+            "TEXT",
+            'The correction: what changed, naming the outdated strings ("Moved from A to B").',
+        ),
+    ] = None,
+    deprecates: DeprecatesOpt = None,
+    about: AboutOpt = None,
+    record_id: IdOpt = None,
+    metadata: MetadataOpt = None,
+    observed_at: ObservedOpt = None,
+    scope: WriteScopeOpt = None,
+    allow_generic: Annotated[
+        bool,
+        typer.Option(
+            "--allow-generic", help="Accept a common word or bare number without --about."
+        ),
+    ] = False,
+    allow_unreached: Annotated[
+        bool,
+        typer.Option(
+            "--allow-unreached",
+            help="Store it even if it reaches no record while the store names a near miss.",
+        ),
+    ] = False,
+    allow_absent: Annotated[
+        bool,
+        typer.Option("--allow-absent", help="Accept outdated strings that TEXT does not name."),
+    ] = False,
+    json_out: Annotated[bool, _json_opt("the id, the reach and any near misses")] = False,
+    *,
+    opts: _Options,
+) -> None:
+    """Store a correction: every memory naming an outdated string shows it beneath.
+
+    Refused (exit 1, nothing written) when a string is absent from TEXT, generic without
+    --about, too broad for the store, or reaches nothing while the store names a near miss
+    (the suggestions are printed). Check first with `nowline preview`.
+    """
+    from ..errors import CorrectionTooBroad, NowlineError, StoreBusy, Unreached
+
+    path, body = _shift(path, text, opts.url, "TEXT")
+    if not body.strip():
+        raise typer.BadParameter("the text is empty; say what changed.", param_hint="'TEXT'")
+    if not deprecates:
+        raise typer.BadParameter(
+            "missing: give the outdated strings, e.g. -d metalcraftai/ufo.",
+            param_hint="'--deprecates'",
+        )
+    store = _store(path, opts)
+    col = _open(store, opts, create=True, embeds=True)
+    meta = _record_metadata(metadata, col, scope)
+    _require_scope(col, meta, "correct")
+    try:
+        report = col.correct(
+            body,
+            deprecates=deprecates,
+            about=about or None,
+            id=record_id,
+            metadata=meta,
+            observed_at=observed_at,
+            allow_absent=allow_absent,
+            allow_generic=allow_generic,
+            allow_unreached=allow_unreached,
+        )
+    except StoreBusy:
+        _busy(store)
+    except Unreached as exc:
+        misses = [{"string": m, "records": n} for m, n in exc.near_misses]
+        if json_out:
+            _echo_json({"stored": False, "refusal": exc.summary, "near_misses": misses})
+            raise typer.Exit(1) from None
+        _fail(
+            f"{exc.summary} Fix --deprecates (and the text), or pass --allow-unreached if it is "
+            "meant to reach no record yet."
+        )
+    except CorrectionTooBroad as exc:
+        _fail(
+            f"The correction would reach {exc.reach} records (the limit is {exc.limit}) through "
+            f"{list(deprecates)!r}. Use a narrower string or add --about; check the reach with "
+            "`nowline preview`."
+        )
+    except NowlineError as exc:
+        _fail(str(exc))
+    if json_out:
+        _echo_json({"stored": True, **_dump(report)})
+        return
+    noun = "memory that names" if report.reached == 1 else "memories that name"
+    _echo(
+        f"Stored correction {report.id} in {col.name}. It is shown beneath {report.reached} "
+        f"{noun} {', '.join(repr(d) for d in deprecates)}. Undo: nowline retract {report.id}"
+    )
+
+
+# -------------------------------------------------------------------- import
+# The rules live in nowline.jsonl (plan, against, write); the command draws the progress.
+
+
+def _max_reach(value: str) -> float | int | str | None:
+    """Parse ``--max-reach`` by the library's one rule (``nowline.requests.parse_max_reach``)."""
+    from ..errors import InvalidInput
+    from ..requests import parse_max_reach
+
+    try:
+        return parse_max_reach(value)
+    except InvalidInput as exc:
+        raise typer.BadParameter(str(exc), param_hint="'--max-reach'") from None
+
+
+@_command("import")
+def import_(
+    path: PathArg = None,
+    file: Annotated[
+        str | None,
+        _arg(
+            "FILE.jsonl",
+            "One JSON object per line: text, and optionally id, metadata, observed_at, "
+            "deprecates (a line with deprecates is a correction) and about (its anchors).",
+        ),
+    ] = None,
+    allow_generic: Annotated[
+        bool,
+        typer.Option(
+            "--allow-generic",
+            help="Accept deprecated strings that are common words or bare numbers without an "
+            '"about" anchor.',
+        ),
+    ] = False,
+    allow_absent: Annotated[
+        bool,
+        typer.Option(
+            "--allow-absent",
+            help="Accept deprecated strings that do not occur in their correction's text.",
+        ),
+    ] = False,
+    allow_unreached: Annotated[
+        bool,
+        typer.Option(
+            "--allow-unreached",
+            help="Store a correction that reaches no record even where the store names a "
+            "near miss of its strings (a typo or swapped old and new values).",
+        ),
+    ] = False,
+    max_reach: Annotated[
+        str,
+        typer.Option(
+            "--max-reach",
+            help="Refuse a correction that reaches more than this: a share of the store, a "
+            "count, or 'none'. Default: a quarter of the store, at least 100 records.",
+        ),
+    ] = "default",
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Validate every line and write nothing.")
+    ] = False,
+    on_existing: Annotated[
+        OnExisting,
+        typer.Option(
+            "--on-existing",
+            help="A line whose id the collection already holds: fail (nothing is written), "
+            "skip it (the stored record stays), or upsert it (the line replaces the record).",
+        ),
+    ] = OnExisting.FAIL,
+    from_: Annotated[
+        str,
+        typer.Option(
+            "--from",
+            help="The file's format: 'nowline' (the lines above) or 'github-events' (one "
+            'GitHub webhook delivery a line: {"event", "delivery", "payload"}; repository '
+            "renames, transfers and archives become corrections, stored once each).",
+        ),
+    ] = "nowline",
+    scope: Annotated[
+        str | None,
+        _opt(
+            "--scope",
+            help="With --from github-events on a scoped store: the scope value of every "
+            "correction.",
+            store=True,
+        ),
+    ] = None,
+    scope_for: Annotated[
+        list[str] | None,
+        _opt(
+            "--scope-for",
+            help="With --from github-events: OWNER=VALUE, the scope of the corrections of one "
+            "repository owner (repeat for several; wins over --scope).",
+            store=True,
+        ),
+    ] = None,
+    *,
+    opts: _Options,
+) -> None:
+    """Load memories and corrections from a JSON Lines file, in file order.
+
+    Every line is validated first; if any is bad, their line numbers are listed and nothing
+    is written. An empty store gets a collection named "memory". With --from github-events,
+    other events and deliveries already stored are skipped and counted.
+    """
+    path, name = _shift(path, file, opts.url, "FILE.jsonl")
+    source = Path(name)
+    if not source.is_file():
+        raise typer.BadParameter(f"{name!r} is not a readable file.", param_hint="'FILE.jsonl'")
+    if from_ not in ("nowline", "github-events"):
+        raise typer.BadParameter("give 'nowline' or 'github-events'.", param_hint="'--from'")
+    if from_ == "github-events":
+        store = _store(path, opts)
+        _import_github_events(store, opts, source, scope, scope_for, dry_run)
+        return
+    if scope is not None or scope_for:
+        raise typer.BadParameter(
+            "--scope and --scope-for are for --from github-events; a nowline line carries "
+            "its scope in its metadata.",
+            param_hint="'--scope'",
+        )
+    from . import jsonl
+
+    reach_setting = _max_reach(max_reach)
+    store = _store(path, opts)
+    with source.open(encoding="utf-8") as fh:
+        plan = jsonl.plan(fh, allow_absent=allow_absent, allow_generic=allow_generic)
+    # A store (or collection) is opened only if it is there: a refused import creates none.
+    col = _open(store, opts) if store.exists and _has_collection(store, opts) else None
+    plan = jsonl.against(plan, col, on_existing.value)
+    if plan.bad:
+        lines = [f"line {b.line}: {_bad_line(b)}" for b in plan.bad[:_SHOWN_BAD_LINES]]
+        if len(plan.bad) > _SHOWN_BAD_LINES:
+            lines.append(f"... and {len(plan.bad) - _SHOWN_BAD_LINES} more bad lines")
+        advice = ""
+        if any(b.stored for b in plan.bad):
+            advice = (
+                " Lines whose ids the collection holds: --on-existing skip leaves the stored "
+                "records, --on-existing upsert replaces them."
+            )
+        _fail(
+            f"{name}: {_plural(len(plan.bad), 'bad line')}; nothing was written. Fix them and "
+            f"import again.{advice}\n" + "\n".join(lines)
+        )
+    summary = (
+        f"{_plural(len(plan.lines), 'record')} ({_plural(plan.memories, 'memory', 'memories')}, "
+        f"{_plural(plan.corrections, 'correction')})"
+    )
+    skipped = (
+        f"; skipped {_plural(len(plan.skipped), 'line')} already stored" if plan.skipped else ""
+    )
+    if dry_run:
+        _out().print(
+            f"{_safe(name)}: {summary}, all valid{skipped}; nothing was written (--dry-run)."
+        )
+        return
+    if col is None:
+        col = _open(store, opts, create=True, embeds=True)
+    elif plan.lines:
+        col = _open(store, opts, embeds=True)  # writing embeds: the function is needed now
+    if plan.lines:
+        _warm_up(col)
+    start = time.perf_counter()
+    with _nowline_errors(store):
+        written = _write_plan(
+            col, plan, allow_absent, allow_generic, reach_setting, allow_unreached
+        )
+    seconds = time.perf_counter() - start
+    rate = f", {written / seconds:.0f} records/s" if seconds > 0 and written else ""
+    _out().print(f"Imported {summary} into {_safe(col.name)} in {seconds:.1f} s{rate}{skipped}.")
+
+
+def _has_collection(store: Store, opts: _Options) -> bool:
+    """Return whether the store holds the collection an import would write to."""
+    try:
+        client = store.connect()
+    except ValueError:
+        return True  # _open says what is wrong
+    names = [c.name for c in client.list_collections()]
+    return bool(names) and (opts.collection is None or opts.collection in names)
+
+
+def _bad_line(bad: Any) -> str:
+    """Return a bad line's reason, with the option that allows it where one does."""
+    from ..errors import AbsentString, GenericString
+
+    if isinstance(bad.error, AbsentString):
+        return f"{bad.message}, or pass --allow-absent"
+    if isinstance(bad.error, GenericString):
+        return f"{bad.message}, or pass --allow-generic"
+    return str(bad.message)
+
+
+def _warm_up(col: Collection) -> None:
+    """Load the embedding model before the progress bar starts, so its rate is the writes'."""
+    function = col.embedding_function
+    if function is None:
+        return
+    with _err().status("Loading the embedding model…"):
+        try:
+            function(["warm up"])
+        except Exception:  # the first write reports the problem with its line number
+            return
+
+
+def _write_plan(
+    col: Collection,
+    plan: Any,
+    allow_absent: bool,
+    allow_generic: bool,
+    max_reach: float | int | str | None,
+    allow_unreached: bool = False,
+) -> int:
+    """Write the plan with nowline.jsonl.write, drawing its progress; return records written."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        Task,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.text import Text
+
+    from ..errors import CorrectionTooBroad, Unreached
+    from . import jsonl
+
+    class RateColumn(ProgressColumn):
+        """Records per second."""
+
+        def render(self, task: Task) -> Text:
+            speed = task.finished_speed or task.speed
+            return Text("? rec/s" if speed is None else f"{speed:,.0f} rec/s")
+
+    columns = (
+        TextColumn("importing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        RateColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        TextColumn("elapsed"),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=_err(), transient=False) as progress:
+        task = progress.add_task("import", total=len(plan.lines))
+        try:
+            return jsonl.write(
+                col,
+                plan,
+                allow_absent=allow_absent,
+                allow_generic=allow_generic,
+                max_reach=max_reach,
+                allow_unreached=allow_unreached,
+                progress=lambda n: progress.advance(task, n),
+            )
+        except jsonl.Stopped as exc:
+            cause = exc.__cause__
+            message = str(exc)
+            if isinstance(cause, CorrectionTooBroad):
+                message = (
+                    f"line {exc.line}: the correction would reach {cause.reach} records (the "
+                    f'limit is {cause.limit}). Use a narrower string, add "about" (its '
+                    "subject) to the line, check the reach with `nowline preview`, or pass a "
+                    "larger --max-reach."
+                )
+            elif isinstance(cause, Unreached):
+                message = (
+                    f"line {exc.line}: {cause.summary} Fix deprecates (and the text) on that "
+                    "line, or pass --allow-unreached if it is meant to reach no record yet."
+                )
+            _stop(exc.written, exc.line, message)
+
+
+def _stop(written: int, line: int, message: str) -> NoReturn:
+    """Stop an import that failed while writing, saying what was written."""
+    _fail(
+        f"{message}\nThe {_plural(written, 'record')} before line {line} were written; "
+        f"nothing from line {line} on was. Fix that line and import the lines from {line} on "
+        "again."
+    )
+
+
+# ----------------------------------------------------------------------- mcp
+
+
+@_command("mcp")
+def mcp_command(
+    folder: PathArg = None,
+    path: Annotated[
+        str | None,
+        _opt(
+            "--path",
+            help="Folder of a local Chroma store (created if missing); the same as PATH.",
+            store=True,
+        ),
+    ] = None,
+    scope: Annotated[
+        str | None,
+        _opt(
+            "--scope",
+            help="Serve one scope of a scoped store: the value of its scope key (e.g. a user "
+            "id). Every tool then writes, recalls and checks in that scope only.",
+            store=True,
+        ),
+    ] = None,
+    *,
+    opts: _Options,
+) -> None:
+    """Serve the memory tools to a model over MCP (stdio): remember, correct, recall, ...
+
+    The store is a local folder (PATH or --path) or a Chroma server (--url, or NOWLINE_URL), which
+    other processes (the CLI, other agents) can write to at the same time. An empty store
+    gets a collection named "memory". Register this command with an MCP client; it speaks
+    JSON-RPC on stdin and stdout and logs to stderr. The embedding model loads in the
+    background at start.
+    """
+    try:
+        from . import mcp_server
+    except ImportError as exc:
+        _fail(str(exc))
+    if folder is not None and path is not None:
+        raise typer.BadParameter("give the folder once: PATH or --path.", param_hint="'--path'")
+    path = folder if path is None else path
+    store = _store(path, opts, flag="PATH" if folder is not None else "--path")
+    col = _open(store, opts, create=True, embeds=True)
+    metadata = _scope_metadata(col, scope)
+    _require_scope(col, metadata, "the MCP server (one scope per session)")
+    import logging
+
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(message)s")
+    logging.getLogger("nowline").setLevel(logging.INFO)
+    with _nowline_errors(store):
+        mcp_server.serve(col, metadata=metadata)
+
+
+# --------------------------------------------------------- at the tool boundary
+
+StorePathOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--path",
+        help="Folder of a local Chroma store (never created: it must exist).",
+        rich_help_panel=_STORE,
+        show_default=False,
+    ),
+]
+
+
+def _checker(
+    path: str | None, opts: _Options, scope: str | None
+) -> tuple[Collection, dict[str, Any] | None]:
+    """Open an existing store's collection to check against; return it and the scope's metadata."""
+    store = _store(path, opts, flag="--path")
+    col = _open(store, opts)
+    metadata = _scope_metadata(col, scope)
+    _require_scope(col, metadata, "a check")
+    return col, metadata
+
+
+@contextmanager
+def _failing_with(code: int, what: str, note: str = "") -> Iterator[None]:
+    """Turn any failure inside into exit ``code``, the reason on stderr (prefixed by ``what``).
+
+    The store helpers exit 1 or 2 on their own; a hook and a scan keep their own meaning for
+    those codes, so every failure is mapped to ``code``. ``note`` follows the reason.
+    """
+    try:
+        yield
+    except typer.Exit as exc:
+        if exc.exit_code == 0:
+            raise
+        reason = None  # the helper already said why on stderr
+    except typer.BadParameter as exc:
+        reason = exc.format_message()
+    except Exception as exc:
+        reason = f"{type(exc).__name__}: {exc}"
+    else:
+        return
+    if reason is not None:
+        typer.echo(terminal_safe(f"Error: {what}: {reason}"), err=True)
+    if note:
+        typer.echo(note, err=True)
+    raise typer.Exit(code)
+
+
+@_command("hook")
+def hook_command(
+    path: StorePathOpt = None,
+    scope: ScopeOpt = None,
+    fail_open: Annotated[
+        bool,
+        typer.Option(
+            "--fail-open",
+            help="When the hook cannot check (bad input, no store, any error), let the tool "
+            "call go ahead: exit 0 with the reason on stderr. Default: exit 2, which blocks it.",
+        ),
+    ] = False,
+    *,
+    opts: _Options,
+) -> None:
+    """A coding agent's tool hook: deny a stale tool call, or add the now-line to a stale result.
+
+    Reads one hook event as JSON on stdin, as Claude Code (and Codex) write it. PreToolUse:
+    when a string in tool_input names something outdated, prints a JSON "deny" whose reason
+    gives the now-lines, and exits 0. PostToolUse: when a string in tool_response does, prints
+    the now-lines as additionalContext. Otherwise prints nothing. When it cannot check (bad
+    JSON, no store at --path: it never creates one, any error) it exits 2 with the reason on
+    stderr, which blocks the call; --fail-open lets the call go ahead instead. Reads only.
+    """
+    from . import hook as agent_hook
+
+    note = "--fail-open: the tool call goes ahead unchecked." if fail_open else ""
+    with _failing_with(0 if fail_open else 2, "nowline hook could not check this tool call", note):
+        event = agent_hook.parse_event(sys.stdin.buffer.read())
+        col, metadata = _checker(path, opts, scope)
+        trips = col.check(event.text, metadata=metadata)
+        output = agent_hook.decide(event, trips)
+    if output is not None:
+        typer.echo(json.dumps(output, ensure_ascii=False))
+
+
+class ScanFormat(str, Enum):
+    """The output formats of ``nowline scan``."""
+
+    TEXT = "text"
+    JSON = "json"
+    SARIF = "sarif"
+
+
+@_command("scan")
+def scan_command(
+    paths: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="PATH...",
+            help="Folders or files to scan (inside a git work tree: the files git tracks).",
+            show_default=False,
+        ),
+    ] = None,
+    path: StorePathOpt = None,
+    output_format: Annotated[
+        ScanFormat,
+        typer.Option(
+            "--format",
+            help="text (path:line:column lines), json (one object per occurrence) or sarif "
+            "(SARIF 2.1.0, for code scanning).",
+        ),
+    ] = ScanFormat.TEXT,
+    scope: ScopeOpt = None,
+    *,
+    opts: _Options,
+) -> None:
+    """Find every outdated string in a workspace: its files, git remotes and submodule URLs.
+
+    Each occurrence of an active correction's deprecated string is reported with its file,
+    line and column (Unicode code points, from 1). Binary files are skipped. Exit codes: 0
+    nothing outdated, 1 something is, 2 usage error or the store could not be read. For CI
+    and pre-commit (hook id nowline-scan).
+    """
+    from . import scan as workspace
+
+    if not paths:
+        raise typer.BadParameter("missing: give the folders or files to scan.", param_hint="PATH")
+    for given in paths:
+        if not os.path.exists(given):
+            raise typer.BadParameter(f"{given!r} does not exist.", param_hint="PATH")
+    with _failing_with(2, "nowline scan could not read the store"):
+        col, metadata = _checker(path, opts, scope)
+    with _failing_with(2, "nowline scan failed"):
+        report = workspace.scan(paths, lambda text: col.check(text, metadata=metadata))
+    for name, reason in report.skipped:
+        _err().print(f"[yellow]Skipped {_safe(name)}: {_safe(reason)}[/]")
+    if output_format is ScanFormat.JSON:
+        _echo_json(workspace.to_json(report.findings))
+    elif output_format is ScanFormat.SARIF:
+        from importlib.metadata import version
+
+        _echo_json(workspace.to_sarif(report.findings, version=version("nowline")))
+    else:
+        typer.echo(terminal_safe(workspace.to_text(report.findings)))
+    raise typer.Exit(1 if report.findings else 0)
+
+
+# --------------------------------------------------------------------- serve
+# The receiver of corrections from connected systems (nowline.serve) and the import of the
+# same GitHub events; the rules live in nowline.requests and nowline.surfaces.github_events.
+
+
+def _audience(col: Collection, scope: str | None, scope_for: list[str] | None) -> Any:
+    """Return the ``nowline.requests.Audience`` that --scope and --scope-for configure."""
+    from ..requests import Audience
+
+    owners: dict[str, str] = {}
+    for item in scope_for or []:
+        owner, sep, value = item.partition("=")
+        if not sep or not owner.strip() or not value:
+            raise typer.BadParameter(
+                f"{item!r}: give OWNER=VALUE, e.g. --scope-for acme=team-acme.",
+                param_hint="'--scope-for'",
+            )
+        owners[owner.strip()] = value
+    if (scope is not None or owners) and col.scope_key is None:
+        raise typer.BadParameter(
+            "this store has no scope key; give --scope-key KEY with --scope or --scope-for "
+            "(the metadata key whose value they are).",
+            param_hint="'--scope'",
+        )
+    from ..errors import InvalidInput
+
+    try:
+        return Audience(scope_key=col.scope_key, default=scope, owners=owners)
+    except InvalidInput as exc:
+        raise typer.BadParameter(str(exc), param_hint="'--scope-for'") from None
+
+
+def _import_github_events(
+    store: Store,
+    opts: _Options,
+    source: Path,
+    scope: str | None,
+    scope_for: list[str] | None,
+    dry_run: bool,
+) -> None:
+    """Import a file of GitHub deliveries: plan every line, then store each correction once."""
+    from ..errors import NowlineError, StoreBusy
+    from ..requests import store as store_request
+    from . import github_events
+
+    col = _open(store, opts, create=True, embeds=True)
+    audience = _audience(col, scope, scope_for)
+    with source.open("rb") as fh:
+        plan = github_events.plan_lines(fh, audience)
+    if plan.bad:
+        lines = [f"line {n}: {msg}" for n, msg in plan.bad[:_SHOWN_BAD_LINES]]
+        if len(plan.bad) > _SHOWN_BAD_LINES:
+            lines.append(f"... and {len(plan.bad) - _SHOWN_BAD_LINES} more bad lines")
+        _fail(
+            f"{source}: {_plural(len(plan.bad), 'bad line')}; nothing was written. Fix them "
+            "and import again.\n" + "\n".join(lines)
+        )
+    skipped = _plural(len(plan.skipped), "other event")
+    if dry_run:
+        _out().print(
+            f"{_safe(source)}: {_plural(len(plan.items), 'correction')} to store, {skipped} "
+            "skipped; nothing was written (--dry-run)."
+        )
+        return
+    stored = again = 0
+    with _nowline_errors(store):
+        for item in plan.items:
+            try:
+                result = store_request(col, item.request, item.scope)
+            except NowlineError as exc:
+                if isinstance(exc, StoreBusy):
+                    raise
+                _stop(stored, item.line, f"line {item.line}: {exc}")
+            stored += result.created
+            again += not result.created
+    _out().print(
+        f"Stored {_plural(stored, 'correction')} from {_safe(source)} in {_safe(col.name)}; "
+        f"skipped {_plural(again, 'delivery', 'deliveries')} already stored and {skipped}."
+    )
+
+
+@_command("serve")
+def serve_command(
+    path: Annotated[
+        str | None,
+        _opt("--path", help="Folder of a local Chroma store (created if missing).", store=True),
+    ] = None,
+    host: Annotated[
+        str, typer.Option("--host", help="Address to listen on (keep loopback behind a proxy).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port.")] = 8080,
+    github_secret: Annotated[
+        str | None,
+        typer.Option(
+            "--github-secret",
+            envvar="NOWLINE_GITHUB_SECRET",
+            help="The GitHub webhook's secret; enables POST /github (prefer the environment "
+            "variable: a command line is visible to other users).",
+            show_default=False,
+        ),
+    ] = None,
+    api_token: Annotated[
+        str | None,
+        typer.Option(
+            "--api-token",
+            envvar="NOWLINE_SERVE_TOKEN",
+            help="The bearer token of POST /corrections; enables it (prefer the environment "
+            "variable). Not --token, which is the Chroma server's.",
+            show_default=False,
+        ),
+    ] = None,
+    scope: Annotated[
+        str | None,
+        _opt(
+            "--scope", help="On a scoped store: the scope value of everything received.", store=True
+        ),
+    ] = None,
+    scope_for: Annotated[
+        list[str] | None,
+        _opt(
+            "--scope-for",
+            help="OWNER=VALUE: the scope of GitHub corrections for one repository owner "
+            "(the owner of the outdated name; repeat for several; wins over --scope).",
+            store=True,
+        ),
+    ] = None,
+    max_body: Annotated[
+        int, typer.Option("--max-body", min=1024, help="Largest request body, in bytes.")
+    ] = 256 * 1024,
+    max_pending: Annotated[
+        int,
+        typer.Option("--max-pending", min=1, help="Requests that may wait for the writer."),
+    ] = 16,
+    max_reach: Annotated[
+        str,
+        typer.Option(
+            "--max-reach",
+            help="Refuse (422) a correction that reaches more than this: a share of the store, "
+            "a count, or 'none'. Default: a quarter of the store, at least 100 records.",
+        ),
+    ] = "default",
+    *,
+    opts: _Options,
+) -> None:
+    """Receive corrections over HTTP: GitHub webhooks (POST /github) and JSON (POST /corrections).
+
+    A repository renamed, transferred or archived on GitHub becomes a correction the moment
+    GitHub delivers it, with its provenance (source, source_id, source_url); a delivery is
+    stored once. GET /health answers while it runs. Run it behind a reverse proxy with TLS;
+    over a Chroma server (--url) it is one writer among the MCP server and the CLI. Needs the
+    serve extra. See docs/serve.md.
+    """
+    try:
+        from . import serve as receiver
+    except ImportError as exc:
+        _fail(str(exc))
+    if not github_secret and not api_token:
+        raise typer.BadParameter(
+            "give --github-secret (or NOWLINE_GITHUB_SECRET) for GitHub webhooks, --api-token "
+            "(or NOWLINE_SERVE_TOKEN) for JSON corrections, or both.",
+            param_hint="'--github-secret'",
+        )
+    reach_setting = _max_reach(max_reach)
+    store = _store(path, opts, flag="--path")
+    col = _open(store, opts, create=True, embeds=True)
+    audience = _audience(col, scope, scope_for)
+    if github_secret and col.scope_key is not None and scope is None and not scope_for:
+        raise typer.BadParameter(
+            f"this store keeps scopes apart by {col.scope_key!r}: say where GitHub corrections "
+            "go with --scope VALUE or --scope-for OWNER=VALUE.",
+            param_hint="'--scope'",
+        )
+    import logging
+
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(message)s")
+    logging.getLogger("nowline").setLevel(logging.INFO)
+    _warm_up(col)
+    app_ = receiver.create_app(
+        col,
+        audience=audience,
+        github_secret=github_secret,
+        api_token=api_token,
+        limits=receiver.Limits(
+            max_body=max_body,
+            max_pending=max_pending,
+            max_reach=cast(Any, reach_setting),
+        ),
+    )
+    with _nowline_errors(store):
+        receiver.run(app_, host=host, port=port)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,231 @@
+"""Coding agents' tool hooks: one hook event in, the agent's decision out (no I/O here).
+
+Claude Code runs a command before and after each tool call and hands it the event as JSON on
+stdin (``hook_event_name``, ``tool_name``, ``tool_input``, and after the call
+``tool_response``); Codex's hooks speak the same JSON. ``nowline hook`` is that command: it
+reads the event with :func:`parse_event`, checks the event's strings with
+``Collection.check()``, and prints what :func:`decide` returns.
+
+* ``PreToolUse``: when a string anywhere in ``tool_input`` names an outdated value, the call is
+  denied (``permissionDecision: "deny"``) with a reason written for the model: what is outdated,
+  the now-lines, and what to do, so that it can fix its own call. What the call removes is not
+  checked (an edit's ``old_string``, the ``-`` lines of an ``apply_patch`` patch): an edit that
+  takes an outdated string out of a file is the fix, not a stale action.
+* ``PostToolUse``: when a string anywhere in ``tool_response`` (a Bash result is an object with
+  ``stdout`` and ``stderr``) names one, the now-lines go back to the model as
+  ``additionalContext``, beside the stale result.
+* Nothing outdated: no output at all.
+
+>>> event = parse_event('{"hook_event_name": "PreToolUse", "tool_name": "Bash", '
+...                     '"tool_input": {"command": "git clone acme/app"}}')
+>>> event.strings
+('command', 'git clone acme/app')
+>>> decide(event, []) is None
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..errors import InvalidInput
+from ..models import stale_message, trip_lines
+from ..render import format_lines
+
+if TYPE_CHECKING:
+    from ..models import Trip
+
+__all__ = [
+    "EVENTS",
+    "POST_TOOL_USE",
+    "PRE_TOOL_USE",
+    "HookEvent",
+    "context_text",
+    "decide",
+    "deny_reason",
+    "json_strings",
+    "parse_event",
+]
+
+PRE_TOOL_USE = "PreToolUse"
+"""The event before a tool runs: its ``tool_input`` is checked, and a stale call is denied."""
+
+POST_TOOL_USE = "PostToolUse"
+"""The event after a tool ran: its ``tool_response`` is checked, and the now-lines added."""
+
+EVENTS = (PRE_TOOL_USE, POST_TOOL_USE)
+"""The hook events nowline handles; register ``nowline hook`` under these only."""
+
+_PAYLOAD = {PRE_TOOL_USE: "tool_input", POST_TOOL_USE: "tool_response"}
+
+# What a call removes is not checked: an edit that takes an outdated string out is the fix.
+# Claude Code's Edit and MultiEdit name the replaced text old_string; Codex's apply_patch
+# carries a patch whose removed lines start with "-".
+_REMOVED_KEYS = frozenset({"old_string"})
+_PATCH_TOOLS = frozenset({"apply_patch"})
+
+
+@dataclass(frozen=True)
+class HookEvent:
+    """One tool hook event, as far as nowline reads it.
+
+    Attributes:
+        name: ``PreToolUse`` or ``PostToolUse``.
+        tool_name: the tool's name (``Bash``, ``Edit``, ``mcp__server__tool``, ...).
+        strings: every string of the checked part (``tool_input`` before the call,
+            ``tool_response`` after it), nested values included, in document order.
+    """
+
+    name: str
+    tool_name: str
+    strings: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        """Return the strings as one text to check, one per line."""
+        return "\n".join(self.strings)
+
+
+def json_strings(value: Any, *, skip: frozenset[str] = frozenset()) -> Iterator[str]:
+    """Yield every string in parsed JSON, object keys included, in document order.
+
+    JSON has no cycles, so every level is looked into (a tool's arguments can nest deeply).
+    The values of object keys in ``skip`` are left out (the keys themselves are yielded).
+    """
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, Mapping):
+            for key, inner in reversed(list(item.items())):
+                if key not in skip:
+                    stack.append(inner)
+                stack.append(key)
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+
+
+def _without_removed_lines(patch: str) -> str:
+    """Return a patch without the lines it removes (``-`` lines; ``---`` headers stay)."""
+    return "\n".join(
+        line for line in patch.split("\n") if not line.startswith("-") or line.startswith("---")
+    )
+
+
+def _without_lone_surrogates(text: str) -> str:
+    r"""Return ``text`` with each lone surrogate (JSON can escape one: ``\ud800``) as ``?``."""
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def parse_event(data: str | bytes) -> HookEvent:
+    """Read one hook event (Claude Code's JSON, which Codex shares).
+
+    Args:
+        data: the JSON the agent wrote to the hook's stdin.
+
+    Returns:
+        The event's name, its tool, and the strings to check.
+
+    Raises:
+        InvalidInput: the data is not a JSON object, or not a ``PreToolUse`` or
+            ``PostToolUse`` event with the part nowline checks.
+    """
+    try:
+        obj = json.loads(data)
+    except ValueError as exc:  # JSONDecodeError, or bytes that are not UTF-8/16/32
+        raise InvalidInput(
+            f"the hook event on stdin is not JSON ({exc}); nowline hook reads one tool hook "
+            "event, as the agent writes it."
+        ) from None
+    if not isinstance(obj, dict):
+        raise InvalidInput(
+            f"the hook event on stdin is a JSON {type(obj).__name__}, not an object; nowline "
+            "hook reads one tool hook event, as the agent writes it."
+        )
+    name = obj.get("hook_event_name")
+    if name not in EVENTS:
+        raise InvalidInput(
+            f"nowline hook handles the {' and '.join(EVENTS)} events, not {name!r}: register "
+            "it under those events only."
+        )
+    tool = obj.get("tool_name")
+    if not isinstance(tool, str):
+        raise InvalidInput(f"the {name} event has no tool_name string.")
+    key = _PAYLOAD[name]
+    if key not in obj:
+        raise InvalidInput(f"the {name} event has no {key}.")
+    found = json_strings(obj[key], skip=_REMOVED_KEYS if name == PRE_TOOL_USE else frozenset())
+    if name == PRE_TOOL_USE and tool in _PATCH_TOOLS:
+        found = (_without_removed_lines(s) for s in found)
+    strings = tuple(_without_lone_surrogates(s) for s in found if s)
+    return HookEvent(name=name, tool_name=tool, strings=strings)
+
+
+def _names(trips: Sequence[Trip]) -> str:
+    """Return the outdated strings the trips name, quoted and sorted."""
+    return ", ".join(repr(n) for n in sorted({o.phrase for t in trips for o in t.occurrences}))
+
+
+def deny_reason(tool_name: str, trips: Sequence[Trip]) -> str:
+    """Return why a tool call is denied, for the model: what is outdated, the lines, what to do.
+
+    Args:
+        tool_name: the tool the call was for.
+        trips: what ``check()`` returned for the call's input (not empty).
+    """
+    return (
+        f"nowline stopped this {tool_name} call: it names something outdated.\n"
+        + stale_message(list(trips), override=None)
+        + "\nRewrite this call with it and run it again. If the old value is really meant (for "
+        "example to look at the old location on purpose), tell the user instead of retrying."
+    )
+
+
+def context_text(tool_name: str, trips: Sequence[Trip]) -> str:
+    """Return the context added to a tool result that names outdated strings.
+
+    Args:
+        tool_name: the tool whose result it is.
+        trips: what ``check()`` returned for the result (not empty).
+    """
+    lines = format_lines(trip_lines(list(trips)))
+    return "\n".join(
+        [
+            f"nowline: this {tool_name} result names outdated strings ({_names(trips)}). "
+            "The corrections:",
+            *lines,
+            "Treat those strings in the result as superseded and use the current values.",
+        ]
+    )
+
+
+def decide(event: HookEvent, trips: Sequence[Trip]) -> dict[str, Any] | None:
+    """Return the hook's output for an event and what its text trips, or None for no output.
+
+    Args:
+        event: the event, from :func:`parse_event`.
+        trips: what ``check(event.text)`` returned.
+
+    Returns:
+        The JSON object to print (``hookSpecificOutput``), or None when nothing is outdated.
+    """
+    if not trips:
+        return None
+    if event.name == PRE_TOOL_USE:
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": PRE_TOOL_USE,
+                "permissionDecision": "deny",
+                "permissionDecisionReason": deny_reason(event.tool_name, trips),
+            }
+        }
+    return {
+        "hookSpecificOutput": {
+            "hookEventName": POST_TOOL_USE,
+            "additionalContext": context_text(event.tool_name, trips),
+        }
+    }

@@ -1,0 +1,139 @@
+"""Prompt guidance and function-calling schemas that make a model use ``deprecates`` well.
+
+nowline only helps if the model stores a correction with the exact outdated strings in
+``deprecates``. Where the model is told how to do that matters. The published incident report
+nowline was built against (it reached the project without a link; see the docs' home page, "The
+incident") reports, for a production model it does not name, that the model filled
+``deprecates`` correctly
+
+- 27 of 30 times with the guidance in its **system prompt** (this module's
+  :data:`SYSTEM_PROMPT`),
+- 19 of 30 times with the guidance only in the **tool description**, and
+- 5 of 18 times with the **bare field** and no guidance.
+
+These are the report's figures, not ours. What we measured ourselves, with a small local model
+(far weaker than a production one) given this prompt and these tools, is in
+``bench/results/reader.test.md`` and ``bench/reader.md`` (the writer task).
+
+So put :data:`SYSTEM_PROMPT` into the system prompt of any agent that has nowline-backed
+memory tools, and offer the tools with the schemas from :func:`openai_tools` or
+:func:`anthropic_tools`. The schemas come from the same pydantic models
+(:mod:`nowline.tools`) as the MCP server's tools, and their descriptions repeat the guidance.
+
+This module imports only pydantic and nowline.
+
+>>> from nowline.prompts import SYSTEM_PROMPT, anthropic_tools  # doctest: +SKIP
+>>> client.messages.create(system=BASE_PROMPT + SYSTEM_PROMPT, tools=anthropic_tools(), ...)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nowline.surfaces.tools import TOOLS, input_schema
+
+__all__ = ["SYSTEM_PROMPT", "anthropic_tools", "openai_tools"]
+
+SYSTEM_PROMPT = """\
+## Long-term memory
+
+You have a long-term memory with the tools remember, correct, recall, preview, check and \
+retract.
+
+Reading memory:
+- Call recall before you act on names, places, accounts, repositories, URLs or people that \
+you learned earlier.
+- Before you run a command or call a tool with a repository, URL, channel or account that \
+you remembered, call check with that exact text. If it names something outdated, use the \
+current value from the correction it returns.
+- A recalled memory may have lines beneath it that start with "now:". Each such line is the \
+newest correction of that memory. Trust it over the memory above it: the memory above is \
+history, kept so you can see what changed.
+
+Storing memory:
+- Store a new fact with remember. Name things exactly (full repository slugs, URLs, channel \
+names, email addresses), so that a later correction can find the memory.
+- When you learn that something you stored earlier is no longer true (a repository moved, a \
+URL or channel changed, an account changed owner, an email address changed), store the \
+change with correct, not with remember, and fill both fields:
+  - body: one or two sentences that name the old and the new value, e.g. "Moved from \
+metalcraftai/ufo to ufo-ai/ufo; do GitHub work in ufo-ai/ufo."
+  - deprecates: the exact outdated strings, copied character for character as they appear \
+in the old memories: repository slugs ("metalcraftai/ufo"), URLs, channel names \
+("#ufo-dev"), email addresses, hostnames, account or ticket ids. Each must also appear in \
+body.
+- Every memory that contains a deprecated string is marked as outdated. So never put generic \
+words in deprecates ("repo", "channel", "the project", "ufo", "v2"), and never the new value. \
+A person's full name ("Maria Garcia") is specific enough. When unsure what a string would \
+reach, call preview first and read which memories it lists.
+- If correct answers that no memory names a deprecated string and names a near miss, nothing \
+was stored: you probably misspelt the old value or gave the new value instead of the old \
+one. Call correct again with the string the memories actually use (the one it names, if it \
+is the old value). Set allow_unreached only when the strings are right and no memory names \
+the old value yet.
+- When the outdated value is a first name, a common word or a bare number (other memories \
+use it too), also fill about: the subject it belongs to. Only memories that name a \
+deprecated string and an about string are marked. Such a string is refused without about, \
+and about must name the subject, not repeat the deprecated string. \
+Example: Acme's CEO changed from Michelle to Dana. Call correct with body "Acme's CEO \
+changed from Michelle to Dana.", deprecates ["Michelle"] and about ["Acme"]: memories about \
+other people named Michelle stay as they are. Also fill about when the old value still \
+exists and only stopped holding this role (a former CEO, champion or record holder, a team \
+that no longer owns a service): for Amazon's CEO, deprecates ["Jeff Bezos"] and about \
+["Amazon"] leaves his other memories alone. Leave about empty for specific strings that \
+changed everywhere (repository slugs, URLs, email addresses).
+- If a correction turns out to be wrong, call retract with its id. Do not store a \
+correction of the correction.
+
+Example: you stored "Deploy alerts go to #ops-deploys." and the user says the channel is now \
+#deploys. Call correct with body "The Slack channel #ops-deploys was renamed to #deploys; \
+post deploy alerts in #deploys." and deprecates ["#ops-deploys"].
+"""
+"""The system-prompt section that teaches a model to store corrections with ``deprecates``.
+
+Append it to the agent's own system prompt. It names the tools of :mod:`nowline.tools`.
+"""
+
+
+def openai_tools() -> list[dict[str, Any]]:
+    """Return the memory tools in OpenAI's function-calling format.
+
+    Each entry is ``{"type": "function", "function": {"name", "description",
+    "parameters"}}``, as the Chat Completions API takes in ``tools``. ``parameters`` is the
+    JSON schema of the tool's pydantic input model, the same schema the MCP server offers.
+    A fresh list is built on every call, so callers may change it.
+
+    Returns:
+        One dict per tool, in the order of :data:`nowline.tools.TOOLS`.
+    """
+    return [
+        {
+            "type": "function",
+            "function": {
+                "name": spec.name,
+                "description": spec.description,
+                "parameters": input_schema(spec.input_model),
+            },
+        }
+        for spec in TOOLS
+    ]
+
+
+def anthropic_tools() -> list[dict[str, Any]]:
+    """Return the memory tools in Anthropic's tool-use format.
+
+    Each entry is ``{"name", "description", "input_schema"}``, as the Messages API takes in
+    ``tools``. ``input_schema`` is the JSON schema of the tool's pydantic input model, the
+    same schema the MCP server offers. A fresh list is built on every call.
+
+    Returns:
+        One dict per tool, in the order of :data:`nowline.tools.TOOLS`.
+    """
+    return [
+        {
+            "name": spec.name,
+            "description": spec.description,
+            "input_schema": input_schema(spec.input_model),
+        }
+        for spec in TOOLS
+    ]

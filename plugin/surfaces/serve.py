@@ -1,0 +1,334 @@
+"""``nowline serve``: an HTTP receiver that stores corrections from connected systems.
+
+An ASGI app (starlette) over one nowline collection, run by uvicorn:
+
+* ``GET /health``: ``{"status": "ok"}`` while the receiver runs.
+* ``POST /github``: GitHub webhook deliveries, verified with ``X-Hub-Signature-256``; a
+  repository rename, transfer or archive becomes a correction (:mod:`nowline.github_events`).
+* ``POST /corrections``: a JSON correction, with ``Authorization: Bearer TOKEN``
+  (:func:`nowline.requests.parse_correction`).
+
+Every request is treated as hostile: the body is read up to :attr:`Limits.max_body` bytes
+(413 beyond, 408 when it arrives too slowly), the signature or token is checked before the body
+is parsed (401), the content type must be JSON (415), the JSON must parse (400) and make sense
+(422, with nowline's own message). Writes go through one writer thread; at most
+:attr:`Limits.max_pending` requests wait for it, and a request beyond that is answered 503 with
+``Retry-After`` before anything is read from the store. A correction is written whole or not
+at all (``Collection.correct`` validates everything first), and the same ``(source,
+source_id)`` is stored once: a redelivery answers 200 with the id stored before.
+
+Status codes: 201 stored, 200 already stored (same id), 202 accepted and nothing to store
+(other events, ``ping``), 400 malformed, 401 unsigned or unauthorised, 404 endpoint not
+configured, 408 body too slow, 413 body too large, 415 not JSON, 422 refused by nowline, 503
+busy or store unavailable. Needs the ``serve`` extra (starlette, uvicorn).
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Any, Literal
+
+try:
+    import anyio
+    from starlette.applications import Starlette
+    from starlette.requests import ClientDisconnect, Request
+    from starlette.responses import JSONResponse, Response
+    from starlette.routing import Route
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise ImportError(
+        "nowline serve needs starlette and uvicorn: pip install 'nowline[serve]' "
+        "(from a checkout: pip install -e '.[serve]')"
+    ) from exc
+
+import orjson
+
+from ..errors import InvalidInput, NowlineError, StoreBusy
+from ..requests import Audience, CorrectionRequest, Stored, parse_correction, store
+from . import github_events as gh
+
+if TYPE_CHECKING:
+    from ..collection import Collection
+
+__all__ = [
+    "DEFAULT_MAX_BODY",
+    "DEFAULT_MAX_PENDING",
+    "GITHUB_SECRET_ENV",
+    "SERVE_TOKEN_ENV",
+    "Limits",
+    "create_app",
+    "run",
+]
+
+logger = logging.getLogger("nowline.serve")
+
+GITHUB_SECRET_ENV = "NOWLINE_GITHUB_SECRET"
+"""The environment variable that gives ``--github-secret``."""
+
+SERVE_TOKEN_ENV = "NOWLINE_SERVE_TOKEN"
+"""The environment variable that gives ``--api-token`` (the receiver's own bearer token)."""
+
+DEFAULT_MAX_BODY = 256 * 1024
+"""The largest request body accepted, in bytes (a repository event is about 10 KiB)."""
+
+DEFAULT_MAX_PENDING = 16
+"""How many requests may wait for the writer before the receiver answers 503."""
+
+_BODY_TIMEOUT = 10.0  # seconds for a whole body to arrive (GitHub itself waits 10 s)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What the receiver accepts.
+
+    Attributes:
+        max_body: the largest request body, in bytes (413 beyond).
+        max_pending: requests that may wait for the writer (503 beyond).
+        body_timeout: seconds for a body to arrive (408 beyond).
+        max_reach: the reach limit of a stored correction, as ``Collection.correct()`` takes
+            it (default: the collection's; a correction beyond it answers 422).
+    """
+
+    max_body: int = DEFAULT_MAX_BODY
+    max_pending: int = DEFAULT_MAX_PENDING
+    body_timeout: float = _BODY_TIMEOUT
+    max_reach: float | int | Literal["default"] | None = "default"
+
+
+class _Refusal(Exception):
+    """A request is answered with an error status (raised inside a handler)."""
+
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.headers = headers
+
+
+def _error(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
+    """Return a JSON error response."""
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+async def _body(request: Request, limits: Limits) -> bytes:
+    """Return the request body, read no further than the size limit and the time limit."""
+    length = request.headers.get("content-length")
+    if length is not None:
+        if not length.isdigit():
+            raise _Refusal(400, "Content-Length is not a number.")
+        if int(length) > limits.max_body:
+            raise _Refusal(413, f"The body is larger than {limits.max_body} bytes.")
+    chunks: list[bytes] = []
+    size = 0
+    with anyio.move_on_after(limits.body_timeout) as deadline:
+        try:
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limits.max_body:
+                    raise _Refusal(413, f"The body is larger than {limits.max_body} bytes.")
+                chunks.append(chunk)
+        except ClientDisconnect:
+            raise _Refusal(400, "The client went away before the body arrived.") from None
+    if deadline.cancelled_caught:
+        raise _Refusal(408, f"The body did not arrive within {limits.body_timeout:g} s.")
+    return b"".join(chunks)
+
+
+def _json_content(request: Request, hint: str = "") -> None:
+    """Refuse a body that is not declared as UTF-8 JSON."""
+    media, _, params = request.headers.get("content-type", "").partition(";")
+    charset = params.strip().lower().removeprefix("charset=").strip('"')
+    if media.strip().lower() != "application/json" or (params.strip() and charset != "utf-8"):
+        raise _Refusal(415, f"Send the body as application/json (UTF-8).{hint}")
+
+
+def _parse(body: bytes) -> Any:
+    """Return the parsed JSON body, or refuse it."""
+    try:
+        return orjson.loads(body)
+    except orjson.JSONDecodeError as exc:
+        raise _Refusal(400, f"The body is not valid JSON: {exc}") from None
+
+
+class _Receiver:
+    """The request handlers over one collection."""
+
+    def __init__(
+        self,
+        col: Collection,
+        audience: Audience,
+        limits: Limits,
+        github_secret: str | None,
+        api_token: str | None,
+    ) -> None:
+        self.col = col
+        self.audience = audience
+        self.limits = limits
+        self.github_secret = github_secret
+        self.api_token = api_token
+        self.pending = 0
+        self.writer = anyio.CapacityLimiter(1)
+
+    async def _store(self, request: CorrectionRequest) -> Response:
+        """Store a request through the one writer thread; answer 201, 200, 422 or 503."""
+        try:
+            scope = self.audience.metadata(request)
+        except InvalidInput as exc:
+            raise _Refusal(422, str(exc)) from None
+        if self.pending >= self.limits.max_pending:
+            raise _Refusal(
+                503, "The receiver is busy; retry shortly.", headers={"Retry-After": "1"}
+            )
+        self.pending += 1
+        try:
+            stored: Stored = await anyio.to_thread.run_sync(
+                partial(store, max_reach=self.limits.max_reach),
+                self.col,
+                request,
+                scope,
+                limiter=self.writer,
+            )
+        except StoreBusy as exc:
+            raise _Refusal(503, str(exc), headers={"Retry-After": "5"}) from None
+        except NowlineError as exc:
+            raise _Refusal(422, str(exc)) from None
+        except Exception as exc:  # the store failed (a Chroma server down, a full disk)
+            logger.exception("Storing a correction failed.")
+            raise _Refusal(
+                503, f"The store failed ({type(exc).__name__}); retry later.", {"Retry-After": "5"}
+            ) from None
+        finally:
+            self.pending -= 1
+        return JSONResponse(
+            {"id": stored.id, "reached": stored.reached}, status_code=201 if stored.created else 200
+        )
+
+    async def health(self, request: Request) -> Response:
+        """Answer that the receiver runs."""
+        return JSONResponse({"status": "ok"})
+
+    async def github(self, request: Request) -> Response:
+        """Store a GitHub delivery's correction (see the module docstring)."""
+        if not self.github_secret:
+            raise _Refusal(404, "GitHub deliveries are not configured (--github-secret).")
+        body = await _body(request, self.limits)
+        signature = request.headers.get(gh.SIGNATURE_HEADER)
+        if not gh.verify_signature(self.github_secret, body, signature):
+            raise _Refusal(
+                401, f"Missing or wrong {gh.SIGNATURE_HEADER}; check the webhook's secret."
+            )
+        _json_content(request, " Set the webhook's content type to application/json.")
+        payload = _parse(body)
+        try:
+            got = gh.translate(
+                request.headers.get(gh.EVENT_HEADER, ""),
+                request.headers.get(gh.DELIVERY_HEADER, ""),
+                payload,
+            )
+        except InvalidInput as exc:
+            raise _Refusal(422, str(exc)) from None
+        if isinstance(got, gh.Skip):
+            return JSONResponse({"stored": False, "reason": got.reason}, status_code=202)
+        return await self._store(got)
+
+    async def corrections(self, request: Request) -> Response:
+        """Store a JSON correction sent with the bearer token."""
+        if not self.api_token:
+            raise _Refusal(404, "The corrections endpoint is not configured (--api-token).")
+        scheme, _, token = request.headers.get("authorization", "").partition(" ")
+        given = token.strip().encode("utf-8", "surrogateescape")
+        if scheme.lower() != "bearer" or not hmac.compare_digest(
+            given, self.api_token.encode("utf-8")
+        ):
+            raise _Refusal(
+                401, "Missing or wrong bearer token.", headers={"WWW-Authenticate": "Bearer"}
+            )
+        _json_content(request)
+        payload = _parse(await _body(request, self.limits))
+        try:
+            correction = parse_correction(payload, self.audience.scope_key)
+        except InvalidInput as exc:
+            raise _Refusal(422, str(exc)) from None
+        return await self._store(correction)
+
+
+def _answering(
+    handler: Callable[[Request], Awaitable[Response]],
+) -> Callable[[Request], Awaitable[Response]]:
+    """Return ``handler`` with its refusals turned into JSON error responses."""
+
+    async def endpoint(request: Request) -> Response:
+        try:
+            response = await handler(request)
+        except _Refusal as refusal:
+            response = _error(refusal.status, refusal.message, refusal.headers)
+        logger.info(
+            "%s %s -> %d (delivery %r)",
+            request.method,
+            request.url.path,
+            response.status_code,
+            request.headers.get(gh.DELIVERY_HEADER, "-")[:64],
+        )
+        return response
+
+    return endpoint
+
+
+def create_app(
+    col: Collection,
+    *,
+    audience: Audience | None = None,
+    github_secret: str | None = None,
+    api_token: str | None = None,
+    limits: Limits | None = None,
+) -> Starlette:
+    """Return the receiver's ASGI app over ``col``.
+
+    Args:
+        col: the nowline collection corrections are stored in.
+        audience: where corrections go on a scoped store (default: a store without scopes).
+        github_secret: the GitHub webhook's secret; without it ``/github`` answers 404.
+        api_token: the bearer token of ``/corrections``; without it that endpoint answers 404.
+        limits: body size, waiting requests and body time limits.
+
+    Raises:
+        InvalidInput: neither a secret nor a token is given, or the audience does not fit
+            the store's scope key.
+    """
+    if not github_secret and not api_token:
+        raise InvalidInput(
+            "Give --github-secret (or NOWLINE_GITHUB_SECRET) for GitHub deliveries, "
+            "--api-token (or NOWLINE_SERVE_TOKEN) for JSON corrections, or both."
+        )
+    audience = audience if audience is not None else Audience(scope_key=col.scope_key)
+    if audience.scope_key != col.scope_key:
+        raise InvalidInput(
+            f"The audience's scope key {audience.scope_key!r} is not the store's "
+            f"({col.scope_key!r})."
+        )
+    receiver = _Receiver(col, audience, limits or Limits(), github_secret, api_token)
+    routes = [
+        Route("/health", _answering(receiver.health), methods=["GET"]),
+        Route("/github", _answering(receiver.github), methods=["POST"]),
+        Route("/corrections", _answering(receiver.corrections), methods=["POST"]),
+    ]
+    return Starlette(routes=routes)
+
+
+def run(app: Starlette, *, host: str = "127.0.0.1", port: int = 8080) -> None:
+    """Serve ``app`` with uvicorn until interrupted (no server header, short keep-alive)."""
+    import uvicorn
+
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="info",
+        server_header=False,
+        timeout_keep_alive=5,
+        limit_concurrency=256,
+        h11_max_incomplete_event_size=16 * 1024,
+    )

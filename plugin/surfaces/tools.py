@@ -1,0 +1,822 @@
+"""Memory tools for a model: input models, JSON schemas and one dispatcher.
+
+The six tools (``remember``, ``correct``, ``recall``, ``preview``, ``check``, ``retract``) are
+defined once here, as pydantic models with descriptions written for a model to read. The MCP server
+(:mod:`nowline.mcp_server`), the function-calling schemas of :mod:`nowline.prompts` and any
+hand-written agent loop all use these models, so the schemas cannot drift apart, and
+:func:`run_tool` executes a call the same way everywhere. Each tool's runner is written once, as
+a generator of the collection calls it needs (the pattern of the collections' own read and
+write paths): :func:`run_tool` makes those calls on a :class:`nowline.Collection`, and
+:func:`run_tool_async` awaits them on a :class:`nowline.AsyncCollection`.
+
+:func:`corrections_json` lists the corrections as ``nowline corrections --json`` prints them
+(the MCP server's resource ``nowline://corrections``).
+
+This module needs only pydantic and nowline itself (no typer, rich or mcp).
+
+>>> from nowline.tools import run_tool  # doctest: +SKIP
+>>> result = run_tool(memory, "correct", {"body": "Moved from a/b to c/d.", "deprecates": ["a/b"]})
+>>> result.is_error, result.text
+(False, 'Stored correction ...')
+
+A collection shared by several users (a ``scope_key``) is served one scope at a time: pass
+``metadata={"user_id": "alice"}`` to :func:`run_tool`, and every tool writes, reads and checks
+in that scope only.
+
+A store is opened with :func:`nowline.stores.open_collection` (a folder, a server URL or a client).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Mapping
+from dataclasses import dataclass, field
+from typing import Annotated, Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+
+from ..aio import AsyncCollection
+from ..collection import Collection
+from ..errors import (
+    AbsentString,
+    CorrectionTooBroad,
+    GenericString,
+    InvalidInput,
+    NowlineError,
+    StoreBusy,
+    UnknownRecord,
+    Unreached,
+)
+from ..models import CorrectionReport, CorrectionSummary, Recall, Trip, stale_message
+from ..render import format_lines, iso_times, json_text, one_line, sanitize
+from ..requests import (
+    MAX_PHRASE_LENGTH,
+    MAX_PHRASES,
+    PAGE,
+    CorrectionRequest,
+    drive,
+    drive_async,
+    in_scope,
+    reserved_key,
+    scope_needed,
+    to_epoch,
+)
+from ..stores import DEFAULT_COLLECTION, TOKEN_HEADERS
+
+__all__ = [
+    "DEFAULT_COLLECTION",
+    "TOKEN_HEADERS",
+    "TOOLS",
+    "CheckInput",
+    "CheckOutput",
+    "CorrectInput",
+    "PreviewInput",
+    "PreviewOutput",
+    "PreviewRecord",
+    "RecallInput",
+    "RememberInput",
+    "RememberOutput",
+    "RetractInput",
+    "RetractOutput",
+    "ToolResult",
+    "ToolSpec",
+    "corrections_json",
+    "corrections_json_async",
+    "input_schema",
+    "output_schema",
+    "run_tool",
+    "run_tool_async",
+]
+
+
+_T = TypeVar("_T")
+
+_PREVIEW_SHOWN = 20  # records listed in a preview result
+
+_Phrase = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+_DEPRECATES_HELP = (
+    "The exact outdated strings, copied character for character as they appear in the old "
+    "memories: repository slugs ('metalcraftai/ufo'), URLs, channel names ('#ufo-dev'), "
+    "email addresses, hostnames, account or ticket ids, a person's full name ('Maria "
+    "Garcia'). Every stored memory that contains one of them is marked as outdated, so never "
+    "use generic words ('repo', 'channel', 'the project', 'v2') and never the new value. Each "
+    "string must also appear in body."
+)
+_ABOUT_HELP = (
+    "Anchors: the subject the outdated strings belong to. Needed when a deprecated string is "
+    "a common word, a first name or a bare number, which other memories also use: without "
+    "about such a string is refused. Example: Acme's CEO changed from Michelle to Dana, so "
+    "deprecates ['Michelle'] with about ['Acme']: only memories that name Michelle AND Acme "
+    "are marked, not every Michelle. Fill it too when the old value still exists but stopped "
+    "holding this role (a former CEO or champion). Leave it empty for specific strings that "
+    "changed everywhere (slugs, URLs, email addresses). An anchor is another string than "
+    "the deprecated one (never the same string or a part of it), and a specific one when "
+    "the deprecated string is generic. Anchors match like deprecates (exact string, "
+    "case-insensitive, whole words)."
+)
+_Anchors = list[Annotated[_Phrase, StringConstraints(max_length=MAX_PHRASE_LENGTH)]]
+
+
+class _Input(BaseModel):
+    """Tool inputs: unknown fields are errors, so a misspelt argument never vanishes."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RememberInput(_Input):
+    """Arguments of ``remember``."""
+
+    body: str = Field(
+        min_length=1,
+        description=(
+            "The memory, one self-contained fact in one or two sentences. Name things "
+            "exactly (full repository slugs, URLs, channel names, email addresses), so a "
+            "later correction can find this memory."
+        ),
+    )
+
+
+class CorrectInput(_Input):
+    """Arguments of ``correct``."""
+
+    body: str = Field(
+        min_length=1,
+        description=(
+            "What changed, in one or two sentences that name both the old and the new "
+            "value, e.g. 'Moved from metalcraftai/ufo to ufo-ai/ufo; do GitHub work in "
+            "ufo-ai/ufo.' This text is shown beneath every outdated memory."
+        ),
+    )
+    deprecates: list[Annotated[_Phrase, StringConstraints(max_length=MAX_PHRASE_LENGTH)]] = Field(
+        min_length=1, max_length=MAX_PHRASES, description=_DEPRECATES_HELP
+    )
+    about: _Anchors = Field(default_factory=list, max_length=MAX_PHRASES, description=_ABOUT_HELP)
+    allow_unreached: bool = Field(
+        default=False,
+        description=(
+            "Leave false. Set it to true only after correct refused the correction because "
+            "no memory names a deprecates string while a near miss exists, and you checked "
+            "that the deprecates strings are the exact outdated ones and the correction is "
+            "meant to mark no memory yet."
+        ),
+    )
+
+
+class RecallInput(_Input):
+    """Arguments of ``recall``."""
+
+    query: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)] = Field(
+        description="What to recall, in a few words or a question."
+    )
+    k: int = Field(default=5, ge=1, le=50, description="How many memories to return.")
+    as_of: str | None = Field(
+        default=None,
+        description=(
+            "Leave empty to recall what is true now. To see what was known at a past time, "
+            "give that time as ISO 8601 ('2025-03-01' or '2025-03-01T12:00:00Z')."
+        ),
+    )
+
+
+class PreviewInput(_Input):
+    """Arguments of ``preview``."""
+
+    deprecates: list[Annotated[_Phrase, StringConstraints(max_length=MAX_PHRASE_LENGTH)]] = Field(
+        min_length=1,
+        max_length=MAX_PHRASES,
+        description="The outdated strings a correction would name. " + _DEPRECATES_HELP,
+    )
+    about: _Anchors = Field(default_factory=list, max_length=MAX_PHRASES, description=_ABOUT_HELP)
+    body: str | None = Field(
+        default=None,
+        description=(
+            "The correction's body, if already written: its other strings are checked too, "
+            "in case the old and new values are swapped."
+        ),
+    )
+
+
+class RetractInput(_Input):
+    """Arguments of ``retract``."""
+
+    id: str = Field(
+        min_length=1,
+        description="The id of the wrong correction, as returned by correct.",
+    )
+
+
+class CheckInput(_Input):
+    """Arguments of ``check``."""
+
+    text: str = Field(
+        min_length=1,
+        description=(
+            "The text to check before acting on it: a planned command or tool call, a URL, a "
+            "repository or account name you remembered, a plan, a cached tool result."
+        ),
+    )
+
+
+class CheckOutput(BaseModel):
+    """What ``check`` found.
+
+    Attributes:
+        trips: the active corrections whose outdated strings occur in the text.
+    """
+
+    trips: list[Trip] = Field(default_factory=list)
+
+
+class RememberOutput(BaseModel):
+    """What ``remember`` stored.
+
+    Attributes:
+        id: the new memory's id.
+        superseded_by: ids of stored corrections that already mark it as outdated.
+    """
+
+    id: str
+    superseded_by: list[str] = Field(default_factory=list)
+
+
+class PreviewRecord(BaseModel):
+    """One record a correction would reach."""
+
+    id: str
+    document: str | None
+
+
+class PreviewOutput(BaseModel):
+    """What a correction naming these strings would reach.
+
+    Attributes:
+        deprecates: the strings that were checked.
+        count: how many records the correction would mark as outdated.
+        records: the first of them, with their text.
+        near_misses: when it would mark none, strings the memories name that were perhaps
+            meant (a typo's original, or the old value where the new one was given), with
+            how many memories name each.
+        refusal: why ``correct`` would refuse these strings, or None.
+    """
+
+    deprecates: list[str]
+    count: int
+    records: list[PreviewRecord]
+    near_misses: list[tuple[str, int]] = Field(default_factory=list)
+    refusal: str | None = None
+
+
+class RetractOutput(BaseModel):
+    """What ``retract`` did.
+
+    Attributes:
+        id: the correction's id.
+        already_retracted: it had been retracted before; nothing changed.
+    """
+
+    id: str
+    already_retracted: bool = False
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One memory tool: its name, what it is for, and its input and output models."""
+
+    name: str
+    description: str
+    input_model: type[BaseModel]
+    output_model: type[BaseModel]
+
+
+TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        "remember",
+        "Store a new fact in long-term memory. Use it for facts that will matter later "
+        "(where things live, who owns what, decisions, preferences). If the fact replaces "
+        "something stored earlier, use correct instead.",
+        RememberInput,
+        RememberOutput,
+    ),
+    ToolSpec(
+        "correct",
+        "Store a correction: something you stored earlier is no longer true (a repository, "
+        "URL, channel, email address, account or name changed). Nothing is deleted: every "
+        "memory that contains one of the deprecates strings is recalled with this correction "
+        "directly beneath it. Fill deprecates with the exact outdated strings as they appear "
+        "in the old memories (repo slugs, URLs, channel names, emails), never generic words; "
+        "each must also appear in body. A common word, first name or bare number is refused "
+        "unless about names its subject (deprecates ['Michelle'], about ['Acme']); a person's "
+        "full name is specific. If no memory names a deprecates string but the memories name "
+        "a near miss (a typo's original, or the old value where you gave the new one), "
+        "nothing is stored and the error names it. If unsure what a string would reach, "
+        "call preview first.",
+        CorrectInput,
+        CorrectionReport,
+    ),
+    ToolSpec(
+        "recall",
+        "Recall the stored memories closest to a query. An outdated memory comes with a line "
+        "starting with 'now:' directly beneath it: that is the newest correction, and it "
+        "overrides the memory above it. Recall before acting on names, places, accounts or "
+        "URLs learned earlier.",
+        RecallInput,
+        Recall,
+    ),
+    ToolSpec(
+        "preview",
+        "Check, without storing anything, which memories a correction with these deprecates "
+        "(and about) strings would mark as outdated. Use it before correct when a string "
+        "might be too broad.",
+        PreviewInput,
+        PreviewOutput,
+    ),
+    ToolSpec(
+        "check",
+        "Check a text against the stored corrections before acting on it: call it with the "
+        "exact command, URL or name you are about to use (especially a repository, URL, "
+        "channel or account you remember). If it names something outdated, the result gives "
+        "the correction with the current value; use that instead.",
+        CheckInput,
+        CheckOutput,
+    ),
+    ToolSpec(
+        "retract",
+        "Undo a wrong correction by its id: the memories it covered read as current again, "
+        "and the correction stays in memory marked as retracted.",
+        RetractInput,
+        RetractOutput,
+    ),
+)
+"""The memory tools, in the order they are offered to a model."""
+
+_BY_NAME = {t.name: t for t in TOOLS}
+
+
+def _strip_titles(schema: Any) -> Any:
+    """Return a JSON schema without pydantic's ``title`` keys (noise for a model)."""
+    if isinstance(schema, list):
+        return [_strip_titles(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key == "title" and isinstance(value, str):
+            continue
+        if key in ("properties", "$defs") and isinstance(value, dict):
+            out[key] = {name: _strip_titles(sub) for name, sub in value.items()}
+        else:
+            out[key] = _strip_titles(value)
+    return out
+
+
+def input_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """Return the JSON schema of a tool's input model, as every surface offers it.
+
+    Args:
+        model: one of the ``*Input`` models of :data:`TOOLS`.
+
+    Returns:
+        An object schema (``type``, ``properties``, ``required``,
+        ``additionalProperties: false``) without titles.
+    """
+    schema = dict(_strip_titles(model.model_json_schema(mode="validation")))
+    schema.pop("description", None)  # the model's docstring; the tool has its own description
+    return schema
+
+
+def output_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """Return the JSON schema of a tool's structured result."""
+    return dict(_strip_titles(model.model_json_schema(mode="serialization")))
+
+
+class ToolResult(BaseModel):
+    """The result of one tool call, ready for any transport.
+
+    Attributes:
+        name: the tool that was called.
+        text: what to show the model (the rendered context block for ``recall``).
+        data: the structured result (the evidence packet for ``recall``), or None on error.
+        is_error: the call failed; ``text`` says why and what to do.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    text: str
+    data: dict[str, Any] | None = None
+    is_error: bool = False
+
+
+def run_tool(
+    collection: Collection,
+    name: str,
+    arguments: Mapping[str, Any] | None,
+    *,
+    metadata: Mapping[str, Any] | None = None,
+) -> ToolResult:
+    """Validate a model's tool call and run it against a nowline collection.
+
+    Mistakes the model can fix (unknown tool, bad arguments, a correction that a guard
+    refuses, an unknown id) come back as a result with ``is_error`` set and a message that
+    names only the tool's own fields, never as an exception.
+
+    Args:
+        collection: the nowline collection the tools act on.
+        name: the tool's name, one of :data:`TOOLS`.
+        arguments: the call's arguments (a JSON object).
+        metadata: binds the call to a scope, e.g. ``{"user_id": "alice"}``: ``remember``
+            and ``correct`` store it with the record, ``recall`` sees only records that
+            carry it, ``preview`` and ``check`` use that scope's corrections, and
+            ``retract`` reaches only corrections that carry it. Required (with the key) on a
+            collection that has a ``scope_key``.
+
+    Returns:
+        A :class:`ToolResult`.
+
+    Raises:
+        InvalidInput: ``metadata`` is not a mapping of metadata keys to str, int, float or
+            bool values (a mistake of the program, not of the model).
+    """
+    return drive(_tool_steps(collection, name, arguments, metadata), _on(collection))
+
+
+async def run_tool_async(
+    collection: AsyncCollection,
+    name: str,
+    arguments: Mapping[str, Any] | None,
+    *,
+    metadata: Mapping[str, Any] | None = None,
+) -> ToolResult:
+    """Run a model's tool call against an async collection, as :func:`run_tool` does.
+
+    Both run the same tool runners (each a generator of the collection calls it needs, as
+    the collections' own read and write paths are), so the validation, messages and results
+    are the same; here each call is awaited, and calls of concurrent tool calls interleave.
+
+    Args:
+        collection: the async nowline collection the tools act on.
+        name: the tool's name, one of :data:`TOOLS`.
+        arguments: the call's arguments (a JSON object).
+        metadata: the scope binding (see :func:`run_tool`).
+
+    Returns:
+        A :class:`ToolResult`.
+
+    Raises:
+        InvalidInput: ``metadata`` is not a valid scope binding (a mistake of the program).
+    """
+    return await drive_async(_tool_steps(collection, name, arguments, metadata), _on(collection))
+
+
+def corrections_json(collection: Collection, *, metadata: Mapping[str, Any] | None = None) -> str:
+    """Return the corrections as ``nowline corrections --json`` prints them (without its newline).
+
+    The MCP server's resource ``nowline://corrections`` reads this. Each correction is its
+    :class:`nowline.CorrectionSummary`, oldest first, with its times as ISO 8601 in UTC and
+    the epoch seconds beside them (``time_epoch``, ``retracted_epoch``); characters that
+    could reorder or hide text in a terminal (bidi and C1 controls) are written as JSON
+    unicode escapes.
+
+    Args:
+        collection: the nowline collection.
+        metadata: a scope binding (see :func:`run_tool`): only the corrections whose metadata
+            holds it are listed (:func:`nowline.in_scope`), so a server bound to one scope
+            never shows another's.
+
+    Returns:
+        The JSON text of a list of objects.
+
+    Raises:
+        InvalidInput: ``metadata`` is not a valid scope binding.
+    """
+    return drive(_corrections_steps(_binding(metadata)), _on(collection))
+
+
+async def corrections_json_async(
+    collection: AsyncCollection, *, metadata: Mapping[str, Any] | None = None
+) -> str:
+    """Return the corrections of an async collection as :func:`corrections_json` does."""
+    return await drive_async(_corrections_steps(_binding(metadata)), _on(collection))
+
+
+@dataclass(frozen=True)
+class _Call:
+    """One call of a collection method that a tool runner needs: its name and arguments."""
+
+    method: str
+    args: tuple[Any, ...] = ()
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+
+
+_Steps = Generator[_Call, Any, _T]
+"""A tool runner: it yields the collection calls it needs and receives their results; a
+failed call is thrown into it (:func:`nowline.drive`, the loop of the collections' own flows).
+:func:`run_tool` makes the calls, :func:`run_tool_async` awaits them."""
+
+
+def _call(method: str, *args: Any, **kwargs: Any) -> _Steps[Any]:
+    """Ask the driver for ``collection.<method>(*args, **kwargs)``; return its result."""
+    return (yield _Call(method, args, kwargs))
+
+
+def _on(collection: Collection | AsyncCollection) -> Callable[[_Call], Any]:
+    """Return how the driver makes a runner's calls on ``collection`` (awaitables if async)."""
+    return lambda call: getattr(collection, call.method)(*call.args, **call.kwargs)
+
+
+def _corrections_steps(binding: dict[str, Any]) -> _Steps[str]:
+    """List the corrections (those in the binding's scope) as the JSON text of the CLI."""
+    rows: list[CorrectionSummary] = yield from _call("corrections")
+    if binding:
+        ids = [r.id for r in rows]
+        held: set[str] = set()
+        for start in range(0, len(ids), PAGE):
+            got = yield from _call("get", ids=ids[start : start + PAGE], include=["metadatas"])
+            metas = got["metadatas"] or []
+            held |= {i for i, m in zip(got["ids"], metas, strict=True) if in_scope(m, binding)}
+        rows = [r for r in rows if r.id in held]
+    return json_text(iso_times([r.model_dump(mode="json") for r in rows]))
+
+
+def _tool_steps(
+    collection: Collection | AsyncCollection,
+    name: str,
+    arguments: Mapping[str, Any] | None,
+    metadata: Mapping[str, Any] | None,
+) -> _Steps[ToolResult]:
+    """Validate a tool call, run its runner and turn what it raised into the result."""
+    binding = _binding(metadata)
+    spec = _BY_NAME.get(name)
+    if spec is None:
+        known = ", ".join(t.name for t in TOOLS)
+        return ToolResult(
+            name=name, text=f"Unknown tool {name!r}; the tools are: {known}.", is_error=True
+        )
+    key = scope_needed(collection.scope_key, collection.scope_keys, binding)
+    if key is not None:
+        return ToolResult(
+            name=name,
+            text=f"{name} failed: this memory keeps its users' memories apart by {key!r}, and "
+            f"the tools were set up without one (metadata={{{key!r}: <value>}}), so nothing "
+            "was read or written. Tell the user the memory tools need to be set up for one "
+            f"{key}.",
+            is_error=True,
+        )
+    try:
+        args = spec.input_model.model_validate(dict(arguments or {}))
+    except ValidationError as exc:
+        return ToolResult(name=name, text=_explain(name, exc), is_error=True)
+    try:
+        text, data = yield from _RUNNERS[name](args, binding)
+    except _ToolError as exc:
+        return ToolResult(name=name, text=f"{name} failed: {exc}", is_error=True)
+    except StoreBusy:
+        return ToolResult(
+            name=name,
+            text=f"{name} failed: another program is writing to this memory's store, so "
+            "nothing was stored. Tell the user: the memory store is busy (several programs "
+            "that write to one store need a Chroma server).",
+            is_error=True,
+        )
+    except NowlineError as exc:
+        return ToolResult(name=name, text=f"{name} failed: {exc}", is_error=True)
+    return ToolResult(name=name, text=text, data=data.model_dump(mode="json"))
+
+
+class _ToolError(Exception):
+    """A mistake in a tool call, with a message that names only the tool's fields."""
+
+
+def _binding(metadata: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Return the scope binding of :func:`run_tool`, validated."""
+    if metadata is None:
+        return {}
+    if not isinstance(metadata, Mapping):
+        raise InvalidInput(f"metadata must be a mapping, not {type(metadata).__name__}.")
+    out: dict[str, Any] = {}
+    for key, value in metadata.items():
+        if not isinstance(key, str) or not key or reserved_key(key):
+            raise InvalidInput(
+                f"metadata key {key!r} cannot bind a scope: it is nowline's own or a "
+                "correction's field; give a user key."
+            )
+        if not isinstance(value, (str, int, float, bool)):
+            raise InvalidInput(
+                f"metadata {key!r} must be a str, int, float or bool, not {type(value).__name__}."
+            )
+        out[key] = value
+    return out
+
+
+def _where(binding: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Return the Chroma filter that keeps only records carrying the binding."""
+    clauses: list[dict[str, Any]] = [{k: v} for k, v in binding.items()]
+    if not clauses:
+        return None
+    return clauses[0] if len(clauses) == 1 else {"$and": clauses}
+
+
+def _explain(name: str, exc: ValidationError) -> str:
+    """Return a short message listing what is wrong with each argument."""
+    problems = []
+    for err in exc.errors(include_url=False):
+        where = ".".join(str(p) for p in err["loc"]) or "arguments"
+        problems.append(f"{where}: {err['msg']}")
+    return f"Invalid arguments for {name}: " + "; ".join(problems) + "."
+
+
+def _remember(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, BaseModel]]:
+    """Run ``remember``."""
+    assert isinstance(args, RememberInput)
+    rid = yield from _call("remember", args.body, metadata=binding or None)
+    hit = next(iter((yield from _call("hits", [rid]))), None)
+    by = [c.id for c in hit.direct] if hit is not None else []
+    text = f"Stored memory {rid}."
+    if hit is not None and hit.direct:
+        text += " It names something a stored correction marks as outdated; recall will show:\n"
+        text += "\n".join(format_lines(hit.lines()))
+    return text, RememberOutput(id=rid, superseded_by=by)
+
+
+def _correct(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, BaseModel]]:
+    """Run ``correct``."""
+    assert isinstance(args, CorrectInput)
+    request = CorrectionRequest(
+        text=args.body,
+        deprecates=tuple(args.deprecates),
+        about=tuple(args.about),
+        metadata=binding or None,
+        allow_unreached=args.allow_unreached,
+    )
+    phrases = list(request.deprecates)
+    try:
+        report = yield from _call(
+            "correct",
+            request.text,
+            deprecates=phrases,
+            about=list(request.about) or None,
+            metadata=request.metadata,
+            allow_unreached=request.allow_unreached,
+        )
+    except AbsentString as exc:
+        raise _ToolError(
+            f"Nothing was stored: body does not mention {exc.absent!r}. Each deprecates string "
+            "must appear in body, written as in the old memories, so the reader sees what "
+            "changed (e.g. 'Moved from OLD to NEW'). Fix body or deprecates and call correct "
+            "again."
+        ) from None
+    except GenericString as exc:
+        raise _ToolError(_generic_advice(exc)) from None
+    except Unreached as exc:
+        raise _ToolError(
+            f"Nothing was stored. {exc.summary} Call correct again with the exact outdated "
+            "string, as the memories write it, in deprecates (and in body). Only if the "
+            "deprecates strings are right and the correction is meant to mark no memory yet, "
+            "call correct again with allow_unreached true."
+        ) from None
+    except CorrectionTooBroad as exc:
+        raise _ToolError(
+            f"Nothing was stored: {phrases!r} would mark {exc.reach} memories as outdated "
+            f"(the limit is {exc.limit}), so a string is too broad. Use the exact, specific "
+            "outdated strings (e.g. 'org/repo' rather than 'repo'), or add about to narrow it "
+            "to its subject; call preview to check what a string reaches."
+        ) from None
+    noun = "memory that names" if report.reached == 1 else "memories that name"
+    return (
+        f"Stored correction {report.id}. It is now shown beneath {report.reached} {noun} "
+        f"{', '.join(repr(s) for s in phrases)}. If it was a mistake, retract it with id "
+        f"{report.id}.",
+        report,
+    )
+
+
+def _generic_advice(exc: GenericString) -> str:
+    """Return the way forward for a refused generic string, in the tool's own fields."""
+    subject = "about ['<the company, project or person it belongs to>']"
+    if exc.field == "about" and exc.kind == "overlap":
+        return (
+            f"Nothing was stored: the about string {exc.phrase!r} {exc.reason}, so it "
+            "narrows nothing. about names the subject the outdated string belongs to, another "
+            "string the old memories name (deprecates ['Michelle'], about ['Acme']); leave "
+            "about empty if the deprecates strings are specific."
+        )
+    if exc.field == "about":
+        return (
+            f"Nothing was stored: the about string {exc.phrase!r} is {exc.reason}, and the "
+            "deprecates strings are generic too, so unrelated memories name both. Put the "
+            "particular subject in about (a company, project, person or repository), or the "
+            "full, specific outdated string in deprecates."
+        )
+    start = f"Nothing was stored: {exc.phrase!r} is {exc.reason}, so it would mark unrelated "
+    start += "memories too. "
+    if exc.kind == "word":
+        advice = (
+            "If it is a person's first name, put the full name (given and family name) as the "
+            "memories write it in deprecates; otherwise the full, specific outdated string (a "
+            "repository slug, URL, email address). Or keep it and add "
+            f"{subject} (deprecates [{exc.phrase!r}])."
+        )
+    elif exc.kind == "title":
+        advice = (
+            f"Keep it and add {subject} (deprecates [{exc.phrase!r}]), so that only the "
+            "memories about that subject are marked."
+        )
+    else:
+        advice = (
+            "Use the full, specific outdated string (a repository slug, URL, email address, "
+            f"a person's full name), or keep it and add {subject} (deprecates "
+            f"[{exc.phrase!r}])."
+        )
+    return start + advice
+
+
+def _recall(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, BaseModel]]:
+    """Run ``recall``."""
+    assert isinstance(args, RecallInput)
+    as_of = args.as_of.strip() if args.as_of else None
+    if as_of:
+        try:
+            to_epoch(as_of)
+        except InvalidInput:
+            raise _ToolError(
+                f"as_of {as_of!r} is not a time in ISO 8601; write it like '2025-03-01' or "
+                "'2025-03-01T12:00:00Z', or leave as_of out to recall what is true now."
+            ) from None
+    recall = yield from _call(
+        "recall", args.query, n_results=args.k, as_of=as_of or None, where=_where(binding)
+    )
+    return recall.render(), recall
+
+
+def _preview(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, BaseModel]]:
+    """Run ``preview``."""
+    assert isinstance(args, PreviewInput)
+    ids = yield from _call(
+        "preview",
+        list(args.deprecates),
+        about=list(args.about) or None,
+        metadata=binding or None,
+        text=args.body,
+    )
+    shown = ids[:_PREVIEW_SHOWN]
+    got = (yield from _call("get", ids=shown, include=["documents"])) if shown else None
+    docs = dict(zip(got["ids"], got["documents"] or [], strict=True)) if got else {}
+    records = [PreviewRecord(id=i, document=docs.get(i)) for i in shown]
+    noun = "memory" if len(ids) == 1 else "memories"
+    lines = [f"A correction naming {list(args.deprecates)!r}"]
+    if args.about:
+        lines[0] += f" about {list(args.about)!r}"
+    lines[0] += f" would mark {len(ids)} {noun}" + (":" if ids else ".")
+    lines += [f"- {one_line(sanitize(r.document or ''))}" for r in records]
+    if len(ids) > len(shown):
+        lines.append(f"... and {len(ids) - len(shown)} more.")
+    if ids.refusal is not None:
+        lines.append(f"correct would refuse it: {ids.refusal}")
+    return "\n".join(lines), PreviewOutput(
+        deprecates=list(args.deprecates),
+        count=len(ids),
+        records=records,
+        near_misses=ids.near_misses,
+        refusal=ids.refusal,
+    )
+
+
+def _retract(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, BaseModel]]:
+    """Run ``retract``."""
+    assert isinstance(args, RetractInput)
+    if binding:
+        got = yield from _call("get", ids=[args.id], include=["metadatas"])
+        metas = got["metadatas"] or []
+        meta = metas[0] if metas else None
+        if meta is None or not in_scope(meta, binding):
+            raise UnknownRecord(f"No record has id {args.id!r}; nothing was retracted.")
+    before = yield from _call("hits", [args.id])
+    already = bool(before) and before[0].role == "retracted"
+    yield from _call("retract", args.id)
+    if already:
+        return f"Correction {args.id} was already retracted; nothing changed.", RetractOutput(
+            id=args.id, already_retracted=True
+        )
+    return (
+        f"Retracted correction {args.id}. The memories it covered read as current again "
+        "unless another correction still covers them; the correction stays, marked retracted.",
+        RetractOutput(id=args.id),
+    )
+
+
+def _check(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, BaseModel]]:
+    """Run ``check``."""
+    assert isinstance(args, CheckInput)
+    trips = yield from _call("check", args.text, metadata=binding or None)
+    if not trips:
+        return "Nothing in this text is outdated.", CheckOutput()
+    return stale_message(trips, override=None), CheckOutput(trips=trips)
+
+
+_RUNNERS: dict[str, Callable[[BaseModel, dict[str, Any]], _Steps[tuple[str, BaseModel]]]] = {
+    "remember": _remember,
+    "correct": _correct,
+    "recall": _recall,
+    "preview": _preview,
+    "check": _check,
+    "retract": _retract,
+}

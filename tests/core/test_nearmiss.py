@@ -1,0 +1,221 @@
+"""Zero reach with a near miss is refused (DESIGN §6, issue 23 item 3).
+
+A typo of the outdated string, or the new value given for the old one, reaches no record
+while the store names the intended string: ``correct()`` refuses it with the suggestion
+(``Unreached``), ``preview()`` shows the same suggestion and says ``correct()`` would refuse,
+and the tools return ``is_error`` with the same suggestion.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+import nowline
+from nowline._rules.nearmiss import edit_bound, near_strings, pieces, text_candidates
+from nowline.models import Preview
+from nowline.surfaces.tools import run_tool
+from tests.conftest import snapshot
+
+WIKI = "The team wiki moved from wiki.nortwind.dev to docs.northwind.dev."
+SWAP = "#ops-deploys was renamed to #deploys."
+
+
+@pytest.fixture
+def notes(memory: nowline.Collection) -> nowline.Collection:
+    """Return memories that name wiki.northwind.dev (twice) and #ops-deploys."""
+    memory.remember("Runbooks live at https://wiki.northwind.dev/runbooks.", id="w1")
+    memory.remember("The wiki is wiki.northwind.dev; ask Dana for access.", id="w2")
+    memory.remember("Deploy alerts go to #ops-deploys.", id="d")
+    memory.remember("Lunch is at noon.", id="l")
+    return memory
+
+
+def test_a_typo_is_refused_with_the_string_the_store_names(notes: nowline.Collection) -> None:
+    """A deprecated string one letter off a stored one is refused, naming it and its count."""
+    before = snapshot(notes)
+    with pytest.raises(nowline.Unreached) as info:
+        notes.correct(WIKI, deprecates=["wiki.nortwind.dev"])
+    assert info.value.near_misses == [("wiki.northwind.dev", 2)]
+    message = str(info.value)
+    assert "'wiki.northwind.dev' (named by 2 records" in message
+    assert "allow_unreached=True" in message
+    assert isinstance(info.value, nowline.InvalidCorrection)
+    assert isinstance(info.value, ValueError) and isinstance(info.value, nowline.NowlineError)
+    assert snapshot(notes) == before
+
+
+def test_swapped_values_are_refused_with_the_old_value(notes: nowline.Collection) -> None:
+    """The new value in deprecates, the old one in the text: the old one is suggested."""
+    before = snapshot(notes)
+    with pytest.raises(nowline.Unreached) as info:
+        notes.correct(SWAP, deprecates=["#deploys"])
+    assert info.value.near_misses == [("#ops-deploys", 1)]
+    assert "the old value" in str(info.value)
+    assert snapshot(notes) == before
+
+
+def test_the_suggestion_once_taken_reaches_the_stale_memories(notes: nowline.Collection) -> None:
+    """Correcting with the suggested string marks the memories the typo missed."""
+    fixed = WIKI.replace("nortwind", "northwind", 1)
+    assert notes.correct(fixed, deprecates=["wiki.northwind.dev"]).reached == 2
+    assert notes.correct(SWAP, deprecates=["#ops-deploys"]).reached == 1
+
+
+def test_allow_unreached_stores_it_anyway(notes: nowline.Collection) -> None:
+    """allow_unreached=True stores a correction that reaches nothing, as before."""
+    report = notes.correct(SWAP, deprecates=["#deploys"], allow_unreached=True, id="c")
+    assert report.reached == 0
+    assert notes.get(ids=["c"])["ids"] == ["c"]
+
+
+def test_zero_reach_without_a_near_miss_is_stored(notes: nowline.Collection) -> None:
+    """A correction noted before any memory names its string is stored as today."""
+    report = notes.correct(
+        "Payments moved from pay.acme.example to billing.acme.example.",
+        deprecates=["pay.acme.example"],
+    )
+    assert report.reached == 0
+
+
+def test_a_near_miss_outside_the_anchor_is_not_suggested(notes: nowline.Collection) -> None:
+    """Suggestions count with the correction's anchors: none where the anchor never holds."""
+    report = notes.correct(
+        "Globex: wiki.nortwind.dev is gone.", deprecates=["wiki.nortwind.dev"], about=["Globex"]
+    )
+    assert report.reached == 0
+
+
+def test_a_near_miss_in_another_scope_is_not_suggested(scoped: nowline.Collection) -> None:
+    """A string only another scope names is no suggestion: scopes are never crossed."""
+    scoped.remember("The wiki is wiki.northwind.dev.", metadata={"user_id": "bob"})
+    report = scoped.correct(WIKI, deprecates=["wiki.nortwind.dev"], metadata={"user_id": "amy"})
+    assert report.reached == 0
+    with pytest.raises(nowline.Unreached):
+        scoped.correct(WIKI, deprecates=["wiki.nortwind.dev"], metadata={"user_id": "bob"})
+
+
+def test_preview_is_a_list_that_says_why_correct_would_refuse(notes: nowline.Collection) -> None:
+    """preview() returns the ids as a list, with the near misses and the refusal."""
+    typo = notes.preview(["wiki.nortwind.dev"])
+    assert isinstance(typo, Preview) and isinstance(typo, list) and typo == []
+    assert typo.near_misses == [("wiki.northwind.dev", 2)]
+    assert typo.refusal is not None and "'wiki.northwind.dev'" in typo.refusal
+    swap = notes.preview(["#deploys"], text=SWAP)
+    assert swap.near_misses == [("#ops-deploys", 1)] and swap.refusal is not None
+    assert notes.preview(["#deploys"]).refusal is None  # without the text, no swap to see
+    good = notes.preview(["wiki.northwind.dev"])
+    assert sorted(good) == ["w1", "w2"] and good.near_misses == [] and good.refusal is None
+
+
+def test_preview_tells_a_generic_string_apart(notes: nowline.Collection) -> None:
+    """preview(["the"]) lists what it reaches and says correct() refuses the string."""
+    found = notes.preview(["the"])
+    assert "w2" in found
+    assert found.refusal is not None and "common word" in found.refusal
+    assert notes.preview(["the"], about=["wiki.northwind.dev"]).refusal is None
+    anchor = notes.preview(["billing"], about=["billing"])
+    assert anchor.refusal is not None and "anchor 'billing'" in anchor.refusal
+
+
+def test_preview_tells_an_absent_string_when_given_the_text(notes: nowline.Collection) -> None:
+    """With the text, preview applies the absent-string guard as correct() does."""
+    found = notes.preview(["wiki.northwind.dev"], text="The wiki moved.")
+    assert found.refusal is not None and "does not mention" in found.refusal
+
+
+def test_the_correct_tool_returns_the_suggestion_as_an_error(notes: nowline.Collection) -> None:
+    """The correct tool answers is_error naming the suggestion; allow_unreached stores it."""
+    before = snapshot(notes)
+    typo = run_tool(notes, "correct", {"body": WIKI, "deprecates": ["wiki.nortwind.dev"]})
+    assert typo.is_error and "'wiki.northwind.dev' (named by 2 records" in typo.text
+    assert "allow_unreached" in typo.text and "Nothing was stored" in typo.text
+    swap = run_tool(notes, "correct", {"body": SWAP, "deprecates": ["#deploys"]})
+    assert swap.is_error and "'#ops-deploys'" in swap.text
+    assert snapshot(notes) == before
+    stored = run_tool(
+        notes, "correct", {"body": SWAP, "deprecates": ["#deploys"], "allow_unreached": True}
+    )
+    assert not stored.is_error, stored.text
+
+
+def test_the_preview_tool_shows_the_near_miss(notes: nowline.Collection) -> None:
+    """The preview tool lists the near misses and what correct would say."""
+    result = run_tool(notes, "preview", {"deprecates": ["#deploys"], "body": SWAP})
+    assert not result.is_error
+    assert result.data is not None and result.data["near_misses"] == [["#ops-deploys", 1]]
+    assert "correct would refuse it" in result.text
+
+
+def test_the_async_collection_takes_the_same_keywords() -> None:
+    """AsyncCollection.correct() and preview() take allow_unreached and text (one shared flow)."""
+    from nowline.aio import AsyncCollection
+
+    correct = inspect.signature(AsyncCollection.correct).parameters["allow_unreached"]
+    assert correct.default is False and correct.kind is inspect.Parameter.KEYWORD_ONLY
+    assert inspect.signature(AsyncCollection.preview).parameters["text"].default is None
+    assert "allow_unreached" in inspect.signature(nowline.Collection.correct).parameters
+
+
+def test_edit_bound_grows_with_the_length() -> None:
+    """No fuzzy match below 5 characters, 1 edit up to 11, 2 from 12."""
+    assert [edit_bound(s) for s in ("v1", "ufo", "deploy", "#ops-deploy", "wiki.northwind")] == [
+        0,
+        0,
+        1,
+        1,
+        2,
+    ]
+
+
+def test_every_near_string_contains_a_piece() -> None:
+    """The pieces split the folded string so that a string within k edits keeps one whole."""
+    assert pieces("Wiki.Nortwind.dev", 2) == ["wiki.n", "ortwin", "d.dev"]
+    assert "".join(pieces("#deploys", 1)) == "#deploys"
+
+
+def test_near_strings_keep_token_boundaries_and_the_writing() -> None:
+    """Windows start and end at token boundaries, and come back as the record writes them."""
+    docs = ["See https://wiki.northwind.dev/page and WIKI.NORTHWIND.DEV.", "x-wiki.northwind.dev"]
+    assert near_strings("wiki.nortwind.dev", docs) == {"wiki.northwind.dev": "wiki.northwind.dev"}
+    assert near_strings("Anna Muller", ["Ask Anna Müller."]) == {"anna müller": "Anna Müller"}
+    assert near_strings("#deploys", ["#ops-deploys only"]) == {}
+
+
+def test_text_candidates_are_shaped_like_the_deprecated_string() -> None:
+    """Only strings of the text shaped like a deprecated one, outside it, are candidates."""
+    assert text_candidates(SWAP, ["#deploys"], [], anchored=False) == {
+        "#ops-deploys": "#ops-deploys"
+    }
+    names = "Deal owner changed from Michelle Smith to Dana Jones."
+    assert text_candidates(names, ["Dana Jones"], [], anchored=False) == {
+        "michelle smith": "Michelle Smith"
+    }
+    ufo = "UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo."
+    assert text_candidates(ufo, ["ufo-ai/ufo"], [], anchored=False) == {
+        "metalcraftai/ufo": "metalcraftai/ufo"
+    }
+    assert text_candidates(
+        "Acme's CEO: Dana, not Michelle.", ["Michelle"], ["Acme"], anchored=True
+    ) == {"dana": "Dana"}
+
+
+def test_a_string_with_other_digits_is_another_thing(memory: nowline.Collection) -> None:
+    """svc0/a is no typo of svc1/a: near strings keep the digits, so the correction is stored."""
+    memory.remember("Deploy from svc0/a on Fridays.", id="m")
+    assert near_strings("svc1/a", ["Deploy from svc0/a on Fridays."]) == {}
+    assert memory.correct("Moved from svc1/a to svc1/b.", deprecates=["svc1/a"]).reached == 0
+
+
+def test_a_string_only_corrections_name_is_no_suggestion(memory: nowline.Collection) -> None:
+    """A string that only a correction's text names marks no memory, so it is not suggested."""
+    memory.correct(
+        "The wiki moved from wiki.northwind.dev to docs.example.",
+        deprecates=["wiki.northwind.dev"],
+        allow_unreached=True,
+    )
+    report = memory.correct(
+        "Moved from wiki.nortwind.dev to docs.example.", deprecates=["wiki.nortwind.dev"]
+    )
+    assert report.reached == 0
