@@ -22,6 +22,7 @@ from ._version import VERSION
 
 if TYPE_CHECKING:
     from ._io.drive import drive, drive_async
+    from ._rules.guards import validate_correction
     from ._rules.times import to_epoch
     from ._rules.validate import (
         DEFAULT_MAX_REACH,
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
         reach_limit,
         reserved_key,
         scope_needed,
-        validate_correction,
     )
     from .aio import AsyncClient, AsyncCollection
     from .client import Client, wrap
@@ -48,8 +48,10 @@ if TYPE_CHECKING:
         InvalidCorrection,
         InvalidInput,
         InvalidPhrase,
+        NewValue,
         NowlineError,
         OutOfRange,
+        PersonName,
         StaleReference,
         StoreBusy,
         StoreNotFound,
@@ -95,9 +97,11 @@ __all__ = [
     "InvalidInput",
     "InvalidPhrase",
     "MiniLMEmbeddingFunction",
+    "NewValue",
     "NowlineError",
     "Occurrence",
     "OutOfRange",
+    "PersonName",
     "Recall",
     "RepairReport",
     "Role",
@@ -153,7 +157,7 @@ _HOMES = {
     "drive": "._io.drive",
     "drive_async": "._io.drive",
     "open_collection": ".stores",
-    "validate_correction": "._rules.validate",
+    "validate_correction": "._rules.guards",
     **dict.fromkeys(
         ["check_metadata", "check_scope_key", "reach_limit", "reserved_key", "scope_needed"],
         "._rules.validate",

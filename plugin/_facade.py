@@ -40,9 +40,11 @@ from ._io.ops import Flow
 from ._io.snapshot import path_for as snapshot_path
 from ._rules import records as R
 from ._rules import verbs as V
+from ._rules.guards import Allowances
 from ._rules.registry import Registry
 from ._rules.validate import (
     DEFAULT_MAX_REACH,
+    anchors_kept,
     check_flag,
     check_max_reach,
     check_scope_key,
@@ -53,6 +55,7 @@ from ._rules.validate import (
     new_id,
     parse_about,
     parse_deprecates,
+    parse_replaced_by,
     positive_int,
     query_request,
     reserved_key,
@@ -60,7 +63,7 @@ from ._rules.validate import (
     text_arg,
     time_arg,
 )
-from .errors import InvalidInput
+from .errors import InvalidCorrection, InvalidInput
 from .models import CorrectionReport, CorrectionSummary, Hit, Preview, Recall, RepairReport, Trip
 
 __all__ = [
@@ -358,30 +361,39 @@ class Facade(CollectionCommon[Any], Generic[C]):
         """Prepare correct(); the report counts what the correction reached."""
         start = time.perf_counter()
         body = text_arg(call.text)
-        check_flag(call.allow_absent, "allow_absent")
-        check_flag(call.allow_generic, "allow_generic")
-        check_flag(call.allow_unreached, "allow_unreached")
+        for flag in ("allow_absent", "allow_generic", "allow_person", "allow_unreached"):
+            check_flag(getattr(call, flag), flag)
         if call.max_reach != "default":
             check_max_reach(call.max_reach)
-        meta = correct_metadata(call.metadata, call.deprecates, call.about, call.observed_at)
+        meta = correct_metadata(
+            call.metadata, call.deprecates, call.about, call.observed_at, call.replaced_by
+        )
+        _, dropped = anchors_kept(meta[R.DEPRECATES], meta.get(R.ABOUT, ()))
         if self._core.text_key is not None:
             meta[self._core.text_key] = body
+        allow = Allowances(
+            absent=call.allow_absent,
+            generic=call.allow_generic,
+            person=call.allow_person,
+            unreached=call.allow_unreached,
+        )
         flow = F.correct_flow(
             self._core,
             body,
             new_id(call.id),
             meta,
             given=call.id is not None,
-            allow_absent=call.allow_absent,
-            allow_generic=call.allow_generic,
+            allow=allow,
             max_reach=call.max_reach,
-            allow_unreached=call.allow_unreached,
         )
 
         def finish(result: tuple[str, dict[str, int]]) -> CorrectionReport:
             new, reached = result
             return CorrectionReport(
-                id=new, reached=reached.get(new, 0), seconds=time.perf_counter() - start
+                id=new,
+                reached=reached.get(new, 0),
+                seconds=time.perf_counter() - start,
+                notes=[_dropped_note(a, meta[R.DEPRECATES]) for a in dropped],
             )
 
         return Path(flow, finish, writes=True)
@@ -422,12 +434,23 @@ class Facade(CollectionCommon[Any], Generic[C]):
         return Path(F.hits_flow(self._core, list(ids), time_arg(as_of, "as_of")), _same)
 
     def _preview_path(self, call: V.PreviewArgs) -> Path[Preview, Preview]:
-        """Prepare preview()."""
-        phrases = parse_deprecates(call.deprecates)
-        anchors = parse_about(call.about)
-        meta = metadata_arg(call.metadata)
+        """Prepare preview(); without deprecates, the text's old values are proposed."""
         body = None if call.text is None else text_arg(call.text)
-        return Path(F.preview_flow(self._core, phrases, anchors, meta, body), _same)
+        if call.deprecates is None or (
+            isinstance(call.deprecates, (list, tuple)) and not call.deprecates
+        ):
+            if body is None:
+                raise InvalidCorrection(
+                    "preview() needs deprecates, or the correction's text (then nowline "
+                    "proposes the strings to deprecate)."
+                )
+            phrases: tuple[str, ...] = ()
+        else:
+            phrases = parse_deprecates(call.deprecates)
+        anchors, _ = anchors_kept(phrases, parse_about(call.about))
+        given = None if call.replaced_by is None else parse_replaced_by(call.replaced_by)
+        meta = metadata_arg(call.metadata)
+        return Path(F.preview_flow(self._core, phrases, anchors, meta, body, given), _same)
 
     def _retract_path(self, correction_id: str) -> Path[bool, None]:
         """Prepare retract()."""
@@ -502,6 +525,12 @@ class CreateArgs(OpenArgs):
     """The arguments of chromadb's ``create_collection``."""
 
     get_or_create: bool = False
+
+
+def _dropped_note(anchor: str, deprecates: list[str]) -> str:
+    """Return the report's note on an anchor dropped for being part of a deprecated string."""
+    inside = ", ".join(repr(p) for p in deprecates)
+    return f"The anchor {anchor!r} is part of {inside}, so it narrows nothing: it was dropped."
 
 
 class _ClientAttribute:

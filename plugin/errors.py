@@ -17,10 +17,14 @@ The tree::
     │   │                                   built in this process
     │   └── InvalidCorrection               a correction's ``deprecates`` or text is unusable
     │       ├── AbsentString                a deprecated string is not in its own text
-    │       ├── GenericString               a string is a common word or number, unanchored,
-    │       │                               or an anchor is one
+    │       ├── GenericString               a string is a common word, a given name or a
+    │       │                               number, unanchored, or an anchor anchors nothing
+    │       ├── PersonName                  a person's full name, with no anchor
+    │       ├── NewValue                    a deprecated string is a new value: the
+    │       │                               correction's own, or what another one holds current
     │       ├── CorrectionTooBroad          its strings would reach too much of the store
-    │       └── Unreached                   it reaches nothing, but the store names a near miss
+    │       └── Unreached                   it, or one of its strings, reaches nothing, but the
+    │                                       store names a near miss
     ├── StaleReference (ValueError)         a guarded action names a superseded string
     ├── UnknownRecord (KeyError)            no record has the given id
     └── StoreBusy (RuntimeError)            another process holds the store's writer lock
@@ -44,8 +48,10 @@ __all__ = [
     "InvalidCorrection",
     "InvalidInput",
     "InvalidPhrase",
+    "NewValue",
     "NowlineError",
     "OutOfRange",
+    "PersonName",
     "StaleReference",
     "StoreBusy",
     "StoreNotFound",
@@ -125,7 +131,77 @@ class EmbeddingUnavailable(InvalidInput):
 
 
 class InvalidCorrection(InvalidInput):
-    """A correction cannot be written as given; nothing was written."""
+    """A correction cannot be written as given; nothing was written.
+
+    Attributes:
+        suggestions: the strings to deprecate instead, each with how many records it names
+            (most first), read from the correction's wording and the store where the write
+            path could read them; empty otherwise. One retry with them can succeed.
+    """
+
+    suggestions: list[tuple[str, int]]
+
+    def __init__(self, message: str, *, suggestions: list[tuple[str, int]] | None = None) -> None:
+        """Create the error with ``suggestions`` (strings to deprecate, with their reach)."""
+        super().__init__(message)
+        self.suggestions = list(suggestions or [])
+
+
+class NewValue(InvalidCorrection):
+    """A deprecated string is a new value: nowline would mark what is current as outdated.
+
+    Either the correction's own new value (given in ``replaced_by``, or stated by its text:
+    "moved from A to B" makes B new), or a string another active correction of the same scope
+    holds as its new value, where this correction's text does not say it changed again.
+
+    Attributes:
+        phrase: the deprecated string.
+        said: the words of the text that present it as new (``to ufo-ai/ufo``), or None.
+        holder: the id of the active correction that holds it as current, or None (it is this
+            correction's own new value).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        phrase: str,
+        said: str | None = None,
+        holder: str | None = None,
+        suggestions: list[tuple[str, int]] | None = None,
+    ) -> None:
+        """Create the error for the deprecated string ``phrase``."""
+        super().__init__(message, suggestions=suggestions)
+        self.phrase = phrase
+        self.said = said
+        self.holder = holder
+
+
+class PersonName(InvalidCorrection):
+    """A deprecated string is a person's full name, and the correction has no anchor.
+
+    A person rarely stops existing: without an anchor the correction marks everything about
+    the person as outdated. Name the role or subject that changed in ``about``.
+
+    Attributes:
+        phrase: the name.
+        anchors: the anchors suggested from the correction's text, each with how many of the
+            records the name reaches also name it (most first; counted where the store could
+            be read).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        phrase: str,
+        anchors: list[tuple[str, int]] | None = None,
+        suggestions: list[tuple[str, int]] | None = None,
+    ) -> None:
+        """Create the error for the name ``phrase``."""
+        super().__init__(message, suggestions=suggestions)
+        self.phrase = phrase
+        self.anchors = list(anchors or [])
 
 
 class CorrectionTooBroad(InvalidCorrection):
@@ -192,9 +268,10 @@ class GenericString(InvalidCorrection):
         phrase: the generic string (or the anchor).
         reason: why it is generic (e.g. "a bare number").
         kind: ``number`` (a bare number or a version token such as ``v1``), ``word`` (one
-            common word, such as a given name alone), ``phrase`` (common words),
+            common word), ``name`` (a given name alone), ``phrase`` (common words),
             ``title`` (a capitalised phrase of common English words that is not a person's
-            full name) or ``overlap`` (an anchor that is a deprecated string or part of one).
+            full name), ``overlap`` (an anchor that is the deprecated string itself) or
+            ``function`` (an anchor of function words, such as ``the``).
         field: ``deprecates`` or ``about``: where the string was given.
     """
 

@@ -67,6 +67,8 @@ class _Correction(_Model):
         document: its text (what its line shows).
         deprecates: the outdated strings it names.
         about: its anchors (empty when it has none).
+        replaced_by: its new values: ``replaced_by`` as written, else the values its text
+            states ("from X to Y" gives Y); empty when it states none.
         time: its time, epoch seconds.
     """
 
@@ -74,6 +76,7 @@ class _Correction(_Model):
     document: str
     deprecates: list[str]
     about: list[str] = Field(default_factory=list)
+    replaced_by: list[str] = Field(default_factory=list)
     time: float
 
 
@@ -81,8 +84,8 @@ class CorrectionRef(_Correction):
     """A correction as a hit or a check shows it.
 
     Attributes:
-        id, document, deprecates, about, time: the correction's record id, text, outdated
-            strings, anchors and time (as in every model of a correction).
+        id, document, deprecates, about, replaced_by, time: the correction's record id, text,
+            outdated strings, anchors, new values and time (as in every model of a correction).
         source: where it came from (its ``source`` metadata, e.g. "github"), or None.
         source_url: a page about its origin (its ``source_url`` metadata), or None.
     """
@@ -157,12 +160,20 @@ class Preview(list[str]):
             it may have meant (a typo's original, or the old value where the new one was
             given), each with how many records it names, most first; else empty.
         refusal: None when ``correct()`` (with its default keywords) would store it; else the
-            message it would raise (a generic string, an anchor that narrows nothing, a
-            string absent from the text, a reach over the limit, or a near miss).
+            message it would raise (a generic string, a person's name, a new value, an anchor
+            that narrows nothing, a string absent from the text, a reach over the limit, or a
+            near miss).
+        suggestions: the strings to deprecate that the correction's text and the store
+            suggest (its old values, near misses), each with how many records it names, most
+            first.
+        deprecates: the strings previewed: those given, or, when none were given, those the
+            text proposes (its old values that name records).
     """
 
     near_misses: list[tuple[str, int]]
     refusal: str | None
+    suggestions: list[tuple[str, int]]
+    deprecates: list[str]
 
     def __init__(
         self,
@@ -170,16 +181,22 @@ class Preview(list[str]):
         *,
         near_misses: Iterable[tuple[str, int]] = (),
         refusal: str | None = None,
+        suggestions: Iterable[tuple[str, int]] = (),
+        deprecates: Iterable[str] = (),
     ) -> None:
-        """Create a preview of ``ids`` with its near misses and the refusal, if any."""
+        """Create a preview of ``ids`` with its near misses, suggestions and refusal."""
         super().__init__(ids)
         self.near_misses = list(near_misses)
         self.refusal = refusal
+        self.suggestions = list(suggestions)
+        self.deprecates = list(deprecates)
 
     def __repr__(self) -> str:
         """Return the ids with the extra attributes."""
         return (
-            f"Preview({list(self)!r}, near_misses={self.near_misses!r}, refusal={self.refusal!r})"
+            f"Preview({list(self)!r}, deprecates={self.deprecates!r}, "
+            f"near_misses={self.near_misses!r}, suggestions={self.suggestions!r}, "
+            f"refusal={self.refusal!r})"
         )
 
 
@@ -190,11 +207,14 @@ class CorrectionReport(_Model):
         id: the correction's record id.
         reached: how many other records it supersedes now (linked and persisted).
         seconds: wall time taken to write it and persist its links.
+        notes: what nowline changed in it, each in a sentence (an anchor dropped for being
+            part of a deprecated string); empty when nothing was.
     """
 
     id: str
     reached: int
     seconds: float
+    notes: list[str] = Field(default_factory=list)
 
 
 class RepairReport(_Model):
@@ -258,8 +278,8 @@ class CorrectionSummary(_Correction):
     """One correction of a collection, as ``corrections()`` lists it.
 
     Attributes:
-        id, document, deprecates, about, time: the correction's record id, text, outdated
-            strings, anchors and time (as in every model of a correction).
+        id, document, deprecates, about, replaced_by, time: the correction's record id, text,
+            outdated strings, anchors, new values and time (as in every model of a correction).
         status: ``active`` or ``retracted``.
         retracted: when it was retracted (epoch seconds), or None.
         reach: how many records store a link to it.

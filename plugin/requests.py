@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from ._io.drive import drive, drive_async
 from ._io.reads import PAGE
 from ._rules.assembly import trip_metadata
+from ._rules.guards import validate_correction
 from ._rules.records import BY, OBSERVED_AT, in_scope
 from ._rules.terms import CLI, HTTP, PYTHON, TOOLS, Terms, active, using
 from ._rules.times import now, to_epoch
@@ -56,7 +57,6 @@ from ._rules.validate import (
     reserved_key,
     scope_needed,
     text_field,
-    validate_correction,
 )
 from .errors import InvalidInput
 

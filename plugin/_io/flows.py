@@ -17,13 +17,14 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal, cast
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, NoReturn, cast
 
 from chromadb.api.types import DeleteResult, Where, WhereDocument
 
 from .._rules import records as R
 from .._rules.assembly import HitState, hit_of, query_row, read_state, trips_of
+from .._rules.guards import Allowances, Holders, check_correction, check_reach, check_scope
 from .._rules.links import (
     WritePlan,
     batch_metadata,
@@ -41,13 +42,10 @@ from .._rules.validate import (
     MAX_COUNT,
     InsertRequest,
     QueryRequest,
-    check_correction,
-    check_reach,
-    check_scope,
     insert_request,
 )
 from .._rules.verbs import InsertArgs
-from ..errors import InvalidInput, UnknownRecord
+from ..errors import InvalidCorrection, InvalidInput, UnknownRecord
 from ..models import (
     CURRENT,
     HISTORICAL,
@@ -63,8 +61,8 @@ from ..models import (
 )
 from ..render import strip_annotation
 from .freshness import Freshness, list_flow, load_flow, refresh_flow, verify_flow
-from .nearmiss import preview_flow as verdict_flow
-from .nearmiss import unreached_check_flow
+from .guards import persons_flow, suggestions_flow, unreached_flow
+from .guards import preview_flow as guards_preview_flow
 from .ops import Count, Delete, Embed, Flow, Get, Lock, Modify, Query, Work, Write
 from .reads import PAGE, read_all, read_by_ids, read_range, records_of
 
@@ -363,33 +361,64 @@ def preview_flow(
     about: Sequence[str],
     metadata: Mapping[str, Any] | None,
     text: str | None = None,
+    replaced_by: Sequence[str] | None = None,
 ) -> Flow[Preview]:
     """Return the ids of the records a correction would reach, without writing anything.
 
-    The result also says what ``correct()`` would do (``_nearmiss.preview_flow``).
+    The result also says what ``correct()`` would do (``_io.guards.preview_flow``). With no
+    ``deprecates``, the old values ``text`` states that name records are previewed, and
+    ``Preview.deprecates`` names them: nowline proposes what to deprecate.
     """
     yield from core.refresh()
+    body = text or ""
+    given = replaced_by is not None
     info = CorrectionInfo(
         id="\x00preview",
-        document=text or "",
+        document=body,
         deprecates=tuple(deprecates),
         about=tuple(about),
         time=float("inf"),
         written=float("inf"),
         scope=_written_scope(core, metadata),
+        replaced_by=tuple(replaced_by or ()) if given else R.new_values_of({}, body, deprecates),
     )
+
+    def reach_of_probes(infos: Sequence[CorrectionInfo]) -> Flow[dict[str, list[Record]]]:
+        return _reach(core, infos, exclude=())
+
+    if not info.deprecates:
+        proposed = yield from suggestions_flow(info, reach_of_probes)
+        chosen = tuple(s for s, n in proposed if n > 0) or tuple(s for s, _ in proposed[:1])
+        if not chosen:
+            return Preview(refusal=_NOTHING_TO_PROPOSE)
+        info = info._replace(deprecates=chosen)
+        if not given:
+            info = info._replace(replaced_by=R.new_values_of({}, body, chosen))
     reach = yield from _reach(core, [info], exclude=())
-    ids = [r.id for r in reach[info.id]]
-    return (
-        yield from verdict_flow(
-            info,
-            ids,
-            lambda infos: _reach(core, infos, exclude=()),
-            text=text,
-            max_reach=core.max_reach,
-            text_key=core.text_key,
-        )
+    preview = yield from guards_preview_flow(
+        info,
+        [r.id for r in reach[info.id]],
+        reach_of_probes,
+        text=text,
+        max_reach=core.max_reach,
+        holders=_holders(core.registry, info),
+        given_new=given,
+        text_key=core.text_key,
     )
+    if not deprecates:  # proposed: the suggestions are what was proposed, and the rest
+        preview.suggestions = [*proposed, *preview.suggestions]
+    return preview
+
+
+_NOTHING_TO_PROPOSE = (
+    "No deprecated strings were given, and the text states no old value to propose: name the "
+    "outdated strings as the memories write them."
+)
+
+
+def _holders(registry: Registry, info: CorrectionInfo) -> Holders:
+    """Return the lookup of what the active corrections of ``info``'s scope hold as current."""
+    return lambda value: registry.holding(value, info.scope)
 
 
 # ------------------------------------------------------------------------- writing
@@ -468,6 +497,22 @@ def _relink(
     yield from _update_metadatas(core, ids, metas)
 
 
+PLAIN = Allowances()
+"""What a plain ``add``/``upsert``/``update`` of a correction accepts: one that reaches nothing."""
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A write the guards refused: the correction, and the error to raise (suggestions added)."""
+
+    info: CorrectionInfo
+    error: InvalidCorrection
+
+
+Prepared = tuple[WritePlan, list[dict[str, Any] | None], dict[str, tuple[str, ...]]]
+"""A planned write: the plan, every record's metadata, and the people each correction names."""
+
+
 def _prepare_write(
     req: InsertRequest,
     known: Mapping[str, Record],
@@ -475,14 +520,15 @@ def _prepare_write(
     scope_key: str | None,
     legacy_key: str | None,
     stamps: Sequence[float],
-    allow_absent: bool,
-    allow_generic: bool,
+    allow: Allowances,
     text_key: str | None = None,
-) -> tuple[WritePlan, list[dict[str, Any] | None]]:
+) -> Prepared | Refused:
     """Plan a write, apply the correction guards, and compute every record's metadata.
 
     Pure and CPU-bound (a matcher scan per record), so the async collection runs it off the
-    event loop. The guards raise before anything is stored.
+    event loop. A guard's refusal comes back as :class:`Refused`, before anything is stored.
+    The people each correction names without an anchor come back too: the write path counts
+    what they reach before it refuses them.
     """
     plan = plan_write(
         req.op,
@@ -495,22 +541,43 @@ def _prepare_write(
         stamps,
         legacy_key,
     )
+    persons: dict[str, tuple[str, ...]] = {}
     for info in plan.put:
         old = known.get(info.id)
         before = correction_info(old, legacy_key) if old is not None else None
-        # A string is judged generic when it is set; editing an accepted correction's text,
-        # scope or time does not ask again.
-        same_strings = before is not None and (before.deprecates, before.about) == (
+        # A string is judged when it is set; editing an accepted correction's text, scope or
+        # time does not ask again.
+        same = before is not None and (before.deprecates, before.about) == (
             info.deprecates,
             info.about,
         )
-        check_correction(
-            info, allow_absent=allow_absent, allow_generic=allow_generic or same_strings
+        given_new = R.REPLACED_BY in (
+            next(r for r in plan.records if r.id == info.id).metadata or {}
         )
-        check_scope(info, scope_key, registry.scope_keys())
+        try:
+            persons[info.id] = check_correction(
+                info,
+                replace(allow, generic=allow.generic or same, person=allow.person or same),
+                given_new=given_new,
+                holders=None if same else _holders(registry, info),
+            )
+            check_scope(info, scope_key, registry.scope_keys())
+        except InvalidCorrection as exc:
+            return Refused(info, exc)
     view = PlannedRegistry(registry, plan.put, plan.drop)
     final = batch_metadata(req.op, plan, known, req.metadatas, view, legacy_key, changed=0.0)
-    return plan, final
+    return plan, final, persons
+
+
+def _refuse(core: Core, refused: Refused) -> Flow[NoReturn]:
+    """Raise a refusal with its suggestions: the strings to deprecate instead, with reach."""
+    error = refused.error
+    if not error.suggestions:
+        extra = [s for s, _ in getattr(error, "near_misses", [])]
+        error.suggestions = yield from suggestions_flow(
+            refused.info, lambda infos: _reach(core, infos, exclude=()), extra
+        )
+    raise error
 
 
 def _documents_as_stored(
@@ -549,16 +616,15 @@ def write_flow(
     core: Core,
     req: InsertRequest,
     *,
-    allow_absent: bool = False,
-    allow_generic: bool = False,
+    allow: Allowances = PLAIN,
     max_reach: float | int | Literal["default"] | None = "default",
-    allow_unreached: bool = True,
 ) -> Flow[dict[str, int]]:
     """Validate, plan, link and write records; then propagate new corrections.
 
-    Returns how many records each written correction reaches. ``allow_unreached=False``
-    (``correct()``'s default) refuses a correction that reaches nothing while the store
-    names a near miss (``_nearmiss``).
+    Returns how many records each written correction reaches. ``allow`` says what the
+    writer accepts that the guards would refuse (``correct()`` accepts nothing by default; a
+    plain ``add`` accepts a correction that reaches nothing). A refusal carries the strings
+    to deprecate instead, with their reach, and nothing is written.
     """
     yield from core.refresh()
     metas = req.metadatas
@@ -569,41 +635,40 @@ def write_flow(
         known = yield from read_by_ids(req.ids, text_key=core.text_key)
     req = _documents_as_stored(req, known, core.text_key)
     stamps = R.write_stamps(now(), len(req.ids))
-    args = (
-        req,
-        known,
-        core.registry,
-        core.scope_key,
-        core.legacy_key,
-        stamps,
-        allow_absent,
-        allow_generic,
-        core.text_key,
-    )
-    plan, final = yield Work(_prepare_write, args)
+    args = (req, known, core.registry, core.scope_key, core.legacy_key, stamps, allow)
+    prepared = yield Work(_prepare_write, (*args, core.text_key))
     for _ in range(3):
-        # Verify on use: every correction this write links to is read back by id first.
-        if not (yield from core.verify(_linked(final, (i.id for i in plan.put)))):
+        if isinstance(prepared, Refused):
             break
-        plan, final = yield Work(_prepare_write, args)
+        # Verify on use: every correction this write links to is read back by id first.
+        if not (yield from core.verify(_linked(prepared[1], (i.id for i in prepared[0].put)))):
+            break
+        prepared = yield Work(_prepare_write, (*args, core.text_key))
+    if isinstance(prepared, Refused):
+        yield from _refuse(core, prepared)
+    assert not isinstance(prepared, Refused)
+    plan, final, persons = prepared
+
+    def reach_of_probes(infos: Sequence[CorrectionInfo]) -> Flow[dict[str, list[Record]]]:
+        return _reach(core, infos, exclude=())
+
     active = plan.active
     reach: dict[str, list[Record]] = {}
     if active:
         reach = yield from _reach(core, active, exclude=plan.landing)
+        own = _own_links(req.ids, final, plan.landing)
+        counts = {info.id: len(reach[info.id]) + own[info.id] for info in active}
         setting = core.max_reach if max_reach == "default" else max_reach
-        if setting is not None:
-            total = yield Count()
-            own = _own_links(req.ids, final, plan.landing)
-            for info in active:
-                check_reach(info, len(reach[info.id]) + own[info.id], setting, total)
-        if not allow_unreached:
-            links = _own_links(req.ids, final, plan.landing)
-            yield from unreached_check_flow(
-                active,
-                {info.id: len(reach[info.id]) + links[info.id] for info in active},
-                lambda infos: _reach(core, infos, exclude=()),
-                core.text_key,
-            )
+        total = (yield Count()) if setting is not None else 0
+        for info in active:
+            try:
+                yield from persons_flow(info, persons.get(info.id, ()), reach_of_probes)
+                if setting is not None:
+                    check_reach(info, counts[info.id], setting, total)
+                if not allow.unreached:
+                    yield from unreached_flow([info], counts, reach_of_probes, core.text_key)
+            except InvalidCorrection as exc:
+                yield from _refuse(core, Refused(info, exc))
     # Every guard has passed: now embed, and write the caller's records in one call.
     embeddings = req.embeddings
     embedded, final = yield Embed(
@@ -627,20 +692,39 @@ def write_flow(
         documents=req.documents,
         uris=req.uris,
     )
-    # The write landed: the registry and the links of other records follow.
+    # The write landed: the registry and the links of other records follow. A correction
+    # that held a string of an older one as new (a rename back) revives it: the older one's
+    # records are linked anew when the reviver comes, changes or goes.
+    was_reviving = _revived_by(core.registry, _infos(core, (*plan.relink, *plan.drop)))
     for info in plan.put:
         core.registry.put(info)
     for cid in plan.drop:
         core.registry.drop(cid)
+    now_reviving = _revived_by(core.registry, plan.put)
     core.fresh.changed_here([*(i.id for i in plan.put), *plan.drop])
+    regained = yield from _regained(core, [c for c in was_reviving if c not in now_reviving])
     yield from _relink(
         core,
-        [*plan.relink, *plan.drop],
-        reached=(r for records in reach.values() for r in records),
+        [*plan.relink, *plan.drop, *now_reviving],
+        reached=(r for records in (*reach.values(), regained) for r in records),
         keep=plan.landing,
     )
     own = _own_links(req.ids, final, plan.landing)
     return {info.id: len(reach.get(info.id, ())) + own[info.id] for info in plan.put}
+
+
+def _revived_by(registry: Registry, infos: Iterable[CorrectionInfo]) -> list[str]:
+    """Return the corrections these revive a string of (rename backs), without repeats."""
+    return list(dict.fromkeys(c for info in infos for c in registry.revived_by(info)))
+
+
+def _regained(core: Core, correction_ids: Sequence[str]) -> Flow[list[Record]]:
+    """Return the records these corrections reach again, now that nothing revives them."""
+    infos = [i for i in (core.registry.get(c) for c in correction_ids) if i is not None]
+    if not infos:
+        return []
+    reach = yield from _reach(core, infos, exclude=())
+    return [r for records in reach.values() for r in records]
 
 
 def _unused_id(rid: str, given: bool) -> Flow[str]:
@@ -673,24 +757,15 @@ def correct_flow(
     metadata: dict[str, Any],
     *,
     given: bool,
-    allow_absent: bool,
-    allow_generic: bool,
+    allow: Allowances,
     max_reach: float | int | Literal["default"] | None,
-    allow_unreached: bool,
 ) -> Flow[tuple[str, dict[str, int]]]:
     """Store one correction (``correct()``); return its id and what each write reached."""
     new = yield from _unused_id(rid, given)
     req = insert_request(
         "add", InsertArgs([new], metadatas=[metadata], documents=[text]), max_batch=1
     )
-    reached = yield from write_flow(
-        core,
-        req,
-        allow_absent=allow_absent,
-        allow_generic=allow_generic,
-        max_reach=max_reach,
-        allow_unreached=allow_unreached,
-    )
+    reached = yield from write_flow(core, req, allow=allow, max_reach=max_reach)
     return new, reached
 
 
@@ -739,11 +814,18 @@ def delete_flow(
     corrections += [i for i in doomed["ids"] if i in core.registry and i not in corrections]
     yield Lock()
     result = yield Delete(ids=ids, where=where, where_document=where_document, limit=limit)
+    reviving = _revived_by(core.registry, _infos(core, corrections))
     for cid in corrections:
         core.registry.drop(cid)
     core.fresh.changed_here(corrections)
-    yield from _relink(core, corrections)
+    regained = yield from _regained(core, [c for c in reviving if c not in corrections])
+    yield from _relink(core, corrections, reached=regained)
     return cast(DeleteResult, result)
+
+
+def _infos(core: Core, correction_ids: Iterable[str]) -> list[CorrectionInfo]:
+    """Return the corrections with these ids that the registry holds."""
+    return [i for i in (core.registry.get(c) for c in correction_ids) if i is not None]
 
 
 def retract_flow(core: Core, correction_id: str) -> Flow[bool]:
@@ -776,10 +858,13 @@ def retract_flow(core: Core, correction_id: str) -> Flow[bool]:
         ],
     )
     info = correction_info(record, core.legacy_key)
+    reviving = _revived_by(core.registry, _infos(core, [correction_id]))
     if info is not None:
         core.registry.put(info._replace(retracted=when, marked=True))
     core.fresh.changed_here([correction_id])
-    yield from _relink(core, [correction_id])
+    # The strings it revived (a rename back) are outdated again: their corrections reach anew.
+    regained = yield from _regained(core, reviving)
+    yield from _relink(core, [correction_id], reached=regained)
     return True
 
 
@@ -863,6 +948,7 @@ def corrections_flow(core: Core) -> Flow[list[CorrectionSummary]]:
                 document=info.document,
                 deprecates=list(info.deprecates),
                 about=list(info.about),
+                replaced_by=list(info.replaced_by),
                 time=info.time,
                 status="active" if info.retracted is None else "retracted",
                 retracted=info.retracted,

@@ -41,7 +41,7 @@ __all__ = ["Saved", "path_for", "read", "save_at_exit", "state_of", "write"]
 
 logger = logging.getLogger("nowline")
 
-FORMAT = 3
+FORMAT = 4
 
 _SUFFIX = ".registry.json"
 
@@ -150,15 +150,27 @@ def _infos(columns: dict[str, list[Any]]) -> list[CorrectionInfo] | None:
     listed = [columns[name] for name in CorrectionInfo._fields]
     if not all(type(c) is list and len(c) == len(listed[0]) for c in listed):
         return None
-    ids, documents, deprecates, about, times, written, scopes, retracted, marked, sources, urls = (
-        listed
-    )
+    (
+        ids,
+        documents,
+        deprecates,
+        about,
+        times,
+        written,
+        scopes,
+        retracted,
+        marked,
+        sources,
+        urls,
+        replaced_by,
+    ) = listed
     if not (
         _only(ids, str)
         and _only(documents, str)
         and _stored(deprecates)
         and all(deprecates)  # a correction deprecates at least one string
         and _stored(about)
+        and _stored(replaced_by)
         and _only(times, float, int)
         and _only(written, float, int)
         and _only(retracted, float, int, type(None))
@@ -191,6 +203,7 @@ def _infos(columns: dict[str, list[Any]]) -> list[CorrectionInfo] | None:
         marked,
         sources,
         urls,
+        map(tuple, replaced_by),
         strict=True,
     )
     return list(map(tuple.__new__, repeat(CorrectionInfo), rows))

@@ -92,6 +92,7 @@ def ref_of(registry: Registry, correction_id: str) -> CorrectionRef | None:
         document=info.document,
         deprecates=list(info.deprecates),
         about=list(info.about),
+        replaced_by=list(info.replaced_by),
         time=info.time,
         source=info.source,
         source_url=info.source_url,

@@ -67,6 +67,16 @@ The decision has five steps, cheapest first:
      ``של``, ``के``). Chinese and Korean full names are usually written as one word; step 4
      judges them, and finds nearly all of them rare.
 
+6. **Proper nouns.** With the correction's own text, a string the writer writes as a proper
+   noun (every word capitalised, mid-sentence: ``Michigan``, ``Patriots``, ``Acme``) names a
+   particular thing however common it is in a corpus, and is specific; a sentence's first
+   word proves nothing on its own. Except **a given name alone** (``Michelle``, ``Priya``):
+   it names anyone of that name, and stays generic, whatever the case, as kind ``name``
+   (:mod:`nowline._rules.names`; a word that is a given name and also a place, such as
+   ``Georgia`` or ``Victoria``, asks for an anchor too). A person's *full* name is specific
+   (step 5), but asks for an anchor of its own (``nowline._rules.guards``): a person rarely
+   stops existing.
+
    Known limits, measured in ``tests/guards/``: an English name made only of English title
    words is refused (a rare pairing, such as a given name that is also a month with a family
    name that is also a noun); capitalised ordinary phrases of other languages (``Recursos
@@ -99,6 +109,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Literal, Protocol
 
+from .names import is_given_name
+
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
@@ -111,13 +123,17 @@ __all__ = [
     "ZIPF_THRESHOLD",
     "Kind",
     "assess",
+    "is_function_word",
     "is_generic",
+    "is_person_name",
+    "proper_noun_in",
     "strip_edges",
 ]
 
-Kind = Literal["number", "word", "phrase", "title"]
-"""What kind of generic string: a bare number or version token, one common word, a phrase of
-common words (or words with a number), or a capitalised phrase of English title words."""
+Kind = Literal["number", "word", "name", "phrase", "title"]
+"""What kind of generic string: a bare number or version token, one common word, a given name
+alone, a phrase of common words (or words with a number), or a capitalised phrase of English
+title words."""
 
 MAX_GENERIC_WORDS: Final = 3
 """The most words (numbers included) a string may have and still be judged generic.
@@ -497,7 +513,7 @@ def _default_lexicon() -> _Lexicon:
 
 
 def _assess(
-    phrase: str, lexicon: Callable[[], _Lexicon], threshold: float
+    phrase: str, lexicon: Callable[[], _Lexicon], threshold: float, text: str | None = None
 ) -> tuple[Kind, str] | None:
     """Return the kind of generic string ``phrase`` is and why, or None (module docstring)."""
     shape = _shape(phrase)
@@ -507,6 +523,11 @@ def _assess(
         return "number", "a short version token" if shape.versions else "a bare number"
     if len(shape.words) + len(shape.numbers) > MAX_GENERIC_WORDS:
         return None
+    single = shape.words[0] if len(shape.words) == 1 and not shape.numbers else None
+    if single is not None and _is_name_word(single) and is_given_name(single):
+        return "name", "a given name alone (it names anyone of that name)"
+    if text is not None and not shape.numbers and proper_noun_in(phrase, text):
+        return None  # step 6: a proper noun, as the writer writes it
     lex = lexicon()
     zipf = {lang: lex.zipf(shape, lang) for lang in lex.tables}
     # Name English when it is common there (the likeliest reader), else the commonest language.
@@ -519,7 +540,7 @@ def _assess(
     kind: Kind
     if shape.numbers:
         kind, what = "phrase", "common words with a number"
-    elif len(shape.words) == 1:
+    elif single is not None:
         kind, what = "word", "a common word"
     elif _is_name_word(shape.words[0]) and _is_name_word(shape.words[-1]):
         kind = "title"
@@ -529,16 +550,71 @@ def _assess(
     return kind, f"{what} (wordfreq Zipf {best:.2f} in '{lang}', at least {threshold})"
 
 
-def assess(phrase: str) -> tuple[Kind, str] | None:
+_SENTENCE_END: Final = frozenset(".!?:;\n")
+
+
+def proper_noun_in(phrase: str, text: str) -> bool:
+    """Return whether ``text`` writes ``phrase`` as a proper noun: capitalised, mid-sentence.
+
+    Every word of an occurrence starts with a capital letter, and the occurrence does not
+    start a sentence (where any word is capitalised), unless a later word of it is
+    capitalised too (``Human Resources`` at a sentence's start is still written so). Words
+    of a script without case never count.
+    """
+    from ..matchers import Matcher
+
+    for match in Matcher([(phrase, 0)]).find(text):
+        words = [strip_edges(w) for w in text[match.start : match.end].split()]
+        if not words or not all(w and _is_name_word(w) for w in words):
+            continue
+        before = text[: match.start].rstrip()
+        starts_sentence = not before or before[-1] in _SENTENCE_END
+        if not starts_sentence or len(words) > 1:
+            return True
+    return False
+
+
+def is_person_name(phrase: str) -> bool:
+    """Return whether ``phrase`` is a person's full name: a given name, then a family name.
+
+    Two or three words written as a full name (step 5 of the module docstring) whose first
+    word is a given name (:mod:`nowline._rules.names`): ``Michelle Rivera``, ``Tomasz
+    Kowalczyk``; not ``Acme Corp``, ``Main Branch`` or ``Marina Bay`` written without one
+    (``Marina`` is one: such a string is taken for a person, and asks for an anchor).
+    """
+    shape = _shape(phrase)
+    if shape is None or shape.numbers or not 2 <= len(shape.words) <= 3:
+        return False
+    if not is_given_name(shape.words[0]):
+        return False
+    return _is_full_name(shape.words, _default_lexicon())
+
+
+def is_function_word(phrase: str) -> bool:
+    """Return whether every word of ``phrase`` is a function word (``the``, ``of``, ``und``).
+
+    A function word is at or above :data:`FUNCTION_ZIPF` in some language: an anchor made of
+    them narrows nothing, for every text holds one.
+    """
+    words = phrase.split()
+    if not words:
+        return False
+    lex = _default_lexicon()
+    return all(lex.max_zipf(strip_edges(w) or w) >= FUNCTION_ZIPF for w in words)
+
+
+def assess(phrase: str, text: str | None = None) -> tuple[Kind, str] | None:
     """Return the kind of generic string ``phrase`` is and the reason, or None when specific.
 
     :func:`is_generic` with the kind too, for messages that give the way forward that fits
-    (a full name for a given name, an anchor for a number).
+    (a full name for a given name, an anchor for a number). With ``text`` (the correction's
+    own), a string the text writes as a proper noun is specific (step 6), except a given name
+    alone.
     """
-    return _assess(phrase, _default_lexicon, ZIPF_THRESHOLD)
+    return _assess(phrase, _default_lexicon, ZIPF_THRESHOLD, text)
 
 
-def is_generic(phrase: str) -> str | None:
+def is_generic(phrase: str, text: str | None = None) -> str | None:
     """Say whether a deprecated string is generic: a common word or a bare number.
 
     The rules, and their costs, are in the module docstring: identifiers are never generic;
@@ -549,6 +625,8 @@ def is_generic(phrase: str) -> str | None:
     Args:
         phrase: a deprecated string (or an ``about`` anchor), already checked to be a
             non-blank ``str``.
+        text: the correction's own text, if known: a string it writes as a proper noun is
+            specific (step 6).
 
     Returns:
         None when the string names something particular (an identifier, a rare word or name,
@@ -559,5 +637,5 @@ def is_generic(phrase: str) -> str | None:
     Raises:
         ModuleNotFoundError: wordfreq is not installed (only when a frequency is needed).
     """
-    found = assess(phrase)
+    found = assess(phrase, text)
     return None if found is None else found[1]

@@ -110,7 +110,8 @@ def plan_write(
             new = old is None or not R.is_correction(old.metadata)
             if scope_key is not None and new:
                 marks[R.SCOPE_KEY] = scope_key
-            record = Record(rid, record.document, {**(record.metadata or {}), **marks})
+            merged = R.with_new_values({**(record.metadata or {}), **marks}, record.document or "")
+            record = Record(rid, record.document, merged)
         records.append(record)
         landing.add(rid)
         info = correction_info(record, legacy_key)
@@ -133,8 +134,19 @@ def _keep_retracted(info: CorrectionInfo, when: float) -> CorrectionInfo:
 
 
 def _identity(info: CorrectionInfo) -> tuple[Any, ...]:
-    """Return what makes a correction's links: a change to any of it relinks."""
-    return (info.document, info.deprecates, info.about, info.scope, info.order, info.retracted)
+    """Return what makes a correction's links: a change to any of it relinks.
+
+    Its new values count: a correction whose new value another one deprecates revives it.
+    """
+    return (
+        info.document,
+        info.deprecates,
+        info.about,
+        info.replaced_by,
+        info.scope,
+        info.order,
+        info.retracted,
+    )
 
 
 def batch_metadata(
@@ -164,8 +176,10 @@ def batch_metadata(
         patch: dict[str, Any] = dict(user_metas[i] or {}) if user_metas is not None else {}
         if R.is_correction(meta):
             patch[R.DEPRECATES] = list(R.stored_phrases(meta[R.DEPRECATES]) or ())
-            if meta.get(R.ABOUT) is not None:
-                patch[R.ABOUT] = list(R.stored_phrases(meta[R.ABOUT]) or ())
+            for key in (R.ABOUT, R.REPLACED_BY):
+                if meta.get(key) is not None:
+                    patch[key] = list(R.stored_phrases(meta[key]) or ()) or None
+            patch[R.NEW] = meta.get(R.NEW)
         patch[R.TIME] = meta[R.TIME]
         if meta.get(R.WRITTEN) is not None:
             patch[R.WRITTEN] = meta[R.WRITTEN]
@@ -182,6 +196,7 @@ def batch_metadata(
             patch[R.CHANGED] = changed
             patch[R.RETRACTED] = None
             patch[R.SCOPE_KEY] = None
+            patch[R.NEW] = None
         if op == "add" or old is None:
             patch = {k: v for k, v in patch.items() if v is not None}
         else:
@@ -270,6 +285,8 @@ def repair_plan(
             if meta.get(R.CORRECTION) is not True:
                 patch[R.CORRECTION] = True
                 patch[R.CHANGED] = changed
+            if meta.get(R.REPLACED_BY) is None and meta.get(R.NEW) is None:
+                patch[R.NEW] = R.with_new_values(meta, record.document or "")[R.NEW]
         elif meta.get(R.CORRECTION) is True:
             patch[R.CORRECTION] = False
             patch[R.CHANGED] = changed

@@ -258,12 +258,16 @@ def text_candidates(
     return out
 
 
-def unreached_summary(deprecates: Sequence[str], near: Sequence[NearMiss]) -> str:
-    """Return what is wrong with a correction that reaches nothing while the store names ``near``.
+def unreached_summary(
+    deprecates: Sequence[str], near: Sequence[NearMiss], *, whole: bool = True
+) -> str:
+    """Return what is wrong with a correction, or a string of it, that reaches nothing.
 
     Args:
-        deprecates: the correction's deprecated strings.
+        deprecates: the strings that reach nothing: all of the correction's (``whole``), or
+            the one of several that reaches nothing while the others reach records.
         near: the near misses found (not empty).
+        whole: the whole correction reaches nothing, not only ``deprecates``.
     """
     parts = []
     for miss in near:
@@ -277,22 +281,36 @@ def unreached_summary(deprecates: Sequence[str], near: Sequence[NearMiss]) -> st
                 f"{miss.string!r} (named by {miss.count} {records}; also in the correction's "
                 f"text: is {miss.string!r} the old value and {miss.of!r} the new one?)"
             )
+    named = ", ".join(repr(p) for p in deprecates)
+    start = (
+        f"The correction would be shown beneath no memory: no record names {named}."
+        if whole
+        else f"No record names {named}, while the correction's other strings name records."
+    )
     return (
-        f"The correction would be shown beneath no memory: no record names "
-        f"{', '.join(repr(p) for p in deprecates)}. The store names "
+        f"{start} The store names "
         + "; ".join(parts)
         + ". A typo, or the new value given instead of the old, leaves every outdated memory "
         "unmarked and later marks correct ones."
     )
 
 
-def unreached_message(deprecates: Sequence[str], near: Sequence[NearMiss]) -> str:
-    """Return the refusal of a correction that reaches nothing while the store names ``near``."""
+def unreached_message(
+    deprecates: Sequence[str], near: Sequence[NearMiss], *, whole: bool = True
+) -> str:
+    """Return the refusal of a correction, or a string of it, that reaches nothing."""
+    from .terms import active
+
+    terms = active()
+    field = terms.say("deprecates", value="...") or "deprecates"
     return (
-        unreached_summary(deprecates, near)
-        + " Put the exact outdated string, as the memories write it, in deprecates (and in the "
-        "text) and try again; if the correction is meant to reach nothing yet, pass "
-        "allow_unreached=True. Nothing was stored."
+        unreached_summary(deprecates, near, whole=whole)
+        + f" Put the exact outdated string, as the memories write it, in {field} (and in the "
+        "text) and try again"
+        + terms.or_switch(
+            "allow_unreached", "stores it as it is, if it is meant to reach nothing yet"
+        )
+        + ". Nothing was stored."
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import math
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -27,9 +27,11 @@ __all__ = [
     "CHANGED",
     "CORRECTION",
     "DEPRECATES",
+    "NEW",
     "NOW",
     "OBSERVED_AT",
     "PREFIX",
+    "REPLACED_BY",
     "RETRACTED",
     "ROLE",
     "SCOPE_KEY",
@@ -51,6 +53,7 @@ __all__ = [
     "is_retracted",
     "json_string_list",
     "merge",
+    "new_values_of",
     "order_of",
     "record_of",
     "role_of",
@@ -60,6 +63,7 @@ __all__ = [
     "text_of",
     "time_of",
     "user_metadata",
+    "with_new_values",
     "write_stamps",
 ]
 
@@ -73,6 +77,10 @@ DEPRECATES = "deprecates"
 """User-facing: the outdated strings a correction names (a list of strings)."""
 ABOUT = "about"
 """User-facing, on corrections only: the anchors a record must also name to be reached."""
+REPLACED_BY = "replaced_by"
+"""User-facing, on corrections only: the new values (a list of strings, as given)."""
+NEW = "nowline_new"
+"""The new values read from a correction's wording where ``replaced_by`` is not given (JSON)."""
 OBSERVED_AT = "observed_at"
 """User-facing: when the fact was observed (ISO 8601 text or epoch seconds)."""
 TIME = "nowline_time"
@@ -155,6 +163,8 @@ class CorrectionInfo(NamedTuple):
             so that a listing of the store's corrections finds it.
         source: where it came from (its ``source`` metadata, e.g. "github"), or None.
         source_url: a page about its origin (its ``source_url`` metadata), or None.
+        replaced_by: its new values: ``replaced_by`` as given, else those its wording states
+            (:func:`nowline._rules.wording.new_values`, stored when nowline writes it).
     """
 
     id: str
@@ -168,6 +178,7 @@ class CorrectionInfo(NamedTuple):
     marked: bool = False
     source: str | None = None
     source_url: str | None = None
+    replaced_by: tuple[str, ...] = ()
 
     @property
     def order(self) -> Order:
@@ -403,7 +414,37 @@ def correction_info(record: Record, legacy_key: str | None = None) -> Correction
         marked=meta.get(CORRECTION) is True,
         source=_text(meta.get(SOURCE)),
         source_url=_text(meta.get(SOURCE_URL)),
+        replaced_by=new_values_of(meta, record.document or "", phrases),
     )
+
+
+def with_new_values(meta: Mapping[str, Any], text: str) -> dict[str, Any]:
+    """Return a correction's metadata with its new values as nowline stores them.
+
+    ``replaced_by`` given: it is the new values, and :data:`NEW` goes. Otherwise the values
+    the text states now (read again: the text or the strings may have changed) are stored
+    under :data:`NEW`, as JSON (an empty list where it states none, so a load never reads the
+    text again).
+    """
+    out = {k: v for k, v in meta.items() if k != NEW}
+    if out.get(REPLACED_BY) is None:
+        phrases = stored_phrases(out.get(DEPRECATES)) or ()
+        out[NEW] = json.dumps(list(new_values_of(out, text, phrases)))
+    return out
+
+
+def new_values_of(meta: Mapping[str, Any], text: str, deprecates: Sequence[str]) -> tuple[str, ...]:
+    """Return a correction's new values: ``replaced_by`` as given, else its wording's.
+
+    nowline stores what the wording states when it writes a correction (:data:`NEW`), so a
+    load reads it back; a correction written around nowline is read from its text here.
+    """
+    for key in (REPLACED_BY, NEW):
+        if meta.get(key) is not None:
+            return stored_phrases(meta[key]) or ()
+    from .wording import new_values
+
+    return new_values(text, deprecates)
 
 
 def _text(value: object) -> str | None:

@@ -13,13 +13,14 @@ writer may share one registry (a scan of a 10 kB text holds it for about 0.1 ms)
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from ..matchers import Match, Matcher
-from .records import CorrectionInfo, Order, Scoped
+from ..matchers import Match, Matcher, fold
+from .records import CorrectionInfo, CorrectionScope, Order, Scoped
 
 __all__ = ["PlannedRegistry", "Registry"]
 
@@ -27,6 +28,16 @@ logger = logging.getLogger("nowline")
 
 # Resolution of a chain stops after visiting this many corrections (hand-written cycles).
 _MAX_CHAIN = 10_000
+
+
+Revived = Callable[[CorrectionInfo, str, "float | None"], bool]
+"""Whether a correction's deprecated string is revived (at a time): a newer one made it new."""
+
+
+@functools.lru_cache(maxsize=65536)
+def _key(value: str) -> str:
+    """Return the key a value is compared by: folded (case- and width-insensitive)."""
+    return fold(value)
 
 
 def _direct(
@@ -39,34 +50,60 @@ def _direct(
     scope: Scoped,
     order: Order | None,
     as_of: float | None,
+    revived: Revived | None = None,
 ) -> dict[str, list[Match[str]]]:
     """Return, per active correction that supersedes the record, where its strings occur.
 
     This is the linking rule itself: a correction's deprecated string occurs in the text, its
     anchor (if it has one) occurs too, the correction may supersede the record (another record,
-    same scope, not a newer correction), and it is not after ``as_of``.
+    same scope, not a newer correction), it is not after ``as_of``, and the string is not
+    revived (a newer correction of its scope holds it as a new value again: a rename back).
     """
     found: dict[str, list[Match[str]]] = {}
+    known: dict[str, CorrectionInfo] = {}
+    rejected: set[str] = set()
     anchored: set[str] | None = None
     for match in deprecated.find(text):
         cid = match.key
-        if cid in found:
-            found[cid].append(match)
+        if cid in rejected:
             continue
-        info = info_of(cid)
-        if info is None or info.retracted is not None:
-            continue
-        if as_of is not None and info.time > as_of:
-            continue
-        if not info.may_supersede(record_id, scope, order):
-            continue
-        if info.about:
-            if anchored is None:
-                anchored = anchors.keys(text)
-            if cid not in anchored:
+        info = known.get(cid)
+        if info is None:
+            info = info_of(cid)
+            if info is None or info.retracted is not None:
+                rejected.add(cid)
                 continue
-        found[cid] = [match]
+            if (as_of is not None and info.time > as_of) or not info.may_supersede(
+                record_id, scope, order
+            ):
+                rejected.add(cid)
+                continue
+            if info.about:
+                if anchored is None:
+                    anchored = anchors.keys(text)
+                if cid not in anchored:
+                    rejected.add(cid)
+                    continue
+            known[cid] = info
+        if revived is not None and revived(info, match.phrase, as_of):
+            continue
+        found.setdefault(cid, []).append(match)
     return found
+
+
+def _revives(other: CorrectionInfo, info: CorrectionInfo, as_of: float | None) -> bool:
+    """Return whether ``other``, holding a string of ``info`` as new, revives it in ``info``.
+
+    It must be another active correction of the same scope, newer than ``info``, and not
+    after ``as_of``.
+    """
+    return (
+        other.id != info.id
+        and other.retracted is None
+        and other.scope == info.scope
+        and other.order > info.order
+        and (as_of is None or other.time <= as_of)
+    )
 
 
 _Automata = tuple[Matcher[str], Matcher[str]]
@@ -115,6 +152,10 @@ class Registry:
         self._building: _Build | None = None
         self._sups: dict[str, tuple[str, ...]] = {}
         self._keys: frozenset[str] | None = None
+        # Active corrections by the key of a new value they hold, and of a string they
+        # deprecate: built at first use, then kept in step by put and drop.
+        self._holding: dict[str, set[str]] | None = None
+        self._naming: dict[str, set[str]] | None = None
         self.version = 0
 
     def _matchers(self) -> tuple[Matcher[str], Matcher[str]]:
@@ -201,12 +242,90 @@ class Registry:
 
     # ----------------------------------------------------------------- changes
 
+    # ------------------------------------------------------------ value indexes
+
+    def _indexes(self) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+        """Return the new-value and deprecated-string indexes, building them on first use."""
+        if self._holding is None or self._naming is None:
+            self._holding, self._naming = {}, {}
+            for info in self._infos.values():
+                self._index(info, add=True)
+        return self._holding, self._naming
+
+    def _index(self, info: CorrectionInfo, *, add: bool) -> None:
+        """Add an active correction's values to the indexes, or take a correction's out."""
+        if self._holding is None or self._naming is None or (add and info.retracted is not None):
+            return
+        for index, values in ((self._holding, info.replaced_by), (self._naming, info.deprecates)):
+            for value in values:
+                ids = index.setdefault(_key(value), set())
+                if add:
+                    ids.add(info.id)
+                else:
+                    ids.discard(info.id)
+
+    def holding(self, value: str, scope: CorrectionScope) -> list[CorrectionInfo]:
+        """Return the active corrections of ``scope`` that hold ``value`` as a new value.
+
+        What they hold is current: a new correction may not deprecate it unless its own
+        text says it changed again (the write guards).
+        """
+        with self._lock:
+            holding, _ = self._indexes()
+            found = [self._infos.get(cid) for cid in holding.get(_key(value), ())]
+        return sorted(
+            (i for i in found if i is not None and i.retracted is None and i.scope == scope),
+            key=lambda i: i.order,
+        )
+
+    def revived_by(self, info: CorrectionInfo) -> list[str]:
+        """Return the active corrections that ``info`` revives a string of, oldest first.
+
+        Those that deprecate one of its new values and are older, in its scope: a rename back
+        (``acme/app`` to ``acme/app2`` and back) makes the first correction's old name current
+        again, so its records are linked anew when ``info`` comes or goes.
+        """
+        with self._lock:
+            _, naming = self._indexes()
+            ids = {cid for value in info.replaced_by for cid in naming.get(_key(value), ())}
+            older = [
+                other
+                for cid in ids
+                if (other := self._infos.get(cid)) is not None
+                and other.retracted is None
+                and other.scope == info.scope
+                and other.order < info.order
+            ]
+        return [i.id for i in sorted(older, key=lambda i: i.order)]
+
+    def revived(self, info: CorrectionInfo, phrase: str, as_of: float | None = None) -> bool:
+        """Return whether ``phrase``, deprecated by ``info``, is revived (at ``as_of``).
+
+        A newer active correction of its scope holds it as a new value: a rename back.
+        Retracting that correction ends the revival.
+        """
+        with self._lock:
+            holding, _ = self._indexes()
+            ids = holding.get(_key(phrase))
+            if not ids:
+                return False
+            return any(
+                (other := self._infos.get(cid)) is not None and _revives(other, info, as_of)
+                for cid in ids
+            )
+
+    # ----------------------------------------------------------------- changes
+
     def put(self, info: CorrectionInfo) -> None:
         """Add or replace a correction."""
         with self._lock:
             if self._infos.get(info.id) == info:
                 return
+            was = self._infos.get(info.id)
+            if was is not None:
+                self._index(was, add=False)
             self._infos[info.id] = info
+            self._index(info, add=True)
             if self._automata is not None:
                 deprecated, anchors = self._automata
                 deprecated.discard(info.id)
@@ -219,7 +338,9 @@ class Registry:
     def drop(self, correction_id: str) -> None:
         """Forget a correction (it was deleted); unknown ids are ignored."""
         with self._lock:
-            if self._infos.pop(correction_id, None) is not None:
+            gone = self._infos.pop(correction_id, None)
+            if gone is not None:
+                self._index(gone, add=False)
                 if self._automata is not None:
                     self._automata[0].discard(correction_id)
                     self._automata[1].discard(correction_id)
@@ -262,6 +383,7 @@ class Registry:
         with self._lock:
             self._infos = fresh
             self._automata = None
+            self._holding = self._naming = None
             self._changed()
 
     # ----------------------------------------------------------------- queries
@@ -300,6 +422,7 @@ class Registry:
                 scope=scope,
                 order=order,
                 as_of=as_of,
+                revived=self.revived,
             )
 
     def newest(self, correction_id: str, as_of: float | None = None) -> str:
@@ -404,7 +527,14 @@ class PlannedRegistry:
     ) -> dict[str, list[Match[str]]]:
         """Return what :meth:`Registry.direct` will return once the write has landed."""
         base = self._base.direct(text, record_id=record_id, scope=scope, order=order, as_of=as_of)
-        found = {c: hits for c, hits in base.items() if c not in self._hidden}
+        found: dict[str, list[Match[str]]] = {}
+        for cid, hits in base.items():
+            info = self._base.get(cid)
+            if cid in self._hidden or info is None:
+                continue
+            kept = [m for m in hits if not self._planned_revives(info, m.phrase, as_of)]
+            if kept:
+                found[cid] = kept
         if self._put:
             found.update(
                 _direct(
@@ -416,6 +546,19 @@ class PlannedRegistry:
                     scope=scope,
                     order=order,
                     as_of=as_of,
+                    revived=self._revived,
                 )
             )
         return found
+
+    def _planned_revives(self, info: CorrectionInfo, phrase: str, as_of: float | None) -> bool:
+        """Return whether a correction this write puts revives ``phrase`` in ``info``."""
+        key = _key(phrase)
+        return any(
+            _revives(other, info, as_of) and any(_key(v) == key for v in other.replaced_by)
+            for other in self._put.values()
+        )
+
+    def _revived(self, info: CorrectionInfo, phrase: str, as_of: float | None) -> bool:
+        """Return whether ``phrase`` is revived in ``info`` once the write has landed."""
+        return self._base.revived(info, phrase, as_of) or self._planned_revives(info, phrase, as_of)

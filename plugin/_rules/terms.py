@@ -34,7 +34,8 @@ class Terms:
             (``allow_absent``, ``allow_generic``, ``allow_unreached``, ``allow_stale``,
             ``max_reach``, ``create``), a correction's fields (``deprecates``, ``about``,
             ``replaced_by``), the scope (``scope``, ``scope_key``) and nowline's verbs
-            (``preview``, ``retract``). A term a surface does not offer is missing.
+            (``preview``, ``retract`` with ``{id}``). A term a surface does not offer is
+            missing.
     """
 
     name: str
@@ -51,7 +52,7 @@ class Terms:
         return f"; {spelled} {effect}" if spelled else ""
 
 
-_SWITCHES = ("allow_absent", "allow_generic", "allow_unreached")
+_SWITCHES = ("allow_absent", "allow_generic", "allow_person", "allow_unreached")
 
 PYTHON = Terms(
     "python",
@@ -64,7 +65,7 @@ PYTHON = Terms(
         "scope": "metadata={{{key!r}: <value>}}",
         "scope_key": "scope_key={key!r}",
         "preview": "preview()",
-        "retract": "retract()",
+        "retract": "retract({id!r})",
     },
 )
 """The library's words: keyword arguments (``allow_absent=True``, ``about=['Acme']``)."""
@@ -80,7 +81,7 @@ CLI = Terms(
         "scope": "--scope VALUE",
         "scope_key": "--scope-key {key}",
         "preview": "nowline preview",
-        "retract": "nowline retract",
+        "retract": "nowline retract PATH {id}",
     },
 )
 """The command line's words: flags (``--allow-absent``, ``--about 'Acme'``)."""
@@ -93,7 +94,7 @@ TOOLS = Terms(
         "deprecates": "deprecates [{value}]",
         "replaced_by": "replaced_by [{value}]",
         "preview": "the preview tool",
-        "retract": "the retract tool",
+        "retract": "the retract tool with id {id}",
     },
 )
 """A model's words: the memory tools' fields (``about ['Acme']``); no Python override."""

@@ -33,16 +33,12 @@ from chromadb.api.types import (
 from chromadb.types import Metadata
 
 from ..errors import (
-    AbsentString,
-    CorrectionTooBroad,
-    GenericString,
     InvalidCorrection,
     InvalidInput,
     OutOfRange,
 )
 from ..matchers import Matcher, fold
 from . import records as R
-from .records import CorrectionInfo
 from .times import to_epoch
 from .verbs import GetArgs, InsertArgs, QueryArgs, as_kwargs
 
@@ -54,13 +50,10 @@ __all__ = [
     "REACH_FLOOR",
     "InsertRequest",
     "QueryRequest",
-    "check_anchors",
-    "check_correction",
+    "anchors_kept",
     "check_flag",
     "check_max_reach",
     "check_metadata",
-    "check_reach",
-    "check_scope",
     "check_scope_key",
     "chroma_range",
     "correct_metadata",
@@ -71,6 +64,7 @@ __all__ = [
     "new_id",
     "parse_about",
     "parse_deprecates",
+    "parse_replaced_by",
     "positive_int",
     "query_request",
     "reach_limit",
@@ -79,7 +73,6 @@ __all__ = [
     "text_arg",
     "text_field",
     "time_arg",
-    "validate_correction",
 ]
 
 DEFAULT_MAX_REACH = 0.25
@@ -247,20 +240,6 @@ def reach_limit(setting: float | int | None, total: int) -> int | None:
     return setting
 
 
-def check_reach(info: CorrectionInfo, reach: int, setting: float | int | None, total: int) -> None:
-    """Refuse a correction that would reach more records than allowed."""
-    limit = reach_limit(setting, total)
-    if limit is not None and reach > limit:
-        raise CorrectionTooBroad(
-            f"The correction {info.id!r} would reach {reach} of {total} records (limit "
-            f"{limit}) through {list(info.deprecates)!r}. Use a narrower, more specific string "
-            "(e.g. 'org/repo' rather than 'repo'), or anchor it to its subject with about=[...]; "
-            "check the reach with preview(), or pass a larger max_reach.",
-            reach=reach,
-            limit=limit,
-        )
-
-
 # ------------------------------------------------------------- correction strings
 
 
@@ -322,6 +301,36 @@ def parse_deprecates(value: object) -> tuple[str, ...]:
     return _phrases(value, "deprecates", allow_empty=False)
 
 
+def anchors_kept(
+    deprecates: Sequence[str], about: Sequence[str]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Return the anchors that narrow, and those dropped: each part of a deprecated string.
+
+    An anchor that occurs in a deprecated string (``about=["acme"]`` for ``acme/app``) holds
+    wherever that string holds, so it narrows nothing: it is dropped (the report notes it),
+    not refused.
+    """
+    kept: list[str] = []
+    dropped: list[str] = []
+    for anchor in about:
+        inside = any(
+            fold(anchor) != fold(p) and bool(Matcher([(anchor, 0)]).find(p)) for p in deprecates
+        )
+        (dropped if inside else kept).append(anchor)
+    return tuple(kept), tuple(dropped)
+
+
+def parse_replaced_by(value: object) -> tuple[str, ...]:
+    """Return a correction's new values (``replaced_by``), stripped and de-duplicated.
+
+    Raises:
+        InvalidCorrection: the value is not a list of usable strings.
+    """
+    if value is None:
+        return ()
+    return _phrases(value, "replaced_by", allow_empty=True)
+
+
 def parse_about(value: object) -> tuple[str, ...]:
     """Return a correction's anchors (``about``), stripped and de-duplicated (may be empty).
 
@@ -333,231 +342,6 @@ def parse_about(value: object) -> tuple[str, ...]:
     return _phrases(value, "about", allow_empty=True)
 
 
-def check_scope(info: CorrectionInfo, scope_key: str | None, keys: Iterable[str]) -> None:
-    """Refuse a correction whose scope the writer's key would get wrong, in a scoped store.
-
-    The scope travels with the correction: one written without a scope key applies to every
-    record of the collection. Where the store's corrections carry scope keys, that is almost
-    always a process opened without the key, and the correction would reach every user's
-    memories; it is refused, naming the key to wrap with.
-
-    The same holds for a writer whose key is not the one the store's corrections carry.
-
-    Raises:
-        InvalidInput: the correction has no scope, the writer no key, and ``keys`` is not
-            empty; or the writer's key is not among ``keys``.
-    """
-    known = sorted(keys)
-    if scope_key is not None and known and scope_key not in known:
-        raise InvalidInput(
-            f"This collection's corrections are scoped by {known[0]!r}, and this wrapper's "
-            f"scope_key is {scope_key!r}: its corrections would reach every record without a "
-            f"{scope_key!r} value, whoever's it is. Wrap the collection with "
-            f"scope_key={known[0]!r}; nothing was written."
-        )
-    if info.scope is None and scope_key is None and known:
-        raise InvalidInput(
-            f"This collection's corrections are scoped by {known[0]!r}"
-            + (f" (and {known[1:]!r})" if len(known) > 1 else "")
-            + ", but this wrapper has no scope_key, so its correction would apply to every "
-            f"scope's memories. Wrap the collection with scope_key={known[0]!r} and give the "
-            "scope's value in the correction's metadata; nothing was written."
-        )
-
-
-def check_correction(
-    info: CorrectionInfo,
-    *,
-    allow_absent: bool = False,
-    allow_generic: bool = False,
-    has_text: bool = True,
-) -> None:
-    """Apply the guards of a correction about to be written.
-
-    Args:
-        info: the correction.
-        allow_absent: accept deprecated strings that do not occur in its text.
-        allow_generic: accept generic strings without an anchor, and generic anchors.
-        has_text: False when the text is not known yet (``preview()`` without ``text``): the
-            guards that read the text are left out.
-
-    Raises:
-        InvalidCorrection: it has no text, a deprecated string is absent from its text (and
-            ``allow_absent`` is False), a string is generic and the correction has no anchor,
-            or an anchor is generic or overlaps a deprecated string (and ``allow_generic``
-            is False).
-    """
-    if has_text and not info.document.strip():
-        raise InvalidCorrection(
-            "A correction needs a document: the text shown in its now-line (say what changed, "
-            "e.g. 'Moved from A to B')."
-        )
-    if has_text and not allow_absent:
-        present = Matcher((p, p) for p in info.deprecates).keys(info.document)
-        absent = [p for p in info.deprecates if p not in present]
-        if absent:
-            raise AbsentString(
-                f"The correction's text does not mention {absent!r}. The reader of its now-line "
-                "must see what changed: name the outdated string in the text (it is usually a "
-                "typo otherwise), or pass allow_absent=True.",
-                absent=absent,
-            )
-    if allow_generic:
-        return
-    if info.about:
-        check_anchors(info.deprecates, info.about)
-        return
-    from .generic import assess
-
-    for phrase in info.deprecates:
-        found = assess(phrase)
-        if found is not None:
-            kind, reason = found
-            raise GenericString(
-                f"{phrase!r} is {reason}, so it names no particular thing: it would reach "
-                "unrelated memories and link unrelated corrections. "
-                + _GENERIC_ADVICE[kind].format(phrase=phrase),
-                phrase=phrase,
-                reason=reason,
-                kind=kind,
-            )
-
-
-_GENERIC_ADVICE = {
-    "number": (
-        "A number or a version names nothing by itself: anchor the correction to what it "
-        "belongs to with about=[...] (e.g. deprecates=[{phrase!r}], about=['<the product, API "
-        "or account>']), or use a more specific string (the full identifier that changed); "
-        "allow_generic=True accepts it anyway."
-    ),
-    "word": (
-        "Use a more specific string: for a person, the full name (given and family name) as "
-        "the memories write it; otherwise the full address or identifier that changed. Or "
-        "anchor the correction to its subject with about=[...] (e.g. deprecates=[{phrase!r}], "
-        "about=['<the subject it belongs to>']); allow_generic=True accepts it anyway."
-    ),
-    "phrase": (
-        "Use a more specific string (the full name, address or identifier that changed), or "
-        "anchor the correction to its subject with about=[...] (e.g. deprecates=[{phrase!r}], "
-        "about=['<the subject it belongs to>']); allow_generic=True accepts it anyway."
-    ),
-    "title": (
-        "Anchor the correction to the subject it belongs to with about=[...] (e.g. "
-        "deprecates=[{phrase!r}], about=['<the company, team or project>']). If it is the "
-        "name of one particular person or thing in this memory, allow_generic=True accepts it."
-    ),
-}
-
-
-def check_anchors(deprecates: Sequence[str], about: Sequence[str]) -> None:
-    """Refuse anchors that anchor nothing: ones that overlap a deprecated string, generic ones.
-
-    An anchor that is a deprecated string, or occurs in one (the matching rules of the
-    README's "Matching": case-insensitive, whole words), holds wherever that string holds, so
-    it narrows nothing; one that contains a deprecated string makes the correction reach
-    exactly the records that name the anchor, so the anchor is the string to deprecate.
-
-    A generic anchor is refused where the anchor is what makes the correction specific: when
-    a deprecated string is generic (``deprecates=["2024"], about=["the"]``). Beside specific
-    deprecated strings an anchor can only narrow their reach, so a common word is accepted
-    there (``deprecates=["Jeff Bezos"], about=["Amazon"]``).
-
-    Raises:
-        GenericString: naming the anchor (``field`` is ``about``; ``kind`` is ``overlap``
-            for an overlapping anchor).
-    """
-    from .generic import assess
-
-    for anchor in about:
-        inside = Matcher([(anchor, anchor)])
-        for phrase in deprecates:
-            same = fold(anchor) == fold(phrase)
-            contains = not same and bool(Matcher([(phrase, phrase)]).keys(anchor))
-            if not (same or contains or inside.keys(phrase)):
-                continue
-            if contains:
-                relation = f"contains the deprecated string {phrase!r}"
-                effect = (
-                    f"so the correction would reach exactly the records that name {anchor!r}: "
-                    f"deprecate {anchor!r} itself instead."
-                )
-            else:
-                relation = (
-                    f"is the deprecated string {phrase!r}"
-                    if same
-                    else f"occurs in the deprecated string {phrase!r}"
-                )
-                effect = (
-                    f"so it narrows nothing: every record that names {phrase!r} names it too. "
-                    "An anchor is another string the stale memories name: the subject the "
-                    "outdated string belongs to (e.g. deprecates=['Michelle'], about=['Acme'])."
-                )
-            raise GenericString(
-                f"The anchor {anchor!r} (about) {relation}, {effect}",
-                phrase=anchor,
-                reason=relation,
-                kind="overlap",
-                field="about",
-            )
-        found = assess(anchor) if any(assess(p) is not None for p in deprecates) else None
-        if found is not None:
-            kind, reason = found
-            raise GenericString(
-                f"The anchor {anchor!r} (about) is {reason}, so it anchors nothing: the "
-                "deprecated strings are generic too, and unrelated memories name both. Name the "
-                "particular subject the outdated string belongs to (the company, project, "
-                "person or repository, e.g. about=['Acme']), or deprecate the full, specific "
-                "string; allow_generic=True accepts it anyway.",
-                phrase=anchor,
-                reason=reason,
-                kind=kind,
-                field="about",
-            )
-
-
-def validate_correction(
-    text: str,
-    deprecates: Sequence[str] | str,
-    about: Sequence[str] | str | None = None,
-    *,
-    allow_absent: bool = False,
-    allow_generic: bool = False,
-) -> tuple[list[str], list[str]]:
-    """Check a correction as ``correct()`` would, without a store; write nothing.
-
-    Every guard that does not depend on the store applies: malformed or over-long strings,
-    a deprecated string absent from the text, a generic string without an anchor. (Reach
-    depends on the store: ``Collection.preview()`` tells it.)
-
-    Args:
-        text: the correction's text.
-        deprecates: its outdated strings.
-        about: its anchors, if any.
-        allow_absent: accept strings that do not occur in ``text``.
-        allow_generic: accept generic strings without an anchor.
-
-    Returns:
-        The deprecated strings and the anchors, stripped and de-duplicated.
-
-    Raises:
-        InvalidCorrection: the correction would be refused (``AbsentString`` and
-            ``GenericString`` carry the offending strings).
-    """
-    phrases = parse_deprecates(deprecates)
-    anchors = parse_about(about)
-    info = CorrectionInfo(
-        id="",
-        document=text_arg(text),
-        deprecates=phrases,
-        about=anchors,
-        time=0.0,
-        written=0.0,
-        scope=None,
-    )
-    check_correction(info, allow_absent=allow_absent, allow_generic=allow_generic)
-    return list(phrases), list(anchors)
-
-
 # ------------------------------------------------- public rules for the adapters
 # Thin public wrappers over the rules above, so that the CLI, the tools and the MCP server
 # call the library instead of keeping their own copies (DESIGN §11).
@@ -566,14 +350,14 @@ def validate_correction(
 def reserved_key(key: str) -> bool:
     """Return whether a metadata key is nowline's own, never a user's key of its choosing.
 
-    nowline's bookkeeping keys start with ``nowline_``, and ``deprecates`` and ``about`` are
-    a correction's fields: none of them can select a scope, and no caller may write a
-    bookkeeping key (``Collection`` writes drop them; an import refuses them).
+    nowline's bookkeeping keys start with ``nowline_``, and ``deprecates``, ``about`` and
+    ``replaced_by`` are a correction's fields: none of them can select a scope, and no caller
+    may write a bookkeeping key (``Collection`` writes drop them; an import refuses them).
 
     >>> reserved_key("nowline_role"), reserved_key("about"), reserved_key("user_id")
     (True, True, False)
     """
-    return key.startswith(R.PREFIX) or key in (R.DEPRECATES, R.ABOUT)
+    return key.startswith(R.PREFIX) or key in (R.DEPRECATES, R.ABOUT, R.REPLACED_BY)
 
 
 def check_scope_key(key: object) -> str | None:
@@ -636,7 +420,7 @@ def check_metadata(metadata: object) -> dict[str, Any] | None:
             raise InvalidInput(f"Metadata key {key!r} is reserved for nowline's bookkeeping.")
         if value is None:
             continue
-        if key not in (R.DEPRECATES, R.ABOUT) and not _storable(value):
+        if key not in (R.DEPRECATES, R.ABOUT, R.REPLACED_BY) and not _storable(value):
             raise InvalidInput(
                 f"Metadata {key!r} must be a str, int, float or bool, or a non-empty list of "
                 "one of those."
@@ -667,8 +451,9 @@ def correct_metadata(
     deprecates: object,
     about: object,
     observed_at: object,
+    replaced_by: object = None,
 ) -> dict[str, Any]:
-    """Return the metadata a ``correct()`` call stores (validated)."""
+    """Return the metadata a ``correct()`` call stores (validated; anchors as given)."""
     if deprecates is None:
         raise InvalidCorrection("correct() needs deprecates: the exact outdated strings.")
     meta = metadata_arg(metadata) or {}
@@ -676,11 +461,12 @@ def correct_metadata(
         to_epoch(observed_at)
         meta[R.OBSERVED_AT] = observed_at
     meta[R.DEPRECATES] = list(parse_deprecates(deprecates))
-    anchors = parse_about(about)
-    if anchors:
-        meta[R.ABOUT] = list(anchors)
-    else:
-        meta.pop(R.ABOUT, None)
+    fields = ((R.ABOUT, parse_about(about)), (R.REPLACED_BY, parse_replaced_by(replaced_by)))
+    for key, values in fields:
+        if values:
+            meta[key] = list(values)
+        else:
+            meta.pop(key, None)
     return meta
 
 
@@ -813,8 +599,16 @@ def _clean_metadata(meta: Metadata | None, op: Verb) -> dict[str, Any] | None:
         to_epoch(out[R.OBSERVED_AT])
     if out.get(R.DEPRECATES) is not None:
         out[R.DEPRECATES] = list(parse_deprecates(out[R.DEPRECATES]))
-    if out.get(R.ABOUT) is not None and out.get(R.DEPRECATES) is not None:
-        out[R.ABOUT] = list(parse_about(out[R.ABOUT]))
+    if out.get(R.DEPRECATES) is not None:
+        for key, parse in ((R.ABOUT, parse_about), (R.REPLACED_BY, parse_replaced_by)):
+            if out.get(key) is not None:
+                out[key] = list(parse(out[key])) or None
+        if out.get(R.ABOUT) is not None:
+            kept, _ = anchors_kept(out[R.DEPRECATES], out[R.ABOUT])
+            out[R.ABOUT] = list(kept) or None
+        for key in (R.ABOUT, R.REPLACED_BY):
+            if key in out and out[key] is None and op == "add":
+                del out[key]
     return out
 
 

@@ -228,11 +228,13 @@ class CorrectArgs:
     _: KW_ONLY
     deprecates: Sequence[str] | str
     about: Sequence[str] | str | None = None
+    replaced_by: Sequence[str] | str | None = None
     id: str | None = None
     metadata: Mapping[str, Any] | None = None
     observed_at: str | float | int | None = None
     allow_absent: bool = False
     allow_generic: bool = False
+    allow_person: bool = False
     max_reach: float | int | Literal["default"] | None = "default"
     allow_unreached: bool = False
 
@@ -254,8 +256,9 @@ class RecallArgs:
 class PreviewArgs:
     """The arguments of ``preview`` (documented on :meth:`nowline.Collection.preview`)."""
 
-    deprecates: Sequence[str] | str
+    deprecates: Sequence[str] | str | None = None
     _: KW_ONLY
     about: Sequence[str] | str | None = None
     metadata: Mapping[str, Any] | None = None
     text: str | None = None
+    replaced_by: Sequence[str] | str | None = None

@@ -88,7 +88,6 @@ COMMON_WORDS = [
     # (string, language named in the reason)
     ("billing", "en"),
     ("owner", "en"),
-    ("Michelle", "en"),
     ("memory", "en"),
     ("api", "en"),
     ("Apple", "en"),

@@ -25,7 +25,7 @@ MOVE = "Moved from a/b to c/d."
 
 def _correction(cid: str, t: float, deprecates: str = "a/b", **extra: Any) -> Record:
     """Return a stored correction of ``deprecates`` with time ``t``."""
-    meta = {R.DEPRECATES: [deprecates], R.TIME: t, R.CORRECTION: True, **extra}
+    meta = {R.DEPRECATES: [deprecates], R.TIME: t, R.CORRECTION: True, R.NEW: '["c/d"]', **extra}
     return Record(cid, f"Moved from {deprecates} to c/d.", meta)
 
 
@@ -203,7 +203,11 @@ def test_relink_sets_links_to_what_the_registry_says_now() -> None:
 
 
 def test_repair_fixes_links_roles_marks_and_times_and_counts_them() -> None:
-    """Repair patches what differs from the rules and counts links added and removed."""
+    """Repair patches what differs from the rules and counts links added and removed.
+
+    A correction written around nowline also gets the new values its text states (none here:
+    a lone letter is no value), so that a load never reads its text again.
+    """
     correction = _correction("c", 2.0, **{R.ROLE: "transition"})
     unmarked = Record("u", "Moved from x/y to z.", {R.DEPRECATES: ["x/y"], R.TIME: 3.0})
     registry = Registry([_info(correction), _info(unmarked)])
@@ -217,7 +221,12 @@ def test_repair_fixes_links_roles_marks_and_times_and_counts_them() -> None:
     plan = repair_plan(records, registry, None, 55.0)
     patches = dict(zip(plan.ids, plan.metas, strict=True))
     assert "c" not in patches
-    assert patches["u"] == {R.ROLE: "transition", R.CORRECTION: True, R.CHANGED: 55.0}
+    assert patches["u"] == {
+        R.ROLE: "transition",
+        R.CORRECTION: True,
+        R.CHANGED: 55.0,
+        R.NEW: "[]",
+    }
     assert patches["m"] == {R.BY: ["c"], R.ROLE: "historical"}
     assert patches["was"] == {R.CORRECTION: False, R.CHANGED: 55.0}
     assert patches["untimed"] == {R.TIME: 0.0}

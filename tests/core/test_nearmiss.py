@@ -47,13 +47,24 @@ def test_a_typo_is_refused_with_the_string_the_store_names(notes: nowline.Collec
 
 
 def test_swapped_values_are_refused_with_the_old_value(notes: nowline.Collection) -> None:
-    """The new value in deprecates, the old one in the text: the old one is suggested."""
+    """The new value in deprecates, the old in the text: refused, the old value suggested."""
     before = snapshot(notes)
-    with pytest.raises(nowline.Unreached) as info:
+    with pytest.raises(nowline.NewValue) as info:
         notes.correct(SWAP, deprecates=["#deploys"])
+    assert info.value.phrase == "#deploys" and info.value.said == "was renamed to #deploys"
+    assert info.value.suggestions == [("#ops-deploys", 1)]
+    assert "'#deploys' is the new value" in str(info.value)
+    assert snapshot(notes) == before
+
+
+def test_swapped_values_the_wording_does_not_tell_are_a_near_miss(
+    notes: nowline.Collection,
+) -> None:
+    """Where the text states no change, the other string of the text is the near miss."""
+    with pytest.raises(nowline.Unreached) as info:
+        notes.correct("Deploy alerts: #ops-deploys, #deploys.", deprecates=["#deploys"])
     assert info.value.near_misses == [("#ops-deploys", 1)]
     assert "the old value" in str(info.value)
-    assert snapshot(notes) == before
 
 
 def test_the_suggestion_once_taken_reaches_the_stale_memories(notes: nowline.Collection) -> None:
@@ -65,7 +76,7 @@ def test_the_suggestion_once_taken_reaches_the_stale_memories(notes: nowline.Col
 
 def test_allow_unreached_stores_it_anyway(notes: nowline.Collection) -> None:
     """allow_unreached=True stores a correction that reaches nothing, as before."""
-    report = notes.correct(SWAP, deprecates=["#deploys"], allow_unreached=True, id="c")
+    report = notes.correct(WIKI, deprecates=["wiki.nortwind.dev"], allow_unreached=True, id="c")
     assert report.reached == 0
     assert notes.get(ids=["c"])["ids"] == ["c"]
 
@@ -135,7 +146,9 @@ def test_the_correct_tool_returns_the_suggestion_as_an_error(notes: nowline.Coll
     assert swap.is_error and "'#ops-deploys'" in swap.text
     assert snapshot(notes) == before
     stored = run_tool(
-        notes, "correct", {"body": SWAP, "deprecates": ["#deploys"], "allow_unreached": True}
+        notes,
+        "correct",
+        {"body": WIKI, "deprecates": ["wiki.nortwind.dev"], "allow_unreached": True},
     )
     assert not stored.is_error, stored.text
 

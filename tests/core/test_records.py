@@ -207,7 +207,19 @@ def test_a_stored_correction_reads_back_as_its_info() -> None:
         marked=True,
         source="github",
         source_url=None,
+        replaced_by=("c/d",),  # the text states it ("moved to c/d"); none was given
     )
+
+
+def test_new_values_are_replaced_by_as_given_else_stored_else_read() -> None:
+    """``replaced_by`` wins; else what nowline stored (``nowline_new``); else the text's."""
+    assert R.correction_info(_stored(**{R.REPLACED_BY: ["x/y"]})).replaced_by == ("x/y",)
+    assert R.correction_info(_stored(**{R.NEW: '["e/f"]'})).replaced_by == ("e/f",)
+    assert R.correction_info(_stored(**{R.NEW: "[]"})).replaced_by == ()
+    assert R.correction_info(_stored()).replaced_by == ("c/d",)
+    written = R.with_new_values({R.DEPRECATES: ["a/b"]}, "a/b moved to c/d")
+    assert written[R.NEW] == '["c/d"]'
+    assert R.NEW not in R.with_new_values({R.DEPRECATES: ["a/b"], R.REPLACED_BY: ["x"]}, "")
 
 
 def test_a_stored_correction_is_marked_only_by_true() -> None:

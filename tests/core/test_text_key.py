@@ -91,7 +91,7 @@ def test_correct_and_remember_write_the_text_field(mem: nowline.Collection) -> N
 def test_correction_without_text_is_refused(mem: nowline.Collection) -> None:
     """A correction with no text under ``text_key`` (nor a document) is refused whole."""
     _add(mem, "m1", "Clone metalcraftai/ufo.")
-    with pytest.raises(InvalidInput, match="needs a document"):
+    with pytest.raises(InvalidInput, match="needs a text"):
         mem.add(ids=["c1"], embeddings=EF(["x"]), metadatas=[{"deprecates": ["metalcraftai/ufo"]}])
     assert mem.get(ids=["c1"])["ids"] == []
 

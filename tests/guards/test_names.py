@@ -1,7 +1,8 @@
-"""Names are specific, generic strings stay generic (DESIGN §6, issue 23 item 1).
+"""Names: a full name is specific but asks for an anchor, a given name alone is generic.
 
 The name rule of ``nowline._rules.generic`` is measured on full names that Faker generates in 31
-locales and 11 scripts; nowline never imports Faker, and its rule uses no name list.
+locales and 11 scripts. nowline never imports Faker: the given names it needs (a first name
+alone is generic; a full name starts with one) ship as data (``nowline._rules.names``).
 """
 
 from __future__ import annotations
@@ -75,16 +76,39 @@ def test_at_most_one_percent_of_all_names_are_refused(refused: dict[str, list[st
     ],
 )
 def test_ordinary_full_names_are_specific(name: str) -> None:
-    """A person's full name is accepted however common its parts are."""
+    """A person's full name is specific however common its parts are (and asks for an anchor)."""
     assert is_generic(name) is None
-    assert nowline.validate_correction(f"{name} left the team.", [name]) == ([name], [])
+    text = f"{name} left the team."
+    assert nowline.validate_correction(text, [name], allow_person=True) == ([name], [])
+    assert nowline.validate_correction(text, [name], about=["team"]) == ([name], ["team"])
 
 
-@pytest.mark.parametrize("name", ["John", "Michelle", "Maria", "Smith", "Mohammed", "Anna"])
-def test_a_given_or_family_name_alone_stays_generic(name: str) -> None:
-    """One common name word is generic: it needs the full name or an anchor."""
-    found = assess(name)
-    assert found is not None and found[0] == "word"
+@pytest.mark.parametrize("name", ["John Smith", "Maria Garcia", "Иван Петрович Сидоров"])
+def test_a_persons_name_needs_an_anchor(name: str) -> None:
+    """Without an anchor a person's full name is refused: everything about them would go."""
+    with pytest.raises(nowline.PersonName) as info:
+        nowline.validate_correction(f"The billing owner changed from {name} to Dana Wu.", [name])
+    assert info.value.phrase == name and "about=" in str(info.value)
+    assert ("billing", 0) in info.value.anchors
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("John", "name"),
+        ("Michelle", "name"),
+        ("Maria", "name"),
+        ("Mohammed", "name"),
+        ("Anna", "name"),
+        ("Priya", "name"),
+        ("Rechnung", "word"),  # a common word of another language
+    ],
+)
+def test_a_given_or_family_name_alone_stays_generic(name: str, kind: str) -> None:
+    """One name word is generic, capitalised or not, whatever the text: it needs an anchor."""
+    for text in (None, f"Ask {name} about it."):
+        found = assess(name, text) if kind == "name" else assess(name)
+        assert found is not None and found[0] == kind
 
 
 @pytest.mark.parametrize(
@@ -173,17 +197,20 @@ def test_english_title_words_are_concentrated_in_english() -> None:
     assert not {"john", "maria", "garcia", "richard", "michelle", "zhang"} & words
 
 
-def test_the_refusal_of_a_name_like_phrase_does_not_ask_for_the_full_name(
-    memory: nowline.Collection,
-) -> None:
-    """A capitalised phrase is refused with an anchor as the way forward, not 'the full name'."""
+def test_a_proper_noun_of_the_writers_text_is_specific(memory: nowline.Collection) -> None:
+    """Capitalised mid-sentence, common words name a particular thing; in lower case they do not."""
+    memory.remember("Cash goes to the Main Branch on Fridays.", id="m")
+    report = memory.correct(
+        "The bank's Main Branch moved to Elm Street.", deprecates=["Main Branch"]
+    )
+    assert report.reached == 1
     with pytest.raises(nowline.GenericString) as info:
-        memory.correct("Main Branch moved to Elm Street.", deprecates=["Main Branch"])
+        memory.correct("The main branch moved to Elm Street.", deprecates=["main branch"])
     assert "full name" not in str(info.value).split("so it names")[1]
     assert "about=" in str(info.value)
     with pytest.raises(nowline.GenericString) as word:
         memory.correct("Michelle left.", deprecates=["Michelle"])
-    assert "full name (given and family name)" in str(word.value)
+    assert "use the full name" in str(word.value)
 
 
 def test_nowline_never_imports_the_measuring_library() -> None:

@@ -1,0 +1,306 @@
+"""The guards of a correction that read the store: near misses, people, suggestions, preview.
+
+The rules are in :mod:`nowline._rules.guards` and :mod:`nowline._rules.nearmiss`; these flows
+yield the reads they need. Each reach they ask for is the write path's own rule
+(:data:`ReachFn`), computed for *probes*: copies of the correction with one string, without
+its anchor, or with a suggested string, under ids no record has.
+
+* **Near misses** (:func:`near_miss_flow`, :func:`unreached_flow`): a correction that reaches
+  nothing where the store names almost its string (a typo, or the old and new values swapped);
+  one of several strings that reaches nothing while the others reach records; an anchor that
+  makes the correction reach nothing where without it it would reach records.
+* **People** (:func:`persons_flow`): a person's full name without an anchor is refused, and the
+  message says which of the records it would reach also name the anchors the text suggests.
+* **Suggestions** (:func:`suggestions_flow`): the strings to deprecate, read from the
+  correction's wording and the store, each with its reach; every refusal of the write path
+  carries them, and so does :func:`preview_flow`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Literal
+
+from .._rules import records as R
+from .._rules.generic import is_generic
+from .._rules.guards import (
+    Allowances,
+    Holders,
+    anchor_candidates,
+    check_correction,
+    check_reach,
+    person_refusal,
+)
+from .._rules.nearmiss import (
+    MAX_CANDIDATES,
+    MAX_SUGGESTIONS,
+    NearMiss,
+    edit_bound,
+    like_of,
+    near_strings,
+    pieces,
+    text_candidates,
+    unreached_message,
+    unreached_summary,
+)
+from .._rules.prefilter import candidate_regex
+from .._rules.records import CorrectionInfo, Record
+from .._rules.terms import active
+from .._rules.wording import old_values
+from ..errors import InvalidCorrection, Unreached
+from ..matchers import Matcher, fold
+from ..models import Preview
+from .ops import Count, Flow, Get
+from .reads import read_all
+
+__all__ = [
+    "STRICT",
+    "ReachFn",
+    "near_miss_flow",
+    "persons_flow",
+    "preview_flow",
+    "suggestions_flow",
+    "unreached_flow",
+]
+
+ReachFn = Callable[[Sequence[CorrectionInfo]], Flow[dict[str, list[Record]]]]
+"""Computes, per correction, the stored records it would reach (the write path's own rule)."""
+
+
+def near_miss_flow(
+    info: CorrectionInfo, reach: ReachFn, *, text: str | None, text_key: str | None = None
+) -> Flow[list[NearMiss]]:
+    """Return the near misses of a correction, most records first (at most MAX_SUGGESTIONS).
+
+    Yields one ``Get`` per deprecated string long enough for an edit distance, then one
+    reach computation for every candidate (the correction's anchors and scope apply). In a
+    ``text_key`` store, whose texts Chroma cannot filter, every record's text is read once.
+    """
+    found: dict[str, tuple[str, Literal["edit", "text"], str]] = {}
+    every: list[str] | None = None
+    for phrase in info.deprecates:
+        k = edit_bound(phrase)
+        if k < 1:
+            continue
+        if text_key is not None:
+            if every is None:
+                records = yield from read_all(include=("documents",), text_key=text_key)
+                every = [r.document for r in records if isinstance(r.document, str)]
+            docs = every
+        else:
+            page = yield Get(
+                where_document={"$regex": candidate_regex(pieces(phrase, k))},
+                limit=MAX_CANDIDATES,
+                include=("documents",),
+            )
+            docs = [d for d in page.get("documents") or [] if isinstance(d, str)]
+        for key, string in near_strings(phrase, docs, k).items():
+            found.setdefault(key, (string, "edit", phrase))
+    if text:
+        cands = text_candidates(text, info.deprecates, info.about, anchored=bool(info.about))
+        for key, string in cands.items():
+            found.setdefault(key, (string, "text", like_of(string, info.deprecates)))
+    if not found:
+        return []
+    probes = [
+        info._replace(id=f"\x00near{i}", deprecates=(string,), document="")
+        for i, (string, _, _) in enumerate(found.values())
+    ]
+    reached = yield from reach(probes)
+    out = []
+    for probe, (string, source, of) in zip(probes, found.values(), strict=True):
+        memories = [r for r in reached[probe.id] if not R.is_correction(r.metadata)]
+        if memories:
+            out.append(NearMiss(string, len(memories), source, of))
+    out.sort(key=lambda m: (-m.count, m.source != "edit", fold(m.string)))
+    return out[:MAX_SUGGESTIONS]
+
+
+STRICT = Allowances(unreached=False)
+"""What ``correct()`` allows by default: nothing."""
+
+
+def _probe(info: CorrectionInfo, tag: str, **changes: object) -> CorrectionInfo:
+    """Return a copy of ``info`` under an id no record has, with ``changes`` applied."""
+    return info._replace(id=f"\x00{tag}", **changes)  # type: ignore[arg-type]
+
+
+def _anchor_miss(info: CorrectionInfo, count: int) -> Unreached:
+    """Return the refusal of an anchored correction that reaches nothing (``count`` without)."""
+    terms = active()
+    anchors = ", ".join(repr(a) for a in info.about)
+    summary = (
+        f"The correction would be shown beneath no memory: no record names "
+        f"{', '.join(repr(p) for p in info.deprecates)} together with the anchor {anchors}, "
+        f"while without the anchor {count} record{'s' if count != 1 else ''} name"
+        f"{'s' if count == 1 else ''} it. An anchor is a word the outdated memories name "
+        "(the role or subject that changed), not a word of the change itself."
+    )
+    return Unreached(
+        summary
+        + " Give an anchor those memories name, or none"
+        + f" ({terms.say('about', value='') or 'about'})"
+        + terms.or_switch("allow_unreached", "stores it as it is")
+        + ". Nothing was stored.",
+        near_misses=[],
+        summary=summary,
+    )
+
+
+def unreached_flow(
+    infos: Sequence[CorrectionInfo],
+    reached: Mapping[str, int],
+    reach: ReachFn,
+    text_key: str | None = None,
+) -> Flow[None]:
+    """Refuse a correction, or one of its strings, that reaches nothing where a miss is near.
+
+    A correction that reaches no record is refused where the store names a near miss of its
+    strings, or where without its anchor it would reach records. One of several strings that
+    reaches no record, while the others do, is refused where the store names a near miss of
+    it. A correction (or string) that reaches nothing with no near miss is stored.
+
+    Args:
+        infos: the corrections being written.
+        reached: how many records each reaches (by id).
+        reach: the write path's reach computation.
+        text_key: the metadata key holding records' text, if not the document.
+
+    Raises:
+        Unreached: naming the string and the near misses; nothing is written.
+    """
+    for info in infos:
+        if not reached.get(info.id, 0):
+            near = yield from near_miss_flow(info, reach, text=info.document, text_key=text_key)
+            if near:
+                raise Unreached(
+                    unreached_message(info.deprecates, near),
+                    near_misses=[(m.string, m.count) for m in near],
+                    summary=unreached_summary(info.deprecates, near),
+                )
+            if info.about:
+                bare = _probe(info, "bare", about=())
+                reached_bare = (yield from reach([bare]))[bare.id]
+                count = sum(1 for r in reached_bare if not R.is_correction(r.metadata))
+                if count:
+                    raise _anchor_miss(info, count)
+            continue
+        if len(info.deprecates) < 2:
+            continue
+        probes = [_probe(info, f"one{i}", deprecates=(p,)) for i, p in enumerate(info.deprecates)]
+        each = yield from reach(probes)
+        for probe in probes:
+            if each[probe.id]:
+                continue
+            near = yield from near_miss_flow(probe, reach, text=info.document, text_key=text_key)
+            if near:
+                raise Unreached(
+                    unreached_message(probe.deprecates, near, whole=False),
+                    near_misses=[(m.string, m.count) for m in near],
+                    summary=unreached_summary(probe.deprecates, near, whole=False),
+                )
+
+
+def persons_flow(info: CorrectionInfo, names: Sequence[str], reach: ReachFn) -> Flow[None]:
+    """Refuse a person's full name without an anchor, counting the anchors the text suggests.
+
+    Raises:
+        PersonName: with the suggested anchors and how many of the records the name would
+            reach name each; nothing is written.
+    """
+    if not names:
+        return
+    name = names[0]
+    probe = _probe(info, "person", deprecates=(name,), about=())
+    records = (yield from reach([probe]))[probe.id]
+    texts = [r.document or "" for r in records]
+    counted = []
+    for word in anchor_candidates(info.document, (*info.deprecates, *info.replaced_by)):
+        matcher = Matcher([(word, 0)])
+        counted.append((word, sum(1 for t in texts if matcher.find(t))))
+    counted.sort(key=lambda c: -c[1])
+    raise person_refusal(name, len(records), counted[:MAX_SUGGESTIONS])
+
+
+def suggestions_flow(
+    info: CorrectionInfo, reach: ReachFn, extra: Sequence[str] = ()
+) -> Flow[list[tuple[str, int]]]:
+    """Return the strings to deprecate instead, each with its reach, most first.
+
+    The candidates are the old values the correction's text states (``nowline._rules.wording``)
+    and ``extra`` (near misses), less the strings it deprecates already, its new values, and,
+    unless it is anchored, generic strings (they would be refused again). Each is counted as
+    the correction would reach it (its scope and anchors).
+    """
+    taken = {fold(v) for v in (*info.deprecates, *info.replaced_by)}
+    candidates: dict[str, str] = {}
+    for value in (*old_values(info.document, info.deprecates), *extra):
+        key = fold(value)
+        if key in taken or key in candidates:
+            continue
+        if not info.about and is_generic(value, info.document) is not None:
+            continue
+        candidates[key] = value
+    if not candidates:
+        return []
+    probes = [
+        _probe(info, f"suggest{i}", deprecates=(v,)) for i, v in enumerate(candidates.values())
+    ]
+    reached = yield from reach(probes)
+    out = [(p.deprecates[0], len(reached[p.id])) for p in probes]
+    out.sort(key=lambda s: -s[1])
+    return out[:MAX_SUGGESTIONS]
+
+
+def preview_flow(
+    info: CorrectionInfo,
+    ids: list[str],
+    reach: ReachFn,
+    *,
+    text: str | None,
+    max_reach: float | int | None,
+    allow: Allowances = STRICT,
+    holders: Holders | None = None,
+    given_new: bool = False,
+    text_key: str | None = None,
+) -> Flow[Preview]:
+    """Return a preview: the ids reached, near misses, suggestions, and why ``correct()`` refuses.
+
+    ``refusal`` is the message of the first guard ``correct()`` (with ``allow``) would raise,
+    in its order: the correction's strings and anchors (a new value, an absent string, a
+    generic string, a person's name; ``text`` needed for those that read it), its reach
+    against ``max_reach``, then near misses.
+    """
+    refusal: str | None = None
+    named = info._replace(id="(preview)")
+    try:
+        persons = check_correction(
+            named, allow, has_text=text is not None, given_new=given_new, holders=holders
+        )
+        yield from persons_flow(info, persons, reach)
+    except InvalidCorrection as exc:
+        refusal = str(exc)
+    if refusal is None and max_reach is not None:
+        total = yield Count()
+        try:
+            check_reach(named, len(ids), max_reach, total)
+        except InvalidCorrection as exc:
+            refusal = str(exc)
+    near: list[NearMiss] = []
+    if not ids:
+        near = yield from near_miss_flow(info, reach, text=text, text_key=text_key)
+    if refusal is None and not allow.unreached:
+        try:
+            yield from unreached_flow([info], {info.id: len(ids)}, reach, text_key)
+        except Unreached as exc:
+            refusal = str(exc)
+    suggestions = (
+        (yield from suggestions_flow(info, reach, [m.string for m in near])) if text else []
+    )
+    return Preview(
+        ids,
+        near_misses=[(m.string, m.count) for m in near],
+        refusal=refusal,
+        suggestions=suggestions,
+        deprecates=info.deprecates,
+    )

@@ -1,0 +1,555 @@
+"""The guards of a correction about to be written: what it would do to this store, and help.
+
+nowline spreads a wrong correction as fast and as far as a right one, and a wrong one then
+blocks the right action (the hook denies the current repository). So a correction is judged
+by what it would do, and the writer's common mistakes are caught before anything is stored
+(the README's "Writing corrections"). Every refusal names the way forward in the caller's own
+terms (:mod:`nowline._rules.terms`), and the write path adds the strings to deprecate instead,
+each with its reach (:attr:`nowline.errors.InvalidCorrection.suggestions`).
+
+The guards here need no store, or only the registry:
+
+* **its text**: a correction has a text, and names the strings it deprecates
+  (:class:`~nowline.errors.AbsentString`, unless ``absent`` is allowed);
+* **the new value is never deprecated** (:class:`~nowline.errors.NewValue`): a deprecated
+  string that is one of the correction's own new values (``replaced_by``, or what its text
+  states: "to ufo-ai/ufo"), or that an active correction of its scope (and subject: anchors
+  that meet) holds as current, unless its text says it changed again (a chain step: "moved
+  from ufo-ai/ufo to ufo-org/ufo", or a new value of its own);
+* **anchors narrow**: a function word (``the``), or the deprecated string itself, anchors
+  nothing (:class:`~nowline.errors.GenericString`, field ``about``); an anchor that is part of
+  a deprecated string narrows nothing and is dropped with a note (:func:`anchors_kept`); any
+  other word is an anchor, however frequent;
+* **generic strings** (:class:`~nowline.errors.GenericString`): a common word, a given name
+  alone or a bare number, without an anchor (:mod:`nowline._rules.generic`);
+* **people** (:class:`~nowline.errors.PersonName`): a person's full name without an anchor;
+  :func:`check_correction` returns such names, for the write path counts which of the
+  records they reach also name the anchors it suggests (:func:`person_refusal`);
+* **its reach and scope** (:func:`check_reach`, :func:`check_scope`).
+
+Near misses (a string that reaches nothing where the store names almost it) need the store:
+:mod:`nowline._rules.nearmiss` and the write path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from ..errors import (
+    AbsentString,
+    CorrectionTooBroad,
+    GenericString,
+    InvalidCorrection,
+    InvalidInput,
+    NewValue,
+    PersonName,
+)
+from ..matchers import Matcher, fold
+from .records import CorrectionInfo
+from .terms import active
+from .validate import anchors_kept, parse_about, parse_deprecates, reach_limit, text_arg
+from .wording import old_values, says_new, says_old
+
+__all__ = [
+    "Allowances",
+    "Holders",
+    "anchor_candidates",
+    "check_correction",
+    "check_reach",
+    "check_scope",
+    "person_refusal",
+    "validate_correction",
+]
+
+Holders = Callable[[str], list[CorrectionInfo]]
+"""The active corrections of a correction's scope that hold a string as a new value."""
+
+
+@dataclass(frozen=True, slots=True)
+class Allowances:
+    """What a writer accepts that the guards would refuse (``correct()``'s keywords).
+
+    Attributes:
+        absent: deprecated strings that do not occur in the correction's text.
+        generic: a common word, a given name or a bare number without an anchor.
+        person: a person's full name without an anchor (everything about them is outdated).
+        unreached: a correction, or a string of it, that reaches nothing where the store
+            names a near miss.
+    """
+
+    absent: bool = False
+    generic: bool = False
+    person: bool = False
+    unreached: bool = True
+
+
+def _occurs(phrase: str, text: str) -> bool:
+    """Return whether ``phrase`` occurs in ``text`` by the matching rules."""
+    return bool(Matcher([(phrase, 0)]).find(text))
+
+
+def _q(values: Iterable[str]) -> str:
+    """Return strings as a list the caller can copy: ``'a', 'b'``."""
+    return ", ".join(repr(v) for v in values)
+
+
+# ----------------------------------------------------------------------------- anchors
+
+
+def _check_anchors(deprecates: Sequence[str], about: Sequence[str]) -> None:
+    """Refuse anchors that anchor nothing: function words, or a deprecated string itself."""
+    from .generic import is_function_word
+
+    terms = active()
+    for anchor in about:
+        same = next((p for p in deprecates if fold(p) == fold(anchor)), None)
+        if same is not None:
+            raise GenericString(
+                f"The anchor {anchor!r} (about) is the deprecated string itself, so it narrows "
+                "nothing: every record that names it names it. An anchor is another string the "
+                "outdated memories name: the role or subject that changed (e.g. "
+                f"{terms.say('deprecates', value=repr('Michelle'))} with "
+                f"{terms.say('about', value=repr('billing'))}).",
+                phrase=anchor,
+                reason="is the deprecated string",
+                kind="overlap",
+                field="about",
+            )
+        if is_function_word(anchor):
+            raise GenericString(
+                f"The anchor {anchor!r} (about) is a function word, and every text holds one, "
+                "so it narrows nothing. Name the role or subject the outdated string belongs "
+                f"to ({terms.say('about', value=repr('billing'))} for a billing owner, "
+                f"{terms.say('about', value=repr('Acme'))} for Acme's CEO).",
+                phrase=anchor,
+                reason="a function word",
+                kind="function",
+                field="about",
+            )
+
+
+# --------------------------------------------------------------------------- new values
+
+
+def _own_new_value(info: CorrectionInfo, phrase: str, given: bool) -> NewValue | None:
+    """Return the refusal of a deprecated string that is one of the correction's new values."""
+    value = next((v for v in info.replaced_by if _occurs(phrase, v) or _occurs(v, phrase)), None)
+    if value is None:
+        return None
+    said = None if given else says_new(info.document, phrase, info.deprecates)
+    why = f"the text says {said!r}" if said else f"replaced_by lists {value!r}"
+    olds = [v for v in old_values(info.document, info.deprecates) if fold(v) != fold(phrase)]
+    terms = active()
+    forward = (
+        f"Deprecate the old value instead: {terms.say('deprecates', value=_q(olds))}."
+        if olds
+        else "Deprecate the old value instead: the string the outdated memories name."
+    )
+    return NewValue(
+        f"{phrase!r} is the new value: {why}. A correction deprecates what is no longer true; "
+        f"its new value stays current. {forward}",
+        phrase=phrase,
+        said=said,
+    )
+
+
+def _changed_again(info: CorrectionInfo, phrase: str) -> bool:
+    """Return whether the correction's text says ``phrase`` changed again (a chain step).
+
+    Its wording presents ``phrase`` as an old value ("moved from ufo-ai/ufo to ufo-org/ufo"),
+    or states a new value of its own that is not ``phrase`` ("Dario's role went to Lee").
+    """
+    if says_old(info.document, phrase, info.deprecates):
+        return True
+    return any(not (_occurs(phrase, v) or _occurs(v, phrase)) for v in info.replaced_by)
+
+
+def _same_subject(holder: CorrectionInfo, info: CorrectionInfo) -> bool:
+    """Return whether two corrections can speak of the same thing: their anchors meet.
+
+    Anchored to different subjects (Acme's Dario, Globex's Dario), neither holds what the
+    other deprecates; either without an anchor, they can.
+    """
+    if not holder.about or not info.about:
+        return True
+    return bool({fold(a) for a in holder.about} & {fold(a) for a in info.about})
+
+
+def _held_as_current(info: CorrectionInfo, phrase: str, holders: Holders) -> NewValue | None:
+    """Return the refusal of a string another active correction holds as current."""
+    held = [h for h in holders(phrase) if h.id != info.id and _same_subject(h, info)]
+    if not held or _changed_again(info, phrase):
+        return None
+    holder = held[-1]
+    terms = active()
+    return NewValue(
+        f"{phrase!r} is current: correction {holder.id!r} made it the new value "
+        f"({holder.document!r}). Deprecating it would mark every memory of the current value "
+        "as outdated. If it changed again, say so in the text (e.g. 'moved from "
+        f"{phrase} to <the new value>'); if that correction was wrong, retract it first "
+        f"({terms.say('retract', id=holder.id) or 'retract ' + repr(holder.id)}); nothing was "
+        "stored.",
+        phrase=phrase,
+        holder=holder.id,
+    )
+
+
+# ------------------------------------------------------------------------------ generic
+
+_GENERIC_ADVICE = {
+    "number": (
+        "A number or a version names nothing by itself: anchor the correction to what it "
+        "belongs to ({about}, the product, API or account), or use the full, specific "
+        "identifier that changed"
+    ),
+    "word": (
+        "Use the full, specific string that changed (an address, identifier or full name), "
+        "or anchor the correction to its subject ({about})"
+    ),
+    "name": (
+        "A given name alone names anyone of that name: anchor the correction to the role or "
+        "subject that changed ({about}), or use the full name as the memories write it: more "
+        "specific (a person who stays needs an anchor too)"
+    ),
+    "phrase": (
+        "Use the full, specific string that changed, or anchor the correction to its subject "
+        "({about})"
+    ),
+    "title": (
+        "Anchor the correction to the subject it belongs to ({about}, the company, team or project)"
+    ),
+}
+
+
+def _generic_refusal(phrase: str, kind: str, reason: str, dropped: Sequence[str]) -> GenericString:
+    """Return the refusal of a generic deprecated string, with the two ways forward."""
+    terms = active()
+    about = terms.say("about", value="'<the subject>'") or "an anchor"
+    note = (
+        f" (The anchor{'s' if len(dropped) > 1 else ''} {_q(dropped)} "
+        f"{'are' if len(dropped) > 1 else 'is'} part of it, so narrow nothing.)"
+        if dropped
+        else ""
+    )
+    return GenericString(
+        f"{phrase!r} is {reason}, so it names no particular thing: it would reach unrelated "
+        f"memories and link unrelated corrections.{note} "
+        + _GENERIC_ADVICE[kind].format(about=about)
+        + terms.or_switch("allow_generic")
+        + ".",
+        phrase=phrase,
+        reason=reason,
+        kind=kind,
+    )
+
+
+# ------------------------------------------------------------------------------- people
+
+_NOT_ANCHORS = frozenset(
+    [
+        "changed",
+        "moved",
+        "replaced",
+        "took",
+        "over",
+        "from",
+        "into",
+        "took",
+        "taken",
+        "handed",
+        "now",
+        "new",
+        "old",
+        "former",
+        "previous",
+        "current",
+        "is",
+        "was",
+        "are",
+        "were",
+        "has",
+        "have",
+        "had",
+        "been",
+        "being",
+        "will",
+        "would",
+        "the",
+        "a",
+        "an",
+        "of",
+        "to",
+        "for",
+        "in",
+        "on",
+        "at",
+        "by",
+        "with",
+        "and",
+        "or",
+        "but",
+        "as",
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "who",
+        "whom",
+        "whose",
+        "which",
+        "what",
+    ]
+)
+
+
+def anchor_candidates(text: str, exclude: Sequence[str]) -> list[str]:
+    """Return the words of a correction's text that could anchor it: the role or subject.
+
+    Its words of three letters or more that are not part of the deprecated strings or the
+    new values (``exclude``), not capitalised given names, and not function words or change
+    verbs: for "the billing owner changed from Michelle Rivera to Dana Wu", ``billing`` and
+    ``owner``.
+    """
+    from .generic import strip_edges
+    from .names import is_given_name
+
+    taken = Matcher((p, p) for p in exclude if p.strip())
+    blocked = [(m.start, m.end) for m in taken.find(text)]
+    out: list[str] = []
+    at = 0
+    for raw in text.split():
+        start = text.index(raw, at)
+        at = start + len(raw)
+        word = strip_edges(raw)
+        if len(word) < 3 or not word.isalpha() or word.casefold() in _NOT_ANCHORS:
+            continue
+        if any(start < b_end and b_start < at for b_start, b_end in blocked):
+            continue
+        if word[0].isupper() and is_given_name(word):
+            continue
+        if word.casefold() not in {w.casefold() for w in out}:
+            out.append(word)
+    return out
+
+
+def person_refusal(
+    phrase: str, reached: int, anchors: Sequence[tuple[str, int]] | None
+) -> PersonName:
+    """Return the refusal of a person's full name without an anchor.
+
+    Args:
+        phrase: the name.
+        reached: how many records the name would reach (-1: not counted, no store).
+        anchors: the suggested anchors, each with how many of those records name it too
+            (None: not counted).
+    """
+    terms = active()
+    shown = [a for a, n in anchors or () if n > 0] if anchors is not None else []
+    if anchors and shown:
+        counts = ", ".join(f"{a!r} {n}" for a, n in anchors if n > 0)
+        evidence = f" Of the {reached} records it would reach, these also name: {counts}."
+    elif reached >= 0:
+        evidence = f" It would reach {reached} record{'s' if reached != 1 else ''}."
+    else:
+        evidence = ""
+    example = shown[0] if shown else "<the role or subject that changed>"
+    return PersonName(
+        f"{phrase!r} names a person, and a person rarely stops existing: without an anchor "
+        f"the correction marks everything about {phrase} as outdated.{evidence} Name the role "
+        f"or subject that changed in {terms.say('about', value=repr(example)) or 'about'}"
+        + terms.or_switch("allow_person", "stores it anyway, if everything about them is outdated")
+        + ".",
+        phrase=phrase,
+        anchors=list(anchors or []),
+    )
+
+
+# ------------------------------------------------------------------------------ guards
+
+
+def check_correction(
+    info: CorrectionInfo,
+    allow: Allowances | None = None,
+    *,
+    has_text: bool = True,
+    given_new: bool = False,
+    holders: Holders | None = None,
+    dropped: Sequence[str] = (),
+) -> tuple[str, ...]:
+    """Apply the guards of a correction about to be written that need no store.
+
+    Args:
+        info: the correction (its anchors as kept: :func:`anchors_kept`).
+        allow: what the writer accepts.
+        has_text: False when the text is not known (``preview()`` without ``text``): the
+            guards that read it are left out.
+        given_new: its new values were given (``replaced_by``), not read from its text.
+        holders: the active corrections of its scope that hold a string as current (the
+            registry's); None leaves that guard out.
+        dropped: anchors dropped for being part of a deprecated string (for the message).
+
+    Returns:
+        The deprecated strings that name a person without an anchor: the write path counts
+        what they reach, then refuses (:func:`person_refusal`).
+
+    Raises:
+        InvalidCorrection: a guard refuses it; nothing is written.
+    """
+    allow = allow or Allowances()
+    terms = active()
+    if has_text and not info.document.strip():
+        raise InvalidCorrection(
+            "A correction needs a text: the line shown beneath each outdated memory (say what "
+            "changed, e.g. 'Moved from A to B')."
+        )
+    for phrase in info.deprecates:
+        refusal = _own_new_value(info, phrase, given_new) if has_text or given_new else None
+        if refusal is not None:
+            raise refusal
+    if has_text and not allow.absent:
+        present = Matcher((p, p) for p in info.deprecates).keys(info.document)
+        absent = [p for p in info.deprecates if p not in present]
+        if absent:
+            raise AbsentString(
+                f"The correction's text does not mention {absent!r}. The reader of its line "
+                "must see what changed: name the outdated string in the text as the memories "
+                "write it (it is usually a typo otherwise)"
+                + terms.or_switch("allow_absent", "accepts it as it is")
+                + ".",
+                absent=absent,
+            )
+    if holders is not None:
+        for phrase in info.deprecates:
+            held = _held_as_current(info, phrase, holders)
+            if held is not None:
+                raise held
+    if info.about:
+        if not allow.generic:
+            _check_anchors(info.deprecates, info.about)
+        return ()
+    from .generic import assess, is_person_name
+
+    persons: list[str] = []
+    for phrase in info.deprecates:
+        if not allow.generic:
+            found = assess(phrase, info.document if has_text else None)
+            if found is not None:
+                raise _generic_refusal(phrase, found[0], found[1], dropped)
+        if not allow.person and is_person_name(phrase):
+            persons.append(phrase)
+    return tuple(persons)
+
+
+def check_reach(info: CorrectionInfo, reach: int, setting: float | int | None, total: int) -> None:
+    """Refuse a correction that would reach more records than allowed."""
+    limit = reach_limit(setting, total)
+    if limit is not None and reach > limit:
+        terms = active()
+        raise CorrectionTooBroad(
+            f"The correction {info.id!r} would reach {reach} of {total} records (limit "
+            f"{limit}) through {list(info.deprecates)!r}. Use a narrower, more specific string "
+            "(e.g. 'org/repo' rather than 'repo'), or anchor it to its subject with "
+            f"{terms.say('about', value='...') or 'about'}; check the reach with "
+            f"{terms.say('preview') or 'preview'}"
+            + (f", or give {terms.say('max_reach')}" if terms.say("max_reach") else "")
+            + ".",
+            reach=reach,
+            limit=limit,
+        )
+
+
+def check_scope(info: CorrectionInfo, scope_key: str | None, keys: Iterable[str]) -> None:
+    """Refuse a correction whose scope the writer's key would get wrong, in a scoped store.
+
+    The scope travels with the correction: one written without a scope key applies to every
+    record of the collection. Where the store's corrections carry scope keys, that is almost
+    always a process opened without the key, and the correction would reach every user's
+    memories; it is refused, naming the key to open the store with. The same holds for a
+    writer whose key is not the one the store's corrections carry.
+
+    Raises:
+        InvalidInput: the correction has no scope, the writer no key, and ``keys`` is not
+            empty; or the writer's key is not among ``keys``.
+    """
+    known = sorted(keys)
+    if not known:
+        return
+    terms = active()
+    wrap_with = terms.say("scope_key", key=known[0]) or f"the scope key {known[0]!r}"
+    if scope_key is not None and scope_key not in known:
+        raise InvalidInput(
+            f"This collection's corrections are scoped by {known[0]!r}, and this wrapper's "
+            f"scope key is {scope_key!r}: its corrections would reach every record without a "
+            f"{scope_key!r} value, whoever's it is. Open the collection with {wrap_with}; "
+            "nothing was written."
+        )
+    if info.scope is None and scope_key is None:
+        raise InvalidInput(
+            f"This collection's corrections are scoped by {known[0]!r}"
+            + (f" (and {known[1:]!r})" if len(known) > 1 else "")
+            + ", but this wrapper has no scope key, so its correction would apply to every "
+            f"scope's memories. Open the collection with {wrap_with} and give the scope's "
+            "value in the correction's metadata; nothing was written."
+        )
+
+
+def validate_correction(
+    text: str,
+    deprecates: Sequence[str] | str,
+    about: Sequence[str] | str | None = None,
+    *,
+    allow_absent: bool = False,
+    allow_generic: bool = False,
+    allow_person: bool = False,
+    replaced_by: Sequence[str] | str | None = None,
+) -> tuple[list[str], list[str]]:
+    """Check a correction as ``correct()`` would, without a store; write nothing.
+
+    Every guard that does not depend on the store applies: malformed or over-long strings,
+    a deprecated string absent from the text or that is its own new value, a generic string
+    or a person's name without an anchor, an anchor that anchors nothing. (Reach, near misses
+    and what other corrections hold as current depend on the store: ``Collection.preview()``
+    tells them.)
+
+    Args:
+        text: the correction's text.
+        deprecates: its outdated strings.
+        about: its anchors, if any (those inside a deprecated string are dropped).
+        allow_absent: accept strings that do not occur in ``text``.
+        allow_generic: accept generic strings without an anchor.
+        allow_person: accept a person's full name without an anchor.
+        replaced_by: its new values, if given (else read from ``text``).
+
+    Returns:
+        The deprecated strings and the anchors kept, stripped and de-duplicated.
+
+    Raises:
+        InvalidCorrection: the correction would be refused (``AbsentString``,
+            ``GenericString``, ``PersonName`` and ``NewValue`` carry the offending strings).
+    """
+    from .records import new_values_of
+    from .validate import parse_replaced_by
+
+    body = text_arg(text)
+    phrases = parse_deprecates(deprecates)
+    kept, dropped = anchors_kept(phrases, parse_about(about))
+    new = parse_replaced_by(replaced_by)
+    given = replaced_by is not None
+    info = CorrectionInfo(
+        id="",
+        document=body,
+        deprecates=phrases,
+        about=kept,
+        time=0.0,
+        written=0.0,
+        scope=None,
+        replaced_by=new if given else new_values_of({}, body, phrases),
+    )
+    allow = Allowances(absent=allow_absent, generic=allow_generic, person=allow_person)
+    persons = check_correction(info, allow, given_new=given, dropped=dropped)
+    if persons:
+        raise person_refusal(persons[0], -1, [(a, 0) for a in anchor_candidates(body, phrases)])
+    return list(phrases), list(kept)

@@ -1,0 +1,762 @@
+"""Read the old and new values that a correction's own wording states (DESIGN §6).
+
+Where ``replaced_by`` is not given, nowline reads a correction's new values from its wording
+where that is unambiguous, and none where it is not. Precision comes first: a value is read
+only from a pattern below, only where it looks like a thing (a slug, URL, path, host, e-mail,
+``#channel``, ``@handle``, ticket id, version, number with its unit, a capitalised name, a
+quoted string, or a string the caller names in ``deprecates``), and never in a clause that is a
+question, a condition, a plan, a negation or "still"/"stays". A plain lower-case word is a value
+only opposite another one where the caller names one of them (``from master to main``) or both
+carry a number (``building 4``). A value the text also presents as old (a chain step) is never
+new. Patterns, X old and Y new (German, French and Spanish forms where listed):
+
+- ``from X to Y`` (``into``) after a change verb (moved, changed, switched, migrated, renamed,
+  went, raised, upgraded, ...), with lists (``from A and B to C``) and continuations
+  (``..., and the limit from C to D``); ``von X zu|nach|auf|in Y``, ``de X à|en Y``,
+  ``de|desde X a Y`` with a change verb of that language; ``moved|went up to Y from X``.
+- ``X → Y`` (also ``->``, ``=>``, ``⇒``, ``⟶``, ``➔``, ``➜``); in ``A → B → C`` only C is new.
+- ``renamed|moved|migrated|changed|switched|transferred X to|into|as Y``; ``renamed X``: X old.
+- ``X was|has been renamed (to) Y``, ``X moved (again) to Y``, ``raised|lowered|upgraded|...
+  (the <noun>) to Y``; ``umbenannt in``, ``renommé en``, ``renombrado a``. In a relative or
+  past-perfect clause (``which moved to Y``, ``had moved to Y``) Y is an earlier value: old
+  where the text names another new value, else not read.
+- ``X is now (called) Y``, ``X has become Y``, ``X (now Y)``, ``X is Y again``, ``is|to|at|on Y
+  now``, ``now is|at|lives in|goes to|costs ... Y``, ``is now at Y``; ``jetzt``, ``nun``,
+  ``maintenant``, ``désormais``, ``ahora``, ``heißt jetzt``, ``s'appelle désormais``;
+  ``NAME is now the <role>`` and ``NAME owns|leads|runs|handles ... now``: NAME new.
+- ``replaced X with|by Y``, ``X was replaced|superseded by|with Y``, ``Y replaced|replaces|
+  supersedes X``, ``Y, replacing X``, ``in favour of Y``.
+- ``Y took|has taken over ... from X``; ``X handed (it) over (to Y)``.
+- ``Y instead of X``, ``Y rather than X``, ``Y in place of X``, ``use Y instead``; ``statt``,
+  ``anstelle von``, ``au lieu de``, ``en lugar de``, ``en vez de``.
+- ``Y (formerly|previously|was|it was X)``, ``Y, formerly X``, ``formerly known as X``,
+  ``was|previously X, now Y``, ``Y, up|down from X``; ``vorher``, ``früher``, ``ehemals``,
+  ``bisher``, ``auparavant``, ``anciennement``, ``antes (era)``.
+- ``Y, not X`` and ``Y (not X)``; ``no longer X but Y``; ``nicht mehr X``.
+- ``X is deprecated|archived|retired|decommissioned|shut down|deleted|gone|dead|read-only|
+  offline|closed|no longer ...`` (X old), with ``use Y``, ``go(es) to Y``, ``write to Y``,
+  ``duplicate of Y`` or ``...; Y is.`` elsewhere in the sentence (Y new).
+- ``the old (one,) X``, ``X is the old one|name``; ``a new <role>: Y``, ``New location: Y``,
+  ``Y is the new one|name``, ``successor|replacement is Y``.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from ..matchers import Matcher, fold
+
+__all__ = ["Change", "new_values", "old_values", "read_changes", "says_new", "says_old"]
+
+Span = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One change the wording states.
+
+    Attributes:
+        old: the old value exactly as written (a substring of the text), or None.
+        new: the new value exactly as written, or None.
+        old_span: half-open offsets of ``old`` in the text, or None.
+        new_span: half-open offsets of ``new`` in the text, or None.
+        pattern: the pattern that read it, e.g. ``"from X to Y"``.
+        said: the words that present ``new`` as new (``"to ufo-ai/ufo"``), for messages.
+    """
+
+    old: str | None
+    new: str | None
+    old_span: Span | None
+    new_span: Span | None
+    pattern: str
+    said: str = ""
+
+
+# ---------------------------------------------------------------- what a value looks like
+_UNIT = r"%|€|[KMGT]i?B|ms|seconds?|minutes?|hours?|days?|weeks?|months?|years?|EUR|USD|GBP|CHF"
+_LEX = re.compile(
+    r"(?P<q>`[^`\n]{1,60}`|\"[^\"\n]{1,60}\"|“[^”\n]{1,60}”|(?<!\w)'[^'\n]{1,60}'(?!\w))"
+    r"|(?P<url>\b[a-z][a-z0-9+.-]*://[^\s<>\"'`]+)"
+    r"|(?P<num>\+\d{1,3}(?:[ -]\d{2,5}){1,4}(?![\w-])"
+    rf"|[$€£¥]?\d+(?:[.,:]\d+)*[a-zA-Z%]*(?![\w/@-])(?:\s?(?:{_UNIT})(?!\w))?)"
+    r"|(?P<tok>(?<![\w./])(?:[#@]|~?/|\.{1,2}/|\.)?\w[\w-]*(?:[./@:+]\w[\w-]*)*/?)"
+)
+
+
+def _words(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+_DETS = _words(
+    "the a an our your their its his her my this that der die das den dem des ein "
+    "eine einen le la les un une el los las"
+)
+_NOT_NAMES = _DETS | _words(
+    "these those it we us you they he she i please use note update heads reminder correction "
+    "important since from in on at as per after before starting going now also and but or so "
+    "then today yesterday tomorrow renamed moved switched chain rename replace send post track "
+    "clone work call hand pin upgrade bumped do is are was should could if when ok fyi hey hi "
+    "thanks nothing ownership all no yes not new old there here what which who why how where "
+    "bitte utilisez usa api url vpn dns ssh sso crm ceo cfo cto qa ui ci db hr pr eu cet utc "
+    "sdk cli"
+)
+_KINDS = _words(
+    "repo repository channel email e-mail address host hostname server port url link page site "
+    "domain bucket package project image branch org organisation organization account handle "
+    "schedule key var variable env file setting database db endpoint ticket epic service "
+    "instance cluster number phone version release tag folder directory path queue topic "
+    "table another new old current same"
+)
+_FILLERS = _KINDS | _DETS
+_COMPOUNDS = _words(
+    "read-only on-call self-hosted up-to-date follow-up sign-off opt-in opt-out "
+    "built-in end-to-end real-time long-term short-term"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Cand:
+    start: int
+    end: int
+    kind: str  # thing, name (capitalised), word (plain lower-case), known (from deprecates)
+    tail: int = 0  # characters after the value that go with it but are not part of it (.git)
+
+    @property
+    def stop(self) -> int:
+        """Where the text after the value begins."""
+        return self.end + self.tail
+
+
+def _kind(tok: str) -> str:
+    low = tok.lower()
+    if low not in _COMPOUNDS and re.search(r"[\d/.@:_#+$€£¥-]", tok):
+        return "thing"
+    return "name" if tok[0].isupper() and low not in _NOT_NAMES | _KINDS else "word"
+
+
+def _lex(text: str, known: Sequence[str]) -> list[_Cand]:
+    """The candidate values of a text, in order; ``known`` strings win over what they cover."""
+    cands: list[_Cand] = []
+    for m in _LEX.finditer(text):
+        s, tok, group = m.start(), m.group(), m.lastgroup
+        if group == "q":
+            cands.append(_Cand(s + 1, m.end() - 1, "thing"))
+            continue
+        if group == "url":  # a sentence's punctuation is not part of a URL
+            while tok[-1] in ".,;:!?'\"" or (
+                tok[-1] in ")]}" and tok.count("([{"[")]}".index(tok[-1])]) < tok.count(tok[-1])
+            ):
+                tok = tok[:-1]
+        e = s + len(tok)
+        if group == "tok" and "/" in tok and tok.lower().endswith(".git"):
+            cands.append(_Cand(s, e - 4, _kind(tok), 4))  # .git is not part of a repo's name
+            continue
+        if text.startswith(("'s", "\u2019s"), e):
+            continue  # a possessive names an owner, not a value
+        kind = _kind(tok) if group == "tok" else "thing"
+        prev = cands[-1] if cands else None
+        if (
+            prev
+            and prev.kind == "name"
+            and text[prev.end : s] == " "
+            and (kind == "name" or re.fullmatch(r"\d+(?:\.\d+)*|team|group|squad", tok))
+        ):
+            cands[-1] = _Cand(prev.start, e, "name")  # Maria Garcia, Node 20, Platform team
+        else:
+            cands.append(_Cand(s, e, kind))
+    phrases = [(k.strip(), i) for i, k in enumerate(known) if k.strip()]
+    for hit in Matcher(phrases).find(text) if phrases else ():
+        inside = [c for c in cands if c.start <= hit.start and hit.end <= c.end]
+        if not inside or (inside[0].start, inside[0].end) == (hit.start, hit.end):
+            cands = [c for c in cands if c.end <= hit.start or c.start >= hit.end]
+            cands.append(_Cand(hit.start, hit.end, "known"))
+    return sorted(cands, key=lambda c: (c.start, c.end))
+
+
+# ---------------------------------------------------------------- patterns
+_AUX = (
+    r"(?:(?:was|were|has|have|had|been|is|are|got|wurde|wurden|ist|a|été|fue|fueron|ha|"
+    r"sido)\s+)*"
+)
+_MOVE_X = r"moved|migrated|switched|changed|transferred|relocated|renamed"
+_MOVE_V = (
+    r"went|upgraded|downgraded|raised|lowered|increased|decreased|reduced|extended|"
+    r"shortened|bumped|cut|updated"
+)
+_CHANGE = re.compile(
+    rf"\b(?:{_MOVE_X}|{_MOVE_V}|mov(?:e|es|ing)|chang(?:e|es|ing)|switch(?:es|ing)?|"
+    r"migrat(?:e|es|ion|ing)|transfer(?:s|ring)?|renam(?:e|es|ing)|rose|grew|fell|dropped|"
+    r"passed|jumped|shifted|verschoben|umbenannt|geändert|gewechselt|migriert|umgezogen|"
+    r"angehoben|erhöht|gesenkt|aktualisiert|übertragen|passée?s?|déplacée?s?|renommée?s?|"
+    r"changée?s?|migrée?s?|transférée?s?|cambi(?:ó|ado|ada|amos)|mov(?:ió|ido|ida)|"
+    r"migr(?:ó|ado|ada)|renombr\w+|pasó|traslad\w+)\b",
+    re.IGNORECASE,
+)
+_KILL = re.compile(
+    r"\b(?:if|whether|could|would|might|maybe|perhaps|propos\w*|(?:consider|discuss)\w*\s+"
+    r"(?:\w+ing|whether|about|a\s+move|the\s+(?:move|switch|idea))|plan(?:ned|ning|s?\s+to)|"
+    r"should(?!\s+now)|(?:did|do|does|was|is|are|were|has|have|will)\s+not|"
+    r"(?:did|do|does|was|were|is|are|has|have|wo)n['\u2019]t|never|not\s+yet|still|cancel\w*|"
+    r"stays?|remains?|wrong|incorrect|mistaken|a\s+mistake|wenn|falls|sollten?)\b",
+    re.I,
+)
+_TO = {"from": r"to|into|→|->", "von": r"zu|nach|auf|in", "de": r"à|a|en", "desde": r"a|hasta"}
+_NOW = r"(?:now|jetzt|nun|maintenant|désormais|ahora)"
+_ROLE = r"(?:one|name|home|location|address|repo|repository|channel|owner)\b"
+_LIST = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)")
+_CONT = re.compile(
+    r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)(?:(?:the|its|our)\s+)?"
+    r"(?:[a-z][\w-]*\s+){0,3}?(?:from\s+)?"
+)
+_CLAUSE = re.compile(r"[;—]|\s-\s")
+
+
+class _Spec(NamedTuple):
+    """A pattern: its cue, and the roles (o old, n new) of the values it reads.
+
+    ``before`` and ``after`` are the roles of the values just before and after the cue; where
+    the pattern has a connector (``from X to Y``), ``then`` is the role of the value after it.
+    Flags: F the sentence needs a change verb before the cue; S plain words opposite plain
+    words; L a list of X values; C continuations; O an old value alone is read where the new
+    one is missing; R ``NAME is now the <role>``; T the value after must be a thing; W / A it
+    must be followed by "now" / "again"; N the clause must say "now"; G only in a sentence that
+    already names an old value; P a relative clause names an earlier value; V a value after
+    followed by "with|by" means another pattern (``replaced X with Y``).
+    """
+
+    name: str
+    cue: re.Pattern[str]
+    before: str
+    after: str
+    conn: str = ""
+    then: str = ""
+    flags: str = ""
+
+
+def _s(
+    name: str, cue: str, before: str, after: str, conn: str = "", then: str = "", flags: str = ""
+) -> _Spec:
+    # a cue never begins inside a value ("#a a été renommé": the "a" of "#a" is no auxiliary)
+    return _Spec(
+        name, re.compile(rf"(?<![#@/.:-])(?:{cue})", re.I), before, after, conn, then, flags
+    )
+
+
+_SPECS = sorted(
+    (
+        _s("from X to Y", r"\b(?:from|von|de|desde)\s+", "", "o", "*", "n", "FSLCO"),
+        _s("X → Y", r"\s*(?:→|->|=>|⇒|⟶|➔|➜)\s*", "o", "n", flags="SO"),
+        _s(
+            "renamed X to Y",
+            r"\b(?:renamed|rename|moved|move|migrated|migrate|changed|switched|"
+            r"transferred|transfer)\s+",
+            "",
+            "o",
+            r"to|into|as",
+            "n",
+            "C",
+        ),
+        _s(
+            "renamed X",
+            r"(?<!was )(?<!been )\brenamed\s+(?!to\b|as\b|into\b|from\b)",
+            "",
+            "o",
+            flags="T",
+        ),
+        _s(
+            "X was renamed Y",
+            rf"\b{_AUX}(?:renamed(?:\s+(?:to|as|into))?|umbenannt\s+in|"
+            r"renommée?s?\s+en|renombrad[oa]s?\s+(?:a|como))\s+(?!from\b)",
+            "o",
+            "n",
+        ),
+        _s(
+            "X moved to Y",
+            rf"\b{_AUX}(?:{_MOVE_X})(?:\s+(?:again|once\s+more|back|now),?)*"
+            r"\s+(?:to|into)\s+",
+            "o",
+            "n",
+            flags="OP",
+        ),
+        _s(
+            "moved to Y from X",
+            rf"\b{_AUX}(?:{_MOVE_X}|{_MOVE_V})(?:\s+(?:up|down|back))?\s+to\s+",
+            "",
+            "n",
+            "from",
+            "o",
+            "O",
+        ),
+        _s(
+            "raised to Y",
+            rf"\b(?:{_MOVE_V})(?:\s+(?:again|once\s+more|back|now|up|down),?)*"
+            r"\s+(?:to|into)\s+",
+            "",
+            "n",
+            flags="P",
+        ),
+        _s(
+            "changed the Z to Y",
+            rf"\b(?:{_MOVE_X}|{_MOVE_V})\s+(?:the|its|our|their|his|her|my|"
+            r"your|a)\s+(?:[\w-]+\s+){0,3}?(?:to|into)\s+",
+            "",
+            "n",
+        ),
+        _s(
+            "X is now Y",
+            rf"\b(?:is|ist|est|es|heißt)\s+{_NOW}(?:\s+(?:called|named))?\s+|\b{_NOW}"
+            r"\s+(?:is|ist|es|est)\s+|\b(?:has|have)\s+become\s+|\bbecame\s+|\bs['\u2019]appelle\s+"
+            r"(?:désormais|maintenant)\s+",
+            "o",
+            "n",
+            flags="R",
+        ),
+        _s(
+            "is now at Y",
+            rf"\b(?:is|are|ist|sind|est|sont|es|son)\s+{_NOW}\s+(?:at|in|on|under|"
+            r"unter|bei|à|en|sur)\s+",
+            "",
+            "n",
+        ),
+        _s("X (now Y)", r"\s*\(\s*now\s+", "o", "n"),
+        _s("in favour of Y", r"\bin\s+favou?r\s+of\s+", "", "n"),
+        _s("Y is the new one", rf"\s+(?:is|are)\s+(?:now\s+)?the\s+new\s+{_ROLE}", "n", ""),
+        _s("X is the old one", rf"\s+(?:is|are|was)\s+the\s+old\s+{_ROLE}", "o", ""),
+        _s("Y now", r"\b(?:is|are|to|at|in|on|under|via|uses?|be)\s+", "", "n", flags="W"),
+        _s("X is Y again", r"\b(?:is|are)\s+", "o", "n", flags="A"),
+        _s(
+            "now Y",
+            rf"(?<!from )\b{_NOW}\s+(?:(?:are|be|lives?|runs?|points?|goes?|go|costs?|"
+            r"listens?|uses?|called|named|hosted|served|sent|reads?)\s+){0,2}"
+            r"(?:(?:at|in|on|to|under|via|unter|bei)\s+)?",
+            "",
+            "n",
+        ),
+        _s(
+            "replaced X with Y",
+            r"\b(?:replaced|replace|replacing|swapped|swap)\s+(?!by\b|with\b)",
+            "",
+            "o",
+            r"with|by|for",
+            "n",
+            "O",
+        ),
+        _s(
+            "X was replaced by Y",
+            rf"\b{_AUX}(?:replaced|superseded)\s+(?:by|with)\s+",
+            "o",
+            "n",
+            flags="O",
+        ),
+        _s(
+            "Y replaced X",
+            r"(?<!was )(?<!been )(?<!were )(?<!is )\b(?:has\s+|have\s+)?"
+            r"(?:replaced|replaces|supersedes|superseded)\s+(?!by\b|with\b)",
+            "n",
+            "o",
+            flags="OV",
+        ),
+        _s("Y, replacing X", r",\s*replacing\s+", "n", "o", flags="O"),
+        _s(
+            "Y took over from X",
+            r"\b(?:took|takes|has\s+taken|have\s+taken)\s+over\b",
+            "n",
+            "",
+            "from",
+            "o",
+        ),
+        _s(
+            "Y instead of X",
+            r"\s*,?\s*\b(?:instead\s+of|rather\s+than|in\s+place\s+of|statt|"
+            r"anstatt|anstelle\s+von|au\s+lieu\s+de|en\s+lugar\s+de|en\s+vez\s+de)\s+",
+            "n",
+            "o",
+            flags="SO",
+        ),
+        _s("use Y instead", r"\s+instead\b(?!\s+of)", "n", ""),
+        _s(
+            "Y (formerly X)",
+            r"\s*[(,]\s*(?:formerly|previously|it\s+was|was|vorher|früher|ehemals|"
+            r"bisher|auparavant|anciennement|précédemment|antes(?:\s+era)?|anteriormente)\s*:?\s+",
+            "n",
+            "o",
+            flags="O",
+        ),
+        _s("formerly known as X", r"\bformerly\s+known\s+as\s+", "", "o"),
+        _s(
+            "was X, now Y",
+            r"\b(?:was|previously|formerly|before|earlier)\s+",
+            "",
+            "o",
+            rf",?\s*{_NOW}",
+            "n",
+        ),
+        _s("Y, up from X", r",\s*(?:up|down)\s+from\s+", "n", "o", flags="O"),
+        _s("Y, not X", r"\s*(?:,|\()\s*not\s+(?:to\s+|in\s+|at\s+|on\s+)?", "n", "o", flags="SO"),
+        _s("X is no longer", r"\b(?:is|are|was)\s+no\s+longer\b", "o", ""),
+        _s(
+            "no longer X but Y",
+            r"\bno\s+longer\s+|\bnicht\s+mehr\s+(?:unter\s+|bei\s+|in\s+)?",
+            "",
+            "o",
+            r"but|sondern",
+            "n",
+            "O",
+        ),
+        _s(
+            "X is deprecated",
+            rf"\b{_AUX}(?:now\s+)?(?:deprecated|archived|retired|decommissioned|"
+            r"shut\s+down|deleted|removed|discontinued|disabled|gone|dead|sunset|read-only|"
+            r"turned\s+off|offline|closed|stepped\s+down)\b",
+            "o",
+            "",
+        ),
+        _s("X handed it over to Y", r"\bhanded\s+(?:\w+\s+){0,3}?over\b", "o", "", "to", "n"),
+        _s("the old X", r"\bthe\s+old(?:\s+one)?(?:\s*[,:]|\s+(?:was|is))?\s+", "", "o", flags="T"),
+        _s(
+            "a new <role>: Y",
+            r"\b(?:a|the|our|their|its)\s+new\s+[\w-]+(?:\s+[\w-]+)?"
+            r"(?:\s+is\s+|\s*[:,]\s*)|\bnew\s+[\w-]+(?:\s+[\w-]+)?\s*:\s*|"
+            r"\b(?:successor|replacement)\s+is\s+",
+            "",
+            "n",
+        ),
+        _s(
+            "NAME owns ... now",
+            r"\s+(?:now\s+)?(?:owns|leads|runs|handles|manages|maintains)\s+",
+            "n",
+            "",
+            flags="N",
+        ),
+        _s(
+            "X is deprecated, use Y",
+            r"\b(?:use|go(?:es)?\s+to|write\s+to|duplicate\s+of)\s+",
+            "",
+            "n",
+            flags="G",
+        ),
+        _s("X is no longer ...; Y is", r"\s+(?:is|are)(?=\s*[.!]?\s*$)", "n", "", flags="G"),
+    ),
+    key=lambda spec: "G" in spec.flags,
+)
+
+_Read = tuple[str, "_Cand | None", "_Cand | None", Span, bool]  # pattern, old, new, cue, past
+
+
+class _Reader:
+    """Reads the changes of one text, on its candidate values."""
+
+    def __init__(self, text: str, known: Sequence[str]) -> None:
+        self.t = text
+        cands = _lex(text, known)
+        self.by_start = {c.start: c for c in cands}
+        self.by_end = {c.stop: c for c in cands}
+
+    def after(self, i: int, hi: int, strict: bool) -> _Cand | None:
+        """The value that begins at ``i``, past determiners and kind nouns ("the repo")."""
+        t = self.t
+        for _ in range(6):
+            while i < hi and (t[i].isspace() or (t[i] in "`\"“'" and i + 1 in self.by_start)):
+                i += 1
+            c = self.by_start.get(i)
+            if c is None or c.end > hi:
+                return None
+            word, nxt = t[c.start : c.end].lower(), self.by_start.get(c.stop + 1)
+            if c.kind == "word" and word in _FILLERS:
+                i = c.end
+                continue
+            if (
+                c.kind in ("name", "word")
+                and nxt
+                and t[nxt.start : nxt.end].lower() in _KINDS
+                and (v := self.by_start.get(nxt.end + 1))
+                and v.kind in ("thing", "known")
+            ):
+                return v  # the Slack channel #infra, PagerDuty schedule PQ9ZRT
+            if c.kind == "word" and (not strict or word in _NOT_NAMES):
+                return None
+            if c.kind == "word" and nxt and t[nxt.start].isdigit() and nxt.end <= hi:
+                return _Cand(c.start, nxt.end, "word")  # building 7
+            return c
+        return None
+
+    def before(self, i: int, lo: int, strict: bool, lone: bool = True) -> _Cand | None:
+        """The value that ends just before ``i`` (past ``,``, ``)``, ``now``, ``again``)."""
+        t = self.t
+        for _ in range(3):
+            while i > lo and (
+                t[i - 1].isspace()
+                or t[i - 1] in ",):"
+                or (t[i - 1] in "`\"”'" and i - 1 in self.by_end)
+            ):
+                i -= 1
+            c = self.by_end.get(i)
+            if c is None or c.start < lo:
+                return None
+            word = t[c.start : c.end].lower()
+            prev = re.search(r"(\w+)\s+$", t[max(lo, c.start - 40) : c.start])
+            j = c.start
+            while j > lo and t[j - 1] in " \"'(:-":
+                j -= 1
+            if c.kind == "word" and word in ("now", "again", "instead"):
+                i = c.start
+                continue
+            if (
+                c.kind == "name"
+                and " " not in word
+                and ((prev and prev.group(1).lower() in _DETS) or (not lone and j == lo))
+            ):
+                return None  # "our CRM"; a lone capitalised word opening the sentence
+            return None if c.kind == "word" and (not strict or word in _NOT_NAMES) else c
+        return None
+
+    def plain(self, c: _Cand) -> bool:
+        """Whether a value is a plain lower-case word (perhaps with a number: building 7)."""
+        return bool(re.fullmatch(r"[^\W\d_A-Z][^\W\d_]*(?: \d+)?", self.t[c.start : c.end]))
+
+    def keep(self, cands: list[_Cand]) -> list[_Cand | None]:
+        """The values of a pair that stand (a plain word: see the module's docstring)."""
+        plain = [self.plain(c) for c in cands]
+        ok = all(plain) and (
+            any(c.kind == "known" for c in cands) or all(self.t[c.end - 1].isdigit() for c in cands)
+        )
+        return [
+            c if not p or ok or c.kind == "known" else None
+            for c, p in zip(cands, plain, strict=True)
+        ]
+
+    def xy(
+        self, i: int, conn: str, hi: int, strict: bool, flags: str
+    ) -> tuple[list[_Cand], _Cand | None, Span | None]:
+        """Read ``X [, X2 and X3] <connector> Y`` from ``i``: the X values, Y, the connector."""
+        xs: list[_Cand] = []
+        x = self.after(i, hi, strict)
+        while x is not None:
+            xs.append(x)
+            lm = _LIST.match(self.t, x.stop)
+            x = self.after(lm.end(), hi, strict) if lm and "L" in flags else None
+        cm = re.compile(rf"\s*(?:{conn})\s+", re.I).match(self.t, xs[-1].stop) if xs else None
+        y = self.after(cm.end(), hi, strict) if cm else None
+        if strict and y is not None:
+            *kept, y = self.keep([*xs, y])
+            xs = [x for x in kept if x is not None]
+        return xs, y, (cm.start(), cm.end()) if cm else None
+
+    def read(self) -> list[_Read]:
+        """Every (pattern, old, new, cue, past) that the text's sentences state."""
+        t, out = self.t, []
+        for sm in re.finditer(r"[^\n]+?(?:[.!?](?=\s|$)|$)", t, re.MULTILINE):
+            lo, hi = sm.start(), sm.end()
+            if t[lo:hi].rstrip().endswith("?"):
+                continue
+            seps = list(_CLAUSE.finditer(t, lo, hi))  # each clause once, whatever its length
+            starts, ends = [lo] + [j.end() for j in seps], [j.start() for j in seps] + [hi]
+            clauses = [
+                (a, b, bool(_KILL.search(t, a, b)), bool(re.search(r"\bnow\b", t[a:b])))
+                for a, b in zip(starts, ends, strict=True)
+            ]
+            verb = next((j.end() for j in _CHANGE.finditer(t, lo, hi)), hi + 1)
+            has_old = False
+            for spec in _SPECS:
+                for m in spec.cue.finditer(t, lo, hi):
+                    got = self.apply(
+                        spec, m, lo, hi, clauses[bisect_right(starts, m.start()) - 1], verb, has_old
+                    )
+                    out += got
+                    has_old = has_old or any(g[1] is not None for g in got)
+        return out
+
+    def apply(
+        self,
+        spec: _Spec,
+        m: re.Match[str],
+        lo: int,
+        hi: int,
+        clause: tuple[int, int, bool, bool],
+        verb: int,
+        has_old: bool,
+    ) -> list[_Read]:
+        """What one cue of one pattern reads, in its clause (bounds, negated, says "now")."""
+        name, _, rb, ra, conn, ra2, flags = spec
+        t, s, e = self.t, m.start(), m.end()
+        clo, chi, killed, now = clause
+        chi = max(chi, e)
+        verb_end = chi if m.group().strip().lower() == "von" else s  # German: verb last
+        if (
+            killed
+            or ("G" in flags and not has_old)
+            or ("F" in flags and verb > verb_end)
+            or ("N" in flags and not now)
+        ):
+            return []
+        strict = "S" in flags
+        b = self.before(s, clo, strict, lone="R" not in flags) if rb else None
+        if conn and not ra:  # Y took over ... from X; X handed it over to Y
+            cm = re.compile(rf"(?:\s+[\w'-]+){{0,6}}?\s+(?:{conn})\s+", re.I).match(t, e)
+            z = self.after(cm.end(), chi, strict) if cm else None
+            got = {rb: b, ra2: z}
+            cue = (cm.start(), cm.end()) if cm else (s, e)
+            return [(name, got.get("o"), got.get("n"), cue, False)] if b or z else []
+        if conn:
+            conn = _TO.get(m.group().strip().lower(), "to") if conn == "*" else conn
+            xs, y, span = self.xy(e, conn, hi, strict, flags)
+            if span is None and "O" in flags and ra == "o":
+                return [(name, x, None, (s, e), False) for x in xs]
+            if span is None or (y is None and "O" not in flags):
+                return []
+            if ra == "n":  # moved to Y from X
+                return [(name, y, xs[0], span, False)] if xs else []
+            out: list[_Read] = [(name, x, y, span, False) for x in xs] or [
+                (name, None, y, span, False)
+            ]
+            cont = _CONT.match(t, y.stop) if y is not None and "C" in flags else None
+            while cont:  # renamed A to B and C to D
+                xs2, y2, span2 = self.xy(cont.end(), conn, hi, strict, "")
+                if not xs2 or y2 is None or span2 is None:
+                    break
+                out.append((name, xs2[0], y2, span2, False))
+                cont = _LIST.match(t, y2.stop)
+            return out
+        a = self.after(e, chi, strict) if ra else None
+        if ("T" in flags and a is not None and a.kind not in ("thing", "known")) or (
+            "V" in flags and a is not None and re.match(r"\s+(?:with|by)\b", t[a.stop :])
+        ):
+            a, b = (None, b) if "T" in flags else (a, None)
+        for flag, word in (("W", "now"), ("A", "again")):
+            if flag in flags and (a is None or not re.match(rf"\s+{word}\b", t[a.stop :])):
+                return []
+        if strict and a is not None and b is not None:
+            a, b = self.keep([a, b])
+        got = {rb: b, ra: a}
+        old, new = got.get("o"), got.get("n")
+        if (
+            new is None
+            and "R" in flags
+            and b is not None
+            and b.kind in ("name", "known")
+            and (re.match(r"(?:the|a|an|our|their)\s+[a-z]", t[e:]))
+        ):
+            return [(name, None, b, (s, e), False)]  # NAME is now the billing owner
+        past = (
+            "P" in flags
+            and bool(  # which moved to Y, had moved to Y
+                re.search(r"\b(?:which|that|who|had)\s+(?:\w+\s+)?$", t[max(clo, s - 40) : s])
+                or re.match(r"\s*had\b", t[s:e], re.I)
+            )
+        )
+        if new is None and (old is None or ("n" in (rb, ra) and "O" not in flags)):
+            return []
+        return [(name, old, new, (s, e), past and new is not None)]
+
+
+def _said(t: str, new: _Cand, cue: Span, old: _Cand | None) -> str:
+    """The words that present ``new`` as new: the cue and the value, in text order."""
+    if new.start >= cue[1]:
+        tail = re.match(r"\s+(?:now|again)\b", t[new.end :])
+        return t[cue[0] : new.end + (tail.end() if tail else 0)].strip(" ,(")
+    end = max(cue[1], old.end if old is not None and old.start >= cue[1] else cue[1])
+    return t[new.start : end].strip(" ,(")
+
+
+def read_changes(text: str, deprecates: Sequence[str] = ()) -> list[Change]:
+    """Read the changes a correction's wording states.
+
+    Args:
+        text: the correction's text.
+        deprecates: strings the caller names as values (its ``deprecates``). They only help to
+            delimit values (and let plain words count); what is old or new is read from the
+            wording alone, so a writer's mix-up shows.
+
+    Returns:
+        The changes in text order. No value is both old and new: a value the text also
+        presents as old (a chain step) is not new. Empty where the wording is unclear.
+
+    Raises:
+        TypeError: ``text`` is not a ``str``.
+    """
+    if not isinstance(text, str):
+        raise TypeError("text must be a str")
+    reads = _Reader(text, [d for d in deprecates if isinstance(d, str)]).read()
+
+    def val(c: _Cand) -> str:
+        return fold(text[c.start : c.end])
+
+    olds = {val(r[1]) for r in reads if r[1] is not None}
+    newer = {val(r[2]) for r in reads if r[2] is not None and not r[4]}
+    seen: set[tuple[Span | None, Span | None]] = set()
+    out: list[Change] = []
+    for name, old, new, cue, past in reads:
+        if past and new is not None:  # which moved to Y: old where the text names a newer one
+            if not newer - {val(new)}:
+                continue
+            old, new = new, None
+        if new is not None and val(new) in olds:
+            new = None  # a chain step: the text also presents it as old
+        if (old is None and new is None) or (old and new and val(old) == val(new)):
+            continue
+        key = ((old.start, old.end) if old else None, (new.start, new.end) if new else None)
+        if key not in seen:
+            seen.add(key)
+            out.append(
+                Change(
+                    text[old.start : old.end] if old else None,
+                    text[new.start : new.end] if new else None,
+                    key[0],
+                    key[1],
+                    name,
+                    _said(text, new, cue, old) if new else "",
+                )
+            )
+    pairs = {sp for c in out if c.old_span and c.new_span for sp in (c.old_span, c.new_span)}
+    out = [c for c in out if (c.old_span and c.new_span) or (c.old_span or c.new_span) not in pairs]
+    return sorted(out, key=lambda c: min(x[0] for x in (c.old_span, c.new_span) if x))
+
+
+def _unique(values: Sequence[str | None]) -> tuple[str, ...]:
+    seen: dict[str, str] = {}
+    for v in values:
+        if v is not None:
+            seen.setdefault(fold(v), v)
+    return tuple(seen.values())
+
+
+def new_values(text: str, deprecates: Sequence[str] = ()) -> tuple[str, ...]:
+    """The new values the wording states, as written, in text order, without repeats."""
+    return _unique([c.new for c in read_changes(text, deprecates)])
+
+
+def old_values(text: str, deprecates: Sequence[str] = ()) -> tuple[str, ...]:
+    """The old values the wording states (the strings to suggest for ``deprecates``)."""
+    return _unique([c.old for c in read_changes(text, deprecates)])
+
+
+def _names(value: str, found: str | None) -> bool:
+    """Whether ``value`` is, or occurs token-bounded (§3) in, a value read from the text."""
+    v = value.strip()
+    return bool(found and v) and (
+        fold(v) == fold(found or "") or bool(Matcher([(v, 0)]).find(found or ""))
+    )
+
+
+def says_old(text: str, value: str, deprecates: Sequence[str] = ()) -> bool:
+    """Whether the wording presents ``value`` as an old value (``from VALUE to Y``).
+
+    ``value`` counts where it is an old value or occurs in one under the matching rules (§3):
+    ``acme/app`` is old in ``moved from https://github.com/acme/app.git to ...``.
+    """
+    return any(_names(value, c.old) for c in read_changes(text, [*deprecates, value]))
+
+
+def says_new(text: str, value: str, deprecates: Sequence[str] = ()) -> str | None:
+    """The words that present ``value`` as a new value (``"to ufo-ai/ufo"``), else None.
+
+    ``value`` counts where it is a new value or occurs in one under the matching rules (§3).
+    """
+    for c in read_changes(text, [*deprecates, value]):
+        if _names(value, c.new):
+            return c.said or c.new
+    return None

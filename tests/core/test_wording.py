@@ -1,0 +1,359 @@
+"""The wording (``nowline._rules.wording``): the old and new values a correction states.
+
+Every documented pattern, the span rules, negatives (where reading nothing is right) and
+properties against generated sentences.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from nowline._rules.wording import Change, new_values, old_values, read_changes, says_new, says_old
+
+
+def pair(text: str, deprecates: tuple[str, ...] = ()) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The (old values, new values) read from ``text``."""
+    return old_values(text, deprecates), new_values(text, deprecates)
+
+
+# ------------------------------------------------------------------ documented patterns
+PATTERNS = [
+    # from X to Y, with its lists, continuations and languages
+    ("The SDK moved from acme/sdk to acme-labs/sdk last week.", ["acme/sdk"], ["acme-labs/sdk"]),
+    (
+        "Mail moved from a@x.example and b@x.example to c@y.example.",
+        ["a@x.example", "b@x.example"],
+        ["c@y.example"],
+    ),
+    (
+        "The fee rose from $5 to $7 and the cap from 10 GB to 20 GB.",
+        ["$5", "10 GB"],
+        ["$7", "20 GB"],
+    ),
+    ("Der Kanal wurde von #alt nach #neu verschoben.", ["#alt"], ["#neu"]),
+    ("Le dépôt a migré de org/a à org/b.", ["org/a"], ["org/b"]),
+    ("El canal cambió de #viejo a #nuevo.", ["#viejo"], ["#nuevo"]),
+    ("The quota went up to 900 from 300.", ["300"], ["900"]),
+    # arrows
+    ("db1.acme.io -> db2.acme.io", ["db1.acme.io"], ["db2.acme.io"]),
+    ("#a => #b", ["#a"], ["#b"]),
+    ("v3.1 ⇒ v3.2", ["v3.1"], ["v3.2"]),
+    ("OPS-1 ⟶ OPS-2", ["OPS-1"], ["OPS-2"]),
+    ("x/one ➔ x/two", ["x/one"], ["x/two"]),
+    ("x/one ➜ x/two", ["x/one"], ["x/two"]),
+    # renamed / moved / changed
+    ("We transferred zed/cli to zed-dev/cli.", ["zed/cli"], ["zed-dev/cli"]),
+    ("We renamed #ops-chat last week.", ["#ops-chat"], []),
+    ("zed/web has been renamed to zed/portal.", ["zed/web"], ["zed/portal"]),
+    ("zed/web was renamed zed/portal.", ["zed/web"], ["zed/portal"]),
+    ("Le canal #a a été renommé en #b.", ["#a"], ["#b"]),
+    ("The status page moved to status.zed.io.", [], ["status.zed.io"]),
+    ("zed/api moved again, to zed-org/api.", ["zed/api"], ["zed-org/api"]),
+    ("We raised the rate limit to 900.", [], ["900"]),
+    ("The docs, which moved to a.zed.io in May, now live at b.zed.io.", ["a.zed.io"], ["b.zed.io"]),
+    # is now / become / again / now
+    ("zed/cli is now zed/tool.", ["zed/cli"], ["zed/tool"]),
+    ("DataPipe is now called Streamline.", [], ["Streamline"]),
+    ("The CRM has become HubSpot.", [], ["HubSpot"]),
+    ("Ines Moreau is now the release manager.", [], ["Ines Moreau"]),
+    ("Team Kite owns the search service now.", [], ["Team Kite"]),
+    ("The runbook is https://wiki.zed.io/rb now.", [], ["https://wiki.zed.io/rb"]),
+    ("Invoices now go to ap@zed.example.", [], ["ap@zed.example"]),
+    ("The API is now at api2.zed.io.", [], ["api2.zed.io"]),
+    ("See zed/app (now zed/app2) for details.", ["zed/app"], ["zed/app2"]),
+    ("Rename back: zed/app2 is zed/app again.", ["zed/app2"], ["zed/app"]),
+    ("Der Kanal #a heißt jetzt #b.", ["#a"], ["#b"]),
+    ("La responsable est désormais Claire Roy.", [], ["Claire Roy"]),
+    ("El precio ahora es 40 €.", [], ["40 €"]),
+    # replace
+    ("We replaced Trello with Linear.", ["Trello"], ["Linear"]),
+    ("zed-old.io was replaced by zed.io.", ["zed-old.io"], ["zed.io"]),
+    ("OPS-3 was superseded by OPS-9.", ["OPS-3"], ["OPS-9"]),
+    ("Kim replaced Lee as on-call lead.", ["Lee"], ["Kim"]),
+    ("Notion replaces Confluence.", ["Confluence"], ["Notion"]),
+    ("OPS-9 supersedes OPS-3.", ["OPS-3"], ["OPS-9"]),
+    ("Builds run on Buildkite now, replacing Jenkins.", ["Jenkins"], ["Buildkite"]),
+    ("zed/a is deprecated in favour of zed/b.", ["zed/a"], ["zed/b"]),
+    # take over / hand over
+    ("Amal took over the pager from Bruno.", ["Bruno"], ["Amal"]),
+    ("Team Owl handed the queue over to Team Elk.", ["Team Owl"], ["Team Elk"]),
+    # instead of / rather than
+    ("Use zed/b instead of zed/a.", ["zed/a"], ["zed/b"]),
+    ("Send logs to #logs rather than #general.", ["#general"], ["#logs"]),
+    ("Deploy from zed/b in place of zed/a.", ["zed/a"], ["zed/b"]),
+    ("Please use zed/b instead.", [], ["zed/b"]),
+    ("Bitte #neu statt #alt nutzen.", ["#alt"], ["#neu"]),
+    ("Utilisez #b au lieu de #a.", ["#a"], ["#b"]),
+    ("Usa #b en lugar de #a.", ["#a"], ["#b"]),
+    ("Usa #b en vez de #a.", ["#a"], ["#b"]),
+    # formerly / previously / was
+    ("zed/b (formerly zed/a) holds the code.", ["zed/a"], ["zed/b"]),
+    ("zed/b, formerly zed/a, holds the code.", ["zed/a"], ["zed/b"]),
+    ("Owner: Ana Lima (previously Rui Sousa).", ["Rui Sousa"], ["Ana Lima"]),
+    ("The cap is now 50 GB (was 20 GB).", ["20 GB"], ["50 GB"]),
+    ("The port is 9443 now (it was 9000).", ["9000"], ["9443"]),
+    ("The tool formerly known as Blip is Blop now.", ["Blip"], ["Blop"]),
+    ("Tools formerly known as Blip ship today.", ["Blip"], []),
+    ("Fee: was 3 EUR, now 4 EUR.", ["3 EUR"], ["4 EUR"]),
+    ("Previously zed/a, now zed/b.", ["zed/a"], ["zed/b"]),
+    ("The price is now $30, up from $25.", ["$25"], ["$30"]),
+    ("Die Adresse ist jetzt neu@zed.de (vorher alt@zed.de).", ["alt@zed.de"], ["neu@zed.de"]),
+    # not / no longer
+    ("The host is db-b.zed.io, not db-a.zed.io.", ["db-a.zed.io"], ["db-b.zed.io"]),
+    ("Page #sre now (not #ops).", ["#ops"], ["#sre"]),
+    ("No longer Sentry but Datadog.", ["Sentry"], ["Datadog"]),
+    ("Ana Lima is no longer the owner; Rui Sousa is.", ["Ana Lima"], ["Rui Sousa"]),
+    ("Support ist nicht mehr unter a@zed.de erreichbar.", ["a@zed.de"], []),
+    # deprecated and friends
+    ("zed/old is deprecated, use zed/new.", ["zed/old"], ["zed/new"]),
+    ("#old-chat has been archived; go to #chat.", ["#old-chat"], ["#chat"]),
+    ("wiki.zed.io was shut down.", ["wiki.zed.io"], []),
+    ("OPS-4 was closed as a duplicate of OPS-8.", ["OPS-4"], ["OPS-8"]),
+    ("Write to b@zed.io; a@zed.io is no longer read.", ["a@zed.io"], ["b@zed.io"]),
+    # old one / new one / new role
+    ("Use schedule PQ1 from now on; the old one, PZ9, is deleted.", ["PZ9"], ["PQ1"]),
+    ("zed/a is the old name; zed/b is the new one.", ["zed/a"], ["zed/b"]),
+    ("Acme has a new CTO: Lea Wong.", [], ["Lea Wong"]),
+    ("The repo zed/a has moved. New location: zed/b.", [], ["zed/b"]),
+    ("zed/a was archived; its successor is zed/b.", ["zed/a"], ["zed/b"]),
+]
+
+
+@pytest.mark.parametrize(("text", "old", "new"), PATTERNS)
+def test_documented_pattern(text: str, old: list[str], new: list[str]) -> None:
+    """Each documented pattern reads exactly the listed old and new values."""
+    assert pair(text) == (tuple(old), tuple(new))
+
+
+# ------------------------------------------------------------------ span rules
+def test_sentence_final_period_is_not_part_of_a_host() -> None:
+    """A sentence's final period does not belong to the host before it."""
+    assert new_values("Our docs site moved to docs.northwind.io.") == ("docs.northwind.io",)
+
+
+def test_trailing_instruction_after_semicolon() -> None:
+    """A trailing instruction repeating the value reads it once, without the semicolon."""
+    text = "Moved to ufo-ai/ufo; do GitHub work in ufo-ai/ufo."
+    assert new_values(text) == ("ufo-ai/ufo",)
+
+
+def test_clone_url_is_a_url() -> None:
+    """A clone URL is read whole, ``.git`` included, as a URL."""
+    text = "Clone https://github.com/acme/app.git instead of https://gitlab.com/acme/app.git."
+    assert pair(text) == (
+        ("https://gitlab.com/acme/app.git",),
+        ("https://github.com/acme/app.git",),
+    )
+
+
+def test_git_suffix_is_not_part_of_a_repository_name() -> None:
+    """A ``.git`` suffix outside a URL is not part of a repository's name."""
+    assert pair("We moved from github.com/a/b.git to github.com/c/b.git.") == (
+        ("github.com/a/b",),
+        ("github.com/c/b",),
+    )
+
+
+def test_url_closing_parenthesis() -> None:
+    """A URL in parentheses ends before the closing parenthesis."""
+    assert new_values("Docs live at x.io now (see https://x.io/a).") == ("x.io",)
+    assert pair("https://x.io/b (formerly https://x.io/a) works.") == (
+        ("https://x.io/a",),
+        ("https://x.io/b",),
+    )
+
+
+def test_quoted_values_are_read_inside_quotes() -> None:
+    """A quoted or backticked value is read without its quotes."""
+    assert pair('The key "old_mode" was renamed to "new_mode".') == (("old_mode",), ("new_mode",))
+    assert pair("`make a` was replaced by `make b`.") == (("make a",), ("make b",))
+
+
+def test_numbers_keep_their_unit_and_currency() -> None:
+    """Numbers keep an attached currency and a known unit, not trailing words."""
+    assert pair("The plan went from €12 to €15 per seat.") == (("€12",), ("€15",))
+    assert pair("Disk raised from 2 TB to 4 TB.") == (("2 TB",), ("4 TB",))
+    assert pair("Timeout bumped 30s -> 90s.") == (("30s",), ("90s",))
+
+
+def test_phone_numbers_and_names_with_numbers() -> None:
+    """A phone number and a product name with its version are one value each."""
+    assert pair("Hotline changed from +1 212 555 0101 to +1 212 555 0199.") == (
+        ("+1 212 555 0101",),
+        ("+1 212 555 0199",),
+    )
+    assert pair("Node 18 is deprecated, use Node 22.") == (("Node 18",), ("Node 22",))
+
+
+def test_kind_nouns_before_a_value_are_skipped() -> None:
+    """``the Slack channel #x`` reads ``#x``, not Slack."""
+    assert old_values("We renamed the Slack channel #team-x; it is #x now.") == ("#team-x",)
+
+
+def test_incidental_strings_are_not_values() -> None:
+    """Dates, names and tickets mentioned in passing are not read."""
+    text = "Per Ana Lima's note of 2024-03-12 (OPS-7), the host moved from a.zed.io to b.zed.io."
+    assert pair(text) == (("a.zed.io",), ("b.zed.io",))
+
+
+def test_every_value_is_its_span() -> None:
+    """Every value is the text at its span."""
+    text = "zed/b (formerly zed/a) and #x → #y; Kim took over from Lee."
+    for c in read_changes(text):
+        for value, span in ((c.old, c.old_span), (c.new, c.new_span)):
+            assert (value is None) == (span is None)
+            if value is not None and span is not None:
+                assert text[span[0] : span[1]] == value
+
+
+# ------------------------------------------------------------------ negatives
+NEGATIVES = [
+    "Should we move from zed/a to zed/b?",
+    "If the repo moves to zed/b, update CI.",
+    "We did not migrate from MySQL to Postgres.",
+    "Don't move zed/a to zed/b yet.",
+    "We discussed moving from AWS to GCP.",
+    "The repo is still zed/a.",
+    "zed/a → zed/b is wrong; it stays zed/a.",
+    "The office is open from 9:00 to 17:00.",
+    "Flights from Berlin to Lisbon take three hours.",
+    "Prices range from $10 to $50.",
+    "It changed from time to time.",
+    "We went from zero to hero.",
+    "Maria Garcia wrote the guide in 2021.",
+    "The repo is read-only now.",
+    "Security is now the top priority.",
+    "Tom is now on vacation.",
+    "Copy the file from a/b.yaml to c/d.yaml.",
+]
+
+
+@pytest.mark.parametrize("text", NEGATIVES)
+def test_negative_reads_no_new_value(text: str) -> None:
+    """Questions, conditions, negations, ranges and idioms name no new value."""
+    assert new_values(text) == ()
+
+
+def test_plain_words_need_deprecates() -> None:
+    """Plain words are values only where the caller names one of them."""
+    text = "Default branch changed from master to main."
+    assert pair(text) == ((), ())
+    assert pair(text, ("master",)) == (("master",), ("main",))
+    assert pair("The team moved from building 4 to building 7.") == (
+        ("building 4",),
+        ("building 7",),
+    )
+
+
+def test_replaced_with_does_not_read_the_subject() -> None:
+    """In "the PR from Tom replaced X with Y" Tom is not a new value."""
+    assert new_values("The PR from Tom replaced zed/a with zed/b.") == ("zed/b",)
+
+
+# ------------------------------------------------------------------ chains and the guards
+def test_chain_step_presents_the_old_new_value_as_old() -> None:
+    """A chain step reads the earlier new value as old, and says so."""
+    text = "UFO moved again: from ufo-ai/ufo to ufo-org/ufo."
+    assert says_old(text, "ufo-ai/ufo")
+    assert says_new(text, "ufo-ai/ufo") is None
+    assert says_new(text, "ufo-org/ufo") == "to ufo-org/ufo"
+
+
+def test_arrow_chain_only_the_last_is_new() -> None:
+    """In ``A → B → C`` only C is new; A and B are old."""
+    assert pair("zed/a → zed/b → zed/c") == (("zed/a", "zed/b"), ("zed/c",))
+
+
+def test_value_both_new_and_old_is_old() -> None:
+    """A value the text also presents as old is never read as new."""
+    text = "The SDK went from x/sdk to y/sdk (it had moved to x/sdk in March)."
+    assert pair(text) == (("x/sdk",), ("y/sdk",))
+
+
+def test_says_new_quotes_the_words() -> None:
+    """says_new returns the words that present the value as new."""
+    text = "Heads up: UFO core moved from metalcraftai/ufo to ufo-ai/ufo."
+    assert says_new(text, "ufo-ai/ufo") == "to ufo-ai/ufo"
+    assert says_new(text, "metalcraftai/ufo") is None
+    assert says_new("Use zed/b instead of zed/a.", "zed/b") == "zed/b instead of zed/a"
+    assert says_new("It is #infra now.", "#infra") == "is #infra now"
+
+
+def test_says_uses_the_matching_rules() -> None:
+    """A value counts where it occurs token-bounded in a value read, case-insensitively."""
+    text = "Moved from https://github.com/acme/app.git to https://github.com/acme/app2.git."
+    assert says_old(text, "ACME/APP")
+    assert not says_old(text, "acme/ap")
+    assert says_new(text, "acme/app2") is not None
+    assert not says_old(text, "")
+
+
+def test_wording_wins_over_a_confused_deprecates() -> None:
+    """Where the writer deprecates the new value, the wording still reads it as new."""
+    text = "The repo moved from zed/a to zed/b."
+    assert new_values(text, ("zed/b",)) == ("zed/b",)
+    assert says_new(text, "zed/b", ("zed/b",)) == "to zed/b"
+
+
+def test_deprecates_delimit_values() -> None:
+    """A deprecated string delimits a value the lexer would split."""
+    text = "The Orion team was renamed to Atlas."
+    assert old_values(text, ("Orion team",)) == ("Orion team",)
+
+
+def test_rejects_non_text() -> None:
+    """A text that is not a str is a TypeError."""
+    with pytest.raises(TypeError):
+        read_changes(b"from a/b to c/d")  # type: ignore[arg-type]
+
+
+def test_is_deterministic_and_frozen() -> None:
+    """The same text reads the same changes, and a Change is immutable."""
+    text = "zed/b (formerly zed/a); Kim took over from Lee."
+    first = read_changes(text)
+    assert first == read_changes(text)
+    with pytest.raises(AttributeError):
+        first[0].new = "x"  # type: ignore[misc]
+    assert isinstance(first[0], Change)
+
+
+# ------------------------------------------------------------------ properties
+SLUG = st.from_regex(r"[a-z][a-z0-9]{0,8}(?:-[a-z0-9]{1,5})?/[a-z][a-z0-9]{0,8}", fullmatch=True)
+TEMPLATES = [
+    "The repo {v} from {x} to {y}.",
+    "Heads up: we {v} the project from {x} to {y}; use {y} from now on.",
+    "{x} → {y}",
+    "{x} was renamed to {y}.",
+    "Use {y} instead of {x}.",
+    "{y} (formerly {x}) is where work happens.",
+    "{x} is deprecated, use {y}.",
+]
+
+
+@given(
+    x=SLUG,
+    y=SLUG,
+    template=st.sampled_from(TEMPLATES),
+    verb=st.sampled_from(["moved", "migrated", "switched", "changed", "transferred"]),
+)
+def test_generated_changes_read_y_new_and_never_x(x: str, y: str, template: str, verb: str) -> None:
+    """For generated changes, Y is the one new value, X the one old value."""
+    assume(x.lower() != y.lower())
+    text = template.format(x=x, y=y, v=verb)
+    assert new_values(text) == (y,)
+    assert old_values(text) == (x,)
+    assert x not in new_values(text, (x,))
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab/.-@#:$€ 1→to from,;()'\"`Xnowis")), max_size=60))
+def test_values_are_substrings_at_their_spans(text: str) -> None:
+    """On any text, every value read is the text at its span and no value is old and new."""
+    changes = read_changes(text)
+    for c in changes:
+        for value, span in ((c.old, c.old_span), (c.new, c.new_span)):
+            if value is not None and span is not None:
+                assert text[span[0] : span[1]] == value
+                assert value.strip() == value and value
+    assert not set(new_values(text)) & set(old_values(text))
