@@ -185,12 +185,20 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
             text: the correction's text; it should say what changed ("Moved from A to B").
             deprecates: the exact outdated strings (or one string).
             about: anchors: the correction then reaches only records that also name one of
-                these (use it for a generic string such as a first name or a year).
+                these: the role or subject that changed (``billing`` for a billing owner,
+                ``Michigan`` for a state's figure). Leave it empty for a specific string
+                (``org/repo``, a URL); an anchor inside a deprecated string is dropped.
+            replaced_by: the new values (or one), stored as a list like ``deprecates``; when
+                not given they are read from ``text`` ("moved from A to B" makes B new).
+                A new value is never deprecated, and a later correction that deprecates it
+                is refused unless its text says it changed again.
             id: the record id to use (a new UUID when None).
             metadata: user metadata to store with it (the scope key goes here).
             observed_at: when the change was observed (ISO 8601 or epoch seconds).
             allow_absent: accept deprecated strings that do not occur in ``text``.
             allow_generic: accept a common word or bare number without an anchor.
+            allow_person: accept a person's full name without an anchor (everything about
+                the person is then outdated).
             max_reach: refuse the correction if it would reach more records than this: a
                 share of the store (a float in (0, 1]; never below ``REACH_FLOOR``), a count
                 (an int), or None for no limit. The default is the collection's setting.
@@ -203,6 +211,10 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
         Raises:
             InvalidCorrection: ``deprecates`` or ``about`` is malformed, a string is absent
                 from ``text``, or a string is generic without an anchor; nothing is written.
+                Its ``suggestions`` are the strings to deprecate instead, with their reach.
+            NewValue: a deprecated string is a new value (its own, or one another active
+                correction holds as current).
+            PersonName: a person's full name without an anchor.
             CorrectionTooBroad: it would reach more than ``max_reach``; nothing is written.
             Unreached: it reaches no record, while the store names a near miss (a string
                 within a small edit distance of a deprecated one, or another string of
@@ -255,11 +267,14 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
         names).
 
         Args:
-            deprecates: the outdated strings the correction would name.
+            deprecates: the outdated strings the correction would name; when None, those
+                ``text`` proposes (its old values that name records; see ``deprecates`` on
+                the result).
             about: its anchors, if any.
             metadata: the metadata it would have (its scope key decides whom it may reach).
             text: the correction's text, if known: its other strings are checked as swapped
-                values, and the absent-string guard applies.
+                values, and the guards that read the text apply.
+            replaced_by: its new values, if given (else read from ``text``).
 
         Raises:
             InvalidCorrection: ``deprecates`` or ``about`` is malformed.

@@ -7,8 +7,8 @@ is a line's ``text``). Here every one of them becomes one typed request, a
 :class:`MemoryRequest` or a :class:`CorrectionRequest`, parsed by the core's own validators
 (a correction's strings and anchors, times, metadata, the limits), so no rule is checked twice,
 or differently, by two surfaces. A surface is a field map over it: a :class:`Form` says which
-fields it takes and how it spells them, and :func:`using` words every refusal in its terms
-(``--allow-absent`` on the command line, ``allow_absent=True`` in Python).
+fields it takes and how it spells them, and :func:`nowline.terms.using` words every refusal in
+its terms (``--allow-absent`` on the command line, ``allow_absent=True`` in Python).
 
 The rules that every surface shares are here too, so that the surfaces carry none of their own:
 
@@ -40,7 +40,6 @@ from ._io.reads import PAGE
 from ._rules.assembly import trip_metadata
 from ._rules.guards import validate_correction
 from ._rules.records import BY, OBSERVED_AT, in_scope
-from ._rules.terms import CLI, HTTP, PYTHON, TOOLS, Terms, active, using
 from ._rules.times import now, to_epoch
 from ._rules.validate import (
     DEFAULT_MAX_REACH,
@@ -53,6 +52,7 @@ from ._rules.validate import (
     json_kind,
     parse_about,
     parse_deprecates,
+    parse_replaced_by,
     reach_limit,
     reserved_key,
     scope_needed,
@@ -68,9 +68,7 @@ if TYPE_CHECKING:
 __all__ = [
     "API_SOURCE",
     "BODY",
-    "CLI",
     "DEFAULT_MAX_REACH",
-    "HTTP",
     "LINE",
     "MAX_PHRASES",
     "MAX_PHRASE_LENGTH",
@@ -78,17 +76,13 @@ __all__ = [
     "MAX_TEXT",
     "MAX_URL",
     "PAGE",
-    "PYTHON",
     "REACH_FLOOR",
-    "TOOLS",
     "Audience",
     "CorrectionRequest",
     "Form",
     "MemoryRequest",
     "ScopeValue",
     "Stored",
-    "Terms",
-    "active",
     "check_metadata",
     "check_scope_key",
     "correction_id",
@@ -107,7 +101,6 @@ __all__ = [
     "store",
     "to_epoch",
     "trip_metadata",
-    "using",
     "validate_correction",
 ]
 
@@ -160,6 +153,7 @@ class CorrectionRequest:
         text: the correction's text (what its now-line shows).
         deprecates: the exact outdated strings, stripped and de-duplicated.
         about: its anchors, if any.
+        replaced_by: its new values, if given (else nowline reads them from ``text``).
         id: the record id to use: as given; else, with ``source_id``, the one derived from
             the source (:func:`correction_id`, so the same event names one record); else None
             for a new one.
@@ -173,6 +167,7 @@ class CorrectionRequest:
             :class:`Audience` may map to a scope.
         allow_absent: accept deprecated strings that do not occur in ``text``.
         allow_generic: accept a generic string without an anchor.
+        allow_person: accept a person's full name without an anchor.
         allow_unreached: store it even where it reaches nothing while the store names a near
             miss.
         max_reach: the reach limit, as ``Collection.correct()`` takes it.
@@ -181,6 +176,7 @@ class CorrectionRequest:
     text: str
     deprecates: tuple[str, ...]
     about: tuple[str, ...] = ()
+    replaced_by: tuple[str, ...] | None = None
     id: str | None = None
     metadata: dict[str, Any] | None = None
     observed_at: Time | None = None
@@ -191,6 +187,7 @@ class CorrectionRequest:
     owner: str | None = None
     allow_absent: bool = False
     allow_generic: bool = False
+    allow_person: bool = False
     allow_unreached: bool = False
     max_reach: float | int | Literal["default"] | None = "default"
 
@@ -198,6 +195,8 @@ class CorrectionRequest:
         """Check the strings with the core's rules (the same as ``Collection.correct()``)."""
         object.__setattr__(self, "deprecates", parse_deprecates(list(self.deprecates)))
         object.__setattr__(self, "about", parse_about(list(self.about)))
+        if self.replaced_by is not None:
+            object.__setattr__(self, "replaced_by", parse_replaced_by(list(self.replaced_by)))
         if self.id is None and self.source_id is not None:
             object.__setattr__(self, "id", correction_id(self.source or API_SOURCE, self.source_id))
 
@@ -241,10 +240,10 @@ class Form:
 
 LINE = Form(
     "line",
-    {k: k for k in ("text", "id", "metadata", "observed_at", "deprecates", "about")},
+    {k: k for k in ("text", "id", "metadata", "observed_at", "deprecates", "about", "replaced_by")},
 )
 """A line of a JSON Lines import: ``text`` and optionally ``id``, ``metadata``,
-``observed_at``, ``deprecates`` (a correction) and ``about``."""
+``observed_at``, ``deprecates`` (a correction), ``about`` and ``replaced_by``."""
 
 BODY = Form(
     "body",
@@ -252,6 +251,7 @@ BODY = Form(
         "body": "text",
         "deprecates": "deprecates",
         "about": "about",
+        "replaced_by": "replaced_by",
         "observed_at": "observed_at",
         "source": "source",
         "source_id": "source_id",
@@ -299,6 +299,11 @@ def _strings(value: object, what: str) -> list[str]:
     return cast(list[str], items)
 
 
+def _optional_strings(value: object, what: str) -> tuple[str, ...] | None:
+    """Return an optional field of strings (None stays None)."""
+    return None if value is None else tuple(_strings(value, what))
+
+
 def _scope(value: object, key: str) -> ScopeValue:
     """Return the scope value a request names for ``key``, checked."""
     if isinstance(value, float) or not isinstance(value, (str, int, bool)) or value == "":
@@ -312,6 +317,7 @@ def parse_correction(
     """Return the correction a surface's JSON object asks for (the receiver's body by default).
 
     The object has the form's text field and ``deprecates``, and optionally ``about``,
+    ``replaced_by``,
     ``observed_at``, ``source`` (default ``api``), ``source_id``, ``source_url`` and, on a
     scoped store, the scope key's value. Nothing else is accepted. The guards that need a
     store (absent and generic strings are checked here; reach and near misses) run when it
@@ -332,6 +338,7 @@ def parse_correction(
         text=text_field(given.get("text"), text_name, limit=MAX_TEXT),
         deprecates=tuple(_strings(given["deprecates"], "deprecates")),
         about=tuple(_strings(given["about"], "about")) if given.get("about") is not None else (),
+        replaced_by=_optional_strings(given.get("replaced_by"), "replaced_by"),
         observed_at=_time(given.get(OBSERVED_AT), "observed_at"),
         source=text_field(source, "source", limit=MAX_SOURCE_ID),
         source_id=_optional_text(given.get("source_id"), "source_id", MAX_SOURCE_ID),
@@ -341,7 +348,11 @@ def parse_correction(
 
 
 def parse_line(
-    obj: object, *, allow_absent: bool = False, allow_generic: bool = False
+    obj: object,
+    *,
+    allow_absent: bool = False,
+    allow_generic: bool = False,
+    allow_person: bool = False,
 ) -> MemoryRequest | CorrectionRequest:
     """Return what a line of a JSON Lines import asks for: a memory, or a correction.
 
@@ -361,20 +372,21 @@ def parse_line(
     if meta is not None and not isinstance(meta, dict):
         raise InvalidInput("metadata must be a JSON object.")
     meta = check_metadata(meta)
-    deprecates, about = given.get("deprecates"), given.get("about")
+    fields = {key: given.get(key) for key in ("deprecates", "about", "replaced_by")}
     if meta is not None:
-        for key in ("deprecates", "about"):
+        for key in fields:
             if key in meta:
-                if given.get(key) is not None:
+                if fields[key] is not None:
                     raise InvalidInput(f"{key} is given both at the top level and in metadata.")
-                if key == "deprecates":
-                    deprecates = meta.pop(key)
-                else:
-                    about = meta.pop(key)
+                fields[key] = meta.pop(key)
     observed = _time(given.get(OBSERVED_AT), "observed_at")
+    deprecates, about, replaced_by = fields["deprecates"], fields["about"], fields["replaced_by"]
     if deprecates is None:
-        if about is not None:
-            raise InvalidInput("about needs deprecates: only a correction has anchors.")
+        if about is not None or replaced_by is not None:
+            raise InvalidInput(
+                "about and replaced_by need deprecates: only a correction has anchors and new "
+                "values."
+            )
         return MemoryRequest(text=text, id=rid, metadata=meta or None, observed_at=observed)
     phrases, anchors = validate_correction(
         text,
@@ -382,16 +394,20 @@ def parse_line(
         cast(Any, about),
         allow_absent=allow_absent,
         allow_generic=allow_generic,
+        allow_person=allow_person,
+        replaced_by=cast(Any, replaced_by),
     )
     return CorrectionRequest(
         text=text,
         deprecates=tuple(phrases),
         about=tuple(anchors),
+        replaced_by=None if replaced_by is None else parse_replaced_by(replaced_by),
         id=rid,
         metadata=meta or None,
         observed_at=observed,
         allow_absent=allow_absent,
         allow_generic=allow_generic,
+        allow_person=allow_person,
     )
 
 
@@ -580,12 +596,14 @@ def store(
             request.text,
             deprecates=list(request.deprecates),
             about=list(request.about) or None,
+            replaced_by=None if request.replaced_by is None else list(request.replaced_by),
             id=request.id,
             metadata={**(request.metadata or {}), **request.provenance(), **(scope or {})} or None,
             observed_at=request.observed_at,
             max_reach=limit,
             allow_absent=request.allow_absent,
             allow_generic=request.allow_generic,
+            allow_person=request.allow_person,
             # A forge's event is authoritative: a rename whose old name no memory holds yet
             # is still stored (the near-miss guard is for corrections a person or model typed).
             allow_unreached=request.allow_unreached or request.source == "github",

@@ -24,7 +24,14 @@ from chromadb.api.types import DeleteResult, Where, WhereDocument
 
 from .._rules import records as R
 from .._rules.assembly import HitState, hit_of, query_row, read_state, trips_of
-from .._rules.guards import Allowances, Holders, check_correction, check_reach, check_scope
+from .._rules.guards import (
+    Allowances,
+    Holders,
+    check_correction,
+    check_reach,
+    check_scope,
+    with_suggestions,
+)
 from .._rules.links import (
     WritePlan,
     batch_metadata,
@@ -574,9 +581,10 @@ def _refuse(core: Core, refused: Refused) -> Flow[NoReturn]:
     error = refused.error
     if not error.suggestions:
         extra = [s for s, _ in getattr(error, "near_misses", [])]
-        error.suggestions = yield from suggestions_flow(
+        found = yield from suggestions_flow(
             refused.info, lambda infos: _reach(core, infos, exclude=()), extra
         )
+        error = with_suggestions(error, found)
     raise error
 
 

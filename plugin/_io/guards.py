@@ -45,11 +45,11 @@ from .._rules.nearmiss import (
 )
 from .._rules.prefilter import candidate_regex
 from .._rules.records import CorrectionInfo, Record
-from .._rules.terms import active
 from .._rules.wording import old_values
 from ..errors import InvalidCorrection, Unreached
 from ..matchers import Matcher, fold
 from ..models import Preview
+from ..terms import active
 from .ops import Count, Flow, Get
 from .reads import read_all
 
@@ -139,7 +139,7 @@ def _anchor_miss(info: CorrectionInfo, count: int) -> Unreached:
     return Unreached(
         summary
         + " Give an anchor those memories name, or none"
-        + f" ({terms.say('about', value='') or 'about'})"
+        + f" ({terms.give('about', ['...']) or 'about'})"
         + terms.or_switch("allow_unreached", "stores it as it is")
         + ". Nothing was stored.",
         near_misses=[],

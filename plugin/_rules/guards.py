@@ -4,7 +4,7 @@ nowline spreads a wrong correction as fast and as far as a right one, and a wron
 blocks the right action (the hook denies the current repository). So a correction is judged
 by what it would do, and the writer's common mistakes are caught before anything is stored
 (the README's "Writing corrections"). Every refusal names the way forward in the caller's own
-terms (:mod:`nowline._rules.terms`), and the write path adds the strings to deprecate instead,
+terms (:mod:`nowline.terms`), and the write path adds the strings to deprecate instead,
 each with its reach (:attr:`nowline.errors.InvalidCorrection.suggestions`).
 
 The guards here need no store, or only the registry:
@@ -46,8 +46,8 @@ from ..errors import (
     PersonName,
 )
 from ..matchers import Matcher, fold
+from ..terms import active
 from .records import CorrectionInfo
-from .terms import active
 from .validate import anchors_kept, parse_about, parse_deprecates, reach_limit, text_arg
 from .wording import old_values, says_new, says_old
 
@@ -60,6 +60,7 @@ __all__ = [
     "check_scope",
     "person_refusal",
     "validate_correction",
+    "with_suggestions",
 ]
 
 Holders = Callable[[str], list[CorrectionInfo]]
@@ -109,8 +110,8 @@ def _check_anchors(deprecates: Sequence[str], about: Sequence[str]) -> None:
                 f"The anchor {anchor!r} (about) is the deprecated string itself, so it narrows "
                 "nothing: every record that names it names it. An anchor is another string the "
                 "outdated memories name: the role or subject that changed (e.g. "
-                f"{terms.say('deprecates', value=repr('Michelle'))} with "
-                f"{terms.say('about', value=repr('billing'))}).",
+                f"{terms.give('deprecates', ['Michelle'])} with "
+                f"{terms.give('about', ['billing'])}).",
                 phrase=anchor,
                 reason="is the deprecated string",
                 kind="overlap",
@@ -120,8 +121,8 @@ def _check_anchors(deprecates: Sequence[str], about: Sequence[str]) -> None:
             raise GenericString(
                 f"The anchor {anchor!r} (about) is a function word, and every text holds one, "
                 "so it narrows nothing. Name the role or subject the outdated string belongs "
-                f"to ({terms.say('about', value=repr('billing'))} for a billing owner, "
-                f"{terms.say('about', value=repr('Acme'))} for Acme's CEO).",
+                f"to ({terms.give('about', ['billing'])} for a billing owner, "
+                f"{terms.give('about', ['Acme'])} for Acme's CEO).",
                 phrase=anchor,
                 reason="a function word",
                 kind="function",
@@ -142,7 +143,7 @@ def _own_new_value(info: CorrectionInfo, phrase: str, given: bool) -> NewValue |
     olds = [v for v in old_values(info.document, info.deprecates) if fold(v) != fold(phrase)]
     terms = active()
     forward = (
-        f"Deprecate the old value instead: {terms.say('deprecates', value=_q(olds))}."
+        f"Deprecate the old value instead: {terms.give('deprecates', olds)}."
         if olds
         else "Deprecate the old value instead: the string the outdated memories name."
     )
@@ -225,7 +226,7 @@ _GENERIC_ADVICE = {
 def _generic_refusal(phrase: str, kind: str, reason: str, dropped: Sequence[str]) -> GenericString:
     """Return the refusal of a generic deprecated string, with the two ways forward."""
     terms = active()
-    about = terms.say("about", value="'<the subject>'") or "an anchor"
+    about = terms.give("about", ["<the subject>"]) or "an anchor"
     note = (
         f" (The anchor{'s' if len(dropped) > 1 else ''} {_q(dropped)} "
         f"{'are' if len(dropped) > 1 else 'is'} part of it, so narrow nothing.)"
@@ -255,7 +256,6 @@ _NOT_ANCHORS = frozenset(
         "over",
         "from",
         "into",
-        "took",
         "taken",
         "handed",
         "now",
@@ -263,7 +263,6 @@ _NOT_ANCHORS = frozenset(
         "old",
         "former",
         "previous",
-        "current",
         "is",
         "was",
         "are",
@@ -324,6 +323,8 @@ def anchor_candidates(text: str, exclude: Sequence[str]) -> list[str]:
         start = text.index(raw, at)
         at = start + len(raw)
         word = strip_edges(raw)
+        for possessive in ("'s", "\u2019s"):
+            word = word.removesuffix(possessive)
         if len(word) < 3 or not word.isalpha() or word.casefold() in _NOT_ANCHORS:
             continue
         if any(start < b_end and b_start < at for b_start, b_end in blocked):
@@ -347,8 +348,9 @@ def person_refusal(
             (None: not counted).
     """
     terms = active()
-    shown = [a for a, n in anchors or () if n > 0] if anchors is not None else []
-    if anchors and shown:
+    # with no store (reached -1) the text's candidates are shown uncounted
+    shown = [a for a, n in anchors or () if n > 0 or reached < 0]
+    if anchors and shown and reached >= 0:
         counts = ", ".join(f"{a!r} {n}" for a, n in anchors if n > 0)
         evidence = f" Of the {reached} records it would reach, these also name: {counts}."
     elif reached >= 0:
@@ -359,12 +361,44 @@ def person_refusal(
     return PersonName(
         f"{phrase!r} names a person, and a person rarely stops existing: without an anchor "
         f"the correction marks everything about {phrase} as outdated.{evidence} Name the role "
-        f"or subject that changed in {terms.say('about', value=repr(example)) or 'about'}"
+        f"or subject that changed in {terms.give('about', [example]) or 'about'}"
         + terms.or_switch("allow_person", "stores it anyway, if everything about them is outdated")
         + ".",
         phrase=phrase,
         anchors=list(anchors or []),
     )
+
+
+# ------------------------------------------------------------------------- suggestions
+
+
+def _counted(string: str, count: int) -> str:
+    """Return ``'string' (N records)``."""
+    return f"{string!r} ({count} record{'' if count == 1 else 's'})"
+
+
+def with_suggestions(
+    error: InvalidCorrection, suggestions: Sequence[tuple[str, int]]
+) -> InvalidCorrection:
+    """Return the refusal carrying ``suggestions``, its message naming those that reach records.
+
+    Each string that reaches records is listed with how many it names, and, where the message
+    does not already say to deprecate it, in the caller's words, so that a writer who reads
+    only the message (a model in a tool loop) can retry with them.
+    """
+    error.suggestions = list(suggestions)
+    message = str(error)
+    counted = [(s, n) for s, n in suggestions if n > 0 and _counted(s, n) not in message]
+    if not counted:
+        return error
+    listed = ", ".join(_counted(s, n) for s, n in counted)
+    field = active().give("deprecates", [s for s, _ in counted]) or "deprecates"
+    if field in message or all(repr(s) in message for s, _ in counted):
+        tail = f" Records that name them: {listed}."
+    else:
+        tail = f" Strings the memories name that the text states as old: {listed}; try {field}."
+    error.args = (message + tail, *error.args[1:])
+    return error
 
 
 # ------------------------------------------------------------------------------ guards
@@ -413,10 +447,11 @@ def check_correction(
         present = Matcher((p, p) for p in info.deprecates).keys(info.document)
         absent = [p for p in info.deprecates if p not in present]
         if absent:
+            text = terms.say("text") or "text"
             raise AbsentString(
-                f"The correction's text does not mention {absent!r}. The reader of its line "
-                "must see what changed: name the outdated string in the text as the memories "
-                "write it (it is usually a typo otherwise)"
+                f"The correction's {text} does not mention {absent!r}. The reader of its line "
+                f"must see what changed: name the outdated string in the {text} as the "
+                "memories write it (it is usually a typo otherwise)"
                 + terms.or_switch("allow_absent", "accepts it as it is")
                 + ".",
                 absent=absent,
@@ -452,7 +487,7 @@ def check_reach(info: CorrectionInfo, reach: int, setting: float | int | None, t
             f"The correction {info.id!r} would reach {reach} of {total} records (limit "
             f"{limit}) through {list(info.deprecates)!r}. Use a narrower, more specific string "
             "(e.g. 'org/repo' rather than 'repo'), or anchor it to its subject with "
-            f"{terms.say('about', value='...') or 'about'}; check the reach with "
+            f"{terms.give('about', ['...']) or 'about'}; check the reach with "
             f"{terms.say('preview') or 'preview'}"
             + (f", or give {terms.say('max_reach')}" if terms.say("max_reach") else "")
             + ".",

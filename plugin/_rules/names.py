@@ -37,6 +37,10 @@ _WIDTH = 100
 # names people are given.
 _LOCALES_LEFT_OUT = frozenset({"en"})
 
+# A provider's lists of given names: by sex, by community (bn_BD, et_EE), and romanized
+# (ja_JP, zh_CN, zh_TW: "Yuki", "Wei" as an English text writes them).
+_NAME_LISTS = ("first_names", "first_romanized_names")
+
 
 @functools.cache
 def given_names() -> frozenset[str]:
@@ -70,10 +74,14 @@ def generate() -> tuple[str, list[str]]:
             module = importlib.import_module(f"faker.providers.person.{locale}")
         except ModuleNotFoundError:
             continue
-        for attr in ("first_names", "first_names_male", "first_names_female"):
-            value = next(
-                (c.__dict__[attr] for c in module.Provider.__mro__ if attr in c.__dict__), ()
-            )
+        attrs = {
+            attr
+            for c in module.Provider.__mro__
+            for attr in c.__dict__
+            if attr.startswith(_NAME_LISTS)
+        }
+        for attr in sorted(attrs):
+            value = next(c.__dict__[attr] for c in module.Provider.__mro__ if attr in c.__dict__)
             names = list(value) if isinstance(value, dict) else value
             if isinstance(names, (list, tuple)):
                 found.update(

@@ -299,10 +299,10 @@ def unreached_message(
     deprecates: Sequence[str], near: Sequence[NearMiss], *, whole: bool = True
 ) -> str:
     """Return the refusal of a correction, or a string of it, that reaches nothing."""
-    from .terms import active
+    from ..terms import active
 
     terms = active()
-    field = terms.say("deprecates", value="...") or "deprecates"
+    field = terms.give("deprecates", ["..."]) or "deprecates"
     return (
         unreached_summary(deprecates, near, whole=whole)
         + f" Put the exact outdated string, as the memories write it, in {field} (and in the "

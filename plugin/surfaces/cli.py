@@ -59,6 +59,7 @@ except ImportError as exc:
 
 from ..models import CURRENT, HISTORICAL, RETRACTED, TRANSITION
 from ..render import MIN_TERMINAL_WIDTH, iso_times, json_text, terminal_safe
+from ..terms import CLI_TERMS, JSONL_TERMS, using
 from .jsonl import OnExisting
 
 if TYPE_CHECKING:
@@ -215,6 +216,22 @@ AboutOpt = Annotated[
         "-a",
         help="An anchor: the subject the outdated strings belong to (repeat for several). "
         "With it only records that also name an anchor are reached, e.g. -d Michelle -a Acme.",
+    ),
+]
+ReplacedByOpt = Annotated[
+    list[str] | None,
+    _opt(
+        "--replaced-by",
+        "-r",
+        help="A new value: what an outdated string became (repeat for several). It is never "
+        "deprecated; without it the new values are read from TEXT ('from A to B').",
+    ),
+]
+AllowPersonOpt = Annotated[
+    bool,
+    typer.Option(
+        "--allow-person",
+        help="Accept a person's full name without --about (everything about them is outdated).",
     ),
 ]
 
@@ -399,7 +416,8 @@ def _command(name: str | None = None) -> Callable[[Callable[..., None]], Callabl
         @functools.wraps(func)
         def run(**kwargs: Any) -> None:
             opts = _Options(**{key: kwargs.pop(key) for key, _, _ in _SHARED})
-            func(opts=opts, **kwargs)
+            with using(CLI_TERMS):  # nowline's messages name flags, not keywords
+                func(opts=opts, **kwargs)
 
         params = [*own, *shared]
         run.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
@@ -800,6 +818,7 @@ def preview(
     path: PathArg = None,
     deprecates: DeprecatesOpt = None,
     about: AboutOpt = None,
+    replaced_by: ReplacedByOpt = None,
     scope: Annotated[
         str | None,
         _opt(
@@ -814,8 +833,9 @@ def preview(
         _opt(
             "--text",
             "-t",
-            help="The correction's text, if written: its other strings are checked as "
-            "swapped old and new values, and each deprecated string must occur in it.",
+            help="The correction's text, if written: the guards that read it apply (each "
+            "deprecated string must occur in it, its new value is never deprecated); without "
+            "--deprecates, the strings it states as old are proposed.",
         ),
     ] = None,
     json_out: Annotated[bool, _json_opt("the reach and the records")] = False,
@@ -825,16 +845,25 @@ def preview(
     """Show which records a correction would reach, and whether it would be refused."""
     from ..requests import DEFAULT_MAX_REACH, REACH_FLOOR, reach_limit
 
-    if not deprecates:
+    if not deprecates and not text:
         raise typer.BadParameter(
-            "missing: give the outdated strings, e.g. -d metalcraftai/ufo.",
+            "missing: give the outdated strings (e.g. -d metalcraftai/ufo), or the "
+            "correction's --text to have them proposed.",
             param_hint="'--deprecates'",
         )
     store = _store(path, opts)
     col = _open(store, opts)
     metadata = _scope_metadata(col, scope)
     with _nowline_errors(store):
-        ids = col.preview(deprecates, about=about or None, metadata=metadata, text=text)
+        ids = col.preview(
+            deprecates or None,
+            about=about or None,
+            metadata=metadata,
+            text=text,
+            replaced_by=replaced_by,
+        )
+    proposed = not deprecates
+    deprecates = list(ids.deprecates)
     total = col.count()
     limit = reach_limit(DEFAULT_MAX_REACH, total) or 0
     docs = col.get(ids=ids, include=["documents"])["documents"] if ids else []
@@ -847,11 +876,21 @@ def preview(
                 "limit": limit,
                 "records": [{"id": i, "document": d} for i, d in zip(ids, docs or [], strict=True)],
                 "near_misses": [{"string": s, "records": n} for s, n in ids.near_misses],
+                "suggestions": [{"string": s, "records": n} for s, n in ids.suggestions],
                 "refusal": ids.refusal,
             }
         )
         return
+    if not deprecates:
+        _echo(
+            "The text states no old value that a record names; give the outdated strings "
+            "with --deprecates."
+        )
+        return
     out = _out()
+    if proposed:
+        flags = " ".join(f"-d {_safe(repr(d))}" for d in deprecates)
+        out.print(f"The text states these old values that records name: {flags}")
     anchors = f" about {_safe(repr(about))}" if about else ""
     out.print(
         f"{len(ids)} of {_plural(total, 'record')} would be reached by "
@@ -871,7 +910,11 @@ def preview(
             "narrower string, or add --about; `nowline import` takes a larger --max-reach.[/]"
         )
     elif ids.refusal is not None:
-        out.print(f"[yellow]correct() would refuse it: {_safe(ids.refusal)}[/]")
+        out.print(f"[yellow]nowline correct would refuse it: {_safe(ids.refusal)}[/]")
+    others = [(d, n) for d, n in ids.suggestions if n > 0 and d not in deprecates]
+    if others:
+        listed = ", ".join(f"-d {_safe(repr(d))} ({_plural(n, 'record')})" for d, n in others)
+        out.print(f"The text also states as old: {listed}")
 
 
 @_command()
@@ -1140,10 +1183,12 @@ def correct(
     ] = None,
     deprecates: DeprecatesOpt = None,
     about: AboutOpt = None,
+    replaced_by: ReplacedByOpt = None,
     record_id: IdOpt = None,
     metadata: MetadataOpt = None,
     observed_at: ObservedOpt = None,
     scope: WriteScopeOpt = None,
+    allow_person: AllowPersonOpt = False,
     allow_generic: Annotated[
         bool,
         typer.Option(
@@ -1167,11 +1212,12 @@ def correct(
 ) -> None:
     """Store a correction: every memory naming an outdated string shows it beneath.
 
-    Refused (exit 1, nothing written) when a string is absent from TEXT, generic without
-    --about, too broad for the store, or reaches nothing while the store names a near miss
-    (the suggestions are printed). Check first with `nowline preview`.
+    Refused (exit 1, nothing written) when a string is a new value (its own, or one a stored
+    correction made current), absent from TEXT, generic or a person's name without --about,
+    too broad for the store, or reaches nothing while the store names a near miss; the
+    message names the strings to try. Check first with `nowline preview`.
     """
-    from ..errors import CorrectionTooBroad, NowlineError, StoreBusy, Unreached
+    from ..errors import InvalidCorrection, NowlineError, StoreBusy
 
     path, body = _shift(path, text, opts.url, "TEXT")
     if not body.strip():
@@ -1190,35 +1236,38 @@ def correct(
             body,
             deprecates=deprecates,
             about=about or None,
+            replaced_by=replaced_by,
             id=record_id,
             metadata=meta,
             observed_at=observed_at,
             allow_absent=allow_absent,
             allow_generic=allow_generic,
+            allow_person=allow_person,
             allow_unreached=allow_unreached,
         )
     except StoreBusy:
         _busy(store)
-    except Unreached as exc:
-        misses = [{"string": m, "records": n} for m, n in exc.near_misses]
+    except InvalidCorrection as exc:
         if json_out:
-            _echo_json({"stored": False, "refusal": exc.summary, "near_misses": misses})
+            _echo_json(
+                {
+                    "stored": False,
+                    "refusal": str(exc),
+                    "near_misses": [
+                        {"string": m, "records": n} for m, n in getattr(exc, "near_misses", [])
+                    ],
+                    "suggestions": [{"string": m, "records": n} for m, n in exc.suggestions],
+                }
+            )
             raise typer.Exit(1) from None
-        _fail(
-            f"{exc.summary} Fix --deprecates (and the text), or pass --allow-unreached if it is "
-            "meant to reach no record yet."
-        )
-    except CorrectionTooBroad as exc:
-        _fail(
-            f"The correction would reach {exc.reach} records (the limit is {exc.limit}) through "
-            f"{list(deprecates)!r}. Use a narrower string or add --about; check the reach with "
-            "`nowline preview`."
-        )
+        _fail(str(exc))
     except NowlineError as exc:
         _fail(str(exc))
     if json_out:
         _echo_json({"stored": True, **_dump(report)})
         return
+    for note in report.notes:
+        _echo(f"Note: {note}")
     noun = "memory that names" if report.reached == 1 else "memories that name"
     _echo(
         f"Stored correction {report.id} in {col.name}. It is shown beneath {report.reached} "
@@ -1267,6 +1316,7 @@ def import_(
             help="Accept deprecated strings that do not occur in their correction's text.",
         ),
     ] = False,
+    allow_person: AllowPersonOpt = False,
     allow_unreached: Annotated[
         bool,
         typer.Option(
@@ -1350,8 +1400,10 @@ def import_(
 
     reach_setting = _max_reach(max_reach)
     store = _store(path, opts)
-    with source.open(encoding="utf-8") as fh:
-        plan = jsonl.plan(fh, allow_absent=allow_absent, allow_generic=allow_generic)
+    with source.open(encoding="utf-8") as fh, using(JSONL_TERMS):
+        plan = jsonl.plan(
+            fh, allow_absent=allow_absent, allow_generic=allow_generic, allow_person=allow_person
+        )
     # A store (or collection) is opened only if it is there: a refused import creates none.
     col = _open(store, opts) if store.exists and _has_collection(store, opts) else None
     plan = jsonl.against(plan, col, on_existing.value)
@@ -1388,9 +1440,9 @@ def import_(
     if plan.lines:
         _warm_up(col)
     start = time.perf_counter()
-    with _nowline_errors(store):
+    with _nowline_errors(store), using(JSONL_TERMS):
         written = _write_plan(
-            col, plan, allow_absent, allow_generic, reach_setting, allow_unreached
+            col, plan, allow_absent, allow_generic, reach_setting, allow_unreached, allow_person
         )
     seconds = time.perf_counter() - start
     rate = f", {written / seconds:.0f} records/s" if seconds > 0 and written else ""
@@ -1408,13 +1460,7 @@ def _has_collection(store: Store, opts: _Options) -> bool:
 
 
 def _bad_line(bad: Any) -> str:
-    """Return a bad line's reason, with the option that allows it where one does."""
-    from ..errors import AbsentString, GenericString
-
-    if isinstance(bad.error, AbsentString):
-        return f"{bad.message}, or pass --allow-absent"
-    if isinstance(bad.error, GenericString):
-        return f"{bad.message}, or pass --allow-generic"
+    """Return a bad line's reason (worded in the line's fields and the command's flags)."""
     return str(bad.message)
 
 
@@ -1437,6 +1483,7 @@ def _write_plan(
     allow_generic: bool,
     max_reach: float | int | str | None,
     allow_unreached: bool = False,
+    allow_person: bool = False,
 ) -> int:
     """Write the plan with nowline.jsonl.write, drawing its progress; return records written."""
     from rich.progress import (
@@ -1451,7 +1498,6 @@ def _write_plan(
     )
     from rich.text import Text
 
-    from ..errors import CorrectionTooBroad, Unreached
     from . import jsonl
 
     class RateColumn(ProgressColumn):
@@ -1479,25 +1525,13 @@ def _write_plan(
                 plan,
                 allow_absent=allow_absent,
                 allow_generic=allow_generic,
+                allow_person=allow_person,
                 max_reach=max_reach,
                 allow_unreached=allow_unreached,
                 progress=lambda n: progress.advance(task, n),
             )
         except jsonl.Stopped as exc:
-            cause = exc.__cause__
             message = str(exc)
-            if isinstance(cause, CorrectionTooBroad):
-                message = (
-                    f"line {exc.line}: the correction would reach {cause.reach} records (the "
-                    f'limit is {cause.limit}). Use a narrower string, add "about" (its '
-                    "subject) to the line, check the reach with `nowline preview`, or pass a "
-                    "larger --max-reach."
-                )
-            elif isinstance(cause, Unreached):
-                message = (
-                    f"line {exc.line}: {cause.summary} Fix deprecates (and the text) on that "
-                    "line, or pass --allow-unreached if it is meant to reach no record yet."
-                )
             _stop(exc.written, exc.line, message)
 
 

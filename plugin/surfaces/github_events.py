@@ -12,11 +12,13 @@ The ``repository`` event's actions that make a name outdated become corrections:
   ``.organization.login``), the name unchanged;
 * ``archived``: the repository's own ``full_name`` is now read-only.
 
-Each deprecates the old ``owner/name``. A GitHub full name always has its ``/``, so it is an
-identifier, never a generic string: it needs no anchor. The correction's time is the
-repository's ``updated_at`` where the payload has it (else the time of receipt), its
-``source_url`` the repository's ``html_url``, its ``source_id`` the delivery id. Every other
-event and action (``ping`` included) is skipped.
+Each deprecates the old ``owner/name``; a rename or transfer gives the new one as its
+``replaced_by``, so a rename back (``acme/app`` to ``acme/app2`` and back) revives the first
+name instead of being refused for deprecating a current one. A GitHub full name always has
+its ``/``, so it is an identifier, never a generic string: it needs no anchor. The
+correction's time is the repository's ``updated_at`` where the payload has it (else the time
+of receipt), its ``source_url`` the repository's ``html_url``, its ``source_id`` the delivery
+id. Every other event and action (``ping`` included) is skipped.
 
 The same functions serve the receiver (``nowline serve``) and the offline import of a file of
 deliveries (``nowline import --from github-events``): one JSON object a line,
@@ -263,6 +265,7 @@ def translate(
     return CorrectionRequest(
         text=text,
         deprecates=(old,),
+        replaced_by=() if action == "archived" else (new,),
         source=SOURCE,
         observed_at=observed_at,
         source_id=delivery,

@@ -1,7 +1,8 @@
 """Load memories and corrections from JSON Lines: plan every line, then write the plan.
 
 One JSON object per line: ``text``, and optionally ``id``, ``metadata``, ``observed_at``,
-``deprecates`` (a line with deprecates is a correction) and ``about`` (its anchors)::
+``deprecates`` (a line with deprecates is a correction), ``about`` (its anchors) and
+``replaced_by`` (its new values)::
 
     {"id": "pr", "text": "metalcraftai/ufo: PR #1705 passed review.", "observed_at": "2025-01-01"}
     {"text": "Moved from metalcraftai/ufo to ufo-ai/ufo.", "deprecates": ["metalcraftai/ufo"]}
@@ -78,6 +79,7 @@ class Line:
         observed_at: the time the line gives, or None.
         deprecates: the correction's outdated strings; None for a plain memory.
         about: the correction's anchors.
+        replaced_by: the correction's new values, if the line gives them (else None).
         exists: the collection already holds the id (written by upsert).
     """
 
@@ -88,6 +90,7 @@ class Line:
     observed_at: str | int | float | None
     deprecates: tuple[str, ...] | None
     about: tuple[str, ...] = ()
+    replaced_by: tuple[str, ...] | None = None
     exists: bool = False
 
 
@@ -191,9 +194,9 @@ def read_object(line: str | bytes) -> dict[str, Any]:
     return value
 
 
-def _plan_line(number: int, raw: str, *, allow_absent: bool, allow_generic: bool) -> Line:
+def _plan_line(number: int, raw: str, **allow: bool) -> Line:
     """Validate one line with the request layer's rules (:func:`nowline.requests.parse_line`)."""
-    got = parse_line(read_object(raw), allow_absent=allow_absent, allow_generic=allow_generic)
+    got = parse_line(read_object(raw), **allow)
     fixed = got if isinstance(got, CorrectionRequest) else None
     return Line(
         line=number,
@@ -203,10 +206,17 @@ def _plan_line(number: int, raw: str, *, allow_absent: bool, allow_generic: bool
         observed_at=got.observed_at,
         deprecates=fixed.deprecates if fixed is not None else None,
         about=fixed.about if fixed is not None else (),
+        replaced_by=fixed.replaced_by if fixed is not None else None,
     )
 
 
-def plan(lines: Iterable[str], *, allow_absent: bool = False, allow_generic: bool = False) -> Plan:
+def plan(
+    lines: Iterable[str],
+    *,
+    allow_absent: bool = False,
+    allow_generic: bool = False,
+    allow_person: bool = False,
+) -> Plan:
     """Validate every line, without a store; blank lines are skipped.
 
     Each line is checked as the collection's own verbs would check it: its fields and their
@@ -217,6 +227,7 @@ def plan(lines: Iterable[str], *, allow_absent: bool = False, allow_generic: boo
         lines: the file's lines (an open text file will do).
         allow_absent: accept deprecated strings that do not occur in their correction's text.
         allow_generic: accept generic deprecated strings without an anchor.
+        allow_person: accept a person's full name without an anchor.
 
     Returns:
         The plan: the valid lines and the bad ones, each with its line number.
@@ -228,7 +239,13 @@ def plan(lines: Iterable[str], *, allow_absent: bool = False, allow_generic: boo
         if not raw.strip():
             continue
         try:
-            item = _plan_line(number, raw, allow_absent=allow_absent, allow_generic=allow_generic)
+            item = _plan_line(
+                number,
+                raw,
+                allow_absent=allow_absent,
+                allow_generic=allow_generic,
+                allow_person=allow_person,
+            )
         except InvalidInput as exc:
             bad.append(BadLine(number, str(exc).rstrip("."), exc))
             continue
@@ -300,6 +317,7 @@ def write(
     *,
     allow_absent: bool = False,
     allow_generic: bool = False,
+    allow_person: bool = False,
     max_reach: float | int | str | None = "default",
     allow_unreached: bool = False,
     progress: Callable[[int], None] | None = None,
@@ -315,6 +333,7 @@ def write(
         planned: a plan without bad lines.
         allow_absent: passed to ``correct()``.
         allow_generic: passed to ``correct()``.
+        allow_person: passed to ``correct()``.
         max_reach: passed to ``correct()``: a share, a count, None (no limit) or
             ``"default"`` (the collection's own setting).
         allow_unreached: passed to ``correct()``.
@@ -381,8 +400,10 @@ def write(
                     metadata=p.metadata,
                     observed_at=p.observed_at,
                     about=list(p.about) or None,
+                    replaced_by=None if p.replaced_by is None else list(p.replaced_by),
                     allow_absent=allow_absent,
                     allow_generic=allow_generic,
+                    allow_person=allow_person,
                     max_reach=cast(Any, max_reach),
                     allow_unreached=allow_unreached,
                 )
@@ -404,4 +425,6 @@ def _metadata(line: Line) -> dict[str, Any] | None:
         meta["deprecates"] = list(line.deprecates)
         if line.about:
             meta["about"] = list(line.about)
+        if line.replaced_by:
+            meta["replaced_by"] = list(line.replaced_by)
     return meta or None

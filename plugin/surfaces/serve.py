@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import hmac
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
@@ -48,6 +48,7 @@ import orjson
 
 from ..errors import InvalidInput, NowlineError, StoreBusy
 from ..requests import Audience, CorrectionRequest, Stored, parse_correction, store
+from ..terms import HTTP_TERMS, using
 from . import github_events as gh
 
 if TYPE_CHECKING:
@@ -185,7 +186,7 @@ class _Receiver:
         self.pending += 1
         try:
             stored: Stored = await anyio.to_thread.run_sync(
-                partial(store, max_reach=self.limits.max_reach),
+                partial(_store_in_http_terms, max_reach=self.limits.max_reach),
                 self.col,
                 request,
                 scope,
@@ -255,6 +256,18 @@ class _Receiver:
         return await self._store(correction)
 
 
+def _store_in_http_terms(
+    col: Collection,
+    request: CorrectionRequest,
+    scope: Mapping[str, Any] | None,
+    *,
+    max_reach: float | int | Literal["default"] | None,
+) -> Stored:
+    """Store a request, nowline's messages naming the body's fields (``"about": [...]``)."""
+    with using(HTTP_TERMS):
+        return store(col, request, scope, max_reach=max_reach)
+
+
 def _answering(
     handler: Callable[[Request], Awaitable[Response]],
 ) -> Callable[[Request], Awaitable[Response]]:
@@ -262,7 +275,8 @@ def _answering(
 
     async def endpoint(request: Request) -> Response:
         try:
-            response = await handler(request)
+            with using(HTTP_TERMS):
+                response = await handler(request)
         except _Refusal as refusal:
             response = _error(refusal.status, refusal.message, refusal.headers)
         logger.info(

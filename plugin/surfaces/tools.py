@@ -36,16 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 
 from ..aio import AsyncCollection
 from ..collection import Collection
-from ..errors import (
-    AbsentString,
-    CorrectionTooBroad,
-    GenericString,
-    InvalidInput,
-    NowlineError,
-    StoreBusy,
-    UnknownRecord,
-    Unreached,
-)
+from ..errors import InvalidCorrection, InvalidInput, NowlineError, StoreBusy, UnknownRecord
 from ..models import CorrectionReport, CorrectionSummary, Recall, Trip, stale_message
 from ..render import format_lines, iso_times, json_text, one_line, sanitize
 from ..requests import (
@@ -61,6 +52,7 @@ from ..requests import (
     to_epoch,
 )
 from ..stores import DEFAULT_COLLECTION, TOKEN_HEADERS
+from ..terms import TOOL_TERMS, using
 
 __all__ = [
     "DEFAULT_COLLECTION",
@@ -83,6 +75,7 @@ __all__ = [
     "corrections_json_async",
     "input_schema",
     "output_schema",
+    "refusal_text",
     "run_tool",
     "run_tool_async",
 ]
@@ -114,6 +107,10 @@ _ABOUT_HELP = (
     "case-insensitive, whole words)."
 )
 _Anchors = list[Annotated[_Phrase, StringConstraints(max_length=MAX_PHRASE_LENGTH)]]
+_REPLACED_BY_HELP = (
+    "The new values, what is true now (e.g. ['ufo-ai/ufo']). Optional: nowline reads them "
+    "from body when it says 'from OLD to NEW'. A new value is never put in deprecates."
+)
 
 
 class _Input(BaseModel):
@@ -150,6 +147,9 @@ class CorrectInput(_Input):
         min_length=1, max_length=MAX_PHRASES, description=_DEPRECATES_HELP
     )
     about: _Anchors = Field(default_factory=list, max_length=MAX_PHRASES, description=_ABOUT_HELP)
+    replaced_by: _Anchors = Field(
+        default_factory=list, max_length=MAX_PHRASES, description=_REPLACED_BY_HELP
+    )
     allow_unreached: bool = Field(
         default=False,
         description=(
@@ -181,16 +181,17 @@ class PreviewInput(_Input):
     """Arguments of ``preview``."""
 
     deprecates: list[Annotated[_Phrase, StringConstraints(max_length=MAX_PHRASE_LENGTH)]] = Field(
-        min_length=1,
+        default_factory=list,
         max_length=MAX_PHRASES,
-        description="The outdated strings a correction would name. " + _DEPRECATES_HELP,
+        description="The outdated strings a correction would name (leave empty to have them "
+        "proposed from body). " + _DEPRECATES_HELP,
     )
     about: _Anchors = Field(default_factory=list, max_length=MAX_PHRASES, description=_ABOUT_HELP)
     body: str | None = Field(
         default=None,
         description=(
-            "The correction's body, if already written: its other strings are checked too, "
-            "in case the old and new values are swapped."
+            "The correction's body, if already written: the old values it states are proposed "
+            "and counted, and its other strings are checked too."
         ),
     )
 
@@ -256,6 +257,8 @@ class PreviewOutput(BaseModel):
             meant (a typo's original, or the old value where the new one was given), with
             how many memories name each.
         refusal: why ``correct`` would refuse these strings, or None.
+        suggestions: strings to deprecate that the body states as old, or that the memories
+            name nearly, each with how many memories it names.
     """
 
     deprecates: list[str]
@@ -263,6 +266,7 @@ class PreviewOutput(BaseModel):
     records: list[PreviewRecord]
     near_misses: list[tuple[str, int]] = Field(default_factory=list)
     refusal: str | None = None
+    suggestions: list[tuple[str, int]] = Field(default_factory=list)
 
 
 class RetractOutput(BaseModel):
@@ -436,7 +440,8 @@ def run_tool(
         InvalidInput: ``metadata`` is not a mapping of metadata keys to str, int, float or
             bool values (a mistake of the program, not of the model).
     """
-    return drive(_tool_steps(collection, name, arguments, metadata), _on(collection))
+    with using(TOOL_TERMS):
+        return drive(_tool_steps(collection, name, arguments, metadata), _on(collection))
 
 
 async def run_tool_async(
@@ -464,7 +469,10 @@ async def run_tool_async(
     Raises:
         InvalidInput: ``metadata`` is not a valid scope binding (a mistake of the program).
     """
-    return await drive_async(_tool_steps(collection, name, arguments, metadata), _on(collection))
+    with using(TOOL_TERMS):
+        return await drive_async(
+            _tool_steps(collection, name, arguments, metadata), _on(collection)
+        )
 
 
 def corrections_json(collection: Collection, *, metadata: Mapping[str, Any] | None = None) -> str:
@@ -638,12 +646,13 @@ def _remember(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, Bas
 
 
 def _correct(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, BaseModel]]:
-    """Run ``correct``."""
+    """Run ``correct``: the tool's fields become one request; refusals come back in them."""
     assert isinstance(args, CorrectInput)
     request = CorrectionRequest(
         text=args.body,
         deprecates=tuple(args.deprecates),
         about=tuple(args.about),
+        replaced_by=tuple(args.replaced_by) or None,
         metadata=binding or None,
         allow_unreached=args.allow_unreached,
     )
@@ -654,79 +663,30 @@ def _correct(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, Base
             request.text,
             deprecates=phrases,
             about=list(request.about) or None,
+            replaced_by=None if request.replaced_by is None else list(request.replaced_by),
             metadata=request.metadata,
             allow_unreached=request.allow_unreached,
         )
-    except AbsentString as exc:
-        raise _ToolError(
-            f"Nothing was stored: body does not mention {exc.absent!r}. Each deprecates string "
-            "must appear in body, written as in the old memories, so the reader sees what "
-            "changed (e.g. 'Moved from OLD to NEW'). Fix body or deprecates and call correct "
-            "again."
-        ) from None
-    except GenericString as exc:
-        raise _ToolError(_generic_advice(exc)) from None
-    except Unreached as exc:
-        raise _ToolError(
-            f"Nothing was stored. {exc.summary} Call correct again with the exact outdated "
-            "string, as the memories write it, in deprecates (and in body). Only if the "
-            "deprecates strings are right and the correction is meant to mark no memory yet, "
-            "call correct again with allow_unreached true."
-        ) from None
-    except CorrectionTooBroad as exc:
-        raise _ToolError(
-            f"Nothing was stored: {phrases!r} would mark {exc.reach} memories as outdated "
-            f"(the limit is {exc.limit}), so a string is too broad. Use the exact, specific "
-            "outdated strings (e.g. 'org/repo' rather than 'repo'), or add about to narrow it "
-            "to its subject; call preview to check what a string reaches."
-        ) from None
+    except InvalidCorrection as exc:
+        raise _ToolError(refusal_text(exc)) from None
     noun = "memory that names" if report.reached == 1 else "memories that name"
-    return (
+    text = (
         f"Stored correction {report.id}. It is now shown beneath {report.reached} {noun} "
         f"{', '.join(repr(s) for s in phrases)}. If it was a mistake, retract it with id "
-        f"{report.id}.",
-        report,
+        f"{report.id}."
     )
+    return " ".join([text, *report.notes]), report
 
 
-def _generic_advice(exc: GenericString) -> str:
-    """Return the way forward for a refused generic string, in the tool's own fields."""
-    subject = "about ['<the company, project or person it belongs to>']"
-    if exc.field == "about" and exc.kind == "overlap":
-        return (
-            f"Nothing was stored: the about string {exc.phrase!r} {exc.reason}, so it "
-            "narrows nothing. about names the subject the outdated string belongs to, another "
-            "string the old memories name (deprecates ['Michelle'], about ['Acme']); leave "
-            "about empty if the deprecates strings are specific."
-        )
-    if exc.field == "about":
-        return (
-            f"Nothing was stored: the about string {exc.phrase!r} is {exc.reason}, and the "
-            "deprecates strings are generic too, so unrelated memories name both. Put the "
-            "particular subject in about (a company, project, person or repository), or the "
-            "full, specific outdated string in deprecates."
-        )
-    start = f"Nothing was stored: {exc.phrase!r} is {exc.reason}, so it would mark unrelated "
-    start += "memories too. "
-    if exc.kind == "word":
-        advice = (
-            "If it is a person's first name, put the full name (given and family name) as the "
-            "memories write it in deprecates; otherwise the full, specific outdated string (a "
-            "repository slug, URL, email address). Or keep it and add "
-            f"{subject} (deprecates [{exc.phrase!r}])."
-        )
-    elif exc.kind == "title":
-        advice = (
-            f"Keep it and add {subject} (deprecates [{exc.phrase!r}]), so that only the "
-            "memories about that subject are marked."
-        )
-    else:
-        advice = (
-            "Use the full, specific outdated string (a repository slug, URL, email address, "
-            f"a person's full name), or keep it and add {subject} (deprecates "
-            f"[{exc.phrase!r}])."
-        )
-    return start + advice
+def refusal_text(error: InvalidCorrection) -> str:
+    """Return a refused correction's message for a model: why, and the strings to try.
+
+    The message is the library's own, worded in the tools' fields (``about ['Acme']``), with
+    its suggestions (:attr:`nowline.InvalidCorrection.suggestions`) and how many memories each
+    names, so that one retry can succeed. It says that nothing was stored, once.
+    """
+    text = str(error)
+    return text if "nothing was stored" in text.casefold() else f"Nothing was stored: {text}"
 
 
 def _recall(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, BaseModel]]:
@@ -748,8 +708,10 @@ def _recall(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, BaseM
 
 
 def _preview(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, BaseModel]]:
-    """Run ``preview``."""
+    """Run ``preview`` (without deprecates, the body's old values are proposed)."""
     assert isinstance(args, PreviewInput)
+    if not args.deprecates and not args.body:
+        raise _ToolError("Give deprecates, or the correction's body to have them proposed.")
     ids = yield from _call(
         "preview",
         list(args.deprecates),
@@ -762,21 +724,33 @@ def _preview(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, Base
     docs = dict(zip(got["ids"], got["documents"] or [], strict=True)) if got else {}
     records = [PreviewRecord(id=i, document=docs.get(i)) for i in shown]
     noun = "memory" if len(ids) == 1 else "memories"
-    lines = [f"A correction naming {list(args.deprecates)!r}"]
+    naming = list(ids.deprecates)
+    lines = [
+        f"Proposed from body: deprecates {naming!r}." if not args.deprecates and naming else "",
+        f"A correction naming {naming!r}",
+    ]
     if args.about:
-        lines[0] += f" about {list(args.about)!r}"
-    lines[0] += f" would mark {len(ids)} {noun}" + (":" if ids else ".")
+        lines[1] += f" about {list(args.about)!r}"
+    lines[1] += f" would mark {len(ids)} {noun}" + (":" if ids else ".")
     lines += [f"- {one_line(sanitize(r.document or ''))}" for r in records]
     if len(ids) > len(shown):
         lines.append(f"... and {len(ids) - len(shown)} more.")
+    others = [(s, n) for s, n in ids.suggestions if s not in naming]
+    if others:
+        lines.append(
+            "Other strings the body states as old: "
+            + ", ".join(f"{s!r} ({n} {'memory' if n == 1 else 'memories'})" for s, n in others)
+            + "."
+        )
     if ids.refusal is not None:
         lines.append(f"correct would refuse it: {ids.refusal}")
-    return "\n".join(lines), PreviewOutput(
-        deprecates=list(args.deprecates),
+    return "\n".join(line for line in lines if line), PreviewOutput(
+        deprecates=naming,
         count=len(ids),
         records=records,
         near_misses=ids.near_misses,
         refusal=ids.refusal,
+        suggestions=ids.suggestions,
     )
 
 

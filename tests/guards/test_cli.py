@@ -19,7 +19,7 @@ def test_preview_says_correct_would_refuse_a_generic_string(
     assert data["reach"] == 1 and data["refusal"] is not None
     assert "common word" in data["refusal"] and data["near_misses"] == []
     table = invoke("preview", store_path, "-d", "the")
-    assert table.exit_code == 0 and "correct() would refuse it" in table.stdout
+    assert table.exit_code == 0 and "nowline correct would refuse it" in table.stdout
 
 
 def test_preview_with_the_text_shows_the_swapped_value(

@@ -34,7 +34,8 @@ EXAMPLES: list[tuple[str, dict[str, Any], bool]] = [
     ("recall", {"query": "where is ufo", "k": 51}, False),
     ("recall", {"k": 3}, False),
     ("preview", {"deprecates": ["metalcraftai/ufo", "#ufo-dev"]}, True),
-    ("preview", {"deprecates": []}, False),
+    ("preview", {"deprecates": []}, True),  # proposed from body (the runner asks for it)
+    ("preview", {"deprecates": [""]}, False),
     ("retract", {"id": "c1"}, True),
     ("retract", {"id": ""}, False),
     ("retract", {"correction_id": "c1"}, False),

@@ -115,8 +115,8 @@ def test_too_broad_correction_is_refused_with_advice(memory: nowline.Collection)
         memory, "correct", {"body": "The ufo-9 board moved.", "deprecates": ["ufo-9"]}
     )
     assert result.is_error
-    assert "would mark 101 memories as outdated (the limit is 100)" in result.text
-    assert "call preview" in result.text
+    assert "would reach 101 of 101 records (limit 100)" in result.text
+    assert "the preview tool" in result.text
     assert snapshot(memory) == before
 
 

@@ -116,7 +116,10 @@ BAD: dict[str, Bad] = {
     # correct
     "correct-text-none": Bad("correct", {"text": None, "deprecates": ["acme/app"]}, II, "text"),
     "correct-text-empty": Bad(
-        "correct", {"text": "", "deprecates": ["acme/app"], "allow_absent": True}, IC, "document"
+        "correct",
+        {"text": "", "deprecates": ["acme/app"], "allow_absent": True},
+        IC,
+        "needs a text",
     ),
     "correct-text-surrogate": Bad(
         "correct", {"text": "acme/app " + SURROGATE, "deprecates": ["acme/app"]}, II, "surrogate"
@@ -185,7 +188,9 @@ BAD: dict[str, Bad] = {
         "recall", {"text": "a", "where_document": {"$contains": 5}}, CHROMA, "str"
     ),
     # preview, retract, check, annotate, require_current
-    "preview-none": Bad("preview", {"deprecates": None}, IC, "list of strings"),
+    "preview-none": Bad(
+        "preview", {"deprecates": None}, IC, "needs deprecates, or the correction.s text"
+    ),
     "preview-separators": Bad("preview", {"deprecates": ["--"]}, IC, "no letter or digit"),
     "preview-surrogate": Bad("preview", {"deprecates": [SURROGATE]}, IC, "surrogate"),
     "retract-none": Bad("retract", {"correction_id": None}, II, "str"),

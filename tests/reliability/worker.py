@@ -251,7 +251,7 @@ def refused(path: str) -> None:
     before = snapshot(col)
     refused_writes: dict[str, Callable[[], object]] = {
         "remember": lambda: col.remember("x", id="x"),
-        "correct": lambda: col.correct("acme/app is acme/web.", deprecates=[OLD]),
+        "correct": lambda: col.correct("acme/app moved to acme/web.", deprecates=[OLD]),
         "add": lambda: col.add(ids=["y"], documents=["y"]),
         "upsert": lambda: col.upsert(ids=["r00000"], documents=["changed"]),
         "update": lambda: col.update(ids=["r00001"], documents=["changed"]),

@@ -7,20 +7,31 @@ words it speaks (:func:`using`), and a rule that words a message asks :func:`act
 spell an option. An option a surface does not offer is left out of the message altogether
 (a model cannot pass ``allow_generic``; telling it to would only send it astray).
 
-The words of a surface live in one :class:`Terms` value each (:data:`PYTHON`, :data:`CLI`,
-:data:`TOOLS`, :data:`HTTP`); the active one is a context variable, so threads and tasks that
-serve different surfaces at once never mix them, and a worker thread started with
-``asyncio.to_thread`` keeps its caller's.
+The words of a surface live in one :class:`Terms` value each (:data:`PYTHON_TERMS`,
+:data:`CLI_TERMS`, :data:`TOOL_TERMS`, :data:`HTTP_TERMS`, :data:`JSONL_TERMS`); the active one
+is a context variable, so threads and tasks that serve different surfaces at once never mix
+them, and a worker thread started with ``asyncio.to_thread`` keeps its caller's.
 """
 
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Iterator, Mapping
+import json
+import shlex
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-__all__ = ["CLI", "HTTP", "PYTHON", "TOOLS", "Terms", "active", "using"]
+__all__ = [
+    "CLI_TERMS",
+    "HTTP_TERMS",
+    "JSONL_TERMS",
+    "PYTHON_TERMS",
+    "TOOL_TERMS",
+    "Terms",
+    "active",
+    "using",
+]
 
 
 @dataclass(frozen=True)
@@ -46,6 +57,22 @@ class Terms:
         spelled = self.words.get(term)
         return None if spelled is None else spelled.format(**values)
 
+    def give(self, term: str, values: Iterable[str]) -> str | None:
+        """Return how the caller gives ``term`` the ``values``, ready to copy, or None.
+
+        Python and its reprs (``deprecates=['a', 'b']``); the command line repeats the flag,
+        each value quoted for the shell (``--deprecates a --deprecates '#b'``); tool calls
+        and JSON bodies take a JSON list (``"deprecates": ["a", "#b"]``).
+        """
+        spelled = self.words.get(term)
+        if spelled is None:
+            return None
+        listed = list(values)
+        if self.name == "cli":
+            return " ".join(spelled.format(value=shlex.quote(v)) for v in listed)
+        quote = repr if self.name == "python" else json.dumps
+        return spelled.format(value=", ".join(quote(v) for v in listed))
+
     def or_switch(self, option: str, effect: str = "accepts it anyway") -> str:
         """Return "; <how to turn option on> <effect>" where it is offered, else ""."""
         spelled = self.say(option)
@@ -54,11 +81,12 @@ class Terms:
 
 _SWITCHES = ("allow_absent", "allow_generic", "allow_person", "allow_unreached")
 
-PYTHON = Terms(
+PYTHON_TERMS = Terms(
     "python",
     {
         **{o: f"{o}=True" for o in (*_SWITCHES, "allow_stale", "create")},
         "max_reach": "a larger max_reach",
+        "text": "text",
         "about": "about=[{value}]",
         "deprecates": "deprecates=[{value}]",
         "replaced_by": "replaced_by=[{value}]",
@@ -70,11 +98,12 @@ PYTHON = Terms(
 )
 """The library's words: keyword arguments (``allow_absent=True``, ``about=['Acme']``)."""
 
-CLI = Terms(
+CLI_TERMS = Terms(
     "cli",
     {
         **{o: "--" + o.replace("_", "-") for o in (*_SWITCHES, "create")},
         "max_reach": "a larger --max-reach",
+        "text": "TEXT",
         "about": "--about {value}",
         "deprecates": "--deprecates {value}",
         "replaced_by": "--replaced-by {value}",
@@ -86,10 +115,11 @@ CLI = Terms(
 )
 """The command line's words: flags (``--allow-absent``, ``--about 'Acme'``)."""
 
-TOOLS = Terms(
+TOOL_TERMS = Terms(
     "tools",
     {
         "allow_unreached": "allow_unreached true",
+        "text": "body",
         "about": "about [{value}]",
         "deprecates": "deprecates [{value}]",
         "replaced_by": "replaced_by [{value}]",
@@ -99,9 +129,10 @@ TOOLS = Terms(
 )
 """A model's words: the memory tools' fields (``about ['Acme']``); no Python override."""
 
-HTTP = Terms(
+HTTP_TERMS = Terms(
     "http",
     {
+        "text": "body",
         "about": '"about": [{value}]',
         "deprecates": '"deprecates": [{value}]',
         "replaced_by": '"replaced_by": [{value}]',
@@ -110,7 +141,17 @@ HTTP = Terms(
 )
 """A JSON body's words: its fields (``"about": ["Acme"]``); no override is offered there."""
 
-_active: contextvars.ContextVar[Terms] = contextvars.ContextVar("terms", default=PYTHON)
+JSONL_TERMS = Terms(
+    "jsonl",
+    {
+        **{k: v for k, v in CLI_TERMS.words.items() if k.startswith("allow_") or k == "max_reach"},
+        **HTTP_TERMS.words,
+        "text": '"text"',
+    },
+)
+"""``nowline import``'s words: a line's fields (``"about": ["Acme"]``), the command's flags."""
+
+_active: contextvars.ContextVar[Terms] = contextvars.ContextVar("terms", default=PYTHON_TERMS)
 
 
 def active() -> Terms:

@@ -1,0 +1,261 @@
+"""The guards of a correction about to be written, without a store (``nowline._rules.guards``).
+
+Each guard is checked on a bare :class:`CorrectionInfo` with the registry's answer given as a
+function (``holders``): the new value is never deprecated, anchors narrow, generic strings and
+people need an anchor, and every refusal speaks the caller's words (:mod:`nowline.terms`).
+The same guards on a real store, through every surface, are in ``tests/guards/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+import nowline
+from nowline._rules.guards import (
+    Allowances,
+    anchor_candidates,
+    check_correction,
+    check_reach,
+    check_scope,
+    person_refusal,
+    validate_correction,
+)
+from nowline._rules.records import CorrectionInfo, new_values_of
+from nowline.terms import CLI_TERMS, TOOL_TERMS, using
+
+
+def info(
+    text: str,
+    deprecates: Sequence[str],
+    about: Sequence[str] = (),
+    *,
+    replaced_by: Sequence[str] | None = None,
+    id: str = "c-new",
+) -> CorrectionInfo:
+    """Return a correction as the write path hands it to the guards."""
+    phrases = tuple(deprecates)
+    return CorrectionInfo(
+        id=id,
+        document=text,
+        deprecates=phrases,
+        about=tuple(about),
+        time=0.0,
+        written=0.0,
+        scope=None,
+        replaced_by=tuple(replaced_by)
+        if replaced_by is not None
+        else new_values_of({}, text, phrases),
+    )
+
+
+FIRST = info(
+    "UFO core moved from metalcraftai/ufo to ufo-ai/ufo.", ["metalcraftai/ufo"], id="c-first"
+)
+
+
+def held_by(*holders: CorrectionInfo) -> object:
+    """Return a registry answer: the corrections holding a string as a new value."""
+
+    def holding(value: str) -> list[CorrectionInfo]:
+        return [h for h in holders if any(v.casefold() == value.casefold() for v in h.replaced_by)]
+
+    return holding
+
+
+# --------------------------------------------------------------------------- new values
+
+
+def test_the_new_value_read_from_the_wording_is_never_deprecated() -> None:
+    """'moved from A to B' with ``deprecates=[B]`` is refused, quoting the wording, naming A."""
+    wrong = info("UFO core moved from metalcraftai/ufo to ufo-ai/ufo.", ["ufo-ai/ufo"])
+    with pytest.raises(nowline.NewValue) as caught:
+        check_correction(wrong)
+    assert caught.value.phrase == "ufo-ai/ufo"
+    assert caught.value.said and "ufo-ai/ufo" in caught.value.said
+    assert "deprecates=['metalcraftai/ufo']" in str(caught.value)
+    assert isinstance(caught.value, nowline.InvalidCorrection)
+    assert isinstance(caught.value, ValueError)
+
+
+def test_a_given_new_value_is_never_deprecated() -> None:
+    """``replaced_by`` names the new value even where the wording says nothing of it."""
+    wrong = info(
+        "The repository is gone; use the new one.", ["acme/app2"], replaced_by=["acme/app2"]
+    )
+    with pytest.raises(nowline.NewValue) as caught:
+        check_correction(wrong, Allowances(absent=True), given_new=True)
+    assert caught.value.said is None
+    assert "replaced_by lists 'acme/app2'" in str(caught.value)
+
+
+def test_old_and_new_side_by_side_refuses_the_new_one() -> None:
+    """The writer's common mistake: both values in ``deprecates``; the new one is named."""
+    both = info("Moved from metalcraftai/ufo to ufo-ai/ufo.", ["metalcraftai/ufo", "ufo-ai/ufo"])
+    with pytest.raises(nowline.NewValue) as caught:
+        check_correction(both)
+    assert caught.value.phrase == "ufo-ai/ufo"
+
+
+def test_a_string_another_correction_holds_as_current_is_refused() -> None:
+    """The second, wrong correction of the published case: its only reach is the first one."""
+    wrong = info(
+        "UFO core moved from metalcraftai/ufo; do GitHub work in ufo-ai/ufo.",
+        ["ufo-ai/ufo"],
+        replaced_by=[],
+    )
+    with pytest.raises(nowline.NewValue) as caught:
+        check_correction(wrong, given_new=True, holders=held_by(FIRST))
+    assert caught.value.holder == "c-first"
+    assert "retract('c-first')" in str(caught.value)
+
+
+def test_a_chain_step_may_deprecate_the_current_value() -> None:
+    """'moved from ufo-ai/ufo to ufo-org/ufo' says it changed again: allowed."""
+    step = info("UFO core moved from ufo-ai/ufo to ufo-org/ufo.", ["ufo-ai/ufo"])
+    assert check_correction(step, holders=held_by(FIRST)) == ()
+    again = info("Deprecated ufo-ai/ufo; the project lives in ufo-org/ufo now.", ["ufo-ai/ufo"])
+    assert check_correction(again, holders=held_by(FIRST)) == ()
+
+
+def test_anchors_that_do_not_meet_speak_of_different_things() -> None:
+    """Acme's new CEO is not Globex's: a holder anchored elsewhere does not refuse."""
+    acme = info("Acme's CEO changed from Ann Lee to Dario Ruiz.", ["Ann Lee"], ["Acme"], id="a")
+    globex = info("Globex: Dario Ruiz left.", ["Dario Ruiz"], ["Globex"], replaced_by=[])
+    assert check_correction(globex, holders=held_by(acme), given_new=True) == ()
+    same = info("Acme: Dario Ruiz left.", ["Dario Ruiz"], ["Acme"], replaced_by=[])
+    with pytest.raises(nowline.NewValue):
+        check_correction(same, holders=held_by(acme), given_new=True)
+
+
+# ------------------------------------------------------------------------------ anchors
+
+
+@pytest.mark.parametrize(
+    ("deprecates", "about", "kind"),
+    [
+        (["Michelle"], ["the"], "function"),
+        (["Michelle"], ["michelle"], "overlap"),
+    ],
+)
+def test_anchors_that_narrow_nothing_are_refused(
+    deprecates: list[str], about: list[str], kind: str
+) -> None:
+    """A function word, or the deprecated string itself, anchors nothing."""
+    with pytest.raises(nowline.GenericString) as caught:
+        check_correction(info("Michelle handed billing to Dana.", deprecates, about))
+    assert caught.value.kind == kind and caught.value.field == "about"
+
+
+@pytest.mark.parametrize(
+    ("text", "deprecates", "about"),
+    [
+        ("Michigan's 1948 figure was revised to 1950.", ["1948"], ["Michigan"]),
+        ("The Patriots' coach in 2019 was replaced.", ["2019"], ["Patriots"]),
+        ("The billing owner changed from Michelle to Dana.", ["Michelle"], ["billing"]),
+    ],
+)
+def test_a_proper_noun_or_a_common_word_is_an_anchor(
+    text: str, deprecates: list[str], about: list[str]
+) -> None:
+    """Anchors narrow; they need not be rare."""
+    assert check_correction(info(text, deprecates, about)) == ()
+
+
+def test_without_an_anchor_a_given_name_or_a_year_is_generic() -> None:
+    """A given name alone, a bare year: refused, naming the anchor and the switch."""
+    with pytest.raises(nowline.GenericString) as caught:
+        check_correction(info("The billing owner changed from Michelle to Dana.", ["Michelle"]))
+    assert caught.value.kind == "name"
+    assert "about=['<the subject>']" in str(caught.value)
+    assert "allow_generic=True" in str(caught.value)
+    with pytest.raises(nowline.GenericString):
+        check_correction(info("The figure was 1948, now 1950.", ["1948"]))
+    assert check_correction(info("x 1948", ["1948"]), Allowances(generic=True)) == ()
+
+
+def test_validate_correction_drops_an_anchor_inside_the_string() -> None:
+    """``about=['ufo']`` inside ``metalcraftai/ufo`` narrows nothing: dropped, not refused."""
+    phrases, kept = validate_correction(
+        "Moved from metalcraftai/ufo to ufo-ai/ufo.", ["metalcraftai/ufo"], ["ufo", "UFO core"]
+    )
+    assert phrases == ["metalcraftai/ufo"] and kept == ["UFO core"]
+
+
+# ------------------------------------------------------------------------------- people
+
+
+def test_a_full_name_without_an_anchor_is_returned_for_counting() -> None:
+    """A full name alone is returned: the write path counts its reach, then refuses.
+
+    ``allow_person`` or an anchor lets it through.
+    """
+    text = "The billing owner changed from Michelle Rivera to Dana Wu."
+    assert check_correction(info(text, ["Michelle Rivera"])) == ("Michelle Rivera",)
+    assert check_correction(info(text, ["Michelle Rivera"]), Allowances(person=True)) == ()
+    assert check_correction(info(text, ["Michelle Rivera"], ["billing"])) == ()
+
+
+def test_validate_correction_refuses_a_person_without_an_anchor() -> None:
+    """Without a store, the refusal names the candidate anchors of the text."""
+    with pytest.raises(nowline.PersonName) as caught:
+        validate_correction(
+            "The billing owner changed from Michelle Rivera to Dana Wu.", ["Michelle Rivera"]
+        )
+    assert caught.value.phrase == "Michelle Rivera"
+    assert [a for a, _ in caught.value.anchors] == ["billing", "owner"]
+    assert isinstance(caught.value, ValueError)
+
+
+def test_anchor_candidates_are_the_role_words() -> None:
+    """Not the values, not given names, not function words or change verbs."""
+    words = anchor_candidates(
+        "The billing owner changed from Michelle Rivera to Dana Wu.",
+        ["Michelle Rivera", "Dana Wu"],
+    )
+    assert words == ["billing", "owner"]
+    assert anchor_candidates("Acme's CEO is now Dana.", ["Dana"]) == ["Acme", "CEO"]
+
+
+def test_a_person_refusal_gives_its_evidence_in_the_callers_words() -> None:
+    """The counts of what the name reaches and which anchors those records name."""
+    refusal = person_refusal("Michelle Rivera", 3, [("billing", 1), ("owner", 0)])
+    assert "Of the 3 records it would reach, these also name: 'billing' 1." in str(refusal)
+    assert "about=['billing']" in str(refusal) and "allow_person=True" in str(refusal)
+    with using(CLI_TERMS):
+        cli = str(person_refusal("Michelle Rivera", 3, [("billing", 1)]))
+    assert "--about billing" in cli and "--allow-person" in cli and "=True" not in cli
+    with using(TOOL_TERMS):
+        tool = str(person_refusal("Michelle Rivera", 3, [("billing", 1)]))
+    assert 'about ["billing"]' in tool and "allow_person" not in tool
+
+
+# ------------------------------------------------------------------------ text and reach
+
+
+def test_a_string_absent_from_the_text_is_refused_unless_allowed() -> None:
+    """The reader must see what changed."""
+    absent = info("The repository moved.", ["acme/app"])
+    with pytest.raises(nowline.AbsentString) as caught:
+        check_correction(absent)
+    assert caught.value.absent == ["acme/app"]
+    assert check_correction(absent, Allowances(absent=True)) == ()
+    with pytest.raises(nowline.InvalidCorrection, match="needs a text"):
+        check_correction(info("  ", ["acme/app"]))
+
+
+def test_reach_and_scope_limits() -> None:
+    """Too broad names its numbers; a scoped store refuses a writer without its key."""
+    with pytest.raises(nowline.CorrectionTooBroad) as caught:
+        check_reach(FIRST, 600, 0.5, 1000)
+    assert (caught.value.reach, caught.value.limit) == (600, 500)
+    check_reach(FIRST, 500, 0.5, 1000)
+    with pytest.raises(nowline.CorrectionTooBroad):
+        check_reach(FIRST, 11, 10, 1000)
+    with pytest.raises(nowline.InvalidInput, match="scope_key='user_id'"):
+        check_scope(FIRST, None, ["user_id"])
+    with pytest.raises(nowline.InvalidInput, match="'tenant'"):
+        check_scope(FIRST, "tenant", ["user_id"])
+    check_scope(FIRST, "user_id", ["user_id"])
+    check_scope(FIRST, None, [])

@@ -1,0 +1,314 @@
+"""The guards of DESIGN §6 on every surface: the same refusal, nothing stored, the caller's words.
+
+Each case is written through the library, the command line, the memory tools, the MCP server,
+a JSON Lines import and the receiver's ``/corrections`` endpoint (a real uvicorn server on a
+loopback port), each on a real store. A refusal stores nothing, names the way forward, and
+speaks the surface's own words: flags on the command line, fields to a model or in a JSON body,
+never a Python keyword where Python is not spoken.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp.types as types
+import pytest
+from mcp import Client
+
+import nowline
+from nowline.surfaces.mcp_server import build_server
+from nowline.surfaces.tools import run_tool
+from tests.cli.conftest import invoke
+from tests.conftest import snapshot
+from tests.serve.conftest import post_correction, serve
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a surface answered: stored or not, and its message."""
+
+    stored: bool
+    message: str
+
+
+Write = Callable[..., Outcome]
+
+# Python's spelling of an override or a field, which no other surface may show.
+PYTHON_WORDS = re.compile(r"\ballow_\w+=True|\babout=\[|\bdeprecates=\[|\bmax_reach\b|\(\)")
+
+
+def _library(col: nowline.Collection, store_path: str, tmp: Path, **call: Any) -> Outcome:
+    text = call.pop("text")
+    try:
+        col.correct(text, **call)
+    except nowline.InvalidCorrection as exc:
+        return Outcome(False, str(exc))
+    return Outcome(True, "")
+
+
+def _cli(col: nowline.Collection, store_path: str, tmp: Path, **call: Any) -> Outcome:
+    args = ["correct", store_path, call["text"]]
+    for flag, key in (("-d", "deprecates"), ("-a", "about"), ("-r", "replaced_by")):
+        for value in call.get(key) or ():
+            args += [flag, value]
+    result = invoke(*args)
+    assert result.exit_code in (0, 1), result.output
+    return Outcome(result.exit_code == 0, result.output)
+
+
+def _tool_args(call: dict[str, Any]) -> dict[str, Any]:
+    args = {"body": call["text"], "deprecates": call["deprecates"]}
+    for key in ("about", "replaced_by"):
+        if call.get(key) is not None:
+            args[key] = call[key]
+    return args
+
+
+def _tools(col: nowline.Collection, store_path: str, tmp: Path, **call: Any) -> Outcome:
+    result = run_tool(col, "correct", _tool_args(call))
+    return Outcome(not result.is_error, result.text)
+
+
+def _mcp(col: nowline.Collection, store_path: str, tmp: Path, **call: Any) -> Outcome:
+    seen: dict[str, types.CallToolResult] = {}
+
+    async def main() -> None:
+        async with Client(build_server(col)) as client:
+            seen["result"] = await client.call_tool("correct", _tool_args(call))
+
+    anyio.run(main)
+    result = seen["result"]
+    block = result.content[0]
+    assert isinstance(block, types.TextContent)
+    return Outcome(not result.is_error, block.text)
+
+
+def _jsonl(col: nowline.Collection, store_path: str, tmp: Path, **call: Any) -> Outcome:
+    line = {k: v for k, v in call.items() if v is not None}
+    source = tmp / "lines.jsonl"
+    source.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    result = invoke("import", store_path, str(source))
+    assert result.exit_code in (0, 1), result.output
+    return Outcome(result.exit_code == 0, result.output)
+
+
+def _http(col: nowline.Collection, store_path: str, tmp: Path, **call: Any) -> Outcome:
+    body = {"body": call["text"], "deprecates": call["deprecates"]}
+    for key in ("about", "replaced_by"):
+        if call.get(key) is not None:
+            body[key] = call[key]
+    with serve(col) as http:
+        response = post_correction(http, body)
+    assert response.status_code in (201, 422), response.text
+    return Outcome(response.status_code == 201, response.json().get("error", ""))
+
+
+SURFACES: dict[str, Write] = {
+    "library": _library,
+    "cli": _cli,
+    "tools": _tools,
+    "mcp": _mcp,
+    "jsonl": _jsonl,
+    "http": _http,
+}
+
+# How each surface spells the anchor a refusal suggests, and the person switch (None: not
+# offered there, so never named).
+ABOUT = {
+    "library": "about=['billing']",
+    "cli": "--about billing",
+    "tools": 'about ["billing"]',
+    "mcp": 'about ["billing"]',
+    "jsonl": '"about": ["billing"]',
+    "http": '"about": ["billing"]',
+}
+PERSON_SWITCH = {
+    "library": "allow_person=True",
+    "cli": "--allow-person",
+    "tools": None,
+    "mcp": None,
+    "jsonl": "--allow-person",
+    "http": None,
+}
+
+
+@pytest.fixture(params=list(SURFACES))
+def surface(request: pytest.FixtureRequest) -> str:
+    """Return the name of a surface."""
+    return str(request.param)
+
+
+@pytest.fixture
+def write(
+    surface: str, memory: nowline.Collection, store_path: str, tmp_path: Path
+) -> Iterator[Callable[..., Outcome]]:
+    """Return the surface's correct, bound to the test's store."""
+
+    def call(**kwargs: Any) -> Outcome:
+        return SURFACES[surface](memory, store_path, tmp_path, **kwargs)
+
+    yield call
+
+
+@pytest.fixture
+def ufo(memory: nowline.Collection) -> nowline.Collection:
+    """Return a store of the published case: the old repository, the new, a channel, people."""
+    memory.remember("Clone github.com/metalcraftai/ufo to work on UFO core.", id="old")
+    memory.remember("CI for UFO core runs in ufo-ai/ufo.", id="new")
+    memory.remember("UFO core talk happens in #ufo-dev.", id="chan")
+    memory.remember("Michelle Rivera is the billing owner; invoices go to her.", id="billing")
+    memory.remember("Michelle Rivera wrote the onboarding guide.", id="guide")
+    return memory
+
+
+def _refused(outcome: Outcome, surface: str, before: dict[str, Any], col: Any) -> str:
+    """Check a refusal stored nothing and speaks the surface's words; return its message."""
+    assert not outcome.stored, outcome.message
+    assert snapshot(col) == before
+    if surface != "library":
+        assert not PYTHON_WORDS.search(outcome.message), outcome.message
+    return " ".join(outcome.message.split())
+
+
+MOVED = "UFO core moved from metalcraftai/ufo to ufo-ai/ufo."
+
+
+def test_the_own_new_value_is_refused_naming_the_old(
+    ufo: nowline.Collection, surface: str, write: Write
+) -> None:
+    """``deprecates`` the new value of its own text: refused, the old value suggested."""
+    before = snapshot(ufo)
+    message = _refused(write(text=MOVED, deprecates=["ufo-ai/ufo"]), surface, before, ufo)
+    assert "'ufo-ai/ufo' is the new value" in message
+    assert "metalcraftai/ufo" in message
+
+
+def test_a_given_new_value_is_refused(ufo: nowline.Collection, surface: str, write: Write) -> None:
+    """``replaced_by`` names the new value: deprecating it too is refused."""
+    before = snapshot(ufo)
+    outcome = write(
+        text="Work on UFO core in ufo-ai/ufo, not metalcraftai/ufo.",
+        deprecates=["metalcraftai/ufo", "ufo-ai/ufo"],
+        replaced_by=["ufo-ai/ufo"],
+    )
+    assert "'ufo-ai/ufo' is the new value" in _refused(outcome, surface, before, ufo)
+
+
+def test_a_value_held_as_current_is_refused_and_a_chain_step_is_not(
+    ufo: nowline.Collection, surface: str, write: Write
+) -> None:
+    """After the right correction, the published wrong one is refused; moving on is stored."""
+    first = ufo.correct(MOVED, deprecates=["metalcraftai/ufo"], id="first")
+    before = snapshot(ufo)
+    wrong = write(
+        text="UFO core moved from metalcraftai/ufo; do GitHub work in ufo-ai/ufo.",
+        deprecates=["ufo-ai/ufo"],
+    )
+    message = _refused(wrong, surface, before, ufo)
+    assert "'ufo-ai/ufo' is current" in message and repr(first.id) in message
+    assert ufo.check("git clone https://github.com/ufo-ai/ufo.git") == []
+    step = write(text="UFO core moved from ufo-ai/ufo to ufo-org/ufo.", deprecates=["ufo-ai/ufo"])
+    assert step.stored, step.message
+    assert ufo.check("git clone https://github.com/ufo-ai/ufo.git") != []
+
+
+def test_a_person_needs_a_role_anchor(ufo: nowline.Collection, surface: str, write: Write) -> None:
+    """A full name alone is refused, suggesting the role in the surface's own spelling."""
+    text = "The billing owner changed from Michelle Rivera to Dana Wu."
+    before = snapshot(ufo)
+    message = _refused(write(text=text, deprecates=["Michelle Rivera"]), surface, before, ufo)
+    assert ABOUT[surface] in message, message
+    switch = PERSON_SWITCH[surface]
+    if switch is None:
+        assert "allow" not in message.replace("allowed", "")
+    else:
+        assert switch in message
+    stored = write(text=text, deprecates=["Michelle Rivera"], about=["billing"])
+    assert stored.stored, stored.message
+    roles = {h.id: h.role for h in ufo.hits(["billing", "guide"])}
+    assert roles == {"billing": "historical", "guide": "current"}
+
+
+def test_an_anchor_that_narrows_nothing_is_refused(
+    ufo: nowline.Collection, surface: str, write: Write
+) -> None:
+    """A function word as the anchor: refused by name."""
+    before = snapshot(ufo)
+    outcome = write(
+        text="The billing owner changed from Michelle Rivera to Dana Wu.",
+        deprecates=["Michelle Rivera"],
+        about=["the"],
+    )
+    assert "'the'" in _refused(outcome, surface, before, ufo)
+
+
+def test_one_string_of_several_that_reaches_nothing_is_named(
+    ufo: nowline.Collection, surface: str, write: Write
+) -> None:
+    """Two strings, one a typo of what the store names: refused, naming the near miss."""
+    before = snapshot(ufo)
+    outcome = write(
+        text="UFO core moved from metalcraftai/ufo and #ufo-devs to ufo-ai/ufo and #ufo.",
+        deprecates=["metalcraftai/ufo", "#ufo-devs"],
+    )
+    message = _refused(outcome, surface, before, ufo)
+    assert "'#ufo-devs'" in message and "#ufo-dev" in message
+
+
+def test_an_anchor_the_memories_do_not_name_is_refused(
+    ufo: nowline.Collection, surface: str, write: Write
+) -> None:
+    """``about`` a word the stale memory does not name would make the reach zero."""
+    before = snapshot(ufo)
+    outcome = write(
+        text="#ufo-dev was renamed to #ufo-core.", deprecates=["#ufo-dev"], about=["Slack"]
+    )
+    assert "'Slack'" in _refused(outcome, surface, before, ufo)
+
+
+def test_a_change_back_revives_the_old_value(
+    ufo: nowline.Collection, surface: str, write: Write
+) -> None:
+    """acme/app → acme/app2 → acme/app: the first name is current again; undone by retract."""
+    ufo.remember("Clone github.com/acme/app for the mobile client.", id="app")
+    ufo.correct("acme/app was renamed to acme/app2.", deprecates=["acme/app"], id="there")
+    back = write(text="acme/app2 was renamed back to acme/app.", deprecates=["acme/app2"])
+    assert back.stored, back.message
+    assert ufo.check("git clone https://github.com/acme/app") == []
+    assert ufo.check("git clone https://github.com/acme/app2") != []
+    assert ufo.hits(["app"])[0].role == "current"
+    (newest,) = [c for c in ufo.corrections() if c.deprecates == ["acme/app2"]]
+    ufo.retract(newest.id)
+    assert ufo.hits(["app"])[0].role == "historical"
+    assert ufo.check("git clone https://github.com/acme/app") != []
+
+
+def test_suggestions_name_what_to_deprecate(
+    ufo: nowline.Collection, surface: str, write: Write
+) -> None:
+    """The refusal lists the strings the text states as old, with how many records name them."""
+    before = snapshot(ufo)
+    outcome = write(
+        text="UFO core moved from metalcraftai/ufo to ufo-ai/ufo; chat moved from #ufo-dev.",
+        deprecates=["ufo-ai/ufo"],
+    )
+    message = _refused(outcome, surface, before, ufo)
+    if surface != "jsonl":  # an import checks its lines before it reads the store
+        assert "'metalcraftai/ufo' (1 record)" in message and "'#ufo-dev' (1 record)" in message
+    assert OLD_VALUES[surface] in message, message
+
+
+OLD_VALUES = {
+    "library": "deprecates=['metalcraftai/ufo', '#ufo-dev']",
+    "cli": "--deprecates metalcraftai/ufo --deprecates '#ufo-dev'",
+    "tools": 'deprecates ["metalcraftai/ufo", "#ufo-dev"]',
+    "mcp": 'deprecates ["metalcraftai/ufo", "#ufo-dev"]',
+    "jsonl": '"deprecates": ["metalcraftai/ufo", "#ufo-dev"]',
+    "http": '"deprecates": ["metalcraftai/ufo", "#ufo-dev"]',
+}
