@@ -67,6 +67,19 @@ _SEGMENT_SEPARATOR = re.compile(r"[/@:\s]")
 _by_span = itemgetter(0, 1)
 
 
+def _git_suffix(folded: str, end: int) -> bool:
+    """Return whether ``.git`` ends a name at ``end`` (then the end of the text or no token)."""
+    if not folded.startswith(".git", end):
+        return False
+    after = end + 4
+    if after >= len(folded):
+        return True
+    c = folded[after]
+    if c == "." and after + 1 < len(folded):  # ".git.bak" goes on; ".git." ends a sentence
+        c = folded[after + 1]
+    return not (c.isalnum() or c == "_" or c == "-")
+
+
 class Matcher(Generic[K]):
     """Finds every token-bounded occurrence of many phrases in a text, in one linear scan.
 
@@ -79,7 +92,9 @@ class Matcher(Generic[K]):
     character, a ``.`` followed by a token character after it means the name goes on, so
     ``v1.2`` does not occur in ``v1.2.3`` nor ``oldco.example`` in ``oldco.example.net``; where
     it ends with a ``.``, a token character after it does the same (``v1.2.`` is not in
-    ``v1.2.3``); where it ends with another character (``v1.2)``), the name ends there. Other
+    ``v1.2.3``); where it ends with another character (``v1.2)``), the name ends there. A
+    clone URL's ``.git`` after a dotted name is not part of it (``acme/widget.js`` occurs in
+    ``github.com/acme/widget.js.git``, not in ``acme/widget.js.github``). Other
     phrases keep ``.`` as a separator (``metalcraftai/ufo`` occurs in ``metalcraftai/ufo.git``).
     All these checks look at the folded text, so a full-width ``．`` counts as a ``.``.
 
@@ -274,10 +289,11 @@ class Matcher(Generic[K]):
                     c = folded[end]
                     if c.isalnum() or c == "_" or c == "-":
                         continue
-                    # A dotted name continues through ".": "v1.2" is not in "v1.2.3".
+                    # A dotted name continues through ".": "v1.2" is not in "v1.2.3";
+                    # a clone URL's ".git" is no part of it ("acme/widget.js.git").
                     if c == "." and dotted and end + 1 < n:
                         c = folded[end + 1]
-                        if c.isalnum() or c == "_" or c == "-":
+                        if (c.isalnum() or c == "_" or c == "-") and not _git_suffix(folded, end):
                             continue
                 entries = entries_of(word)
                 if entries:  # None or empty: removed since the automaton was built

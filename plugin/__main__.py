@@ -1,6 +1,6 @@
 """``python -m nowline``: the command line, as the ``nowline`` command runs it."""
 
-from .surfaces.cli import main
+from .surfaces.launch import main
 
 __all__ = ["main"]
 

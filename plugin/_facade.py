@@ -35,13 +35,12 @@ from chromadb.api.types import (
 from . import embedding as _embedding  # registers nowline's embedding function with chromadb
 from ._io import flows as F
 from ._io.chroma import choose_embedding_function, local_store, max_batch_size, server_url
-from ._io.freshness import Freshness
+from ._io.freshness import shared
 from ._io.ops import Flow
 from ._io.snapshot import path_for as snapshot_path
 from ._rules import records as R
 from ._rules import verbs as V
 from ._rules.guards import Allowances
-from ._rules.registry import Registry
 from ._rules.validate import (
     DEFAULT_MAX_REACH,
     anchors_kept,
@@ -200,7 +199,7 @@ class Facade(CollectionCommon[Any], Generic[C]):
         self._raw = collection
         self._options = opts
         _, writer_path = local_store(collection._client)
-        # The wrappers of one collection in this process share a change counter: keyed by the
+        # The wrappers of one collection in this process share one registry: keyed by the
         # store's folder, the server's URL (sync and async clients alike), else the client.
         store: object = writer_path or server_url(collection._client) or id(collection._client)
         legacy = (collection.metadata or {}).get(R.SCOPE_KEY)
@@ -210,15 +209,19 @@ class Facade(CollectionCommon[Any], Generic[C]):
                 f"The collection {collection.name!r} was scoped by {legacy_key!r} (nowline 0.1 "
                 "recorded it in the collection's metadata); wrap it with that key."
             )
+        common = shared(
+            (store, str(collection.id), legacy_key, opts.text_key), opts.refresh_seconds
+        )
         self._core = F.Core(
-            registry=Registry(),
-            fresh=Freshness(key=(store, str(collection.id)), refresh_seconds=opts.refresh_seconds),
+            registry=common.registry,
+            fresh=common.fresh,
             scope_key=opts.scope_key or legacy_key,
             legacy_key=legacy_key,
             annotate=opts.annotate,
             max_reach=opts.max_reach,
             max_batch=max_batch_size(collection._client),
             text_key=opts.text_key,
+            shared=common,
         )
         self._snapshot = snapshot_path(collection._client, str(collection.id), writer_path)
         return F.load(self._core, self._snapshot)
@@ -244,10 +247,10 @@ class Facade(CollectionCommon[Any], Generic[C]):
     def freshness_bounds(self) -> tuple[float, float]:
         """Seconds within which changes made elsewhere reach this wrapper's reads, as measured.
 
-        The first is for corrections added or deleted, the second for every other change
-        (see the README's "Freshness"): each is the listing's interval plus its duration,
-        from this wrapper's latest listings. Counted from the moment a change is visible in
-        Chroma, for a wrapper that keeps reading.
+        The first is for changes made through nowline (``refresh_seconds`` plus the last
+        catch-up's duration), the second for writes made around nowline (the resync interval
+        plus a listing's duration); see the README's "Freshness". Counted from the moment a
+        change is visible in Chroma, for a wrapper that keeps reading.
         """
         return self._core.fresh.bounds()
 
@@ -472,8 +475,7 @@ class Facade(CollectionCommon[Any], Generic[C]):
     def _poll_seconds(self, poll_seconds: float | None) -> float:
         """Return how long changes() waits between steps (validated)."""
         if poll_seconds is None:
-            fresh = self._core.fresh
-            return max(fresh.interval(fresh.members_cost), 0.05)
+            return max(self._core.fresh.refresh_seconds, 0.05)
         if isinstance(poll_seconds, bool) or not isinstance(poll_seconds, (int, float)):
             raise InvalidInput("poll_seconds must be a number > 0, or None.")
         if not poll_seconds > 0 or poll_seconds == float("inf"):

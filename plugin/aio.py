@@ -20,8 +20,10 @@ for ``nowline.wrap(async_collection)``, at the first awaited call.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import inspect
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any, ParamSpec, TypeVar
 from uuid import UUID
@@ -38,6 +40,7 @@ from chromadb.api.types import (
     GetResult,
     QueryResult,
 )
+from chromadb.errors import NotFoundError
 
 from . import models
 from ._facade import (
@@ -52,13 +55,18 @@ from ._facade import (
 )
 from ._io.execute import AsyncStore, run_async
 from ._io.flows import drain_flow
+from ._io.freshness import retry_delays
+from ._io.mark import companion_name, is_companion
 from ._io.snapshot import save_at_exit
 from ._rules import verbs as V
 from ._rules.guard import raise_if_stale, text_arguments
-from .errors import InvalidInput
+from .client import visible_page
+from .errors import InvalidInput, NowlineError
 from .models import annotated
 
 __all__ = ["AsyncClient", "AsyncCollection"]
+
+logger = logging.getLogger("nowline")
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -222,10 +230,23 @@ class AsyncCollection(Facade[ChromaAsyncCollection], ChromaAsyncCollection):
         Use it as ``async for change in collection.changes(): ...``.
         """
         wait = self._poll_seconds(poll_seconds)
-        _, baseline = await self._arun(self._changes_path, None)
+
+        async def step(baseline: Any) -> Any:
+            """One catch-up; a store that cannot be reached is tried again, with backoff."""
+            for delay in retry_delays():
+                try:
+                    return await self._arun(self._changes_path, baseline)
+                except NowlineError:
+                    raise
+                except Exception:  # the store went away (a server restarting, say)
+                    logger.warning("Reading the corrections failed; trying again.", exc_info=True)
+                    await asyncio.sleep(delay)
+            raise AssertionError("unreachable")  # pragma: no cover
+
+        _, baseline = await step(None)
         while True:
             await asyncio.sleep(wait)
-            found, baseline = await self._arun(self._changes_path, baseline)
+            found, baseline = await step(baseline)
             for change in found:
                 yield change
 
@@ -346,15 +367,27 @@ class AsyncClient(ClientFacade[AsyncClientAPI], AsyncClientAPI):
     async def list_collections(
         self, limit: int | None = None, offset: int | None = None
     ) -> Sequence[AsyncCollection]:
-        """List the collections, wrapped, as chromadb's ``list_collections``."""
+        """List the collections, wrapped, as chromadb's (nowline's companions left out)."""
         found = await self._client.list_collections(limit=limit, offset=offset)
-        return [await self._wrap(c) for c in found]
+        if limit is not None or offset is not None:
+            found = visible_page(await self._client.list_collections(), found, limit, offset)
+        return [await self._wrap(c) for c in found if not is_companion(c.name)]
+
+    async def count_collections(self) -> int:
+        """Count the collections, as chromadb's, leaving out nowline's companion collections."""
+        total = await self._client.count_collections()
+        if total == 0:
+            return 0
+        everything = await self._client.list_collections()
+        return sum(1 for c in everything if not is_companion(c.name))
 
     async def delete_collection(self, name: str) -> None:
         """Delete a collection and its records, as chromadb's (records first: chroma#7594)."""
         collection = await self._client.get_collection(name=name)
         await run_async(drain_flow(), AsyncStore(collection))
         await self._client.delete_collection(name=name)
+        with contextlib.suppress(NotFoundError):  # its generation mark goes with it
+            await self._client.delete_collection(name=companion_name(collection.id))
 
 
 # Forward every other method of chromadb's async client API explicitly (see client.py).

@@ -10,9 +10,10 @@ store's writer lock first. Attributes it does not name (a later chromadb's new m
 
 from __future__ import annotations
 
+import contextlib
 import weakref
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 from uuid import UUID
 
 from chromadb.api import AsyncClientAPI, ClientAPI
@@ -36,6 +37,7 @@ from ._io.chroma import local_store
 from ._io.execute import SyncStore, run_sync
 from ._io.flows import drain_flow
 from ._io.lock import hold_writer_lock
+from ._io.mark import companion_name, is_companion
 from ._rules import verbs as V
 from .collection import Collection, Options
 from .errors import InvalidInput
@@ -43,10 +45,27 @@ from .errors import InvalidInput
 if TYPE_CHECKING:
     from .aio import AsyncClient, AsyncCollection
 
-__all__ = ["INSTRUMENTED", "Client", "WrapOptions", "instrumented", "wrap"]
+__all__ = ["INSTRUMENTED", "Client", "WrapOptions", "instrumented", "visible_page", "wrap"]
+
+T = TypeVar("T")
 
 INSTRUMENTED: weakref.WeakSet[Any] = weakref.WeakSet()
 """The clients that instrument() wrapped: wrap() of one re-wraps its chromadb client."""
+
+
+def visible_page(
+    everything: Sequence[T], page: Sequence[T], limit: int | None, offset: int | None
+) -> Sequence[T]:
+    """Return a page of ``list_collections`` as if nowline's companion collections were absent.
+
+    ``page`` is chromadb's own answer for ``limit`` and ``offset`` (its checks ran on them);
+    where the store holds companions, the page is cut again from ``everything`` without them.
+    """
+    if not any(is_companion(getattr(c, "name", None)) for c in everything):
+        return page
+    kept = [c for c in everything if not is_companion(getattr(c, "name", None))]
+    start = offset or 0
+    return kept[start : None if limit is None else start + limit]
 
 
 def instrumented(client: object) -> bool:
@@ -132,8 +151,21 @@ class Client(ClientFacade[ClientAPI], ClientAPI):
     def list_collections(
         self, limit: int | None = None, offset: int | None = None
     ) -> Sequence[Collection]:
-        """List the collections, wrapped, as chromadb's ``list_collections``."""
-        return [self._wrap(c) for c in self._client.list_collections(limit=limit, offset=offset)]
+        """List the collections, wrapped, as chromadb's ``list_collections``.
+
+        The companion collections that hold nowline's generation marks are left out.
+        """
+        page = self._client.list_collections(limit=limit, offset=offset)
+        if limit is not None or offset is not None:
+            page = visible_page(self._client.list_collections(), page, limit, offset)
+        return [self._wrap(c) for c in page if not is_companion(c.name)]
+
+    def count_collections(self) -> int:
+        """Count the collections, as chromadb's, leaving out nowline's companion collections."""
+        total = self._client.count_collections()
+        if total == 0:
+            return 0
+        return sum(1 for c in self._client.list_collections() if not is_companion(c.name))
 
     def delete_collection(self, name: str) -> None:
         """Delete a collection and all its records, as chromadb's.
@@ -146,6 +178,8 @@ class Client(ClientFacade[ClientAPI], ClientAPI):
         self._writing()
         run_sync(drain_flow(), SyncStore(collection, None))
         self._client.delete_collection(name=name)
+        with contextlib.suppress(NotFoundError):  # its generation mark goes with it
+            self._client.delete_collection(name=companion_name(collection.id))
 
     def reset(self) -> bool:
         """Reset the store, as chromadb's (when its settings allow it)."""

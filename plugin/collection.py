@@ -10,6 +10,7 @@ or write path (``_flows``), return chromadb's shapes.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -23,13 +24,16 @@ from . import models
 from ._facade import Facade, Options, Path
 from ._io.chroma import local_store
 from ._io.execute import SyncStore, run_sync
+from ._io.freshness import retry_delays
 from ._io.snapshot import save_at_exit
 from ._rules import verbs as V
 from ._rules.guard import guard_call, raise_if_stale
-from .errors import InvalidInput
+from .errors import InvalidInput, NowlineError
 from .models import annotated
 
 __all__ = ["Collection", "Options"]
+
+logger = logging.getLogger("nowline")
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -316,9 +320,11 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
 
         For long-running work that must hear about new corrections (a plan made an hour ago
         may name a string corrected since). It catches up as reads do (see the README's
-        "Freshness": the same listings and bounds), every ``poll_seconds`` (default: the
-        wrapper's refresh interval), and blocks until something changed. Changes made by
-        this wrapper are reported too.
+        "Freshness": the generation mark and its bounds), every ``poll_seconds`` (default: the
+        wrapper's ``refresh_seconds``), and blocks until something changed. Changes made by
+        this wrapper are reported too. A store that cannot be reached (a server restarting)
+        is tried again with backoff (0.5 s, doubling to 30 s), and what changed meanwhile is
+        reported once it answers.
 
         Args:
             poll_seconds: seconds between catch-ups (> 0), or None for the refresh interval.
@@ -328,11 +334,23 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
         """
         wait = self._poll_seconds(poll_seconds)
 
+        def step(baseline: Any) -> Any:
+            """One catch-up; a store that cannot be reached is tried again, with backoff."""
+            for delay in retry_delays():
+                try:
+                    return self._run(self._changes_path(baseline))
+                except NowlineError:
+                    raise
+                except Exception:  # the store went away (a server restarting, say)
+                    logger.warning("Reading the corrections failed; trying again.", exc_info=True)
+                    time.sleep(delay)
+            raise AssertionError("unreachable")  # pragma: no cover
+
         def steps() -> Iterator[models.CorrectionChange]:
-            _, baseline = self._run(self._changes_path(None))
+            _, baseline = step(None)
             while True:
                 time.sleep(wait)
-                found, baseline = self._run(self._changes_path(baseline))
+                found, baseline = step(baseline)
                 yield from found
 
         return steps()

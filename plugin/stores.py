@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from ._io.mark import is_companion
 from .errors import (
     AmbiguousCollection,
     CollectionNotFound,
@@ -239,7 +240,7 @@ def open_collection(
             "open_collection() takes a folder, a server URL, a nowline.stores.Store or a "
             f"chromadb client, not {type(store).__name__}."
         )
-    names = sorted(c.name for c in client.list_collections())
+    names = sorted(c.name for c in client.list_collections() if not is_companion(c.name))
     name = _pick(names, name, where, create)
     if name not in names:
         check_collection_name(name, where)

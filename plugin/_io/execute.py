@@ -19,7 +19,23 @@ from typing import Any, TypeVar
 
 from .drive import drive, drive_async
 from .lock import hold_writer_lock
-from .ops import Background, Count, Delete, Embed, Flow, Get, Lock, Modify, Op, Query, Work, Write
+from .mark import AsyncMarks, SyncMarks
+from .ops import (
+    Background,
+    Count,
+    Delete,
+    Embed,
+    Flow,
+    Get,
+    Lock,
+    Modify,
+    Op,
+    Query,
+    ReadMark,
+    Work,
+    Write,
+    WriteMark,
+)
 
 __all__ = ["RACE_RETRIES", "AsyncStore", "SyncStore", "run_async", "run_sync"]
 
@@ -131,9 +147,20 @@ class SyncStore:
         """Serve ``collection`` (a chromadb Collection); ``writer_path`` is a local store's."""
         self._col = collection
         self._writer_path = writer_path
+        self._marks: SyncMarks | None = None
+
+    def marks(self) -> SyncMarks:
+        """Return the collection's mark I/O (made at first use)."""
+        if self._marks is None:
+            self._marks = SyncMarks(self._col, self._writer_path)
+        return self._marks
 
     def execute(self, op: Op) -> Any:
         """Carry out ``op`` and return its result."""
+        if isinstance(op, ReadMark):
+            return self.marks().read()
+        if isinstance(op, WriteMark):
+            return self.marks().write(op.value)
         request = _request(self._col, op)
         if request is not None:
             call, kwargs = request
@@ -159,9 +186,20 @@ class AsyncStore:
     def __init__(self, collection: Any) -> None:
         """Serve ``collection`` (a chromadb AsyncCollection)."""
         self._col = collection
+        self._marks: AsyncMarks | None = None
+
+    def marks(self) -> AsyncMarks:
+        """Return the collection's mark I/O (made at first use)."""
+        if self._marks is None:
+            self._marks = AsyncMarks(self._col, None)
+        return self._marks
 
     async def execute(self, op: Op) -> Any:
         """Carry out ``op`` and return its result."""
+        if isinstance(op, ReadMark):
+            return await self.marks().read()
+        if isinstance(op, WriteMark):
+            return await self.marks().write(op.value)
         request = _request(self._col, op)
         if request is not None:
             call, kwargs = request

@@ -67,7 +67,15 @@ from ..models import (
     Trip,
 )
 from ..render import strip_annotation
-from .freshness import Freshness, list_flow, load_flow, refresh_flow, verify_flow
+from .freshness import (
+    Freshness,
+    Shared,
+    load_flow,
+    marked_flow,
+    marking_flow,
+    observe,
+    refresh_flow,
+)
 from .guards import persons_flow, suggestions_flow, unreached_flow
 from .guards import preview_flow as guards_preview_flow
 from .ops import Count, Delete, Embed, Flow, Get, Lock, Modify, Query, Work, Write
@@ -108,70 +116,62 @@ class Core:
     max_reach: float | int | None
     max_batch: int
     text_key: str | None = None
-    checked_missing: set[str] = field(default_factory=set)
+    shared: Shared | None = field(default=None, repr=False)
 
     def refresh(self, force: bool = False) -> Flow[bool]:
-        """Catch up with corrections changed elsewhere, if due (see ``refresh_flow``)."""
+        """Read the generation mark if due and catch up if it changed (``refresh_flow``)."""
         return refresh_flow(
             self.fresh, self.registry, self.legacy_key, force=force, text_key=self.text_key
         )
 
     def verify(self, ids: Iterable[str]) -> Flow[bool]:
-        """Read these corrections back by id and take in any change (see ``verify_flow``)."""
-        return verify_flow(self.registry, self.legacy_key, ids, self.text_key)
+        """Before an operation uses these corrections: the one freshness check, bounded once.
+
+        It is :meth:`refresh`: the mark is read if ``refresh_seconds`` has passed, and the
+        registry catches up if the mark changed. Returns whether the registry changed (the
+        caller recomputes what it shows).
+        """
+        return self.refresh()
+
+    def marking(self, changes: object) -> Flow[tuple[bool, str] | None]:
+        """Before a write's records change: a *writing* mark, if it changes a correction."""
+        if not changes:
+            return None
+        return (yield from marking_flow(self.fresh))
+
+    def marked(self, token: tuple[bool, str] | None) -> Flow[None]:
+        """After a write's records changed: a *done* mark, if :meth:`marking` wrote one."""
+        if token is not None:
+            yield from marked_flow(self.fresh, token, self.registry)
 
 
-def load(core: Core, snapshot: str | None = None) -> Flow[None]:
-    """Load the collection's corrections (at wrap time)."""
-    yield from load_flow(core.fresh, core.registry, core.legacy_key, snapshot, core.text_key)
+def load(core: Core, snapshot: str | None = None, *, save: bool = True) -> Flow[None]:
+    """Load the collection's corrections (the first wrapper of a collection in a process).
+
+    A later wrapper of the same collection shares the registry (:func:`freshness.shared`)
+    and only reads the mark.
+    """
+    shared = core.shared
+    if shared is not None and shared.loaded:
+        yield from core.refresh()
+        return
+    yield from load_flow(
+        core.fresh, core.registry, core.legacy_key, snapshot, core.text_key, save=save
+    )
+    if shared is not None:
+        shared.loaded = True
 
 
 # ------------------------------------------------------------------------- reading
 
 
-def _observe(core: Core, records: Iterable[Record]) -> Flow[None]:
-    """Take in what a read shows about corrections: new ones, retractions, unknown links.
+def _observe(core: Core, records: Iterable[Record], since: int) -> Flow[None]:
+    """Take in what a read shows about corrections (``freshness.observe``), then refresh.
 
-    A correction that a read returns and the registry does not hold or holds otherwise (its
-    strings, scope, time, retraction or text changed, by a plain chromadb client too), and a
-    record the registry holds as a correction that no longer is one, is read again by id and
-    taken in at once (the row itself may be older than a change another thread made
-    meanwhile). A stored link that names a correction the registry does not hold, or holds
-    as retracted, is read by id too (once per such id). Then a refresh runs if one is due.
+    ``since`` is the registry's version before the read began.
     """
-    recheck: list[str] = []
-    for record in records:
-        meta = record.metadata
-        if not meta:
-            continue
-        held = core.registry.get(record.id)
-        if (R.is_correction(meta) or held is not None) and _differs(held, record, core.legacy_key):
-            recheck.append(record.id)
-        links = meta.get(R.BY)
-        for cid in links if isinstance(links, list) else ():
-            if (
-                isinstance(cid, str)
-                and not core.registry.is_active(cid)
-                and cid not in core.checked_missing
-            ):
-                core.checked_missing.add(cid)
-                recheck.append(cid)
-    if recheck:
-        yield from core.verify(recheck)
+    observe(core.registry, core.legacy_key, records, since)
     yield from core.refresh()
-
-
-def _differs(held: CorrectionInfo | None, record: Record, legacy_key: str | None) -> bool:
-    """Return whether a record read with its metadata shows another correction than ``held``.
-
-    The text is compared only when the read returned it.
-    """
-    found = correction_info(record, legacy_key)
-    if found is None or held is None:
-        return found is not held
-    if record.document is None:
-        found = found._replace(document=held.document)
-    return found != held
 
 
 def _states(
@@ -222,9 +222,10 @@ def get_flow(
     include: list[str],
 ) -> Flow[dict[str, Any]]:
     """Read records as chromadb's ``get`` (paged past Chroma's row limit), keys removed."""
+    since = core.registry.version
     result = yield from read_range(ids, where, limit, offset, where_document, include)
     if "metadatas" in include:
-        yield from _observe(core, records_of(result, core.text_key))
+        yield from _observe(core, records_of(result, core.text_key), since)
     return _strip_rows(result)
 
 
@@ -241,6 +242,7 @@ def query_flow(core: Core, req: QueryRequest) -> Flow[dict[str, Any]]:
         embeddings, _ = yield Embed(req.record_set, is_query=True)
     include = list(req.include)
     wanted = tuple(dict.fromkeys([*include, "documents", "metadatas"]))
+    since = core.registry.version
     result = yield Query(
         embeddings=embeddings,
         ids=req.ids,
@@ -256,7 +258,7 @@ def query_flow(core: Core, req: QueryRequest) -> Flow[dict[str, Any]]:
         )
     ]
     flat = [r for row in rows for r, _ in row]
-    yield from _observe(core, flat)
+    yield from _observe(core, flat, since)
     verdicts = iter((yield from _states(core, flat)))
     docs_out: list[list[Any]] = []
     metas_out: list[list[Any]] = []
@@ -298,6 +300,7 @@ def recall_flow(
     embeddings, _ = yield Embed(record_set, is_query=True)
     fetch = n_results
     while True:
+        since = core.registry.version
         res = yield Query(
             embeddings=embeddings,
             ids=None,
@@ -316,7 +319,7 @@ def recall_flow(
                 strict=True,
             )
         ]
-        yield from _observe(core, (r for r, _ in row))
+        yield from _observe(core, (r for r, _ in row), since)
         kept = [(r, d) for r, d in row if as_of is None or R.time_of(r.metadata) <= as_of]
         verdicts = yield from _states(core, [r for r, _ in kept], as_of)
         hits: list[Hit] = []
@@ -332,8 +335,9 @@ def recall_flow(
 
 def hits_flow(core: Core, ids: Sequence[str], as_of: float | None) -> Flow[list[Hit]]:
     """Return the records with these ids as hits (no distance), in the order given."""
+    since = core.registry.version
     found = yield from read_by_ids(ids, text_key=core.text_key)
-    yield from _observe(core, found.values())
+    yield from _observe(core, found.values(), since)
     records = [found[rid] for rid in ids if rid in found]
     verdicts = yield from _states(core, records, as_of)
     return [
@@ -688,6 +692,7 @@ def write_flow(
     if req.needs_embedding:
         embeddings = embedded
     yield Lock()
+    token = yield from core.marking(plan.put or plan.drop)
     started = now()
     for m in final:
         if m and R.CHANGED in m:
@@ -709,7 +714,7 @@ def write_flow(
     for cid in plan.drop:
         core.registry.drop(cid)
     now_reviving = _revived_by(core.registry, plan.put)
-    core.fresh.changed_here([*(i.id for i in plan.put), *plan.drop])
+    yield from core.marked(token)
     regained = yield from _regained(core, [c for c in was_reviving if c not in now_reviving])
     yield from _relink(
         core,
@@ -821,11 +826,12 @@ def delete_flow(
     corrections = [r.id for r in records_of(doomed) if R.is_correction(r.metadata)]
     corrections += [i for i in doomed["ids"] if i in core.registry and i not in corrections]
     yield Lock()
+    token = yield from core.marking(corrections)
     result = yield Delete(ids=ids, where=where, where_document=where_document, limit=limit)
     reviving = _revived_by(core.registry, _infos(core, corrections))
     for cid in corrections:
         core.registry.drop(cid)
-    core.fresh.changed_here(corrections)
+    yield from core.marked(token)
     regained = yield from _regained(core, [c for c in reviving if c not in corrections])
     yield from _relink(core, corrections, reached=regained)
     return cast(DeleteResult, result)
@@ -851,6 +857,7 @@ def retract_flow(core: Core, correction_id: str) -> Flow[bool]:
         yield from core.verify([correction_id])
         return False
     yield Lock()
+    token = yield from core.marking(True)
     when = now()
     yield Write(
         "update",
@@ -869,7 +876,7 @@ def retract_flow(core: Core, correction_id: str) -> Flow[bool]:
     reviving = _revived_by(core.registry, _infos(core, [correction_id]))
     if info is not None:
         core.registry.put(info._replace(retracted=when, marked=True))
-    core.fresh.changed_here([correction_id])
+    yield from core.marked(token)
     # The strings it revived (a rename back) are outdated again: their corrections reach anew.
     regained = yield from _regained(core, reviving)
     yield from _relink(core, [correction_id], reached=regained)
@@ -880,18 +887,20 @@ def repair_flow(core: Core) -> Flow[RepairReport]:
     """Rebuild every link from the documents and store what differs.
 
     It also marks every correction written around nowline (``nowline_correction``), so that
-    every process's listing finds it from then on.
+    every process's listing finds it from then on, and it writes a fresh generation mark
+    (every process catches up with what it found, and a writing mark left by a writer that
+    died mid-write is settled).
     """
     start = time.perf_counter()
     records = yield from read_all(text_key=core.text_key)
     infos = yield Work(R.correction_infos, (records, core.legacy_key))
     core.registry.replace_all(infos)
     plan = yield Work(repair_plan, (records, core.registry, core.legacy_key, now()))
+    yield Lock()
+    token = yield from core.marking(True)
     if plan.ids:
-        yield Lock()
         yield from _update_metadatas(core, plan.ids, plan.metas)
-    yield from list_flow(core.fresh, core.registry, core.legacy_key, True, core.text_key)
-    core.fresh.changed_here(plan.ids)
+    yield from core.marked(token)
     return RepairReport(
         records=len(records),
         corrections=len(infos),

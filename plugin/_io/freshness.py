@@ -1,33 +1,38 @@
-"""Registry freshness: what a process knows of the corrections, and when it reads them again.
+"""Registry freshness: what a process knows of the corrections, and when it catches up.
 
-Corrections change through this wrapper, through other wrappers of this process, through other
-processes (over a Chroma server), and around nowline altogether (the raw collection, a plain
-chromadb client). The protocol has two parts, and neither trusts a clock, a stamp or a cache:
+Corrections change through this process, through other processes (over a Chroma server, or a
+writer process of a local store) and around nowline altogether (the raw collection, a plain
+chromadb client). Three mechanisms keep a process's registry true to the store, and nothing
+else does:
 
-* **Verify on use.** Every correction that an operation shows (beneath a hit, in a trip, in a
-  chain) or stores a link to is read back by id in that operation, and taken in if it changed
-  (:func:`verify_flow`). So a deletion, retraction or edit of a correction is never shown, and
-  never linked, as it was: whatever the registry holds, the output is the store's.
-* **Listing.** Which corrections exist is learnt by listing the store's corrections (records
-  whose metadata has ``nowline_correction: True``; nowline marks every correction it writes,
-  and ``repair()`` marks those written around it): their ids at a *membership* refresh, which
-  finds additions and deletions, and their metadata at a *full* refresh, which finds every
-  other change. Each runs when a read needs it and its interval has passed: the wrapper's
-  ``refresh_seconds``, stretched so that listings take at most :data:`LISTING_SHARE` of a
-  reading process's time (a store with 100k corrections lists them in seconds), and never
-  longer than :data:`MAX_INTERVAL`. Wrappers of one collection in this process tell each
-  other which corrections they changed, so those are read at the next call.
+* **The generation mark** (:mod:`nowline._io.mark`). Every nowline write that changes a
+  correction writes a fresh random mark before and after the records change. A process reads
+  the mark before an operation uses what it knows, at most every ``refresh_seconds`` (0: before
+  every operation), and catches up (a listing of every correction) only when the mark differs
+  from the one it caught up under. So a change made through nowline anywhere is seen within
+  ``refresh_seconds`` plus one listing, whatever the number of corrections, and a store where
+  nothing changes costs one small read per interval and no listing.
+* **The snapshot** (:mod:`nowline._io.snapshot`): the registry as a process had it, with the
+  mark it was caught up under. It is used at start-up only while the store's mark equals that
+  one; then the process reads no listing.
+* **The resync**: a listing at a slow interval (:data:`RESYNC_SECONDS`, stretched so listings
+  take at most :data:`RESYNC_SHARE` of a process's time), for writes made around nowline,
+  which change no mark. A correction such a write adds is also taken in when a read returns
+  it (:func:`observe`), and ``repair()`` marks it and changes the mark.
 
-A correction written around nowline and never marked is found when a read returns it, and by
-``repair()``, which marks it. The bounds are stated in the README ("Freshness") and held by
-``tests/reliability/``.
+The states of a process (:class:`Freshness`): *unknown* (nothing caught up yet, or a catch-up
+that overlapped a write in this process: the next operation catches up), *caught up* under a
+mark (``mark``), and *settling* (caught up under a *writing* mark, whose write may not have
+landed: it catches up once more at the next read of the mark, then settles). One registry and
+one freshness serve every wrapper of a collection in a process (:func:`shared`).
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+import weakref
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -36,213 +41,128 @@ from chromadb.api.types import Where
 from .._rules import records as R
 from .._rules.records import CorrectionInfo, Record, correction_info
 from .._rules.registry import Registry
-from .ops import Background, Flow, Work
-from .reads import read_all, read_by_ids, read_ids
+from .mark import DONE, WRITING, new_mark, state_of
+from .ops import Background, Flow, ReadMark, Work, WriteMark
+from .reads import read_all, read_by_ids
 
 __all__ = [
-    "LISTING_SHARE",
-    "MAX_INTERVAL",
+    "MARKED",
+    "RESYNC_ENV",
+    "RESYNC_SECONDS",
+    "RESYNC_SHARE",
     "Freshness",
-    "list_flow",
+    "Shared",
+    "catch_up_flow",
     "load_flow",
+    "marked_flow",
+    "marking_flow",
+    "observe",
     "refresh_flow",
-    "verify_flow",
+    "retry_delays",
+    "shared",
 ]
 
-LISTING_SHARE = 0.1
-"""The largest share of a reading process's time that listings of corrections may take."""
+RESYNC_SECONDS = 60.0
+"""Seconds between the listings that find writes made around nowline (at the least); the
+environment variable ``NOWLINE_RESYNC_SECONDS`` sets another."""
 
-MAX_INTERVAL = 60.0
-"""Seconds: the longest a listing waits, however long it takes (the bounds' ceiling)."""
+RESYNC_ENV = "NOWLINE_RESYNC_SECONDS"
 
-TRIES = 5
-"""Reads of the same records before a refresh gives up on a registry that keeps changing."""
-
-_LOG = 1000
-"""Changes per collection this process remembers for its other wrappers."""
+RESYNC_SHARE = 0.1
+"""The largest share of a process's time that resync listings may take (stretches the interval)."""
 
 MARKED: Where = cast(Where, {R.CORRECTION: True})
-"""The filter that lists the store's corrections."""
+"""The filter that lists the store's corrections (nowline marks every correction it writes)."""
 
 
-class _Log:
-    """What the wrappers of one collection in this process changed, in order."""
+def resync_seconds() -> float:
+    """Return the resync interval's floor: ``NOWLINE_RESYNC_SECONDS``, else the default."""
+    import os
 
-    def __init__(self) -> None:
-        self.generation = 0
-        self.entries: list[tuple[int, tuple[str, ...]]] = []
+    try:
+        value = float(os.environ.get(RESYNC_ENV, RESYNC_SECONDS))
+    except ValueError:
+        return RESYNC_SECONDS
+    return value if 0 <= value < float("inf") else RESYNC_SECONDS
 
 
-_logs: dict[tuple[object, str], _Log] = {}
-_logs_lock = threading.Lock()
+def retry_delays(first: float = 0.5, longest: float = 30.0) -> Iterator[float]:
+    """Yield the waits between tries of a store that cannot be reached: doubling, capped."""
+    delay = first
+    while True:
+        yield delay
+        delay = min(delay * 2, longest)
 
 
 @dataclass
 class Freshness:
-    """One wrapper's knowledge of when it last listed the store's corrections."""
+    """What one process knows of a collection's mark, and when it last looked."""
 
-    key: tuple[object, str]
     refresh_seconds: float
-    last_members: float = -float("inf")  # time.monotonic() a membership listing last began
-    last_full: float = -float("inf")  # time.monotonic() a full listing last began
-    members_cost: float = 0.0  # seconds the last membership listing took
-    full_cost: float = 0.0  # seconds the last full listing took
-    seen: int = 0  # the generation of this process's change log taken in
-    _log: _Log = field(init=False, repr=False)
+    mark: str | None = None  # the store's mark the registry is caught up under
+    known: bool = False  # caught up at least once, and not overlapped since
+    settled: bool = True  # False: caught up once under a writing mark; once more is due
+    read_at: float = -float("inf")  # time.monotonic() the mark was last read
+    listed_at: float = -float("inf")  # time.monotonic() the last listing began
+    listed_wall: float = 0.0  # time.time() the last listing began (saved with the snapshot)
+    listing_cost: float = 0.0  # seconds the last listing took
+    listings: int = 0  # listings this process made (a count for tests and benchmarks)
+    snapshot: str | None = None  # where this process saves what it knows (None: nowhere)
+    saved: str | None = None  # the mark the last snapshot this process saved was taken under
 
-    def __post_init__(self) -> None:
-        """Join the change log of this collection in this process."""
-        with _logs_lock:
-            self._log = _logs.setdefault(self.key, _Log())
-            self.seen = self._log.generation
-
-    def interval(self, cost: float) -> float:
-        """Return how long a listing that took ``cost`` seconds waits before the next.
-
-        ``refresh_seconds=0`` lists at every read, whatever it costs (the caller's choice).
-        """
-        if self.refresh_seconds == 0:
-            return 0.0
-        return min(max(self.refresh_seconds, cost / LISTING_SHARE), MAX_INTERVAL)
-
-    def changed_here(self, ids: Iterable[str]) -> None:
-        """Record that this wrapper changed these corrections (other wrappers will read them)."""
-        changed = tuple(ids)
-        if not changed:
-            return
-        with _logs_lock:
-            log = self._log
-            caught_up = self.seen == log.generation
-            log.generation += 1
-            log.entries.append((log.generation, changed))
-            del log.entries[:-_LOG]
-            if caught_up:
-                self.seen = log.generation  # this wrapper's registry already holds them
-
-    def changed_elsewhere(self) -> tuple[int, list[str] | None]:
-        """Return the log's generation and the ids other wrappers changed since this one looked.
-
-        None instead of ids: more changes than the log keeps (the caller lists everything).
-        """
-        with _logs_lock:
-            log = self._log
-            if self.seen == log.generation:
-                return self.seen, []
-            newer = [ids for gen, ids in log.entries if gen > self.seen]
-            if len(newer) < log.generation - self.seen:
-                return log.generation, None
-            return log.generation, [i for ids in newer for i in ids]
+    def resync_interval(self) -> float:
+        """Return the seconds between resync listings (for writes made around nowline)."""
+        return max(resync_seconds(), self.listing_cost / RESYNC_SHARE)
 
     def bounds(self) -> tuple[float, float]:
-        """Return the seconds within which additions and deletions, and other edits, are seen.
+        """Return the seconds within which changes made elsewhere are seen, as measured.
 
-        Measured from the moment a change is visible in Chroma, for a wrapper that keeps
-        reading: a listing's interval plus the time it takes.
+        The first is for changes made through nowline (``refresh_seconds`` plus a listing),
+        the second for writes made around nowline (the resync interval plus a listing).
         """
-        members = self.interval(self.members_cost) + self.members_cost
-        full = self.interval(self.full_cost) + self.full_cost
-        return min(members, full), full
+        return (
+            self.refresh_seconds + self.listing_cost,
+            self.resync_interval() + self.listing_cost,
+        )
+
+    def due(self, mark: str | None, now: float) -> bool:
+        """Return whether a process that has just read ``mark`` must catch up."""
+        return (
+            not self.known
+            or mark != self.mark
+            or not self.settled
+            or now - self.listed_at >= self.resync_interval()
+        )
 
 
-def _take_in(
-    registry: Registry,
-    legacy_key: str | None,
-    read: Callable[[], Flow[tuple[Iterable[Record], Iterable[str]]]],
-) -> Flow[bool | None]:
-    """Run a read of corrections and take in what it shows, consistently with writes.
+@dataclass
+class Shared:
+    """What every wrapper of one collection in a process shares: its registry and freshness."""
 
-    ``read`` returns the records it found and the ids it found to be no correction now. A
-    read that overlapped a change of the registry (a write in another thread or task) may be
-    older than what the registry holds; it is read again (see :meth:`Registry.reconcile`).
-    Returns whether the registry changed, or None when it kept changing for :data:`TRIES`
-    reads (the caller leaves the refresh due).
+    registry: Registry
+    fresh: Freshness
+    loaded: bool = False
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+
+_shared: weakref.WeakValueDictionary[tuple[object, ...], Shared] = weakref.WeakValueDictionary()
+_shared_lock = threading.Lock()
+
+
+def shared(key: tuple[object, ...], refresh_seconds: float) -> Shared:
+    """Return the registry and freshness of a collection in this process (one per collection).
+
+    ``key`` names the store, the collection and what changes how corrections are read (the
+    legacy scope key, ``text_key``). The wrapper with the smallest ``refresh_seconds`` sets
+    how often the mark is read.
     """
-    for _ in range(TRIES):
-        since = registry.version
-        records, missing = yield from read()
-        found: dict[str, CorrectionInfo | None] = dict.fromkeys(missing)
-        found.update((r.id, correction_info(r, legacy_key)) for r in records)
-        changed = registry.reconcile(found, since)
-        if changed is not None:
-            return changed
-    return None
-
-
-def _by_ids(
-    ids: Sequence[str], text_key: str | None
-) -> Flow[tuple[Iterable[Record], Iterable[str]]]:
-    """Read records by id; return those found and the ids not found."""
-    found = yield from read_by_ids(ids, text_key=text_key)
-    return found.values(), [i for i in ids if i not in found]
-
-
-def verify_flow(
-    registry: Registry, legacy_key: str | None, ids: Iterable[str], text_key: str | None = None
-) -> Flow[bool]:
-    """Read the corrections an operation is about to show or link by id; fix the registry.
-
-    A correction deleted, edited or retracted anywhere since this process last looked is
-    dropped or updated before it is used. Returns whether the registry changed (the caller
-    recomputes what it shows).
-    """
-    wanted = sorted(set(ids))
-    if not wanted:
-        return False
-    return bool((yield from _take_in(registry, legacy_key, lambda: _by_ids(wanted, text_key))))
-
-
-def _same(held: CorrectionInfo, row: Record, legacy_key: str | None) -> bool:
-    """Return whether a listed row's metadata shows the correction as the registry holds it.
-
-    A row listed without its text (the document was not read) is compared with the held text.
-    """
-    text = row.document if row.document is not None else held.document
-    return correction_info(Record(row.id, text, row.metadata), legacy_key) == held
-
-
-def list_flow(
-    fresh: Freshness,
-    registry: Registry,
-    legacy_key: str | None,
-    full: bool,
-    text_key: str | None = None,
-) -> Flow[bool]:
-    """List the store's corrections and take in what changed; return whether anything did.
-
-    A membership listing reads ids only: listed ids the registry lacks are read in full,
-    held ones no longer listed are read by id (deleted, or no correction now). A full listing
-    reads metadata too, and re-reads every row whose metadata shows something the registry
-    does not hold. Corrections the registry found in reads (written around nowline, never
-    marked) are not listed; they are kept, and verified whenever they are used.
-    """
-    started = time.monotonic()
-
-    def listing() -> Flow[tuple[Iterable[Record], Iterable[str]]]:
-        held = registry.held()
-        if full:
-            rows = yield from read_all(where=MARKED, include=("metadatas",), text_key=text_key)
-            listed: dict[str, Record | None] = {r.id: r for r in rows}
-            stale = [
-                i
-                for i, row in listed.items()
-                if i not in held or not _same(held[i], cast(Record, row), legacy_key)
-            ]
-        else:
-            listed = dict.fromkeys((yield from read_ids(MARKED)))
-            stale = [i for i in listed if i not in held]
-        gone = [i for i, info in held.items() if i not in listed and info.marked]
-        return (yield from _by_ids(sorted(set(stale) | set(gone)), text_key))
-
-    taken = yield from _take_in(registry, legacy_key, listing)
-    cost = time.monotonic() - started
-    if taken is None:
-        return True
-    fresh.last_members = started
-    fresh.members_cost = cost if not full else fresh.members_cost
-    if full:
-        fresh.last_full = started
-        fresh.full_cost = cost
-    return bool(taken)
+    with _shared_lock:
+        found = _shared.get(key)
+        if found is None:
+            found = Shared(Registry(), Freshness(refresh_seconds=refresh_seconds))
+            _shared[key] = found
+        found.fresh.refresh_seconds = min(found.fresh.refresh_seconds, refresh_seconds)
+        return found
 
 
 def refresh_flow(
@@ -253,23 +173,152 @@ def refresh_flow(
     force: bool = False,
     text_key: str | None = None,
 ) -> Flow[bool]:
-    """Catch up with changes made elsewhere, as far as the listings' intervals ask.
+    """Read the mark if ``refresh_seconds`` has passed, and catch up if it must.
 
-    First the corrections other wrappers of this process changed (read by id); then a full
-    listing if its interval has passed (or ``force``), else a membership listing if its
-    interval has passed. Returns whether the registry changed.
+    ``force`` reads the mark and lists the corrections whatever they say (``corrections()``,
+    a watcher's first read). Returns whether the registry changed.
     """
-    generation, ids = fresh.changed_elsewhere()
-    changed = False
-    if ids:
-        changed = yield from verify_flow(registry, legacy_key, ids, text_key)
     now = time.monotonic()
-    if force or ids is None or now - fresh.last_full >= fresh.interval(fresh.full_cost):
-        changed |= yield from list_flow(fresh, registry, legacy_key, True, text_key)
-    elif now - fresh.last_members >= fresh.interval(fresh.members_cost):
-        changed |= yield from list_flow(fresh, registry, legacy_key, False, text_key)
-    fresh.seen = max(fresh.seen, generation)
+    if (
+        not force
+        and fresh.known
+        and now - fresh.read_at < fresh.refresh_seconds
+        and now - fresh.listed_at < fresh.resync_interval()
+    ):
+        return False
+    mark = yield ReadMark()
+    fresh.read_at = now
+    if not force and not fresh.due(mark, now):
+        return False
+    return (yield from catch_up_flow(fresh, registry, legacy_key, mark, text_key))
+
+
+def catch_up_flow(
+    fresh: Freshness,
+    registry: Registry,
+    legacy_key: str | None,
+    mark: str | None,
+    text_key: str | None = None,
+) -> Flow[bool]:
+    """List every correction and take in what changed; ``mark`` was read before the listing.
+
+    The listing reads the marked corrections' documents and metadata (an edit of a
+    correction's text is a change like any other); a correction the registry holds that the
+    listing lacks (deleted, or written around nowline and never marked) is read by id. A
+    listing that overlapped a change of the registry in this process (a write in another
+    thread) is not taken in: the next operation catches up again.
+    """
+    started, wall = time.monotonic(), time.time()
+    since = registry.version
+    rows = yield from read_all(where=MARKED, text_key=text_key)
+    found: dict[str, CorrectionInfo | None] = dict((yield Work(_infos_by_id, (rows, legacy_key))))
+    held = registry.held()
+    unlisted = [i for i in held if i not in found]
+    if unlisted:
+        extra = yield from read_by_ids(unlisted, text_key=text_key)
+        for cid in unlisted:
+            row = extra.get(cid)
+            found[cid] = None if row is None else correction_info(row, legacy_key)
+    changed = registry.reconcile(found, since)
+    fresh.listings += 1
+    fresh.listing_cost = time.monotonic() - started
+    fresh.listed_at, fresh.listed_wall = started, wall
+    if changed is None:
+        fresh.known = False
+        return True
+    fresh.settled = state_of(mark) != WRITING or (fresh.mark == mark and not fresh.settled)
+    fresh.mark = mark
+    fresh.known = True
+    yield from _save(fresh, registry, listed=True)
     return changed
+
+
+def _save(fresh: Freshness, registry: Registry, listed: bool = False) -> Flow[None]:
+    """Save the registry as a snapshot in the background, where it is caught up.
+
+    Only under a *done* mark, where this process may write snapshots
+    (``NOWLINE_SNAPSHOT_WRITE``), and when the snapshot would say something new: a mark the
+    last one this process saved did not have, or a newer listing (``listed``: a new process
+    then knows the writes made around nowline that this listing found).
+    """
+    from . import snapshot as _snapshot
+
+    if (
+        fresh.snapshot is None
+        or not (fresh.known and fresh.settled)
+        or state_of(fresh.mark) != DONE
+        or (fresh.saved == fresh.mark and not listed)
+        or not _snapshot.writes()
+    ):
+        return
+    fresh.saved = fresh.mark
+    state = yield Work(_snapshot.state_of, (registry, fresh))
+    _snapshot.save_meanwhile(fresh.snapshot, state)
+
+
+def _infos_by_id(
+    rows: Sequence[Record], legacy_key: str | None
+) -> dict[str, CorrectionInfo | None]:
+    """Return the correction each listed row is (None: marked, but no correction now)."""
+    return {r.id: correction_info(r, legacy_key) for r in rows}
+
+
+def observe(registry: Registry, legacy_key: str | None, rows: Iterable[Record], since: int) -> None:
+    """Take in what a read shows of corrections: one the registry lacks or holds otherwise.
+
+    A correction written around nowline (no mark changed) is seen as soon as a read returns
+    it; a record the registry holds as a correction that no longer is one is dropped.
+    ``since`` is the registry's version before the read: a read that overlapped a change of
+    the registry is not taken in (it may be older than what the registry holds).
+    """
+    found: dict[str, CorrectionInfo | None] = {}
+    for row in rows:
+        meta = row.metadata
+        held = registry.get(row.id)
+        if held is None and (not meta or R.DEPRECATES not in meta):
+            continue
+        info = correction_info(row, legacy_key)
+        if info is not None and row.document is None:
+            if held is None:
+                continue  # a row without its text cannot be taken in
+            info = info._replace(document=held.document)
+        if info != held:
+            found[row.id] = info
+    if found:
+        registry.reconcile(found, since)
+
+
+def marking_flow(fresh: Freshness) -> Flow[tuple[bool, str]]:
+    """Before the records of a write that changes a correction: write a *writing* mark.
+
+    Returns whether the registry was caught up with the store just before (the mark read
+    first equals the one it holds), and the mark written.
+    """
+    before = yield ReadMark()
+    writing = new_mark("writing")
+    yield WriteMark(writing)
+    return (fresh.known and fresh.settled and before == fresh.mark), writing
+
+
+def marked_flow(
+    fresh: Freshness, token: tuple[bool, str], registry: Registry | None = None
+) -> Flow[None]:
+    """After the records of a write that changes a correction: write a *done* mark.
+
+    Where no other writer's mark came between (the registry was caught up before, and the
+    writing mark is still the store's), this process's registry, which holds its own write,
+    is caught up under the new mark; otherwise its next operation catches up.
+    """
+    caught_up, writing = token
+    current = yield ReadMark()
+    done = new_mark("done")
+    yield WriteMark(done)
+    if caught_up and current == writing:
+        fresh.mark = done
+        if registry is not None:
+            yield from _save(fresh, registry)
+    else:
+        fresh.known = False
 
 
 def load_flow(
@@ -278,47 +327,46 @@ def load_flow(
     legacy_key: str | None,
     snapshot: str | None = None,
     text_key: str | None = None,
+    *,
+    save: bool = True,
 ) -> Flow[None]:
-    """Load the collection's corrections into ``registry`` (at wrap time).
+    """Load the collection's corrections into ``registry`` (when the first wrapper is made).
 
-    With a usable snapshot (:mod:`nowline._snapshot`), its corrections are a head start: the
-    store's ids are listed, a snapshot correction the store no longer lists is dropped, and
-    every listed correction the snapshot lacks or holds as retracted is read (a snapshot is
-    never the authority on what is retracted or deleted). Whatever else changed since it was
-    written is found by the first full listing, which is due within the same bound as in a
-    process that had been running. Without a snapshot every correction is read.
+    The mark is read first. A snapshot taken under the same *done* mark is the registry, and
+    no listing is read; otherwise every correction is listed, and (with ``save``) a snapshot is
+    written under the mark read before the listing.
     """
     from . import snapshot as _snapshot
 
-    if snapshot is not None:
+    now = time.monotonic()
+    mark = yield ReadMark()
+    fresh.read_at = now
+    if snapshot is not None and state_of(mark) == "done":
         saved = yield Work(_snapshot.read, (snapshot,))
-        if saved is not None:
-            started = time.monotonic()
+        if saved is not None and saved.mark == mark:
             registry.replace_all(saved.infos)
             yield from _build_meanwhile(registry)
-            listed = set((yield from read_ids(MARKED)))
-            held = registry.held()
-            wanted = [i for i in listed if i not in held or held[i].retracted is not None]
-            wanted += [i for i in held if i not in listed]
-            taken = yield from _take_in(
-                registry, legacy_key, lambda: _by_ids(sorted(wanted), text_key)
-            )
-            if taken is not None:
-                fresh.last_members = fresh.last_full = started
-                fresh.members_cost = time.monotonic() - started
-                # The first full listing is due as it would be in a process that had been
-                # listing all along (the snapshot's writer measured what one costs).
-                fresh.full_cost = saved.full_cost
-                return
-    started = time.monotonic()
+            fresh.mark, fresh.known, fresh.settled = mark, True, True
+            # The snapshot stands for the listing it was taken from: the resync is due when
+            # it would have been in the process that listed (at once where that is past, or
+            # where the listing's time is ahead of this clock).
+            age = time.time() - saved.listed
+            fresh.listed_wall = saved.listed
+            fresh.listed_at = now - age if 0 <= age < fresh.resync_interval() else -float("inf")
+            fresh.snapshot, fresh.saved = (snapshot if save else None), mark
+            return
+    started, wall = time.monotonic(), time.time()
     records = yield from read_all(where=MARKED, text_key=text_key)
     infos = yield Work(R.correction_infos, (records, legacy_key))
     registry.replace_all(infos)
     yield from _build_meanwhile(registry)
-    fresh.last_members = fresh.last_full = started
-    fresh.full_cost = time.monotonic() - started
-    if snapshot is not None:
-        yield Work(_snapshot.write, (snapshot, _snapshot.state_of(registry, fresh)))
+    fresh.listings += 1
+    fresh.listed_at, fresh.listed_wall = started, wall
+    fresh.listing_cost = time.monotonic() - started
+    fresh.mark, fresh.known = mark, True
+    fresh.settled = state_of(mark) != WRITING
+    fresh.snapshot = snapshot if save else None
+    yield from _save(fresh, registry)
 
 
 def _build_meanwhile(registry: Registry) -> Flow[None]:

@@ -25,8 +25,10 @@ __all__ = [
     "Modify",
     "Op",
     "Query",
+    "ReadMark",
     "Work",
     "Write",
+    "WriteMark",
 ]
 
 T = TypeVar("T")
@@ -131,11 +133,36 @@ class Background:
 
 
 @dataclass(frozen=True, slots=True)
+class ReadMark:
+    """Read the store's generation mark (:mod:`nowline._io.mark`); the result is it, or None."""
+
+
+@dataclass(frozen=True, slots=True)
+class WriteMark:
+    """Write a generation mark (the companion record, and a local store's file); no result."""
+
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
 class Lock:
     """Before a write: become this local store's only writer process (no-op on a server)."""
 
 
-Op = Get | Count | Query | Write | Delete | Modify | Embed | Work | Background | Lock
+Op = (
+    Get
+    | Count
+    | Query
+    | Write
+    | Delete
+    | Modify
+    | Embed
+    | Work
+    | Background
+    | Lock
+    | ReadMark
+    | WriteMark
+)
 """Every operation a flow may yield."""
 
 Flow = Generator[Op, Any, T]

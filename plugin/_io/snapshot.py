@@ -1,16 +1,18 @@
 """A snapshot of the correction registry beside the store, so a new process starts fast.
 
 Reading 100k corrections back from Chroma takes seconds, and every process that opens a store
-pays it. A snapshot holds the registry as a process last had it, in a JSON file: beside a local
-store (``<store>/nowline/<collection id>.registry.json``) or, for a server, in the user's cache
+pays it. A snapshot holds the registry as a process last had it, in a JSON file, with the
+generation mark (:mod:`nowline._io.mark`) it was caught up under: beside a local store
+(``<store>/nowline/<collection id>.registry.json``) or, for a server, in the user's cache
 folder (``$NOWLINE_CACHE_DIR``, else ``$XDG_CACHE_HOME/nowline``, else ``~/.cache/nowline``).
 
-A snapshot is a head start, never an authority (:func:`nowline._freshness.load_flow`): the
-store's list of corrections decides which exist, every correction the snapshot holds as
-retracted is read again, and whatever else differs is found by the first full listing, due
-as in a process that had been running. Nothing in it is a time or a position that could be
-from the future or from another store's history. A snapshot of another format, nowline
-version or collection is ignored.
+A snapshot is used only while the store's mark equals the one it holds
+(:func:`nowline._io.freshness.load_flow`): any change of a correction through nowline, a
+store restored from a backup, another store or another collection has another mark, and then
+the snapshot is ignored. A snapshot of another format, nowline version or collection, or with
+a value of the wrong type anywhere, is ignored too. It is written only under a mark that says
+the last write is done, never by a process told not to write one (``NOWLINE_SNAPSHOT_WRITE=0``:
+``nowline hook`` sets it, and so may a process on a read-only store).
 
 JSON, not pickle: the file lives where other programs can write, and must never run code.
 The corrections are stored by column (one list of ids, one of documents, ...), which parses
@@ -23,9 +25,9 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
-import math
 import os
 import tempfile
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import chain, repeat
@@ -37,11 +39,14 @@ from .._rules.records import CorrectionInfo
 from .._version import VERSION
 from ..matchers._gcpause import paused
 
-__all__ = ["Saved", "path_for", "read", "save_at_exit", "state_of", "write"]
+__all__ = ["WRITE_ENV", "Saved", "path_for", "read", "save_at_exit", "state_of", "write", "writes"]
 
 logger = logging.getLogger("nowline")
 
-FORMAT = 4
+FORMAT = 5
+
+WRITE_ENV = "NOWLINE_SNAPSHOT_WRITE"
+"""The environment variable that, set to ``0``, keeps a process from writing any snapshot."""
 
 _SUFFIX = ".registry.json"
 
@@ -51,7 +56,8 @@ class Saved:
     """What a snapshot holds."""
 
     collection: str
-    full_cost: float
+    mark: str
+    listed: float
     infos: list[CorrectionInfo]
 
 
@@ -75,8 +81,13 @@ def _version() -> str:
     return VERSION
 
 
+def writes() -> bool:
+    """Return whether this process may write snapshots (``NOWLINE_SNAPSHOT_WRITE`` is not 0)."""
+    return os.environ.get(WRITE_ENV, "1").strip() != "0"
+
+
 def state_of(registry: Any, fresh: Any) -> Any:
-    """Return the JSON-ready state to save for a registry and its freshness."""
+    """Return the JSON-ready state to save for a registry and the mark it is caught up under."""
     infos = registry.infos()
     # zip(*rows) transposes in C (an attribute read per field and correction took 0.2 s at 100k)
     transposed = zip(*infos, strict=True) if infos else ([] for _ in CorrectionInfo._fields)
@@ -84,13 +95,16 @@ def state_of(registry: Any, fresh: Any) -> Any:
     return {
         "format": FORMAT,
         "nowline": _version(),
-        "full_cost": fresh.full_cost,
+        "mark": fresh.mark,
+        "listed": fresh.listed_wall,  # when the listing it reflects began (time.time())
         "corrections": columns,  # tuples are written as JSON arrays
     }
 
 
 def write(path: str, state: dict[str, Any]) -> None:
     """Write a snapshot atomically (a reader sees the old file or the new one, never half)."""
+    if not writes():
+        return
     state = {**state, "collection": _collection_of(path)}
     folder = os.path.dirname(path)
     tmp = None
@@ -111,6 +125,43 @@ def write(path: str, state: dict[str, Any]) -> None:
                 os.remove(tmp)
 
 
+_pending: list[threading.Thread] = []
+_pending_lock = threading.Lock()
+
+
+def save_meanwhile(path: str, state: dict[str, Any]) -> None:
+    """Write a snapshot in a background thread (the state was taken already).
+
+    A process that catches up, or writes a correction, saves what it knows under the new mark
+    at once, so that a new process (the hook) starts from it; the caller does not wait for
+    the disk. The writes still running when the process exits are waited for (a few seconds
+    at most), so no half-written temporary file is left behind.
+    """
+    thread = threading.Thread(target=write, args=(path, state), name="nowline-snapshot")
+    thread.daemon = True
+    with _pending_lock:
+        _pending[:] = [t for t in _pending if t.is_alive()]
+        if not _pending:
+            import atexit
+
+            atexit.register(flush)
+        _pending.append(thread)
+    try:
+        thread.start()
+    except RuntimeError:  # no thread to be had (interpreter shutting down, limits)
+        write(path, state)
+
+
+def flush() -> None:
+    """Wait (briefly) for the snapshot writes still running (at exit, and in tests)."""
+    with _pending_lock:
+        threads = list(_pending)
+        _pending.clear()
+    for thread in threads:
+        if thread.is_alive():
+            thread.join(timeout=5.0)
+
+
 def _collection_of(path: str) -> str:
     """Return the collection id a snapshot's file name says it belongs to."""
     return os.path.basename(path).removesuffix(_SUFFIX)
@@ -129,14 +180,16 @@ def _read(path: str) -> Saved | None:
             state = orjson.loads(fh.read())
         if state.get("format") != FORMAT or state.get("nowline") != _version():
             return None
-        infos = _infos(state["corrections"])
-        cost = state["full_cost"]
-        if infos is None or type(cost) not in (int, float) or not 0 <= cost < math.inf:
+        mark, listed = state["mark"], state["listed"]
+        if type(mark) is not str or type(listed) not in (int, float) or listed != listed:
             return None
         collection = _collection_of(path)
         if state["collection"] != collection:
             return None  # a snapshot copied from another collection
-        return Saved(collection=collection, full_cost=float(cost), infos=infos)
+        infos = _infos(state["corrections"])
+        if infos is None:
+            return None
+        return Saved(collection=collection, mark=mark, listed=float(listed), infos=infos)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
@@ -252,10 +305,12 @@ def _token(value: Any) -> Any:
 def save_at_exit(core: Any, path: str | None) -> None:
     """Write the snapshot when the process exits, if the registry changed since it was read.
 
+    It is written only while the registry is caught up under a mark that says the last write
+    is done (``Freshness``): a registry that may lag the store is never saved as confirmed.
     Only a weak reference to the wrapper's state is kept, so a wrapper that is dropped early
     costs nothing at exit.
     """
-    if path is None:
+    if path is None or not writes():
         return
     import atexit
     import weakref
@@ -264,9 +319,15 @@ def save_at_exit(core: Any, path: str | None) -> None:
     loaded = core.registry.version
 
     def save() -> None:
+        from .mark import DONE
+        from .mark import state_of as mark_state
+
         state = ref()
         if state is None or state.registry.version == loaded:
             return
-        write(path, state_of(state.registry, state.fresh))
+        fresh = state.fresh
+        if not (fresh.known and fresh.settled and mark_state(fresh.mark) == DONE):
+            return
+        write(path, state_of(state.registry, fresh))
 
     atexit.register(save)

@@ -27,6 +27,7 @@ __all__ = [
     "CHANGED",
     "CORRECTION",
     "DEPRECATES",
+    "MARK",
     "NEW",
     "NOW",
     "OBSERVED_AT",
@@ -105,6 +106,9 @@ SOURCE_URL = "source_url"
 """User-facing, on corrections: a page about where it came from."""
 SCOPE_KEY = "nowline_scope_key"
 """On each correction: the scope key it was written with (absent: it applies in every scope)."""
+MARK = "nowline_mark"
+"""Not on records: the key of a companion collection's metadata that holds the generation mark
+(:mod:`nowline._io.mark`)."""
 
 Order = tuple[float, float, str]
 """The sort key of a correction: its time, then its write order, then its id."""

@@ -16,13 +16,14 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import re
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from ..matchers import Match, Matcher, fold
 from .records import CorrectionInfo, CorrectionScope, Order, Scoped
 
-__all__ = ["PlannedRegistry", "Registry"]
+__all__ = ["PlannedRegistry", "Registry", "narrowed"]
 
 logger = logging.getLogger("nowline")
 
@@ -120,6 +121,63 @@ def _automata_of(active: Iterable[CorrectionInfo]) -> _Automata:
     for matcher in built:
         matcher.prepare()
     return built
+
+
+_RUN = re.compile(r"[\w-]+")  # a maximal run of token characters (isalnum, "_" or "-")
+
+
+def _runs(text: str) -> set[str]:
+    """Return the maximal runs of token characters of a folded text."""
+    return set(_RUN.findall(text))
+
+
+def narrowed(infos: Iterable[CorrectionInfo], text: str) -> Registry:
+    """Return a registry of the corrections that can matter to what ``text`` trips.
+
+    A check of one text needs no automaton over every correction. Every token run of a
+    deprecated string (a maximal run of token characters) is, wherever the string occurs, a
+    token run of the text as well: inside the string it is delimited by the string's own
+    characters, and at its ends by the boundary rule. So a correction none of whose strings'
+    longest runs is among the text's runs cannot occur in it (a string without token
+    characters is always kept). To these are added, until nothing changes, what their lines
+    depend on: the corrections that can occur in their own texts (chains) and those that
+    hold one of their strings as a new value (rename backs). The matcher then decides on the
+    result, so ``trips_of(narrowed(infos, text), text, ...)`` equals the answer of the full
+    registry (a Hypothesis test holds that).
+    """
+    by_run: dict[str, list[CorrectionInfo]] = {}
+    always: list[CorrectionInfo] = []
+    holders: dict[str, list[CorrectionInfo]] = {}
+    for info in infos:
+        if info.retracted is not None:
+            continue
+        for value in info.replaced_by:
+            holders.setdefault(_key(value), []).append(info)
+        for phrase in info.deprecates:
+            runs = _runs(_key(phrase))
+            if runs:
+                by_run.setdefault(max(runs, key=len), []).append(info)
+            else:
+                always.append(info)
+    kept: dict[str, CorrectionInfo] = {}
+    todo = [text]
+    first = True
+    while todo:
+        found = [c for run in _runs(fold(todo.pop())) for c in by_run.get(run, ())]
+        if first:
+            found += always
+            first = False
+        for info in found:
+            if info.id in kept:
+                continue
+            kept[info.id] = info
+            todo.append(info.document)
+            for phrase in info.deprecates:
+                for holder in holders.get(_key(phrase), ()):
+                    if holder.id not in kept:
+                        kept[holder.id] = holder
+                        todo.append(holder.document)
+    return Registry(kept.values())
 
 
 class _Build:

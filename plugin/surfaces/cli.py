@@ -1671,8 +1671,10 @@ def hook_command(
     JSON, no store at --path: it never creates one, any error) it exits 2 with the reason on
     stderr, which blocks the call; --fail-open lets the call go ahead instead. Reads only.
     """
+    from ..fastpath import SNAPSHOT_WRITE_ENV
     from . import hook as agent_hook
 
+    os.environ[SNAPSHOT_WRITE_ENV] = "0"  # the hook only reads: it never writes a snapshot
     note = "--fail-open: the tool call goes ahead unchecked." if fail_open else ""
     with _failing_with(0 if fail_open else 2, "nowline hook could not check this tool call", note):
         event = agent_hook.parse_event(sys.stdin.buffer.read())

@@ -89,11 +89,26 @@ class HookEvent:
         return "\n".join(self.strings)
 
 
+# A repository given in two arguments, as GitHub's MCP servers pass it (``owner`` and ``repo``
+# for create_issue, push_files, fork_repository...): read as ``owner/repo`` too.
+_OWNER_KEYS = ("owner", "org", "organization")
+_REPO_KEYS = ("repo", "repository", "name")
+
+
+def _repositories(item: Mapping[Any, Any]) -> list[str]:
+    """Return ``owner/repo`` for each owner and repository an object gives as two strings."""
+    owners = [v for k in _OWNER_KEYS if isinstance(v := item.get(k), str) and v.strip()]
+    repos = [v for k in _REPO_KEYS if isinstance(v := item.get(k), str) and v.strip()]
+    return [f"{o.strip()}/{r.strip()}" for o in owners for r in repos]
+
+
 def json_strings(value: Any, *, skip: frozenset[str] = frozenset()) -> Iterator[str]:
     """Yield every string in parsed JSON, object keys included, in document order.
 
     JSON has no cycles, so every level is looked into (a tool's arguments can nest deeply).
-    The values of object keys in ``skip`` are left out (the keys themselves are yielded).
+    The values of object keys in ``skip`` are left out (the keys themselves are yielded). An
+    object that names a repository in two strings (``owner`` and ``repo``, ``org`` and
+    ``name``, ``owner`` and ``repository``) also yields ``owner/repo``, before its own strings.
     """
     stack: list[Any] = [value]
     while stack:
@@ -105,6 +120,7 @@ def json_strings(value: Any, *, skip: frozenset[str] = frozenset()) -> Iterator[
                 if key not in skip:
                     stack.append(inner)
                 stack.append(key)
+            yield from _repositories(item)
         elif isinstance(item, list):
             stack.extend(reversed(item))
 

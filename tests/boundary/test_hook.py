@@ -272,3 +272,16 @@ def test_the_hook_reads_while_another_process_writes(tmp_path: Path) -> None:
         assert json.loads(out.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
     finally:
         holder.communicate(timeout=60)
+
+
+def test_an_owner_and_repo_given_apart_are_read_as_one_repository() -> None:
+    """``{"owner": "acme", "repo": "app"}`` is also checked as ``acme/app``, nested too."""
+    event = hook.parse_event(
+        pre({"owner": "acme", "repo": "app", "files": [{"org": "x", "name": "y"}]}, "mcp__gh__t")
+    )
+    assert "acme/app" in event.strings and "x/y" in event.strings
+    assert hook.parse_event(pre({"owner": "acme", "repo": 5}, "t")).strings == (
+        "owner",
+        "acme",
+        "repo",
+    )

@@ -201,3 +201,20 @@ def test_a_scoped_store_scans_for_one_scope(tmp_path: Path, repo: Path) -> None:
     assert run_cli("scan", "--path", path, str(repo)).returncode == 2
     assert run_cli("scan", "--path", path, "--scope", "u2", str(repo)).returncode == 0
     assert run_cli("scan", "--path", path, "--scope", "u1", str(repo)).returncode == 1
+
+
+def test_a_dotted_repository_name_is_found_in_its_origin_remote(
+    memory: nowline.Collection, tmp_path: Path
+) -> None:
+    """``acme/widget.js`` (a name with a dot, like next.js) trips in ``…/widget.js.git``."""
+    folder = tmp_path / "widget"
+    folder.mkdir()
+    git(folder, "init", "-q")
+    git(folder, "remote", "add", "origin", "https://github.com/acme/widget.js.git")
+    git(folder, "remote", "add", "fork", "git@github.com:acme/widget.js.git")
+    memory.correct("acme/widget.js was archived.", deprecates=["acme/widget.js"], id="arch")
+    report = scan.scan([str(folder)], memory.check)
+    assert [f.text for f in report.findings] == [
+        "https://github.com/acme/widget.js.git",
+        "git@github.com:acme/widget.js.git",
+    ]

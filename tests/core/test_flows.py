@@ -28,6 +28,8 @@ import nowline
 # The private names this module needs, in one place (the internals move; fix imports here).
 from nowline._facade import Facade, Options
 from nowline._io.execute import run_async, run_sync
+from nowline._io.freshness import MARKED
+from nowline._io.mark import new_mark, state_of
 from nowline._rules.verbs import CorrectArgs, RecallArgs, RememberArgs
 
 
@@ -49,6 +51,7 @@ class ScriptedStore:
         self.records: dict[str, tuple[str, dict[str, Any] | None]] = copy.deepcopy(dict(records))
         self.log: list[Any] = []
         self.fail: Callable[[Any], bool] | None = None
+        self.mark: str | None = None  # the generation mark (None: no companion yet)
 
     def execute(self, op: Any) -> Any:
         """Answer one operation (the driver's call), or raise :class:`StoreDown` once."""
@@ -156,6 +159,12 @@ class ScriptedStore:
 
     def _modify(self, op: Any) -> None:
         return None
+
+    def _readmark(self, op: Any) -> str | None:
+        return self.mark
+
+    def _writemark(self, op: Any) -> None:
+        self.mark = op.value
 
 
 def _where(meta: Mapping[str, Any], where: Any) -> bool:
@@ -284,20 +293,31 @@ def test_a_query_whose_hit_names_a_deprecated_string_gets_its_lines() -> None:
     assert [h.role for h in recall.hits if h.id == "m2"] == ["current"]
 
 
-def test_a_correction_deleted_behind_the_wrappers_back_is_not_shown() -> None:
-    """A read verifies the corrections it would show: one deleted elsewhere is read back, dropped.
+def test_a_correction_deleted_by_another_process_is_not_shown_once_the_mark_changed() -> None:
+    """A changed generation mark makes the next read list the corrections: the deleted one goes.
 
-    The memory's stored link still names it; the read reads it by id before showing it.
+    The memory's stored link still names it; the read shows the store's corrections.
     """
     store = ScriptedStore(UFO)
-    subject = Subject(store)
+    subject = Subject(store, refresh_seconds=0)
     subject.correct(MOVE, ["ufo-org/ufo-server"], "c1")
-    del store.records["c1"]  # a plain chromadb client deleted it
+    del store.records["c1"]  # another process deleted it through nowline: a new mark
+    store.mark = new_mark("done")
     store.log.clear()
     recall = subject.recall("deploy ufo-server")
     assert _shown(recall, "m1") == []
     assert [h.role for h in recall.hits if h.id == "m1"] == ["current"]
-    assert any(op.ids == ["c1"] for op in store.ops("Get")), "c1 was never read back by id"
+    assert store.ops("ReadMark") and store.ops("Get")[0].where == MARKED
+
+
+def test_an_unchanged_mark_costs_a_read_no_listing() -> None:
+    """A read in a store whose mark is unchanged reads the mark and lists nothing."""
+    store = ScriptedStore(UFO)
+    subject = Subject(store, refresh_seconds=0)
+    subject.correct(MOVE, ["ufo-org/ufo-server"], "c1")
+    store.log.clear()
+    subject.recall("deploy ufo-server")
+    assert not [op for op in store.ops("Get") if op.where == MARKED]
 
 
 def test_a_correction_written_around_nowline_is_found_when_a_read_returns_it() -> None:
@@ -327,27 +347,41 @@ def test_a_correction_is_written_in_one_call_then_its_memories_are_linked() -> N
     assert store.records["m2"][1] == {"team": "ops"}
 
 
-def test_a_write_verifies_the_corrections_it_links() -> None:
+def test_a_write_catches_up_before_it_links_when_the_mark_changed() -> None:
     """A memory written after its correction was deleted elsewhere is stored without that link.
 
-    The write reads every correction it is about to link back by id first (verify on use).
+    The write reads the mark first; it changed, so the registry catches up before the plan.
     """
     store = ScriptedStore(UFO)
-    subject = Subject(store)
+    subject = Subject(store, refresh_seconds=0)
     subject.correct(MOVE, ["ufo-org/ufo-server"], "c1")
     subject.correct(
         "The wiki moved from wiki.example.dev to wiki.acme.dev.", ["wiki.example.dev"], "c2"
     )
-    del store.records["c1"]  # a plain chromadb client deleted it; this wrapper does not know
-    store.log.clear()
+    del store.records["c1"]  # deleted by another process through nowline
+    store.mark = new_mark("done")
     subject.remember("build ufo-org/ufo-server with make and the wiki.example.dev page", "m3")
-    read_back = [op.ids for op in store.ops("Get") if op.ids is not None]
-    assert any("c1" in ids for ids in read_back), "the linked corrections were not read back"
-    add = next(w for w in store.ops("Write") if w.op == "add")
+    add = next(w for w in store.ops("Write") if w.op == "add" and w.ids == ["m3"])
     assert add.metadatas is not None
     assert add.metadatas[0]["nowline_by"] == ["c2"]
     assert store.records["m3"][1] is not None
     assert store.records["m3"][1]["nowline_by"] == ["c2"]
+
+
+def test_a_write_of_a_correction_is_between_two_marks() -> None:
+    """A correction's write is preceded by a writing mark and followed by a done mark."""
+    store = ScriptedStore(UFO)
+    subject = Subject(store)
+    store.log.clear()
+    subject.correct(MOVE, ["ufo-org/ufo-server"], "c1")
+    kinds = [type(op).__name__ for op in store.log]
+    first = kinds.index("WriteMark")
+    assert kinds[first + 1] == "Write" and store.log[first + 1].ids == ["c1"]
+    assert state_of(store.log[first].value) == "writing"
+    assert kinds.count("WriteMark") == 2 and state_of(store.mark) == "done"
+    store.log.clear()
+    subject.remember("a memory that names nothing", "m9")
+    assert not store.ops("WriteMark"), "a plain memory changes no mark"
 
 
 def test_a_refused_correction_asks_nothing_of_the_store_after_its_reads() -> None:

@@ -1,37 +1,35 @@
-"""Registry freshness (``nowline._io.freshness``): when a process reads the corrections again.
+"""Registry freshness (``nowline._io.freshness``): the generation mark and when a process lists.
 
-The interval and change-log rules are checked on plain :class:`Freshness` values; the flows
-(verify, list, refresh, load) run against the scripted store of ``test_flows.py``, so each
-test says exactly what the store holds, what the registry held, and what was read.
+The flows (refresh, catch-up, load, the marks around a write) run against the scripted store
+of ``test_flows.py``, so each test says exactly what the store holds, which mark it shows,
+what the registry held, and what was read.
 """
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 import pytest
 
 from nowline._io.execute import run_sync
 from nowline._io.freshness import (
-    LISTING_SHARE,
     MARKED,
-    MAX_INTERVAL,
+    RESYNC_SECONDS,
+    RESYNC_SHARE,
     Freshness,
-    list_flow,
+    catch_up_flow,
     load_flow,
+    marked_flow,
+    marking_flow,
+    observe,
     refresh_flow,
-    verify_flow,
+    shared,
 )
+from nowline._io.mark import DONE, UNKNOWN, WRITING, new_mark, state_of
 from nowline._rules import records as R
 from nowline._rules.records import CorrectionInfo, Record
 from nowline._rules.registry import Registry
 from tests.core.test_flows import ScriptedStore
-
-
-def _fresh(refresh_seconds: float = 3600.0, key: tuple[object, str] | None = None) -> Freshness:
-    """Return a wrapper's freshness on a collection of its own (unless ``key`` is shared)."""
-    return Freshness(key=key or (object(), str(uuid.uuid4())), refresh_seconds=refresh_seconds)
 
 
 def _row(deprecates: str, t: float, **extra: Any) -> tuple[str, dict[str, Any]]:
@@ -47,162 +45,272 @@ def _info(cid: str, row: tuple[str, dict[str, Any]]) -> CorrectionInfo:
     return info
 
 
-# --------------------------------------------------------------------------- intervals
+def _loaded(store: ScriptedStore, refresh_seconds: float = 3600.0) -> tuple[Freshness, Registry]:
+    """Return a freshness and registry loaded from ``store`` (no snapshot)."""
+    fresh, registry = Freshness(refresh_seconds=refresh_seconds), Registry()
+    run_sync(load_flow(fresh, registry, None), store)
+    store.log.clear()
+    return fresh, registry
 
 
-def test_a_listing_waits_its_refresh_interval_stretched_by_its_cost() -> None:
-    """The interval is ``refresh_seconds``, or the cost over the listing share, capped."""
-    fresh = _fresh(refresh_seconds=1.0)
-    assert fresh.interval(0.0) == 1.0
-    assert fresh.interval(0.5) == pytest.approx(0.5 / LISTING_SHARE)
-    assert fresh.interval(1e6) == MAX_INTERVAL
+# ------------------------------------------------------------------------------- marks
 
 
-def test_refresh_seconds_zero_lists_at_every_read_whatever_it_costs() -> None:
-    """``refresh_seconds=0`` means no wait at all."""
-    assert _fresh(refresh_seconds=0).interval(100.0) == 0.0
+def test_a_mark_says_done_writing_or_unknown() -> None:
+    """The marks nowline writes are recognised; anything else (a raw client's value) is unknown."""
+    assert state_of(new_mark("done")) == DONE
+    assert state_of(new_mark("writing")) == WRITING
+    assert new_mark("done") != new_mark("done")
+    for foreign in (
+        None,
+        "",
+        "nowline-done:",
+        "nowline-done:xyz",
+        "hello",
+        5,
+        "nowline-done:" + "A" * 32,
+    ):
+        assert state_of(foreign) == UNKNOWN
 
 
-def test_the_bounds_are_each_listings_interval_plus_its_cost() -> None:
-    """Additions and deletions: the sooner listing; other edits: the full listing."""
-    fresh = _fresh(refresh_seconds=1.0)
-    fresh.members_cost, fresh.full_cost = 0.2, 1.0
-    members, full = fresh.bounds()
-    assert members == pytest.approx(0.2 / LISTING_SHARE + 0.2)
-    assert full == pytest.approx(1.0 / LISTING_SHARE + 1.0)
+def test_the_resync_interval_stretches_with_the_listing_and_the_bounds_follow() -> None:
+    """Listings for writes around nowline take at most their share of a process's time."""
+    fresh = Freshness(refresh_seconds=1.0)
+    assert fresh.resync_interval() == RESYNC_SECONDS
+    fresh.listing_cost = 20.0
+    assert fresh.resync_interval() == pytest.approx(20.0 / RESYNC_SHARE)
+    assert fresh.bounds() == pytest.approx((21.0, 20.0 / RESYNC_SHARE + 20.0))
 
 
-# -------------------------------------------------------------------------- change log
-
-
-def test_a_change_here_is_told_to_the_other_wrappers_of_the_collection() -> None:
-    """Another wrapper of the same collection learns the ids; the changer is caught up."""
-    key: tuple[object, str] = (object(), "c")
-    mine, other = _fresh(key=key), _fresh(key=key)
-    mine.changed_here(["c1", "c2"])
-    generation, ids = other.changed_elsewhere()
-    assert ids == ["c1", "c2"]
-    assert mine.changed_elsewhere() == (generation, [])
-    other.seen = generation
-    assert other.changed_elsewhere() == (generation, [])
-
-
-def test_no_change_and_other_collections_tell_nothing() -> None:
-    """An empty change is not logged, and another collection's log is separate."""
-    key: tuple[object, str] = (object(), "c")
-    mine, other, elsewhere = _fresh(key=key), _fresh(key=key), _fresh()
-    mine.changed_here([])
-    assert other.changed_elsewhere() == (0, [])
-    elsewhere.changed_here(["x"])
-    assert other.changed_elsewhere() == (0, [])
-
-
-def test_a_wrapper_joins_the_log_where_it_stands() -> None:
-    """A wrapper made after a change does not hear of it (it loads the store anyway)."""
-    key: tuple[object, str] = (object(), "c")
-    _fresh(key=key).changed_here(["old"])
-    late = _fresh(key=key)
-    assert late.changed_elsewhere()[1] == []
-
-
-def test_more_changes_than_the_log_keeps_ask_for_a_full_listing() -> None:
-    """Past the log's length the ids are unknown: None tells the caller to list everything."""
-    key: tuple[object, str] = (object(), "c")
-    mine, other = _fresh(key=key), _fresh(key=key)
-    for i in range(1001):
-        mine.changed_here([f"c{i}"])
-    assert other.changed_elsewhere() == (1001, None)
+def test_wrappers_of_one_collection_in_a_process_share_one_registry() -> None:
+    """The same key gives the same registry and freshness; the quickest refresh wins."""
+    key = (object(), "c", None, None)
+    one, two = shared(key, 1.0), shared(key, 0.25)
+    assert one is two and one.fresh.refresh_seconds == 0.25
+    assert shared((object(), "c", None, None), 1.0) is not one
 
 
 # ------------------------------------------------------------------------------ flows
 
 
-def test_verify_drops_a_deleted_correction_and_takes_in_an_edited_one() -> None:
-    """Corrections about to be used are read by id; the registry then holds what the store does."""
-    edited = _row("a/b", 2.0, **{R.RETRACTED: 9.0})
-    store = ScriptedStore({"edited": edited})
-    registry = Registry([_info("edited", _row("a/b", 2.0)), _info("gone", _row("x/y", 1.0))])
-    assert run_sync(verify_flow(registry, None, ["gone", "edited", "gone"]), store)
-    assert set(registry.held()) == {"edited"}
-    assert registry.held()["edited"].retracted == 9.0
-    assert [op.ids for op in store.ops("Get")] == [["edited", "gone"]]
-
-
-def test_verify_of_nothing_reads_nothing() -> None:
-    """No ids: no read, and nothing changed."""
-    store = ScriptedStore()
-    assert run_sync(verify_flow(Registry(), None, []), store) is False
-    assert store.log == []
-
-
-def test_a_membership_listing_finds_additions_and_deletions() -> None:
-    """Listed ids the registry lacks are read; held marked ones no longer listed are dropped.
-
-    A correction the registry found in a read, never marked, is not listed and is kept.
-    """
-    unmarked = ("Moved from u/v to w.", {R.DEPRECATES: ["u/v"], R.TIME: 1.0})
-    store = ScriptedStore({"held": _row("a/b", 1.0), "new": _row("c/d", 2.0), "raw": unmarked})
-    registry = Registry(
-        [_info("held", _row("a/b", 1.0)), _info("gone", _row("x/y", 1.0)), _info("raw", unmarked)]
-    )
-    fresh = _fresh()
-    assert run_sync(list_flow(fresh, registry, None, False), store)
-    assert set(registry.held()) == {"held", "new", "raw"}
-    assert store.ops("Get")[0].where == MARKED
-    assert fresh.last_members > float("-inf") and fresh.last_full == float("-inf")
-
-
-def test_only_a_full_listing_sees_an_edit_of_a_held_correction() -> None:
-    """A retraction elsewhere changes metadata, not membership: the full listing finds it."""
-    store = ScriptedStore({"c": _row("a/b", 1.0, **{R.RETRACTED: 5.0})})
-    registry = Registry([_info("c", _row("a/b", 1.0))])
-    fresh = _fresh()
-    assert run_sync(list_flow(fresh, registry, None, False), store) is False
-    assert registry.held()["c"].retracted is None
-    assert run_sync(list_flow(fresh, registry, None, True), store) is True
-    assert registry.held()["c"].retracted == 5.0
-    assert fresh.last_full > float("-inf")
-
-
-def test_a_refresh_lists_only_when_an_interval_has_passed_or_it_is_forced() -> None:
-    """Right after a full listing a refresh reads nothing; ``force`` lists in full again."""
+def test_a_store_where_nothing_changes_costs_one_mark_read_and_no_listing() -> None:
+    """With the mark unchanged, a refresh reads the mark and nothing else."""
     store = ScriptedStore({"c": _row("a/b", 1.0)})
-    registry = Registry()
-    fresh = _fresh(refresh_seconds=3600)
-    assert run_sync(refresh_flow(fresh, registry, None), store) is True  # never listed yet
-    assert set(registry.held()) == {"c"}
-    store.log.clear()
+    store.mark = new_mark("done")
+    fresh, registry = _loaded(store, refresh_seconds=0)
+    for _ in range(3):
+        assert run_sync(refresh_flow(fresh, registry, None), store) is False
+    assert [type(op).__name__ for op in store.log] == ["ReadMark"] * 3
+
+
+def test_a_refresh_reads_the_mark_at_most_every_refresh_seconds() -> None:
+    """Within ``refresh_seconds`` of the last read, nothing is read at all."""
+    store = ScriptedStore({"c": _row("a/b", 1.0)})
+    fresh, registry = _loaded(store, refresh_seconds=3600)
+    store.mark = new_mark("done")
     assert run_sync(refresh_flow(fresh, registry, None), store) is False
     assert store.log == []
+
+
+def test_a_changed_mark_catches_up_with_every_kind_of_edit() -> None:
+    """Additions, deletions, retractions and an edit of a correction's text are all taken in."""
+    store = ScriptedStore({"c": _row("a/b", 1.0), "gone": _row("x/y", 1.0)})
+    store.mark = new_mark("done")
+    fresh, registry = _loaded(store, refresh_seconds=0)
+    del store.records["gone"]
+    store.records["new"] = _row("p/q", 2.0)
+    store.records["c"] = ("Moved from a/b to c/d, said otherwise.", _row("a/b", 1.0)[1])
+    store.mark = new_mark("done")
+    assert run_sync(refresh_flow(fresh, registry, None), store) is True
+    assert set(registry.held()) == {"c", "new"}
+    assert registry.held()["c"].document == "Moved from a/b to c/d, said otherwise."
+    assert fresh.mark == store.mark and store.ops("Get")[0].where == MARKED
+
+
+def test_a_missing_or_foreign_mark_is_caught_up_once_per_change() -> None:
+    """A mark deleted or rewritten by a raw client means unknown: the process lists again."""
+    store = ScriptedStore({"c": _row("a/b", 1.0)})
+    store.mark = new_mark("done")
+    fresh, registry = _loaded(store, refresh_seconds=0)
+    store.mark = None
     store.records["d"] = _row("x/y", 2.0)
-    assert run_sync(refresh_flow(fresh, registry, None, force=True), store) is True
-    assert set(registry.held()) == {"c", "d"}
+    assert run_sync(refresh_flow(fresh, registry, None), store) is True
+    store.mark = "rewritten by hand"
+    store.records["e"] = _row("e/f", 3.0)
+    assert run_sync(refresh_flow(fresh, registry, None), store) is True
+    assert set(registry.held()) == {"c", "d", "e"}
+    store.log.clear()
+    assert run_sync(refresh_flow(fresh, registry, None), store) is False
+    assert [type(op).__name__ for op in store.log] == ["ReadMark"]
 
 
-def test_a_refresh_reads_what_the_other_wrappers_changed_by_id() -> None:
-    """Corrections another wrapper of this process changed are read by id at the next refresh."""
-    key: tuple[object, str] = (object(), "c")
+def test_a_writing_mark_is_caught_up_twice_then_settles() -> None:
+    """A write may not have landed under a writing mark: one more catch-up follows, then none."""
+    store = ScriptedStore({"c": _row("a/b", 1.0)})
+    store.mark = new_mark("done")
+    fresh, registry = _loaded(store, refresh_seconds=0)
+    store.mark = new_mark("writing")  # a writer died after its first mark
+    assert run_sync(refresh_flow(fresh, registry, None), store) is False
+    store.records["late"] = _row("l/m", 2.0)  # its records landed after that catch-up
+    assert run_sync(refresh_flow(fresh, registry, None), store) is True
+    assert "late" in registry.held() and fresh.settled
+    store.log.clear()
+    assert run_sync(refresh_flow(fresh, registry, None), store) is False
+    assert [type(op).__name__ for op in store.log] == ["ReadMark"]
+
+
+def test_the_resync_lists_writes_made_around_nowline_when_its_interval_passes() -> None:
+    """An edit that changed no mark is found by the resync listing."""
+    store = ScriptedStore({"c": _row("a/b", 1.0)})
+    store.mark = new_mark("done")
+    fresh, registry = _loaded(store, refresh_seconds=0)
+    store.records["c"] = _row("a/b", 1.0, **{R.RETRACTED: 5.0})
+    assert run_sync(refresh_flow(fresh, registry, None), store) is False
+    fresh.listed_at -= RESYNC_SECONDS
+    assert run_sync(refresh_flow(fresh, registry, None), store) is True
+    assert registry.held()["c"].retracted == 5.0
+
+
+def test_a_catch_up_reads_held_corrections_it_does_not_list_by_id() -> None:
+    """A correction found in a read, never marked, is kept while it stands, dropped once gone."""
+    unmarked = ("Moved from u/v to w.", {R.DEPRECATES: ["u/v"], R.TIME: 1.0})
+    store = ScriptedStore({"raw": unmarked})
+    registry = Registry([_info("raw", unmarked), _info("gone", _row("x/y", 1.0))])
+    fresh = Freshness(refresh_seconds=0)
+    assert run_sync(catch_up_flow(fresh, registry, None, None), store) is True
+    assert set(registry.held()) == {"raw"}
+    assert [op.ids for op in store.ops("Get")][-1] == ["raw", "gone"]
+
+
+def test_a_catch_up_that_overlapped_a_write_here_is_not_taken_in() -> None:
+    """A listing older than the registry is refused, and the next operation catches up."""
     store = ScriptedStore({"c": _row("a/b", 1.0)})
     registry = Registry()
-    fresh = _fresh(key=key)
-    run_sync(refresh_flow(fresh, registry, None), store)
-    store.records["d"] = _row("x/y", 2.0)
-    _fresh(key=key).changed_here(["d"])
+    fresh = Freshness(refresh_seconds=0)
+    flow = catch_up_flow(fresh, registry, None, None)
+    op = next(flow)
+    registry.put(_info("meanwhile", _row("m/n", 2.0)))  # a write in another thread
+    with pytest.raises(StopIteration) as stop:
+        while True:
+            op = flow.send(store.execute(op))
+    assert stop.value.value is True and not fresh.known
+    assert "c" not in registry.held()
+
+
+def test_a_read_teaches_a_correction_written_around_nowline() -> None:
+    """A row that is a correction the registry lacks is taken in; one no longer is, dropped."""
+    registry = Registry([_info("was", _row("x/y", 1.0))])
+    since = registry.version
+    rows = [
+        Record("raw", "Moved from u/v to w.", {R.DEPRECATES: ["u/v"], R.TIME: 1.0}),
+        Record("was", "now a plain memory", {R.TIME: 1.0}),
+        Record("mem", "a memory", None),
+    ]
+    observe(registry, None, rows, since)
+    assert set(registry.held()) == {"raw"}
+    registry.put(_info("other", _row("o/p", 1.0)))
+    observe(registry, None, [Record("late", "Moved from q/r.", _row("q/r", 1.0)[1])], since)
+    assert "late" not in registry.held()  # that read began before the registry changed
+
+
+def test_a_write_marks_before_and_after_and_keeps_its_own_registry_caught_up() -> None:
+    """With no other writer between, the writer's registry is caught up under its done mark."""
+    store = ScriptedStore()
+    store.mark = new_mark("done")
+    fresh, _ = _loaded(store)
+    token = run_sync(marking_flow(fresh), store)
+    assert state_of(store.mark) == WRITING
+    run_sync(marked_flow(fresh, token), store)
+    assert state_of(store.mark) == DONE and fresh.mark == store.mark and fresh.known
+
+
+def test_a_write_that_met_another_writers_mark_leaves_its_registry_to_catch_up() -> None:
+    """Another writer's mark between the two means unknown: the next operation lists."""
+    store = ScriptedStore()
+    store.mark = new_mark("done")
+    fresh, _ = _loaded(store)
+    token = run_sync(marking_flow(fresh), store)
+    store.mark = new_mark("done")  # another process wrote meanwhile
+    run_sync(marked_flow(fresh, token), store)
+    assert not fresh.known
+
+
+def test_a_load_uses_a_snapshot_only_under_its_own_done_mark(tmp_path: Any) -> None:
+    """Same mark: the snapshot, and no listing; another mark: a full listing, and a new snapshot."""
+    from nowline._io import snapshot
+
+    path = str(tmp_path / "c.registry.json")
+    store = ScriptedStore({"c": _row("a/b", 1.0)})
+    store.mark = new_mark("done")
+    fresh = Freshness(refresh_seconds=1.0)
+    registry = Registry()
+    run_sync(load_flow(fresh, registry, None, path), store)
+    snapshot.flush()
+    assert snapshot.read(path) is not None and snapshot.read(path).mark == store.mark  # type: ignore[union-attr]
     store.log.clear()
-    assert run_sync(refresh_flow(fresh, registry, None), store) is True
-    assert set(registry.held()) == {"c", "d"}
-    assert [op.ids for op in store.ops("Get")] == [["d"]]
-    assert fresh.changed_elsewhere()[1] == []
+    registry2 = Registry()
+    run_sync(load_flow(Freshness(refresh_seconds=1.0), registry2, None, path), store)
+    assert not store.ops("Get") and set(registry2.held()) == {"c"}
+    store.records["d"] = _row("x/y", 2.0)
+    store.mark = new_mark("done")
+    registry3 = Registry()
+    run_sync(load_flow(Freshness(refresh_seconds=1.0), registry3, None, path), store)
+    assert set(registry3.held()) == {"c", "d"}
 
 
-def test_a_load_without_a_snapshot_reads_every_marked_correction() -> None:
-    """The load lists the marked corrections in full; plain memories and unmarked ones wait."""
-    unmarked = ("Moved from u/v to w.", {R.DEPRECATES: ["u/v"], R.TIME: 1.0})
-    store = ScriptedStore(
-        {"c": _row("a/b", 1.0), "m": ("deploy from a/b", {R.TIME: 1.0}), "raw": unmarked}
-    )
-    registry = Registry([_info("stale", _row("q/r", 1.0))])
-    fresh = _fresh()
-    run_sync(load_flow(fresh, registry, None), store)
-    assert set(registry.held()) == {"c"}
-    assert fresh.last_full == fresh.last_members > float("-inf")
+def test_no_snapshot_is_trusted_or_written_under_a_mark_that_is_not_done(tmp_path: Any) -> None:
+    """Under a writing or unknown mark the load lists, and writes no snapshot."""
+    from nowline._io import snapshot
+
+    path = tmp_path / "c.registry.json"
+    for mark in (None, "foreign", new_mark("writing")):
+        store = ScriptedStore({"c": _row("a/b", 1.0)})
+        store.mark = mark
+        run_sync(load_flow(Freshness(refresh_seconds=1.0), Registry(), None, str(path)), store)
+        snapshot.flush()
+        assert not path.exists()
+
+
+def test_a_writer_saves_its_snapshot_under_its_own_done_mark_at_once(tmp_path: Any) -> None:
+    """A process that wrote a correction saves what it knows without waiting for its exit."""
+    from nowline._io import snapshot
+
+    path = str(tmp_path / "c.registry.json")
+    store = ScriptedStore()
+    store.mark = new_mark("done")
+    fresh, registry = Freshness(refresh_seconds=1.0), Registry()
+    run_sync(load_flow(fresh, registry, None, path), store)
+    registry.put(_info("c", _row("a/b", 1.0)))  # what the write put in the registry
+    token = run_sync(marking_flow(fresh), store)
+    run_sync(marked_flow(fresh, token, registry), store)
+    snapshot.flush()
+    saved = snapshot.read(path)
+    assert saved is not None and saved.mark == store.mark and [i.id for i in saved.infos] == ["c"]
+
+
+def test_a_snapshot_older_than_the_resync_interval_is_listed_again(tmp_path: Any) -> None:
+    """A confirmed snapshot stands for its listing: once that is a resync interval old, list."""
+    import orjson
+
+    from nowline._io import snapshot
+
+    path = tmp_path / "c.registry.json"
+    store = ScriptedStore({"c": _row("a/b", 1.0)})
+    store.mark = new_mark("done")
+    run_sync(load_flow(Freshness(refresh_seconds=3600), Registry(), None, str(path)), store)
+    snapshot.flush()
+    store.records["raw"] = _row("x/y", 2.0)  # written around nowline: no new mark
+    for listed in (0.0, 2e10):  # long ago; ahead of this clock
+        state = orjson.loads(path.read_bytes())
+        state["listed"] = listed
+        path.write_bytes(orjson.dumps(state))
+        fresh, registry = Freshness(refresh_seconds=3600), Registry()
+        run_sync(load_flow(fresh, registry, None, str(path)), store)
+        run_sync(refresh_flow(fresh, registry, None), store)
+        assert "raw" in registry.held() and fresh.listings == 1
+        snapshot.flush()
+    # The listing saved a snapshot of what it found: the next process starts from it.
+    fresh, registry = Freshness(refresh_seconds=3600), Registry()
+    run_sync(load_flow(fresh, registry, None, str(path)), store)
+    run_sync(refresh_flow(fresh, registry, None), store)
+    assert "raw" in registry.held() and fresh.listings == 0

@@ -5,8 +5,12 @@ See the README's "Linking" and "What a stale hit shows".
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nowline._rules.assembly import trips_of
 from nowline._rules.records import CorrectionInfo, Scoped, scope_token
-from nowline._rules.registry import Registry
+from nowline._rules.registry import Registry, narrowed
 
 
 def _c(
@@ -207,3 +211,62 @@ def test_corrections_put_while_other_threads_scan_are_all_found() -> None:
             assert found == {f"c{i}" for i in range(count)}
     finally:
         sys.setswitchinterval(interval)
+
+
+# ------------------------------------------------------------------- narrowed registries
+
+_WORDS = ["acme/app", "app", "Straße", "STRASSE", "v1.2", "ﬁle", "x-y", "a_b", "ÅB", "q.r", "->"]
+_GLUE = [" ", "/", ".", "-", "", ", ", "\n", "_"]
+
+
+@st.composite
+def _corrections(draw: st.DrawFn) -> list[CorrectionInfo]:
+    """Return a few corrections over a small alphabet of strings, with chains and revivals."""
+    out = []
+    for i in range(draw(st.integers(1, 6))):
+        deprecates = draw(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=2, unique=True))
+        words = draw(st.lists(st.sampled_from(_WORDS), max_size=3))
+        doc = " ".join(["moved", *words])
+        new = tuple(draw(st.lists(st.sampled_from(_WORDS), max_size=1)))
+        about = tuple(draw(st.lists(st.sampled_from(_WORDS), max_size=1)))
+        retracted = draw(st.sampled_from([None, None, 9.0]))
+        out.append(
+            CorrectionInfo(
+                f"c{i}",
+                doc,
+                tuple(deprecates),
+                about,
+                float(i),
+                float(i),
+                None,
+                retracted,
+                replaced_by=new,
+            )
+        )
+    return out
+
+
+@given(
+    _corrections(),
+    st.lists(st.tuples(st.sampled_from(_GLUE), st.sampled_from(_WORDS)), max_size=5),
+)
+@settings(max_examples=300, deadline=None)
+def test_a_narrowed_registry_trips_exactly_as_the_full_one(
+    infos: list[CorrectionInfo], parts: list[tuple[str, str]]
+) -> None:
+    """``narrowed`` keeps every correction a text's trips, chains and revivals depend on."""
+    text = "".join(glue + word for glue, word in parts)
+    full = trips_of(Registry(infos), text, Scoped(None))
+    small = trips_of(narrowed(infos, text), text, Scoped(None))
+    assert small == full
+
+
+def test_a_narrowed_registry_leaves_out_what_cannot_occur() -> None:
+    """Only the corrections whose strings can occur, and what their lines need, are kept."""
+    infos = [
+        _c("c1", "acme/app moved to acme/web", ["acme/app"], 1),
+        _c("c2", "acme/web moved to acme/site", ["acme/web"], 2),
+        _c("c3", "other/thing is gone", ["other/thing"], 3),
+    ]
+    assert set(narrowed(infos, "git clone acme/app").held()) == {"c1", "c2"}
+    assert set(narrowed(infos, "nothing here").held()) == set()

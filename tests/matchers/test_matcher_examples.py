@@ -274,3 +274,19 @@ def test_regression_contained_phrase_found_inside_longer_phrase() -> None:
     matcher = Matcher([("metalcraftai/ufo", "repo"), ("ufo", "word")])
     found = [(m.key, m.start, m.end) for m in matcher.find("metalcraftai/ufo")]
     assert found == [("repo", 0, 16), ("word", 13, 16)]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("git clone https://github.com/acme/widget.js.git", True),
+        ("git clone git@github.com:acme/widget.js.git && cd widget.js", True),
+        ("see github.com/acme/widget.js.git.", True),
+        ("acme/widget.js.github is another name", False),
+        ("acme/widget.js.gitx", False),
+        ("acme/widget.js.git.bak", False),
+    ],
+)
+def test_a_clone_urls_git_is_no_part_of_a_dotted_name(text: str, found: bool) -> None:
+    """``acme/widget.js`` (a repository whose name has a dot) occurs in its clone URLs."""
+    assert (Matcher([("acme/widget.js", 1)]).keys(text) == {1}) is found

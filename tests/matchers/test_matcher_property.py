@@ -69,11 +69,19 @@ def _is_dotted(fp: str) -> bool:
     return "." in segment
 
 
+def _git_ends(rest: str) -> bool:
+    """Return whether ``rest`` starts with a clone URL's ``.git`` and nothing of a name after."""
+    after = rest[5:6] if rest[4:5] == "." else rest[4:5]
+    return rest.startswith(".git") and not (after and _is_token(after))
+
+
 def _name_goes_on(fp: str, rest: str) -> bool:
     """Return whether ``rest``, the folded text after an occurrence of ``fp``, continues it."""
     if _is_token(fp[-1]):
         if rest[:1] and _is_token(rest[0]):
             return True
+        if _git_ends(rest):
+            return False
         return _is_dotted(fp) and rest[:1] == "." and rest[1:2] != "" and _is_token(rest[1])
     if fp[-1] == "." and _is_dotted(fp):
         return rest[:1] != "" and _is_token(rest[0])

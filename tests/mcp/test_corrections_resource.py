@@ -307,3 +307,69 @@ def test_an_unknown_resource_is_a_protocol_error(tmp_path: Path) -> None:
         return codes
 
     assert anyio.run(run) == [types.INVALID_PARAMS, types.INVALID_PARAMS]
+
+
+EDIT = """
+import sys
+import chromadb, nowline
+from tests.conftest import FakeEmbedding
+port, database = int(sys.argv[1]), sys.argv[2]
+client = nowline.wrap(chromadb.HttpClient(host="127.0.0.1", port=port, database=database))
+memory = client.get_collection("memory", embedding_function=FakeEmbedding())
+memory.update(ids=["c1"], documents=[sys.argv[3]])
+"""
+
+
+@pytest.mark.server
+def test_the_watcher_survives_a_server_restart_and_hears_an_edit_of_text(
+    tmp_path: Path,
+) -> None:
+    """A server stopped for 3 s and started again: the subscriber hears what changed after.
+
+    The change heard after the restart is another process's edit of a correction's text
+    alone, which changes no metadata nowline lists but moves the generation mark.
+    """
+    server = ChromaServer(path=tmp_path / "data").start()
+    try:
+        database = _store(server)
+        _other_process(server, database, "correct", UFO)
+        updates: list[str] = []
+
+        async def on_message(message: Any) -> None:
+            if isinstance(message, types.ResourceUpdatedNotification):
+                updates.append(message.params.uri)
+
+        async def run() -> str:
+            with (tmp_path / "server.log").open("w") as log:
+                async with (
+                    stdio_client(_params(server, database), errlog=log) as (read, write),
+                    ClientSession(
+                        read, write, read_timeout_seconds=120, message_handler=on_message
+                    ) as session,
+                ):
+                    await session.initialize()
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        await session.subscribe_resource(CORRECTIONS_URI)
+                    port = server.port
+                    await anyio.to_thread.run_sync(server.stop)
+                    await anyio.sleep(3)
+                    await anyio.to_thread.run_sync(lambda: server.start(port=port))
+                    edited = UFO + " Do GitHub work there."
+                    await anyio.to_thread.run_sync(
+                        lambda: subprocess.run(
+                            [sys.executable, "-c", EDIT, str(port), database, edited],
+                            cwd=ROOT,
+                            check=True,
+                            timeout=120,
+                            capture_output=True,
+                            env={**os.environ, "HF_HUB_OFFLINE": "1"},
+                        )
+                    )
+                    await _until(lambda: len(updates) >= 1)
+                    return _text(await session.read_resource(CORRECTIONS_URI))
+
+        text = anyio.run(run)
+        assert [c["document"] for c in json.loads(text)] == [UFO + " Do GitHub work there."]
+    finally:
+        server.stop()

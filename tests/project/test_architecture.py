@@ -166,7 +166,7 @@ def test_each_layer_imports_only_the_layers_below(name: str) -> None:
     """Rules import no I/O, wrapper or surface; I/O no wrapper or surface; surfaces: public."""
     own = layer(name)
     if name == "nowline.__main__":  # ``python -m nowline`` runs the command line
-        assert {m for m, _ in _nowline_imports(name)} == {"nowline.surfaces.cli"}
+        assert {m for m, _ in _nowline_imports(name)} == {"nowline.surfaces.launch"}
         return
     for module, _ in _nowline_imports(name):
         if module == "nowline":

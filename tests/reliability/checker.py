@@ -14,8 +14,9 @@ A *program* is a seeded, replayable list of steps (JSON): writes through nowline
 correct with scopes and anchors, retract, delete, edit, repair), raw writes, edits and
 deletes, the ``nowline`` commands, and faults (a worker killed with SIGKILL after its K-th
 Chroma write, a worker restarted with another clock, scope key, URL spelling or snapshot
-folder, a snapshot damaged, replaced by another collection's, put back from a backup or dated
-an hour ahead, the store backed up and later restored while newer snapshots remain).
+folder, a snapshot damaged, replaced by another collection's, put back from a backup or its listing
+dated an hour ahead, the store backed up and later restored while newer snapshots remain, the
+generation mark deleted or rewritten by a plain client, the server restarted).
 
 After every step the checker reads every record with a plain client and computes, with the
 independent reference (:mod:`tests.reliability.reference`, the scope rule :data:`TRAVELS`),
@@ -79,6 +80,10 @@ REFRESH = 0.5
 BOUND = REFRESH * 2 + 0.5
 """The least the checker waits after a step for every process to show what the store holds;
 it waits longer where a worker states a longer bound (README, "Freshness")."""
+
+RESYNC = 2.0
+"""The resync interval of every process of a run (``NOWLINE_RESYNC_SECONDS``; 60 s by default),
+short so that writes around nowline are checked within a step's wait."""
 
 COLLECTION = "mem"
 SCOPE_KEY = "user_id"
@@ -183,9 +188,21 @@ def generate(seed: int, steps: int, faults: bool = True, profile: str = "mixed")
         "backup": 0.25,
         "restore": 0.25,
         "fill": 0.3,
+        "mark": 0.4,
+        "server_restart": 0.2,
     }
     if not faults:
-        for k in ("raw_add", "raw_edit", "raw_delete", "restart", "snap", "backup", "restore"):
+        for k in (
+            "raw_add",
+            "raw_edit",
+            "raw_delete",
+            "restart",
+            "snap",
+            "backup",
+            "restore",
+            "mark",
+            "server_restart",
+        ):
             weights[k] = 0.0
         weights["fill"] = 0.0
     kinds, w = zip(*weights.items(), strict=True)
@@ -279,6 +296,10 @@ def generate(seed: int, steps: int, faults: bool = True, profile: str = "mixed")
         elif op == "fill" and not filled:
             filled = True
             out.append(["fill"])
+        elif op == "mark":
+            out.append(["mark", rng.choice(["delete", "rewrite"])])
+        elif op == "server_restart":
+            out.append(["server_restart"])
     return Program(seed, workers, out, "rotate" if seed % 2 else "all")
 
 
@@ -359,6 +380,7 @@ class Run:
         return {
             "NOWLINE_CACHE_DIR": str(self.cache(spec["cache"])),
             "NOWLINE_CLOCK_OFFSET": str(spec.get("offset", 0)),
+            "NOWLINE_RESYNC_SECONDS": str(RESYNC),
         }
 
     def open(self) -> None:
@@ -469,6 +491,13 @@ class Run:
             self.backup_step()
         elif op == "restore":
             self.restore_step()
+        elif op == "mark":
+            self.mark_step(step[1])
+        elif op == "server_restart":
+            port = self.server.port
+            self.server.stop()
+            time.sleep(1.0)
+            self.server.start(port)
         else:
             raise ValueError(f"unknown step {step!r}")
         for name, spec in self.specs.items():
@@ -644,9 +673,11 @@ class Run:
                 path.write_bytes(data[: len(data) // 2])
             elif how == "garbage":
                 path.write_bytes(random.Random(self.step_index).randbytes(200))
-            elif how == "future":
-                later = time.time() + 3600
-                os.utime(path, (later, later))
+            elif how == "future":  # its listing dated an hour ahead of this clock
+                with contextlib.suppress(ValueError, OSError):
+                    state = json.loads(path.read_bytes())
+                    state["listed"] = float(state["listed"]) + 3600
+                    path.write_text(json.dumps(state))
 
     def other_snapshot(self, cache: str) -> list[Path]:
         """Write the other collection's snapshot into a folder (a wrapper opened here)."""
@@ -665,6 +696,20 @@ class Run:
             else:
                 os.environ["NOWLINE_CACHE_DIR"] = before
         return snapshot_files(self.cache(cache), self.other_id)
+
+    def mark_step(self, how: str) -> None:
+        """Delete the collection's generation mark, or rewrite it, with a plain client."""
+        from nowline._io.mark import MARK_KEY, companion_name
+
+        client = chromadb.HttpClient(
+            host="127.0.0.1", port=self.server.port, database=self.database
+        )
+        name = companion_name(self.raw.id)
+        with contextlib.suppress(Exception):  # no mark written yet
+            if how == "delete":
+                client.delete_collection(name)
+            else:
+                client.get_collection(name).modify(metadata={MARK_KEY: f"raw {self.step_index}"})
 
     def backup_step(self) -> None:
         """Stop the server, copy its folder and the snapshot folders, start it again."""

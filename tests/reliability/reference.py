@@ -78,8 +78,15 @@ def occurs(phrase: str, text: str) -> bool:
         free_before = not (_token(p[0]) and start > 0 and _token(t[start - 1]))
         needs_end = _token(p[-1]) or (dotted and p[-1] == ".")
         free_after = not (needs_end and end < len(t) and _token(t[end]))
+        after = t[end + 5 : end + 6] if t[end + 4 : end + 5] == "." else t[end + 4 : end + 5]
+        git = t.startswith(".git", end) and not (after and _token(after))
         goes_on = (
-            dotted and _token(p[-1]) and end + 1 < len(t) and t[end] == "." and _token(t[end + 1])
+            dotted
+            and _token(p[-1])
+            and end + 1 < len(t)
+            and t[end] == "."
+            and _token(t[end + 1])
+            and not git
         )
         if free_before and free_after and not goes_on:
             return True

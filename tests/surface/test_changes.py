@@ -6,6 +6,7 @@ import asyncio
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import chromadb
@@ -38,7 +39,7 @@ def _wait_for(got: list[Any], n: int, seconds: float = 20.0) -> None:
 
 
 def test_changes_reports_additions_edits_retractions_and_deletions(store_path: str) -> None:
-    """Another wrapper's changes, and a plain client's deletion, arrive in order of kind."""
+    """Another wrapper's changes arrive in order of kind."""
     client = chromadb.PersistentClient(path=store_path)
     raw = client.get_or_create_collection("mem", embedding_function=FakeEmbedding())
     watcher = nowline.wrap(raw, refresh_seconds=0.1)
@@ -53,7 +54,7 @@ def test_changes_reports_additions_edits_retractions_and_deletions(store_path: s
     _wait_for(got, 3)
     writer.correct("Moved from acme/api to acme/v2.", deprecates=["acme/api"], id="c2")
     _wait_for(got, 4)
-    raw.delete(ids=["c2"])  # around nowline: the next listing finds it gone
+    writer.delete(ids=["c2"])
     _wait_for(got, 5)
     assert got == [
         ("c1", "added"),
@@ -62,6 +63,24 @@ def test_changes_reports_additions_edits_retractions_and_deletions(store_path: s
         ("c2", "added"),
         ("c2", "deleted"),
     ]
+
+
+def test_a_deletion_around_nowline_is_reported_by_the_resync(store_path: str) -> None:
+    """A plain client's deletion moves no mark: the resync listing finds it gone."""
+    from nowline._io import freshness
+
+    client = chromadb.PersistentClient(path=store_path)
+    raw = client.get_or_create_collection("mem", embedding_function=FakeEmbedding())
+    watcher = nowline.wrap(raw, refresh_seconds=0.1)
+    watcher.correct("Moved from acme/app to acme/web.", deprecates=["acme/app"], id="c1")
+    got = _collect(watcher.changes(poll_seconds=0.1), 1)
+    time.sleep(0.3)
+    raw.delete(ids=["c1"])
+    time.sleep(0.5)
+    assert got == []  # within the resync interval nothing says it changed
+    watcher._core.fresh.listed_at -= freshness.RESYNC_SECONDS  # the interval has passed
+    _wait_for(got, 1)
+    assert got == [("c1", "deleted")]
 
 
 def test_changes_refuses_a_bad_interval(memory: nowline.Collection) -> None:
@@ -96,3 +115,42 @@ def test_async_changes_hear_another_process(chroma_server: ChromaServer) -> None
         return [(change.id, change.kind)]
 
     assert asyncio.run(main()) == [("c1", "added")]
+
+
+EDIT = """
+import sys
+import chromadb, nowline
+from tests.conftest import FakeEmbedding
+port, database = int(sys.argv[1]), sys.argv[2]
+client = nowline.wrap(chromadb.HttpClient(host="127.0.0.1", port=port, database=database))
+memory = client.get_collection("mem", embedding_function=FakeEmbedding())
+memory.update(ids=["c1"], documents=["Moved from acme/app to acme/www, for good."])
+"""
+
+
+@pytest.mark.server
+def test_changes_hear_another_process_edit_a_corrections_text(
+    chroma_server: ChromaServer,
+) -> None:
+    """An edit of a correction's text alone, by another process, is reported as edited."""
+    import subprocess
+    import sys
+
+    database = chroma_server.new_database()
+    col = nowline.wrap(
+        chroma_server.client(database).create_collection("mem", embedding_function=FakeEmbedding()),
+        refresh_seconds=0.1,
+    )
+    col.correct("Moved from acme/app to acme/web.", deprecates=["acme/app"], id="c1")
+    got = _collect(col.changes(poll_seconds=0.1), 1)
+    time.sleep(0.3)
+    subprocess.run(
+        [sys.executable, "-c", EDIT, str(chroma_server.port), database],
+        cwd=Path(__file__).resolve().parents[2],
+        check=True,
+        timeout=120,
+        capture_output=True,
+    )
+    _wait_for(got, 1)
+    assert got == [("c1", "edited")]
+    assert [c.document for c in col.corrections()] == ["Moved from acme/app to acme/www, for good."]
