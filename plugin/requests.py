@@ -469,6 +469,9 @@ def parse_max_reach(text: str) -> float | int | Literal["default"] | None:
 # ---------------------------------------------------------------------------- scope
 
 
+_TYPE_SAMPLE = 200  # records read to learn the type a store holds for a scope key
+
+
 def _spellings(value: ScopeValue) -> list[ScopeValue]:
     """Return ``value`` and the other ways of writing it: its JSON text, or the JSON it spells."""
     out: list[ScopeValue] = [value]
@@ -501,7 +504,7 @@ def scope_value(collection: Collection, key: str, value: ScopeValue) -> ScopeVal
        text spells, or a number's or boolean's JSON text);
     2. the one a record of the store holds is the value (several: refused, ambiguous);
     3. where no record holds any, the type the store's records hold for ``key`` decides
-       (read from a page of records that carry it): text that spells a number becomes that
+       (read from the first records that carry it): text that spells a number becomes that
        number where they all hold numbers, a number becomes text where they all hold text;
        otherwise ``value`` stays as given.
 
@@ -524,7 +527,7 @@ def scope_value(collection: Collection, key: str, value: ScopeValue) -> ScopeVal
         return held[0]
     if len(candidates) == 1:
         return value
-    metas = collection.raw.get(limit=PAGE, include=["metadatas"])["metadatas"] or []
+    metas = collection.raw.get(limit=_TYPE_SAMPLE, include=["metadatas"])["metadatas"] or []
     kinds = {type(m[key]) for m in metas if m is not None and m.get(key) is not None}
     other = candidates[1]
     return other if kinds == {type(other)} else value
