@@ -15,9 +15,10 @@ The rules that every surface shares are here too, so that the surfaces carry non
 * **the scope rule**: a collection whose corrections are scoped serves one scope at a time
   (:func:`scope_needed`), and a scope value given as text is the value the store holds
   (:func:`scope_value`: ``42`` and ``"42"`` are one user where the store holds one of them);
-* **stored once**: a correction from another system is stored at most once per
-  ``(source, source_id)`` (:func:`store`, :func:`correction_id`), in the scope its
-  :class:`Audience` names;
+* **stored once**: a correction from another system is stored at most once per ``(source,
+  key)``, the key being what the sender vouched for (a signed body's digest, a ``source_id``
+  under a token's own source), even when two writers store it at once (:func:`store`,
+  :func:`correction_id`), in the scope its :class:`Audience` names;
 * **the limits**: one page size (:data:`PAGE`), the most strings a correction may name
   (:data:`MAX_PHRASES`), text lengths, and one check of a reach limit (:func:`parse_max_reach`).
 
@@ -77,6 +78,7 @@ __all__ = [
     "MAX_URL",
     "PAGE",
     "REACH_FLOOR",
+    "RECEIPT",
     "Audience",
     "CorrectionRequest",
     "Form",
@@ -160,8 +162,11 @@ class CorrectionRequest:
         metadata: the user metadata to store with it, or None.
         observed_at: when the change happened, as given, or None for the moment it is stored.
         source: the system it came from (``github``, ``api``, ...), or None (typed by hand).
-        source_id: the event's id in that system; with it the correction is stored once.
+        source_id: the event's id in that system (shown; stored once by it unless ``key``).
         source_url: a page about the change.
+        key: what "stored once" is decided by, where it is not ``source_id``: for a signed
+            webhook, the digest of the signed body (:func:`nowline.github_events.event_key`),
+            never an unsigned header.
         scope: the scope value the request itself names (the JSON endpoint), or None.
         owner: the account the change belongs to (GitHub: the old name's owner), which an
             :class:`Audience` may map to a scope.
@@ -169,7 +174,8 @@ class CorrectionRequest:
         allow_generic: accept a generic string without an anchor.
         allow_person: accept a person's full name without an anchor.
         allow_unreached: store it even where it reaches nothing while the store names a near
-            miss.
+            miss (a forge's own signed event is authoritative; the sender's claims never set
+            it).
         max_reach: the reach limit, as ``Collection.correct()`` takes it.
     """
 
@@ -183,6 +189,7 @@ class CorrectionRequest:
     source: str | None = None
     source_id: str | None = None
     source_url: str | None = None
+    key: str | None = None
     scope: ScopeValue | None = None
     owner: str | None = None
     allow_absent: bool = False
@@ -197,8 +204,14 @@ class CorrectionRequest:
         object.__setattr__(self, "about", parse_about(list(self.about)))
         if self.replaced_by is not None:
             object.__setattr__(self, "replaced_by", parse_replaced_by(list(self.replaced_by)))
-        if self.id is None and self.source_id is not None:
-            object.__setattr__(self, "id", correction_id(self.source or API_SOURCE, self.source_id))
+        key = self.once_key
+        if self.id is None and key is not None:
+            object.__setattr__(self, "id", correction_id(self.source or API_SOURCE, key))
+
+    @property
+    def once_key(self) -> str | None:
+        """Return what "stored once" is decided by: ``key``, else ``source_id``, else None."""
+        return self.key if self.key is not None else self.source_id
 
     def provenance(self) -> dict[str, str]:
         """Return the provenance metadata stored with the correction (empty when typed)."""
@@ -308,32 +321,52 @@ def _scope(value: object, key: str) -> ScopeValue:
     """Return the scope value a request names for ``key``, checked."""
     if isinstance(value, float) or not isinstance(value, (str, int, bool)) or value == "":
         raise InvalidInput(f"{key} must be a non-empty string, an integer or a boolean.")
+    if isinstance(value, str) and len(value) > MAX_SOURCE_ID:
+        raise InvalidInput(f"{key} must be at most {MAX_SOURCE_ID} characters.")
     return value
 
 
 def parse_correction(
-    obj: object, scope_key: str | None = None, *, form: Form = BODY
+    obj: object,
+    scope_key: str | None = None,
+    *,
+    form: Form = BODY,
+    source: str = API_SOURCE,
 ) -> CorrectionRequest:
     """Return the correction a surface's JSON object asks for (the receiver's body by default).
 
     The object has the form's text field and ``deprecates``, and optionally ``about``,
-    ``replaced_by``,
-    ``observed_at``, ``source`` (default ``api``), ``source_id``, ``source_url`` and, on a
-    scoped store, the scope key's value. Nothing else is accepted. The guards that need a
-    store (absent and generic strings are checked here; reach and near misses) run when it
-    is stored.
+    ``replaced_by``, ``observed_at``, ``source``, ``source_id``, ``source_url`` and, on a
+    scoped store, the scope key's value. Nothing else is accepted. The source is the
+    caller's to set (the receiver's token names it), never the object's to claim: a
+    ``source`` field may only repeat it. The guards that need a store (absent and generic
+    strings are checked here; reach and near misses) run when it is stored.
+
+    Args:
+        obj: the parsed JSON object.
+        scope_key: the store's scope key (its value is then a field), or None.
+        form: how the surface spells the fields.
+        source: the source the caller vouches for (the token's).
 
     Raises:
-        InvalidInput: a field is missing, unknown or unusable (named as the form spells it).
+        InvalidInput: a field is missing, unknown or unusable (named as the form spells it),
+            or ``source`` names another source than the caller's.
     """
     given = _fields(obj, form, [scope_key] if scope_key is not None else [])
     text_name = form.spelled("text")
     if "deprecates" not in given:
         raise InvalidInput("deprecates is missing: give the exact outdated strings.")
+    claimed = given.get("source")
+    if claimed is not None and claimed != source:
+        shown = repr(claimed) if isinstance(claimed, str) and len(claimed) <= 64 else "another"
+        raise InvalidInput(
+            f"source {shown} is not this token's: its corrections are stored with source "
+            f"{source!r}. Leave source out (the receiver sets it from the token), or send "
+            "with a token configured for that source."
+        )
     scope = None
     if scope_key is not None and given.get(scope_key) is not None:
         scope = _scope(given[scope_key], scope_key)
-    source = given.get("source", API_SOURCE)
     return CorrectionRequest(
         text=text_field(given.get("text"), text_name, limit=MAX_TEXT),
         deprecates=tuple(_strings(given["deprecates"], "deprecates")),
@@ -436,34 +469,68 @@ def parse_max_reach(text: str) -> float | int | Literal["default"] | None:
 # ---------------------------------------------------------------------------- scope
 
 
-def scope_value(collection: Collection, key: str, text: str) -> ScopeValue:
-    """Return the stored value of scope ``key`` that ``text`` names (as a command line gives it).
+_TYPE_SAMPLE = 200  # records read to learn the type a store holds for a scope key
 
-    A scope value typed on a command line is text, while a store may hold numbers or
-    booleans (``user_id=42``). The candidates are ``text`` itself and the JSON number or
-    boolean it spells; the one the store holds (on any record) is returned, else ``text``.
+
+def _spellings(value: ScopeValue) -> list[ScopeValue]:
+    """Return ``value`` and the other ways of writing it: its JSON text, or the JSON it spells."""
+    out: list[ScopeValue] = [value]
+    if isinstance(value, str):
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, bool) or (isinstance(parsed, (int, float)) and math.isfinite(parsed)):
+            out.append(parsed)
+    elif not (isinstance(value, float) and not math.isfinite(value)):
+        out.append(json.dumps(value))
+    return out
+
+
+def _same(a: object, b: object) -> bool:
+    """Return whether two metadata values are the same value of the same type (1 is not True)."""
+    return type(a) is type(b) and a == b
+
+
+def scope_value(collection: Collection, key: str, value: ScopeValue) -> ScopeValue:
+    """Return the value of scope ``key`` the store holds for ``value``: the one scope rule.
+
+    A scope value often arrives in another type than the store holds: a command line gives
+    text (``--scope 42``) where the store's records hold the number ``42``, a JSON body may
+    say ``"42"`` or ``42``. Every surface (``check``, ``recall``, ``serve``, the import, the
+    MCP server's ``--scope``) types it here, the same way:
+
+    1. the candidates are ``value`` and its other spelling (the JSON number or boolean a
+       text spells, or a number's or boolean's JSON text);
+    2. the one a record of the store holds is the value (several: refused, ambiguous);
+    3. where no record holds any, the type the store's records hold for ``key`` decides
+       (read from the first records that carry it): text that spells a number becomes that
+       number where they all hold numbers, a number becomes text where they all hold text;
+       otherwise ``value`` stays as given.
 
     Raises:
         InvalidInput: the store holds several of them (``42`` and ``"42"``).
     """
-    candidates: list[ScopeValue] = [text]
-    try:
-        parsed = json.loads(text)
-    except ValueError:
-        parsed = None
-    if isinstance(parsed, (bool, int, float)) and not isinstance(parsed, str):
-        candidates.append(parsed)
+    candidates = _spellings(value)
     held = [
-        value
-        for value in candidates
-        if collection.raw.get(where=cast("Where", {key: value}), limit=1, include=[])["ids"]
+        candidate
+        for candidate in candidates
+        if collection.raw.get(where=cast("Where", {key: candidate}), limit=1, include=[])["ids"]
     ]
     if len(held) > 1:
         raise InvalidInput(
-            f"The store holds {key}={held[0]!r} and {key}={held[1]!r}; give the value as "
-            f'JSON in the metadata to say which (e.g. {{"{key}": {held[1]!r}}}).'
+            f"The store holds {key}={held[0]!r} and {key}={held[1]!r}, which are one scope "
+            f"written two ways; nowline cannot tell which is meant. Give every record of that "
+            f"scope one {key} (text or number), then try again."
         )
-    return held[0] if held else text
+    if held:
+        return held[0]
+    if len(candidates) == 1:
+        return value
+    metas = collection.raw.get(limit=_TYPE_SAMPLE, include=["metadatas"])["metadatas"] or []
+    kinds = {type(m[key]) for m in metas if m is not None and m.get(key) is not None}
+    other = candidates[1]
+    return other if kinds == {type(other)} else value
 
 
 @dataclass(frozen=True)
@@ -492,8 +559,37 @@ class Audience:
         if len(set(folded)) != len(folded):
             raise InvalidInput("An owner is mapped to a scope twice; give each owner once.")
 
-    def metadata(self, request: CorrectionRequest) -> dict[str, ScopeValue] | None:
+    def typed(self, collection: Collection) -> Audience:
+        """Return this audience with every scope value as ``collection`` holds it.
+
+        :func:`scope_value` types each (``--scope 42`` is the number 42 where the store's
+        records hold numbers), so a received correction reaches the records it names.
+
+        Raises:
+            InvalidInput: a value is ambiguous in this store (see :func:`scope_value`).
+        """
+        key = self.scope_key
+        if key is None:
+            return self
+        default = None if self.default is None else scope_value(collection, key, self.default)
+        owners = {o: scope_value(collection, key, v) for o, v in self.owners.items()}
+        return Audience(scope_key=key, default=default, owners=owners)
+
+    def only(self, scope: ScopeValue | None) -> Audience:
+        """Return this audience narrowed to ``scope`` (a token's), or itself for None."""
+        if scope is None:
+            return self
+        return Audience(scope_key=self.scope_key, default=scope)
+
+    def metadata(
+        self, request: CorrectionRequest, collection: Collection | None = None
+    ) -> dict[str, ScopeValue] | None:
         """Return the scope metadata to store ``request`` with (None on an unscoped store).
+
+        Args:
+            request: the correction received.
+            collection: the store; with it the scope the request names is typed as the
+                store holds it (:func:`scope_value`), so ``"42"`` and ``42`` are one scope.
 
         Raises:
             InvalidInput: the store is scoped and the configuration names no scope for this
@@ -508,12 +604,15 @@ class Audience:
         if request.owner is not None and request.owner.casefold() in mapped:
             configured = mapped[request.owner.casefold()]
         if request.scope is not None:
-            if configured is not None and request.scope != configured:
+            asked = request.scope
+            if collection is not None:
+                asked = scope_value(collection, self.scope_key, asked)
+            if configured is not None and not _same(asked, configured):
                 raise InvalidInput(
                     f"This receiver stores into {self.scope_key}={configured!r} only; leave "
                     f"{self.scope_key!r} out or give that value."
                 )
-            return {self.scope_key: request.scope}
+            return {self.scope_key: asked}
         if configured is None:
             whom = f" for the owner {request.owner!r}" if request.owner is not None else ""
             raise InvalidInput(
@@ -543,23 +642,41 @@ class Stored:
     created: bool
 
 
+RECEIPT = "source_receipt"
+"""The metadata key of a received correction's receipt: a random id of the write that stored
+it, so that two writers storing one event at once can tell which write the store kept."""
+
+
 def _already(col: Collection, request: CorrectionRequest) -> Stored | None:
-    """Return the stored correction of the request's ``(source, source_id)``, or None."""
+    """Return the stored correction of the request's ``(source, key)``, or None."""
     cid = request.id
-    if cid is None or request.source_id is None:
+    if cid is None or request.once_key is None:
         return None
     got = col.get(ids=[cid], include=["metadatas"])
     if not got["ids"]:
         return None
     metas = got["metadatas"] or []
     meta = (metas[0] if metas else None) or {}
-    if meta.get("source") != request.source or meta.get("source_id") != request.source_id:
+    same_key = request.key is not None or meta.get("source_id") == request.source_id
+    if meta.get("source") != request.source or not same_key:
         raise InvalidInput(
             f"The record {cid!r} exists but was not stored from {request.source} "
-            f"{request.source_id!r}; nothing was written."
+            f"{request.once_key!r}; nothing was written."
         )
-    linked = col.get(where=cast("Where", {BY: {"$contains": cid}}), include=[])
-    return Stored(id=cid, reached=len(linked["ids"]), created=False)
+    return Stored(id=cid, reached=_linked(col, cid), created=False)
+
+
+def _linked(col: Collection, cid: str) -> int:
+    """Return how many records store a link to correction ``cid``."""
+    return len(col.get(where=cast("Where", {BY: {"$contains": cid}}), include=[])["ids"])
+
+
+def _kept(col: Collection, cid: str, receipt: str) -> bool:
+    """Return whether the stored correction ``cid`` is this write's (its receipt is ours)."""
+    got = col.get(ids=[cid], include=["metadatas"])
+    metas = got["metadatas"] or []
+    meta = (metas[0] if metas else None) or {}
+    return meta.get(RECEIPT) == receipt
 
 
 def store(
@@ -569,7 +686,14 @@ def store(
     *,
     max_reach: float | int | Literal["default"] | None = "default",
 ) -> Stored:
-    """Store ``request`` as a correction with its provenance, once per source and source id.
+    """Store ``request`` as a correction with its provenance, once per source and key.
+
+    A request with a key (``source_id``, or the digest of a signed body) names one record id
+    (:func:`correction_id`), so the same event is stored once: a second store of it writes
+    nothing and says so (``created`` False). Two writers that store it at the same moment
+    (two receivers on one Chroma server) both pass the first check; Chroma keeps the first
+    add of an id, and each write carries a random receipt (:data:`RECEIPT`), so the writer
+    whose receipt the stored record holds answers "created" and the other "already stored".
 
     Args:
         col: the nowline collection.
@@ -579,8 +703,8 @@ def store(
             request's own, else the collection's).
 
     Returns:
-        The correction's id and reach; ``created`` is False when the same ``(source,
-        source_id)`` was stored before (nothing new was written).
+        The correction's id and reach; ``created`` is False when the same ``(source, key)``
+        was stored before (nothing new was written).
 
     Raises:
         InvalidCorrection: the correction breaks a guard (absent or generic string, reach);
@@ -591,6 +715,7 @@ def store(
     if found is not None:
         return found
     limit = request.max_reach if max_reach == "default" else max_reach
+    receipt = {RECEIPT: uuid.uuid4().hex} if request.id is not None and request.once_key else {}
     try:
         report = col.correct(
             request.text,
@@ -598,15 +723,19 @@ def store(
             about=list(request.about) or None,
             replaced_by=None if request.replaced_by is None else list(request.replaced_by),
             id=request.id,
-            metadata={**(request.metadata or {}), **request.provenance(), **(scope or {})} or None,
+            metadata={
+                **(request.metadata or {}),
+                **request.provenance(),
+                **receipt,
+                **(scope or {}),
+            }
+            or None,
             observed_at=request.observed_at,
             max_reach=limit,
             allow_absent=request.allow_absent,
             allow_generic=request.allow_generic,
             allow_person=request.allow_person,
-            # A forge's event is authoritative: a rename whose old name no memory holds yet
-            # is still stored (the near-miss guard is for corrections a person or model typed).
-            allow_unreached=request.allow_unreached or request.source == "github",
+            allow_unreached=request.allow_unreached,
         )
     except InvalidInput:
         # Another writer (a second receiver, an import) may have stored it since the check.
@@ -614,4 +743,6 @@ def store(
         if found is not None:
             return found
         raise
+    if receipt and not _kept(col, report.id, receipt[RECEIPT]):
+        return Stored(id=report.id, reached=_linked(col, report.id), created=False)
     return Stored(id=report.id, reached=report.reached, created=True)

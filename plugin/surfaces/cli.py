@@ -1774,7 +1774,7 @@ def _audience(col: Collection, scope: str | None, scope_for: list[str] | None) -
     from ..errors import InvalidInput
 
     try:
-        return Audience(scope_key=col.scope_key, default=scope, owners=owners)
+        return Audience(scope_key=col.scope_key, default=scope, owners=owners).typed(col)
     except InvalidInput as exc:
         raise typer.BadParameter(str(exc), param_hint="'--scope-for'") from None
 
@@ -1853,8 +1853,19 @@ def serve_command(
         typer.Option(
             "--api-token",
             envvar="NOWLINE_SERVE_TOKEN",
-            help="The bearer token of POST /corrections; enables it (prefer the environment "
-            "variable). Not --token, which is the Chroma server's.",
+            help="A bearer token of POST /corrections for the source api; enables it (prefer "
+            "the environment variable). Not --token, which is the Chroma server's.",
+            show_default=False,
+        ),
+    ] = None,
+    tokens_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--tokens-file",
+            envvar="NOWLINE_SERVE_TOKENS_FILE",
+            help="A JSON file of bearer tokens of POST /corrections, each with the source it "
+            'writes for and optionally its scope: [{"token": "...", "source": "statuspage", '
+            '"scope": "team-a"}]. --api-token is a token for the source api.',
             show_default=False,
         ),
     ] = None,
@@ -1903,12 +1914,18 @@ def serve_command(
         from . import serve as receiver
     except ImportError as exc:
         _fail(str(exc))
-    if not github_secret and not api_token:
+    if not github_secret and not api_token and tokens_file is None:
         raise typer.BadParameter(
             "give --github-secret (or NOWLINE_GITHUB_SECRET) for GitHub webhooks, --api-token "
-            "(or NOWLINE_SERVE_TOKEN) for JSON corrections, or both.",
+            "(or NOWLINE_SERVE_TOKEN) or --tokens-file for JSON corrections, or both.",
             param_hint="'--github-secret'",
         )
+    from ..errors import InvalidInput
+
+    try:
+        tokens = receiver.read_tokens(tokens_file) if tokens_file is not None else []
+    except InvalidInput as exc:
+        raise typer.BadParameter(str(exc), param_hint="'--tokens-file'") from None
     reach_setting = _max_reach(max_reach)
     store = _store(path, opts, flag="--path")
     col = _open(store, opts, create=True, embeds=True)
@@ -1924,18 +1941,19 @@ def serve_command(
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(message)s")
     logging.getLogger("nowline").setLevel(logging.INFO)
     _warm_up(col)
-    app_ = receiver.create_app(
-        col,
-        audience=audience,
-        github_secret=github_secret,
-        api_token=api_token,
-        limits=receiver.Limits(
-            max_body=max_body,
-            max_pending=max_pending,
-            max_reach=cast(Any, reach_setting),
-        ),
-    )
     with _nowline_errors(store):
+        app_ = receiver.create_app(
+            col,
+            audience=audience,
+            github_secret=github_secret,
+            api_token=api_token,
+            tokens=tokens,
+            limits=receiver.Limits(
+                max_body=max_body,
+                max_pending=max_pending,
+                max_reach=cast(Any, reach_setting),
+            ),
+        )
         receiver.run(app_, host=host, port=port)
 
 

@@ -10,15 +10,28 @@ The ``repository`` event's actions that make a name outdated become corrections:
 * ``renamed``: the old name is ``changes.repository.name.from`` under the same owner;
 * ``transferred``: the old owner is ``changes.owner.from.user.login`` (or
   ``.organization.login``), the name unchanged;
-* ``archived``: the repository's own ``full_name`` is now read-only.
+* ``archived``: the repository's own ``full_name`` is now read-only;
+* ``unarchived``: the repository takes changes again.
 
-Each deprecates the old ``owner/name``; a rename or transfer gives the new one as its
-``replaced_by``, so a rename back (``acme/app`` to ``acme/app2`` and back) revives the first
-name instead of being refused for deprecating a current one. A GitHub full name always has
-its ``/``, so it is an identifier, never a generic string: it needs no anchor. The
+A rename, transfer or archive deprecates the old ``owner/name``; a rename or transfer gives
+the new one as its ``replaced_by``, so a rename back (``acme/app`` to ``acme/app2`` and back)
+revives the first name instead of being refused for deprecating a current one. An unarchive
+deprecates the word ``archived`` anchored on the repository (``about``: memories that say it
+is archived are outdated, the archive's own correction among them) and gives the repository
+as its ``replaced_by``, so the archive's correction no longer reaches records through the
+name: they read as current again (DESIGN §6, "a rename back revives"). A GitHub full name
+always has its ``/``, so it is an identifier, never a generic string: it needs no anchor. The
 correction's time is the repository's ``updated_at`` where the payload has it (else the time
 of receipt), its ``source_url`` the repository's ``html_url``, its ``source_id`` the delivery
 id. Every other event and action (``ping`` included) is skipped.
+
+"Stored once" is decided by what GitHub signed, the body, never by the unsigned
+``X-GitHub-Delivery`` header: the correction's key (:attr:`CorrectionRequest.key`) is
+:func:`event_key`, a digest of the parsed body, so one captured signed body re-sent under new
+delivery ids is one event, and the offline import of the same delivery (whose file holds the
+parsed payload, not its bytes) finds it stored. A forge's signed event is authoritative: it
+is stored even where it reaches no memory yet (``allow_unreached``), which the JSON endpoint's
+senders cannot ask for.
 
 The same functions serve the receiver (``nowline serve``) and the offline import of a file of
 deliveries (``nowline import --from github-events``): one JSON object a line,
@@ -29,6 +42,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -50,6 +64,7 @@ __all__ = [
     "Skip",
     "check_delivery_id",
     "check_event",
+    "event_key",
     "plan_lines",
     "read_line",
     "sign",
@@ -121,6 +136,23 @@ def verify_signature(secret: str | bytes, body: bytes, signature: str | None) ->
     except UnicodeEncodeError:
         return False
     return hmac.compare_digest(expected, given)
+
+
+def event_key(payload: Any) -> str:
+    """Return what "stored once" is decided by for a delivery: a digest of its signed body.
+
+    The SHA-256 of the parsed payload written canonically (keys sorted, no spaces, numbers
+    as parsed), so the same body is one key however it was spaced, on the receiver and in
+    the offline import alike; a body that differs in anything GitHub signed is another key.
+
+    Raises:
+        InvalidInput: the payload holds a value JSON text never gives (a Python object).
+    """
+    try:
+        canonical = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    except (TypeError, ValueError):
+        raise InvalidInput("The payload holds a value that is not JSON.") from None
+    return "sha256:" + hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def check_delivery_id(value: object) -> str:
@@ -207,14 +239,15 @@ def translate(
 
     Args:
         event: the event name (``X-GitHub-Event``).
-        delivery: the delivery id (``X-GitHub-Delivery``); the correction's ``source_id``.
+        delivery: the delivery id (``X-GitHub-Delivery``); the correction's ``source_id``,
+            shown with it but never deciding "stored once" (:func:`event_key` does).
         payload: the delivery's parsed JSON body.
         received_at: when it was received (epoch seconds; default: now): the correction's
             time when the payload has no ``repository.updated_at``.
 
     Returns:
-        A :class:`~nowline.requests.CorrectionRequest` for a repository rename, transfer or
-        archive; a :class:`Skip` for everything else.
+        A :class:`~nowline.requests.CorrectionRequest` for a repository rename, transfer,
+        archive or unarchive; a :class:`Skip` for everything else.
 
     Raises:
         InvalidInput: the event name or delivery id is unusable, or a rename, transfer or
@@ -229,15 +262,31 @@ def translate(
     action = payload.get("action")
     if event != "repository":
         return Skip(f"The {event!r} event stores nothing; nowline takes repository events.")
-    if action not in ("renamed", "transferred", "archived"):
+    if action not in ("renamed", "transferred", "archived", "unarchived"):
         shown = action if isinstance(action, str) and len(action) <= 64 else "?"
         return Skip(
             f"The repository action {shown!r} stores nothing; nowline takes renamed, "
-            "transferred and archived."
+            "transferred, archived and unarchived."
         )
     owner, name = _full_name(payload)
     new = f"{owner}/{name}"
     observed_at, day = _when(payload, now() if received_at is None else received_at)
+    key = event_key(payload)
+    if action == "unarchived":
+        return CorrectionRequest(
+            text=f"GitHub repository {new} was unarchived on {day}; it is no longer archived "
+            "and takes changes again.",
+            deprecates=("archived",),
+            about=(new,),
+            replaced_by=(new,),
+            source=SOURCE,
+            observed_at=observed_at,
+            source_id=delivery,
+            source_url=_url(payload),
+            key=key,
+            owner=owner,
+            allow_unreached=True,
+        )
     if action == "archived":
         old, old_owner = new, owner
         text = f"GitHub repository {new} was archived on {day} and is read-only."
@@ -270,7 +319,9 @@ def translate(
         observed_at=observed_at,
         source_id=delivery,
         source_url=_url(payload),
+        key=key,
         owner=old_owner,
+        allow_unreached=True,
     )
 
 

@@ -6,7 +6,9 @@ An ASGI app (starlette) over one nowline collection, run by uvicorn:
 * ``POST /github``: GitHub webhook deliveries, verified with ``X-Hub-Signature-256``; a
   repository rename, transfer or archive becomes a correction (:mod:`nowline.github_events`).
 * ``POST /corrections``: a JSON correction, with ``Authorization: Bearer TOKEN``
-  (:func:`nowline.requests.parse_correction`).
+  (:func:`nowline.requests.parse_correction`). Each token (:class:`Token`) names the source
+  its corrections are stored with, and may name the one scope it writes for; the body never
+  sets the source (a ``source`` field may only repeat the token's, else 422).
 
 Every request is treated as hostile: the body is read up to :attr:`Limits.max_body` bytes
 (413 beyond, 408 when it arrives too slowly), the signature or token is checked before the body
@@ -14,8 +16,13 @@ is parsed (401), the content type must be JSON (415), the JSON must parse (400) 
 (422, with nowline's own message). Writes go through one writer thread; at most
 :attr:`Limits.max_pending` requests wait for it, and a request beyond that is answered 503 with
 ``Retry-After`` before anything is read from the store. A correction is written whole or not
-at all (``Collection.correct`` validates everything first), and the same ``(source,
-source_id)`` is stored once: a redelivery answers 200 with the id stored before.
+at all (``Collection.correct`` validates everything first), and the same event is stored
+once, decided by what its sender vouched for: a GitHub delivery by the digest of its signed
+body (never the unsigned ``X-GitHub-Delivery``), a JSON correction by its ``source_id`` under
+its token's source. A redelivery or a replay answers 200 with the id stored before, also
+when two receivers on one Chroma server receive it at the same moment (one 201, the other
+200). Every scope value is typed as the store holds it (:func:`nowline.requests.scope_value`).
+Each request is logged once, on the ``nowline.serve`` logger (uvicorn's access log is off).
 
 Status codes: 201 stored, 200 already stored (same id), 202 accepted and nothing to store
 (other events, ``ping``), 400 malformed, 401 unsigned or unauthorised, 404 endpoint not
@@ -27,9 +34,10 @@ from __future__ import annotations
 
 import hmac
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 try:
@@ -47,7 +55,17 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 import orjson
 
 from ..errors import InvalidInput, NowlineError, StoreBusy
-from ..requests import Audience, CorrectionRequest, Stored, parse_correction, store
+from ..requests import (
+    API_SOURCE,
+    MAX_SOURCE_ID,
+    Audience,
+    CorrectionRequest,
+    ScopeValue,
+    Stored,
+    parse_correction,
+    scope_value,
+    store,
+)
 from ..terms import HTTP_TERMS, using
 from . import github_events as gh
 
@@ -58,9 +76,13 @@ __all__ = [
     "DEFAULT_MAX_BODY",
     "DEFAULT_MAX_PENDING",
     "GITHUB_SECRET_ENV",
+    "MIN_TOKEN_LENGTH",
+    "SERVE_TOKENS_FILE_ENV",
     "SERVE_TOKEN_ENV",
     "Limits",
+    "Token",
     "create_app",
+    "read_tokens",
     "run",
 ]
 
@@ -71,6 +93,12 @@ GITHUB_SECRET_ENV = "NOWLINE_GITHUB_SECRET"
 
 SERVE_TOKEN_ENV = "NOWLINE_SERVE_TOKEN"
 """The environment variable that gives ``--api-token`` (the receiver's own bearer token)."""
+
+SERVE_TOKENS_FILE_ENV = "NOWLINE_SERVE_TOKENS_FILE"
+"""The environment variable that gives ``--tokens-file`` (tokens that each name a source)."""
+
+MIN_TOKEN_LENGTH = 16
+"""The shortest token a tokens file may hold (characters)."""
 
 DEFAULT_MAX_BODY = 256 * 1024
 """The largest request body accepted, in bytes (a repository event is about 10 KiB)."""
@@ -97,6 +125,107 @@ class Limits:
     max_pending: int = DEFAULT_MAX_PENDING
     body_timeout: float = _BODY_TIMEOUT
     max_reach: float | int | Literal["default"] | None = "default"
+
+
+@dataclass(frozen=True)
+class Token:
+    """A bearer token of ``POST /corrections`` and what its holder may write.
+
+    Attributes:
+        token: the secret itself.
+        source: the ``source`` every correction sent with it is stored with (the body cannot
+            change it). ``github`` is the ``/github`` endpoint's alone.
+        scope: on a scoped store, the one scope it writes for (the body may repeat it, never
+            name another); None: the receiver's ``--scope``, else the scope the body names.
+    """
+
+    token: str
+    source: str = API_SOURCE
+    scope: ScopeValue | None = None
+
+    def __post_init__(self) -> None:
+        """Check the token at start."""
+        if not isinstance(self.token, str) or not self.token or not self.token.isprintable():
+            raise InvalidInput("A token must be non-empty printable text.")
+        if (
+            not isinstance(self.source, str)
+            or not self.source.strip()
+            or len(self.source) > MAX_SOURCE_ID
+            or not self.source.isprintable()
+        ):
+            raise InvalidInput(
+                f"A token's source must be printable text of 1 to {MAX_SOURCE_ID} characters."
+            )
+        if self.source.strip().casefold() == gh.SOURCE:
+            raise InvalidInput(
+                f"The source {gh.SOURCE!r} is the /github endpoint's (signed deliveries) alone; "
+                "give the token another source."
+            )
+        if self.scope is not None and (
+            isinstance(self.scope, float) or not isinstance(self.scope, (str, int, bool))
+        ):
+            raise InvalidInput("A token's scope must be text, an integer or a boolean.")
+
+    def __repr__(self) -> str:
+        """Show the token's source and scope, never the secret."""
+        return f"Token(source={self.source!r}, scope={self.scope!r})"
+
+
+def read_tokens(path: str | Path) -> list[Token]:
+    """Return the tokens of a tokens file: a JSON list of ``{"token", "source", "scope"}``.
+
+    ``token`` and ``source`` are required (a token at least :data:`MIN_TOKEN_LENGTH`
+    characters), ``scope`` is optional and keeps its JSON type (``42`` or ``"team-a"``).
+
+    Raises:
+        InvalidInput: the file cannot be read or an entry is unusable (named by its
+            position); nothing is served.
+    """
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise InvalidInput(f"{path}: cannot read the tokens file ({exc.strerror}).") from None
+    try:
+        entries = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise InvalidInput(f"{path}: not JSON ({exc}).") from None
+    if not isinstance(entries, list) or not entries:
+        raise InvalidInput(
+            f"{path}: give a JSON list of tokens, e.g. "
+            '[{"token": "...", "source": "statuspage"}].'
+        )
+    tokens = []
+    for number, entry in enumerate(entries, start=1):
+        where = f"{path}: token {number}"
+        if not isinstance(entry, dict):
+            raise InvalidInput(f"{where} is not a JSON object.")
+        unknown = sorted(set(entry) - {"token", "source", "scope"})
+        if unknown:
+            raise InvalidInput(
+                f"{where}: unknown field {unknown[0]!r}; the fields are token, source, scope."
+            )
+        missing = [k for k in ("token", "source") if k not in entry]
+        if missing:
+            raise InvalidInput(f"{where}: {missing[0]} is missing.")
+        secret = entry["token"]
+        if not isinstance(secret, str) or len(secret) < MIN_TOKEN_LENGTH:
+            raise InvalidInput(
+                f"{where}: token must be text of at least {MIN_TOKEN_LENGTH} characters."
+            )
+        try:
+            tokens.append(Token(secret, entry["source"], entry.get("scope")))
+        except InvalidInput as exc:
+            raise InvalidInput(f"{where}: {exc}") from None
+    return tokens
+
+
+def _tokens(api_token: str | None, tokens: Iterable[Token]) -> list[Token]:
+    """Return every token the receiver takes, each once (a token given twice is refused)."""
+    every = ([Token(api_token)] if api_token else []) + list(tokens)
+    secrets = [t.token for t in every]
+    if len(set(secrets)) != len(secrets):
+        raise InvalidInput("A token is given twice; give each token once, with one source.")
+    return every
 
 
 class _Refusal(Exception):
@@ -163,22 +292,28 @@ class _Receiver:
         audience: Audience,
         limits: Limits,
         github_secret: str | None,
-        api_token: str | None,
+        tokens: Sequence[Token],
     ) -> None:
         self.col = col
         self.audience = audience
         self.limits = limits
         self.github_secret = github_secret
-        self.api_token = api_token
+        self.tokens = [(t, t.token.encode("utf-8")) for t in tokens]
         self.pending = 0
         self.writer = anyio.CapacityLimiter(1)
 
-    async def _store(self, request: CorrectionRequest) -> Response:
+    def _bearer(self, request: Request) -> Token | None:
+        """Return the token the request carries, or None (every token is compared, in full)."""
+        scheme, _, given = request.headers.get("authorization", "").partition(" ")
+        raw = given.strip().encode("utf-8", "surrogateescape")
+        found = None
+        for token, secret in self.tokens:
+            if hmac.compare_digest(raw, secret) and found is None:
+                found = token
+        return found if scheme.lower() == "bearer" else None
+
+    async def _store(self, request: CorrectionRequest, audience: Audience) -> Response:
         """Store a request through the one writer thread; answer 201, 200, 422 or 503."""
-        try:
-            scope = self.audience.metadata(request)
-        except InvalidInput as exc:
-            raise _Refusal(422, str(exc)) from None
         if self.pending >= self.limits.max_pending:
             raise _Refusal(
                 503, "The receiver is busy; retry shortly.", headers={"Retry-After": "1"}
@@ -189,7 +324,7 @@ class _Receiver:
                 partial(_store_in_http_terms, max_reach=self.limits.max_reach),
                 self.col,
                 request,
-                scope,
+                audience,
                 limiter=self.writer,
             )
         except StoreBusy as exc:
@@ -233,39 +368,41 @@ class _Receiver:
             raise _Refusal(422, str(exc)) from None
         if isinstance(got, gh.Skip):
             return JSONResponse({"stored": False, "reason": got.reason}, status_code=202)
-        return await self._store(got)
+        return await self._store(got, self.audience)
 
     async def corrections(self, request: Request) -> Response:
         """Store a JSON correction sent with the bearer token."""
-        if not self.api_token:
-            raise _Refusal(404, "The corrections endpoint is not configured (--api-token).")
-        scheme, _, token = request.headers.get("authorization", "").partition(" ")
-        given = token.strip().encode("utf-8", "surrogateescape")
-        if scheme.lower() != "bearer" or not hmac.compare_digest(
-            given, self.api_token.encode("utf-8")
-        ):
+        if not self.tokens:
+            raise _Refusal(
+                404, "The corrections endpoint is not configured (--api-token, --tokens-file)."
+            )
+        token = self._bearer(request)
+        if token is None:
             raise _Refusal(
                 401, "Missing or wrong bearer token.", headers={"WWW-Authenticate": "Bearer"}
             )
         _json_content(request)
         payload = _parse(await _body(request, self.limits))
         try:
-            correction = parse_correction(payload, self.audience.scope_key)
+            correction = parse_correction(payload, self.audience.scope_key, source=token.source)
         except InvalidInput as exc:
             raise _Refusal(422, str(exc)) from None
-        return await self._store(correction)
+        return await self._store(correction, self.audience.only(token.scope))
 
 
 def _store_in_http_terms(
     col: Collection,
     request: CorrectionRequest,
-    scope: Mapping[str, Any] | None,
+    audience: Audience,
     *,
     max_reach: float | int | Literal["default"] | None,
 ) -> Stored:
-    """Store a request, nowline's messages naming the body's fields (``"about": [...]``)."""
+    """Store a request in its audience's scope (typed as the store holds it), in HTTP terms.
+
+    nowline's messages name the body's fields (``"about": [...]``).
+    """
     with using(HTTP_TERMS):
-        return store(col, request, scope, max_reach=max_reach)
+        return store(col, request, audience.metadata(request, col), max_reach=max_reach)
 
 
 def _answering(
@@ -297,25 +434,33 @@ def create_app(
     audience: Audience | None = None,
     github_secret: str | None = None,
     api_token: str | None = None,
+    tokens: Iterable[Token] = (),
     limits: Limits | None = None,
 ) -> Starlette:
     """Return the receiver's ASGI app over ``col``.
 
     Args:
         col: the nowline collection corrections are stored in.
-        audience: where corrections go on a scoped store (default: a store without scopes).
+        audience: where corrections go on a scoped store (default: a store without scopes);
+            its scope values are typed as the store holds them, here at start.
         github_secret: the GitHub webhook's secret; without it ``/github`` answers 404.
-        api_token: the bearer token of ``/corrections``; without it that endpoint answers 404.
+        api_token: a bearer token of ``/corrections`` for the source ``api``, in the
+            audience's scope (the same as ``Token(api_token)``).
+        tokens: more bearer tokens, each with its source and scope (:func:`read_tokens`).
+            Without any token ``/corrections`` answers 404.
         limits: body size, waiting requests and body time limits.
 
     Raises:
-        InvalidInput: neither a secret nor a token is given, or the audience does not fit
-            the store's scope key.
+        InvalidInput: neither a secret nor a token is given, a token is given twice or names
+            a scope on a store without scopes, or the audience does not fit the store's
+            scope key.
     """
-    if not github_secret and not api_token:
+    every = _tokens(api_token, tokens)
+    if not github_secret and not every:
         raise InvalidInput(
             "Give --github-secret (or NOWLINE_GITHUB_SECRET) for GitHub deliveries, "
-            "--api-token (or NOWLINE_SERVE_TOKEN) for JSON corrections, or both."
+            "--api-token (or NOWLINE_SERVE_TOKEN) or --tokens-file (or "
+            "NOWLINE_SERVE_TOKENS_FILE) for JSON corrections, or both."
         )
     audience = audience if audience is not None else Audience(scope_key=col.scope_key)
     if audience.scope_key != col.scope_key:
@@ -323,7 +468,19 @@ def create_app(
             f"The audience's scope key {audience.scope_key!r} is not the store's "
             f"({col.scope_key!r})."
         )
-    receiver = _Receiver(col, audience, limits or Limits(), github_secret, api_token)
+    audience = audience.typed(col)
+    key = col.scope_key
+    if key is None and any(t.scope is not None for t in every):
+        raise InvalidInput(
+            "A token names a scope, but this store has no scope key: give the scope key too "
+            "(e.g. --scope-key user_id), or leave the token's scope out."
+        )
+    if key is not None:
+        every = [
+            t if t.scope is None else Token(t.token, t.source, scope_value(col, key, t.scope))
+            for t in every
+        ]
+    receiver = _Receiver(col, audience, limits or Limits(), github_secret, every)
     routes = [
         Route("/health", _answering(receiver.health), methods=["GET"]),
         Route("/github", _answering(receiver.github), methods=["POST"]),
@@ -341,6 +498,7 @@ def run(app: Starlette, *, host: str = "127.0.0.1", port: int = 8080) -> None:
         host=host,
         port=port,
         log_level="info",
+        access_log=False,  # the receiver logs each request once, with its delivery id
         server_header=False,
         timeout_keep_alive=5,
         limit_concurrency=256,

@@ -62,11 +62,25 @@ def seed(path: str) -> None:
     )
 
 
+ANNOUNCEMENTS_TOKEN = "it-announcements-token-0123456789"
+
+
 @contextmanager
 def receiver(store: str, log: Path) -> Iterator[httpx.Client]:
-    """Run ``nowline serve`` on the store; yield a client of it; stop it at the end."""
+    """Run ``nowline serve`` on the store; yield a client of it; stop it at the end.
+
+    Its tokens: NOWLINE_SERVE_TOKEN (source api) and a tokens file with a token for the
+    source it-announcements.
+    """
     port = free_port()
-    env = {**os.environ, "NOWLINE_GITHUB_SECRET": SECRET, "NOWLINE_SERVE_TOKEN": TOKEN}
+    tokens = log.parent / "tokens.json"
+    tokens.write_text(json.dumps([{"token": ANNOUNCEMENTS_TOKEN, "source": "it-announcements"}]))
+    env = {
+        **os.environ,
+        "NOWLINE_GITHUB_SECRET": SECRET,
+        "NOWLINE_SERVE_TOKEN": TOKEN,
+        "NOWLINE_SERVE_TOKENS_FILE": str(tokens),
+    }
     with open(log, "wb") as out:
         proc = subprocess.Popen(
             [*NOWLINE, "serve", "--path", store, "--port", str(port)],
@@ -109,16 +123,15 @@ def test_a_signed_transfer_reaches_a_separate_wrappers_recall(tmp_path: Path) ->
         assert first.status_code == 201 and first.json()["reached"] == 1, first.text
         again = post_github(served, "repository", payload, delivery=delivery)
         assert again.status_code == 200 and again.json() == first.json()
-        wiki = post_correction(
-            served,
-            {
-                "body": "The team wiki moved from wiki.oldco.example to wiki.newco.example.",
-                "deprecates": ["wiki.oldco.example"],
-                "source": "it-announcements",
-                "source_id": "2025-02-03-wiki",
-            },
-        )
-        assert wiki.status_code == 201, wiki.text
+        wiki = {
+            "body": "The team wiki moved from wiki.oldco.example to wiki.newco.example.",
+            "deprecates": ["wiki.oldco.example"],
+            "source_id": "2025-02-03-wiki",
+        }
+        claimed = post_correction(served, {**wiki, "source": "it-announcements"})
+        assert claimed.status_code == 422, claimed.text  # the api token's source is api
+        stored = post_correction(served, wiki, token=ANNOUNCEMENTS_TOKEN)
+        assert stored.status_code == 201, stored.text
     SharedSystemClient.clear_system_cache()  # read the store afresh, as another process would
     memory = nowline.wrap(chromadb.PersistentClient(path=store)).get_collection("memory")
     packet = memory.recall("metalcraftai/ufo PR #1705 review", n_results=3)

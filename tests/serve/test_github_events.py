@@ -12,6 +12,7 @@ from nowline import InvalidInput
 from nowline.requests import Audience, CorrectionRequest, correction_id
 from nowline.surfaces.github_events import (
     Skip,
+    event_key,
     plan_lines,
     read_line,
     sign,
@@ -55,7 +56,8 @@ def test_an_empty_secret_verifies_nothing() -> None:
 
 def test_a_rename_deprecates_the_old_full_name_with_its_provenance() -> None:
     """renamed: the old name under the same owner is deprecated; time, url and id are kept."""
-    got = translate("repository", "d-1", renamed("ufo", "metalcraftai/ufo-core"), received_at=0)
+    payload = renamed("ufo", "metalcraftai/ufo-core")
+    got = translate("repository", "d-1", payload, received_at=0)
     assert isinstance(got, CorrectionRequest)
     assert got.deprecates == ("metalcraftai/ufo",)
     assert got.text == (
@@ -70,7 +72,33 @@ def test_a_rename_deprecates_the_old_full_name_with_its_provenance() -> None:
         "source_id": "d-1",
         "source_url": "https://github.com/metalcraftai/ufo-core",
     }
-    assert got.id == correction_id("github", "d-1")
+    assert got.key == event_key(payload)  # stored once by what GitHub signed, the body
+    assert got.id == correction_id("github", event_key(payload))
+    assert got.allow_unreached  # a forge's signed event is authoritative
+
+
+def test_the_event_key_is_a_digest_of_the_body_however_it_is_spelled() -> None:
+    """Key order and spacing do not change it; any change of a value does."""
+    payload = archived("acme/app")
+    reordered = json.loads(json.dumps(dict(reversed(list(payload.items())))))
+    assert event_key(reordered) == event_key(payload)
+    assert event_key(payload).startswith("sha256:") and len(event_key(payload)) == 71
+    assert event_key({**payload, "action": "unarchived"}) != event_key(payload)
+    assert event_key({"id": 2**70}) != event_key({"id": 2**70 + 1})  # read exactly, as imports do
+    with pytest.raises(InvalidInput, match="not JSON"):
+        event_key({"id": object()})
+
+
+def test_an_unarchive_revives_the_repository_as_its_new_value() -> None:
+    """unarchived: 'archived' anchored on the repository is outdated; the repository is current."""
+    got = translate("repository", "d-4", {**archived("acme/app"), "action": "unarchived"})
+    assert isinstance(got, CorrectionRequest)
+    assert (got.deprecates, got.about, got.replaced_by) == (
+        ("archived",),
+        ("acme/app",),
+        ("acme/app",),
+    )
+    assert got.text.startswith("GitHub repository acme/app was unarchived on 2026-03-02;")
 
 
 @pytest.mark.parametrize("org", [False, True])
@@ -117,7 +145,7 @@ def test_an_epoch_updated_at_is_read_as_seconds() -> None:
         ("ping", ping("acme/app"), "ping"),
         ("push", {"ref": "refs/heads/main", "repository": repository("acme/app")}, "'push'"),
         ("repository", {"action": "created", "repository": repository("acme/app")}, "'created'"),
-        ("repository", {"action": "unarchived", "repository": repository("acme/app")}, "'unarch"),
+        ("repository", {"action": "edited", "repository": repository("acme/app")}, "'edited'"),
         ("repository", {"action": 5, "repository": repository("acme/app")}, "'?'"),
     ],
 )

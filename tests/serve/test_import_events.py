@@ -8,6 +8,7 @@ from typing import Any
 
 import nowline
 from nowline.requests import correction_id
+from nowline.surfaces.github_events import event_key
 from tests.cli.conftest import invoke
 from tests.serve.conftest import archived, ping, renamed, transferred
 
@@ -51,7 +52,7 @@ def test_importing_twice_stores_each_correction_once(
     assert "3 deliveries already stored and 3 other events" in said
     rows = memory.corrections()
     assert sorted(r.id for r in rows) == sorted(
-        correction_id("github", d) for d in ("d1", "d3", "d5")
+        correction_id("github", event_key(LOG[i][2])) for i in (1, 3, 5)
     )
     assert {r.source for r in rows} == {"github"}
     (hit,) = memory.hits(["pr"])

@@ -14,7 +14,8 @@ import pytest
 
 import nowline
 from nowline.requests import Audience, correction_id
-from nowline.surfaces.serve import Limits, create_app
+from nowline.surfaces.github_events import event_key
+from nowline.surfaces.serve import Limits, Token, create_app
 from tests.serve.conftest import (
     SECRET,
     TOKEN,
@@ -48,11 +49,10 @@ def test_a_signed_rename_is_stored_with_provenance_and_shows_under_the_memory(
     """A signed rename answers 201 {id, reached}; the packet carries source and source_url."""
     memory.remember(MEMORY, id="pr")
     delivery = delivery_id()
-    got = post_github(
-        receiver, "repository", renamed("ufo", "metalcraftai/ufo-core"), delivery=delivery
-    )
+    payload = renamed("ufo", "metalcraftai/ufo-core")
+    got = post_github(receiver, "repository", payload, delivery=delivery)
     assert got.status_code == 201, got.text
-    assert got.json() == {"id": correction_id("github", delivery), "reached": 1}
+    assert got.json() == {"id": correction_id("github", event_key(payload)), "reached": 1}
     hit = memory.hits(["pr"])[0]
     assert hit.role == "historical"
     (now,) = hit.now
@@ -94,10 +94,12 @@ def test_a_redelivery_stores_nothing_new_and_answers_200_with_the_same_id(
     """The same X-GitHub-Delivery again answers 200 with the first id; one correction stays."""
     memory.remember(MEMORY, id="pr")
     delivery = delivery_id()
-    first = post_github(receiver, "repository", archived("metalcraftai/ufo"), delivery=delivery)
-    again = post_github(receiver, "repository", archived("metalcraftai/ufo"), delivery=delivery)
+    payload = archived("metalcraftai/ufo")
+    first = post_github(receiver, "repository", payload, delivery=delivery)
+    again = post_github(receiver, "repository", payload, delivery=delivery)
     assert (first.status_code, again.status_code) == (201, 200)
-    assert again.json() == first.json() == {"id": correction_id("github", delivery), "reached": 1}
+    expected = {"id": correction_id("github", event_key(payload)), "reached": 1}
+    assert again.json() == first.json() == expected
     assert memory.count() == 2
 
 
@@ -171,24 +173,25 @@ CORRECTION = {
 def test_a_json_correction_with_the_token_is_stored(
     memory: nowline.Collection, receiver: httpx.Client
 ) -> None:
-    """POST /corrections with the bearer token answers 201 and stores the provenance given."""
+    """POST /corrections with a token for statuspage: 201, stored with the token's source."""
     memory.remember("Call api.oldco.example for invoices.", id="m")
     obj = {
         **CORRECTION,
-        "source": "statuspage",
         "source_id": "inc-7",
         "source_url": "https://status.newco.example/7",
         "observed_at": "2026-02-01",
     }
-    got = post_correction(receiver, obj)
-    assert got.status_code == 201 and got.json() == {
-        "id": correction_id("statuspage", "inc-7"),
-        "reached": 1,
-    }
-    (now,) = memory.hits(["m"])[0].now
-    assert (now.source, now.source_url) == ("statuspage", "https://status.newco.example/7")
-    again = post_correction(receiver, obj)
-    assert again.status_code == 200 and again.json() == got.json()
+    secret = "statuspage-token-0123456789"
+    with running(create_app(memory, tokens=[Token(secret, "statuspage")])) as http:
+        got = post_correction(http, obj, token=secret)
+        assert got.status_code == 201 and got.json() == {
+            "id": correction_id("statuspage", "inc-7"),
+            "reached": 1,
+        }
+        (now,) = memory.hits(["m"])[0].now
+        assert (now.source, now.source_url) == ("statuspage", "https://status.newco.example/7")
+        again = post_correction(http, {**obj, "source": "statuspage"}, token=secret)
+        assert again.status_code == 200 and again.json() == got.json()
     assert len(corrections_of(memory)) == 1
 
 
@@ -381,7 +384,7 @@ def test_concurrent_copies_of_one_delivery_store_one_correction(
     for t in threads:
         t.join(30)
     assert sorted(codes) == [200] * 7 + [201]
-    assert ids == {correction_id("github", delivery)}
+    assert ids == {correction_id("github", event_key(payload))}
     assert len(corrections_of(memory)) == 1
 
 
