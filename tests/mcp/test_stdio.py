@@ -36,7 +36,7 @@ async def _session_run(store: str, log: Path) -> dict[str, Any]:
     """Start the server, call every tool, and return what came back."""
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "nowline.surfaces.cli", "mcp", "--path", store],
+        args=["-m", "nowline.surfaces.cli", "mcp", "--path", store, "--create"],
         env={"HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"},
         cwd=str(ROOT),
     )
