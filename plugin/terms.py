@@ -44,13 +44,32 @@ class Terms:
             ``{key}`` (a scope key) where they go. The terms: the allowances
             (``allow_absent``, ``allow_generic``, ``allow_unreached``, ``allow_stale``,
             ``max_reach``, ``create``), a correction's fields (``deprecates``, ``about``,
-            ``replaced_by``), the scope (``scope``, ``scope_key``) and nowline's verbs
+            ``replaced_by``), the scope (``scope``, ``scope_key``), where a framework keeps
+            a record's text (``text_key``, with ``{key}``) and nowline's verbs
             (``preview``, ``retract`` with ``{id}``). A term a surface does not offer is
             missing.
+        fields: a parameter -> how the caller names it (``--observed-at`` on the command
+            line, ``"id"`` in a JSON line); a parameter not listed keeps its own name.
     """
 
     name: str
     words: Mapping[str, str] = field(default_factory=dict)
+    fields: Mapping[str, str] = field(default_factory=dict)
+
+    def name_of(self, parameter: str) -> str:
+        """Return how the caller names ``parameter`` (an option or a field) in a message."""
+        return self.fields.get(parameter, parameter)
+
+    def listed(self, values: Iterable[str]) -> str:
+        """Return values as the caller writes several.
+
+        A Python list (``['a', 'b']``), shell-quoted words on the command line (``a, '#b'``),
+        a JSON array for tool calls and JSON (``["a", "#b"]``).
+        """
+        items = list(values)
+        if self.name == "cli":
+            return ", ".join(shlex.quote(v) for v in items)
+        return repr(items) if self.name == "python" else json.dumps(items, ensure_ascii=False)
 
     def say(self, term: str, **values: str) -> str | None:
         """Return how the caller says ``term`` (formatted with ``values``), or None."""
@@ -80,6 +99,18 @@ class Terms:
 
 
 _SWITCHES = ("allow_absent", "allow_generic", "allow_person", "allow_unreached")
+_OPTIONS = (
+    "about",
+    "as_of",
+    "deprecates",
+    "id",
+    "max_reach",
+    "metadata",
+    "observed_at",
+    "replaced_by",
+    "scope",
+    "scope_key",
+)  # the parameters that are options of the same name on the command line
 
 PYTHON_TERMS = Terms(
     "python",
@@ -92,6 +123,7 @@ PYTHON_TERMS = Terms(
         "replaced_by": "replaced_by=[{value}]",
         "scope": "metadata={{{key!r}: <value>}}",
         "scope_key": "scope_key={key!r}",
+        "text_key": "nowline.wrap(..., text_key={key!r})",
         "preview": "preview()",
         "retract": "retract({id!r})",
     },
@@ -111,6 +143,11 @@ CLI_TERMS = Terms(
         "scope_key": "--scope-key {key}",
         "preview": "nowline preview",
         "retract": "nowline retract PATH {id}",
+    },
+    {
+        **{p: "--" + p.replace("_", "-") for p in _OPTIONS},
+        "text": "TEXT",
+        "n_results": "-k",
     },
 )
 """The command line's words: flags (``--allow-absent``, ``--about 'Acme'``)."""
@@ -148,6 +185,7 @@ JSONL_TERMS = Terms(
         **HTTP_TERMS.words,
         "text": '"text"',
     },
+    {k: CLI_TERMS.name_of(k) for k in ("max_reach", "scope_key")},
 )
 """``nowline import``'s words: a line's fields (``"about": ["Acme"]``), the command's flags."""
 

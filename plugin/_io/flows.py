@@ -30,6 +30,7 @@ from .._rules.guards import (
     check_correction,
     check_reach,
     check_scope,
+    missing_text,
     with_suggestions,
 )
 from .._rules.links import (
@@ -562,9 +563,12 @@ def _prepare_write(
             info.deprecates,
             info.about,
         )
-        given_new = R.REPLACED_BY in (
-            next(r for r in plan.records if r.id == info.id).metadata or {}
-        )
+        given = next(r for r in plan.records if r.id == info.id).metadata or {}
+        given_new = R.REPLACED_BY in given
+        if text_key is None and not info.document.strip():
+            unread = missing_text(given, info.deprecates)  # its text is in metadata (mem0)
+            if unread is not None:
+                return Refused(info, unread)
         try:
             persons[info.id] = check_correction(
                 info,

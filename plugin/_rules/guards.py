@@ -33,7 +33,7 @@ Near misses (a string that reaches nothing where the store names almost it) need
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..errors import (
@@ -48,7 +48,14 @@ from ..errors import (
 from ..matchers import Matcher, fold
 from ..terms import active
 from .records import CorrectionInfo
-from .validate import anchors_kept, parse_about, parse_deprecates, reach_limit, text_arg
+from .validate import (
+    anchors_kept,
+    parse_about,
+    parse_deprecates,
+    reach_limit,
+    reserved_key,
+    text_arg,
+)
 from .wording import old_values, says_new, says_old
 
 __all__ = [
@@ -58,6 +65,7 @@ __all__ = [
     "check_correction",
     "check_reach",
     "check_scope",
+    "missing_text",
     "person_refusal",
     "validate_correction",
     "with_suggestions",
@@ -107,9 +115,10 @@ def _check_anchors(deprecates: Sequence[str], about: Sequence[str]) -> None:
         same = next((p for p in deprecates if fold(p) == fold(anchor)), None)
         if same is not None:
             raise GenericString(
-                f"The anchor {anchor!r} (about) is the deprecated string itself, so it narrows "
-                "nothing: every record that names it names it. An anchor is another string the "
-                "outdated memories name: the role or subject that changed (e.g. "
+                f"The anchor {anchor!r} ({terms.name_of('about')}) is the deprecated string "
+                "itself, so it narrows nothing: every record that names it names it. An anchor "
+                "is another string the outdated memories name: the role or subject that "
+                "changed (e.g. "
                 f"{terms.give('deprecates', ['Michelle'])} with "
                 f"{terms.give('about', ['billing'])}).",
                 phrase=anchor,
@@ -119,9 +128,10 @@ def _check_anchors(deprecates: Sequence[str], about: Sequence[str]) -> None:
             )
         if is_function_word(anchor):
             raise GenericString(
-                f"The anchor {anchor!r} (about) is a function word, and every text holds one, "
-                "so it narrows nothing. Name the role or subject the outdated string belongs "
-                f"to ({terms.give('about', ['billing'])} for a billing owner, "
+                f"The anchor {anchor!r} ({terms.name_of('about')}) is a function word, and "
+                "every text holds one, so it narrows nothing. Name the role or subject the "
+                "outdated string belongs to "
+                f"({terms.give('about', ['billing'])} for a billing owner, "
                 f"{terms.give('about', ['Acme'])} for Acme's CEO).",
                 phrase=anchor,
                 reason="a function word",
@@ -139,9 +149,10 @@ def _own_new_value(info: CorrectionInfo, phrase: str, given: bool) -> NewValue |
     if value is None:
         return None
     said = None if given else says_new(info.document, phrase, info.deprecates)
-    why = f"the text says {said!r}" if said else f"replaced_by lists {value!r}"
-    olds = [v for v in old_values(info.document, info.deprecates) if fold(v) != fold(phrase)]
     terms = active()
+    given_as = terms.name_of("replaced_by")
+    why = f"the text says {said!r}" if said else f"{given_as} lists {value!r}"
+    olds = [v for v in old_values(info.document, info.deprecates) if fold(v) != fold(phrase)]
     forward = (
         f"Deprecate the old value instead: {terms.give('deprecates', olds)}."
         if olds
@@ -404,6 +415,37 @@ def with_suggestions(
 # ------------------------------------------------------------------------------ guards
 
 
+def missing_text(
+    metadata: Mapping[str, object] | None, deprecates: Sequence[str]
+) -> InvalidCorrection | None:
+    """Return the refusal of a correction with no document whose metadata holds its text.
+
+    A framework that stores no documents (mem0 keeps each memory's text under metadata
+    ``data``) writes a correction without a text, unless nowline is told where the text is;
+    the refusal names the key whose text names an outdated string, and the option that reads
+    it (``text_key``), where the caller's surface offers it. None when no key holds it.
+    """
+    if not metadata:
+        return None
+    folded = [fold(p) for p in deprecates]
+    key = next(
+        (
+            k
+            for k, v in metadata.items()
+            if isinstance(v, str) and not reserved_key(k) and any(p in fold(v) for p in folded)
+        ),
+        None,
+    )
+    spelled = None if key is None else active().say("text_key", key=key)
+    if key is None or spelled is None:
+        return None
+    return InvalidCorrection(
+        f"A correction needs a text, and this one has no document; its metadata {key!r} holds "
+        "text that names the outdated string. A framework that keeps its text in metadata "
+        f"(mem0 keeps it under 'data') needs nowline to read it there: {spelled}."
+    )
+
+
 def check_correction(
     info: CorrectionInfo,
     allow: Allowances | None = None,
@@ -449,7 +491,8 @@ def check_correction(
         if absent:
             text = terms.say("text") or "text"
             raise AbsentString(
-                f"The correction's {text} does not mention {absent!r}. The reader of its line "
+                f"The correction's {text} does not mention {terms.listed(absent)}. The reader "
+                "of its line "
                 f"must see what changed: name the outdated string in the {text} as the "
                 "memories write it (it is usually a typo otherwise)"
                 + terms.or_switch("allow_absent", "accepts it as it is")
@@ -485,8 +528,8 @@ def check_reach(info: CorrectionInfo, reach: int, setting: float | int | None, t
         terms = active()
         raise CorrectionTooBroad(
             f"The correction {info.id!r} would reach {reach} of {total} records (limit "
-            f"{limit}) through {list(info.deprecates)!r}. Use a narrower, more specific string "
-            "(e.g. 'org/repo' rather than 'repo'), or anchor it to its subject with "
+            f"{limit}) through {terms.listed(info.deprecates)}. Use a narrower, more specific "
+            "string (e.g. 'org/repo' rather than 'repo'), or anchor it to its subject with "
             f"{terms.give('about', ['...']) or 'about'}; check the reach with "
             f"{terms.say('preview') or 'preview'}"
             + (f", or give {terms.say('max_reach')}" if terms.say("max_reach") else "")

@@ -8,6 +8,7 @@ import time
 from datetime import date, datetime, timezone
 
 from ..errors import InvalidInput
+from ..terms import active
 
 __all__ = ["CLOCK_OFFSET_VARIABLE", "now", "to_epoch"]
 
@@ -51,6 +52,7 @@ def to_epoch(value: object, *, what: str = "observed_at") -> float:
     Raises:
         InvalidInput: the value is of another type, not finite, unparsable or out of range.
     """
+    what = active().name_of(what)  # the caller's name of the parameter (--observed-at)
     if isinstance(value, bool):
         raise InvalidInput(f"{what} must be ISO 8601 text or epoch seconds, not a bool.")
     if isinstance(value, (int, float)):

@@ -38,6 +38,7 @@ from ..errors import (
     OutOfRange,
 )
 from ..matchers import Matcher, fold
+from ..terms import active
 from . import records as R
 from .times import to_epoch
 from .verbs import GetArgs, InsertArgs, QueryArgs, as_kwargs
@@ -152,7 +153,12 @@ def new_id(rid: object) -> str:
 
         return str(uuid.uuid4())
     if not isinstance(rid, str) or not rid:
-        raise InvalidInput("id must be a non-empty str (or None for a generated one).")
+        terms = active()
+        if terms.name == "python":
+            raise InvalidInput("id must be a non-empty str (or None for a generated one).")
+        raise InvalidInput(
+            f"{terms.name_of('id')} must not be empty; leave it out for a generated one."
+        )
     _encodable(rid, "id")
     return rid
 
@@ -249,6 +255,7 @@ def _phrases(value: object, what: str, *, allow_empty: bool) -> tuple[str, ...]:
     One string is one entry, unless it is a JSON array of strings (``'["a/b"]'``, as agno
     flattens lists): then it is that list.
     """
+    what = active().name_of(what)  # the caller's name of the parameter (--deprecates)
     listed = R.json_string_list(value)
     items = listed if listed is not None else [value] if isinstance(value, str) else value
     if not isinstance(items, (list, tuple)):
@@ -372,7 +379,8 @@ def check_scope_key(key: object) -> str | None:
         raise InvalidInput("scope_key must be a non-empty metadata key (a str), or None.")
     if reserved_key(key):
         raise InvalidInput(
-            f"{key!r} is reserved by nowline and cannot be a scope_key; give the user metadata key "
+            f"{key!r} is reserved by nowline and cannot be a {active().name_of('scope_key')}; "
+            "give the user metadata key "
             "(e.g. user_id) that separates scopes."
         )
     return key

@@ -9,16 +9,20 @@ the collection's own embedding function (nowline's bundled all-MiniLM-L6-v2 by d
     nowline recall [PATH] "text" [-k N] [--as-of T] [--json]
     nowline preview [PATH] --deprecates S [--about A]
     nowline check [PATH] "text" | -         exit 1 when the text names something outdated
+    nowline remember [PATH] "text" [--create]
+    nowline correct [PATH] "text" -d S [--about A] [--create]
     nowline retract [PATH] ID
     nowline repair [PATH]
-    nowline import [PATH] FILE.jsonl [--from github-events]
+    nowline import [PATH] FILE.jsonl [--from github-events] [--create]
     nowline mcp --path PATH | --url URL     serve the memory tools to a model over stdio
     nowline hook --path PATH | --url URL    a coding agent's tool hook (event JSON on stdin)
     nowline scan --path PATH | --url URL DIR...  outdated strings in a workspace (CI, pre-commit)
     nowline serve --path PATH | --url URL   receive corrections: GitHub webhooks, JSON
 
 PATH is left out when the store is a server: ``nowline retract --url http://localhost:8000
-ID``. ``--collection NAME`` picks the collection (default: the store's only one). A local
+ID``. ``--collection NAME`` picks the collection (default: the store's only one). No
+command creates a store or a collection unless it is given ``--create`` (the commands that
+write offer it), so a mistyped path is refused instead of becoming a new store. A local
 store has one writer process; the commands that only read (``stats``, ``corrections``,
 ``recall``, ``preview``, ``check``) work while another process writes to it. Exit codes: 0
 success, 1 nowline refused or failed (the message says what to do), 2 usage error (a bad
@@ -53,8 +57,8 @@ try:
     from typer.core import TyperCommand
 except ImportError as exc:
     raise ImportError(
-        "nowline's command line needs typer and rich: pip install 'nowline[cli]' "
-        "(from a checkout: pip install -e '.[cli]')"
+        "nowline's command line needs typer and rich. nowline is not on PyPI: in a checkout "
+        "of it, pip install -c constraints.txt -e '.[cli]' (torch first, as its README says)."
     ) from exc
 
 from ..models import CURRENT, HISTORICAL, RETRACTED, TRANSITION
@@ -232,6 +236,17 @@ AllowPersonOpt = Annotated[
     typer.Option(
         "--allow-person",
         help="Accept a person's full name without --about (everything about them is outdated).",
+    ),
+]
+
+
+CreateOpt = Annotated[
+    bool,
+    typer.Option(
+        "--create",
+        help="Create the store (a new folder, or a new collection) if it is not there. "
+        "Without it a path that holds no store is refused, so a mistyped path creates nothing.",
+        rich_help_panel=_STORE,
     ),
 ]
 
@@ -496,12 +511,18 @@ def _shift(
 
 
 def _open(
-    store: Store, opts: _Options, *, create: bool = False, embeds: bool = False
+    store: Store,
+    opts: _Options,
+    *,
+    create: bool = False,
+    embeds: bool = False,
+    creatable: bool = False,
 ) -> Collection:
     """Open the collection through nowline's store opener; its refusals become CLI errors.
 
     ``embeds`` says whether the command embeds (recall, the writes of documents): the others
-    open any collection, whatever embedding function it was made with.
+    open any collection, whatever embedding function it was made with. ``create`` is the
+    command's ``--create``; ``creatable`` says the command offers it, so a refusal names it.
     """
     from ..errors import (
         AmbiguousCollection,
@@ -525,11 +546,8 @@ def _open(
             raise typer.BadParameter(str(exc), param_hint="'--collection'") from None
     try:
         client = store.connect(create=create)
-    except StoreNotFound as exc:
-        raise typer.BadParameter(
-            f"{exc} Give the folder of a chromadb.PersistentClient, or a server with --url.",
-            param_hint="'PATH'",
-        ) from None
+    except StoreNotFound:
+        raise typer.BadParameter(_no_store(store, creatable), param_hint="'PATH'") from None
     except InvalidInput as exc:  # the URL or the token header
         raise typer.BadParameter(str(exc), param_hint="'--url'") from None
     except ValueError as exc:  # chromadb: the server does not answer, or no such tenant/db
@@ -553,15 +571,21 @@ def _open(
         ) from None
     except CollectionNotFound as exc:
         if exc.name is None:  # nothing was asked for by name: the store itself is empty
+            remedy = (
+                "give --create to make one (named 'memory', or --collection NAME)"
+                if creatable
+                else "store memories first (nowline remember --create, nowline import "
+                "--create or nowline mcp --create)"
+            )
             _fail(
                 f"{store.describe()[0].upper()}{store.describe()[1:]} has no collections yet: "
-                "store memories first (nowline remember, nowline import or nowline mcp), or "
-                "check that this is the store you meant.",
+                f"{remedy}, or check that this is the store you meant.",
                 code=2,
             )
         listed = ", ".join(exc.names) if exc.names else "none"
+        more = "; --create makes it" if creatable else ""
         raise typer.BadParameter(
-            f"No collection {exc.name!r} in {store.describe()} (it has: {listed}).",
+            f"No collection {exc.name!r} in {store.describe()} (it has: {listed}){more}.",
             param_hint="'--collection'",
         ) from None
     except EmbeddingUnavailable as exc:
@@ -584,17 +608,36 @@ def _open(
         ) from None
 
 
+def _no_store(store: Store, creatable: bool) -> str:
+    """Return why a local folder is not a store, and what to give instead."""
+    path = store.path or "."
+    if os.path.exists(path) and not os.path.isdir(path):
+        return f"{path!r} is a file; give the folder of a Chroma store, or a server with --url."
+    create = "; --create makes a new store there" if creatable else ""
+    return (
+        f"There is no Chroma store at {path!r} (no chroma.sqlite3 there); nothing was "
+        "created. Check the path (the folder of a chromadb.PersistentClient), or give a "
+        f"server with --url{create}."
+    )
+
+
+def _where(col: Collection, store: Store, created: bool) -> str:
+    """Return where a command wrote: the collection and the store's folder (or server)."""
+    new = ", created now" if created else ""
+    return f"collection {col.name!r} of {store.describe()}{new}"
+
+
 def _busy(store: Store) -> NoReturn:
     """Fail because another process writes to the local store; say how to share it."""
     path = os.path.realpath(store.path or ".")
     _fail(
-        f"Another process is writing to the local store at {path} (an MCP server, or "
-        "another import): a local store has one writer, so this command cannot write to it. "
-        "To write from here too, serve the folder with a Chroma server "
-        f"(`chroma run --path {path} --port 8000`) and connect this command and the other "
-        "process to it with --url http://localhost:8000 (`nowline mcp --url ...`). The "
-        "commands that only read (stats, corrections, recall, preview, check) work as they "
-        "are."
+        f"Another process is writing to the local store at {path} (`nowline mcp`, "
+        "`nowline serve`, or another command that writes): a local store has one writer, so "
+        "this command cannot write to it. For several writers, serve the folder with a "
+        f"Chroma server (`chroma run --path {path} --port 8000`) and point every writer at "
+        "it with --url http://localhost:8000: this command, `nowline mcp --url ...` and "
+        "`nowline serve --url ...`. The commands that only read (stats, corrections, "
+        "recall, preview, check) work as they are."
     )
 
 
@@ -1140,20 +1183,22 @@ def remember(
     metadata: MetadataOpt = None,
     observed_at: ObservedOpt = None,
     scope: WriteScopeOpt = None,
+    create: CreateOpt = False,
     json_out: Annotated[bool, _json_opt("the id and the corrections that cover it")] = False,
     *,
     opts: _Options,
 ) -> None:
     """Store one memory; say if a stored correction already covers it.
 
-    The memory is embedded with the collection's own function; an empty store gets a
-    collection named "memory".
+    The memory is embedded with the collection's own function. A path that holds no store is
+    refused unless --create is given; a new store gets a collection named "memory".
     """
     path, body = _shift(path, text, opts.url, "TEXT")
     if not body.strip():
         raise typer.BadParameter("the text is empty; say what to remember.", param_hint="'TEXT'")
     store = _store(path, opts)
-    col = _open(store, opts, create=True, embeds=True)
+    created = not store.exists
+    col = _open(store, opts, create=create, embeds=True, creatable=True)
     meta = _record_metadata(metadata, col, scope)
     _require_scope(col, meta, "remember")
     with _nowline_errors(store):
@@ -1163,7 +1208,7 @@ def remember(
     if json_out:
         _echo_json({"id": rid, "superseded_by": by})
         return
-    _echo(f"Stored memory {rid} in {col.name}.")
+    _echo(f"Stored memory {rid} in {_where(col, store, created)}.")
     if hit is not None and by:
         from ..render import format_lines
 
@@ -1206,6 +1251,7 @@ def correct(
         bool,
         typer.Option("--allow-absent", help="Accept outdated strings that TEXT does not name."),
     ] = False,
+    create: CreateOpt = False,
     json_out: Annotated[bool, _json_opt("the id, the reach and any near misses")] = False,
     *,
     opts: _Options,
@@ -1215,7 +1261,8 @@ def correct(
     Refused (exit 1, nothing written) when a string is a new value (its own, or one a stored
     correction made current), absent from TEXT, generic or a person's name without --about,
     too broad for the store, or reaches nothing while the store names a near miss; the
-    message names the strings to try. Check first with `nowline preview`.
+    message names the strings to try. Check first with `nowline preview`. A path that holds
+    no store is refused unless --create is given. It prints the command that undoes it.
     """
     from ..errors import InvalidCorrection, NowlineError, StoreBusy
 
@@ -1228,7 +1275,8 @@ def correct(
             param_hint="'--deprecates'",
         )
     store = _store(path, opts)
-    col = _open(store, opts, create=True, embeds=True)
+    created = not store.exists
+    col = _open(store, opts, create=create, embeds=True, creatable=True)
     meta = _record_metadata(metadata, col, scope)
     _require_scope(col, meta, "correct")
     try:
@@ -1263,16 +1311,42 @@ def correct(
         _fail(str(exc))
     except NowlineError as exc:
         _fail(str(exc))
+    undo = _retract_command(store, opts, report.id)
     if json_out:
-        _echo_json({"stored": True, **_dump(report)})
+        _echo_json({"stored": True, **_dump(report), "undo": undo})
         return
     for note in report.notes:
         _echo(f"Note: {note}")
     noun = "memory that names" if report.reached == 1 else "memories that name"
     _echo(
-        f"Stored correction {report.id} in {col.name}. It is shown beneath {report.reached} "
-        f"{noun} {', '.join(repr(d) for d in deprecates)}. Undo: nowline retract {report.id}"
+        f"Stored correction {report.id} in {_where(col, store, created)}. It is shown beneath "
+        f"{report.reached} {noun} {', '.join(repr(d) for d in deprecates)}."
     )
+    _echo(f"Undo: {undo}")
+
+
+def _retract_command(store: Store, opts: _Options, cid: str) -> str:
+    """Return the ``nowline retract`` command that undoes ``cid``, ready to run in a shell.
+
+    It names the store as this command was given it (the folder, or the server with its
+    tenant and database) and the collection and scope key when they were given; a token
+    is never printed (give it again, or keep it in NOWLINE_TOKEN).
+    """
+    import shlex
+
+    words = ["nowline", "retract"]
+    positional = [cid] if store.path is None else [store.path, cid]
+    if store.url is not None:
+        words += ["--url", store.url]
+        for flag, value in (("--tenant", store.tenant), ("--database", store.database)):
+            if value is not None:
+                words += [flag, value]
+    for flag, value in (("--collection", opts.collection), ("--scope-key", opts.scope_key)):
+        if value is not None:
+            words += [flag, value]
+    if any(p.startswith("-") for p in positional):
+        words.append("--")  # a path or an id that starts with "-" is not an option
+    return " ".join(shlex.quote(w) for w in [*words, *positional])
 
 
 # -------------------------------------------------------------------- import
@@ -1371,14 +1445,16 @@ def import_(
             store=True,
         ),
     ] = None,
+    create: CreateOpt = False,
     *,
     opts: _Options,
 ) -> None:
     """Load memories and corrections from a JSON Lines file, in file order.
 
     Every line is validated first; if any is bad, their line numbers are listed and nothing
-    is written. An empty store gets a collection named "memory". With --from github-events,
-    other events and deliveries already stored are skipped and counted.
+    is written. A path that holds no store is refused unless --create is given; a new store
+    gets a collection named "memory". With --from github-events, other events and
+    deliveries already stored are skipped and counted.
     """
     path, name = _shift(path, file, opts.url, "FILE.jsonl")
     source = Path(name)
@@ -1388,7 +1464,7 @@ def import_(
         raise typer.BadParameter("give 'nowline' or 'github-events'.", param_hint="'--from'")
     if from_ == "github-events":
         store = _store(path, opts)
-        _import_github_events(store, opts, source, scope, scope_for, dry_run)
+        _import_github_events(store, opts, source, scope, scope_for, dry_run, create)
         return
     if scope is not None or scope_for:
         raise typer.BadParameter(
@@ -1400,12 +1476,16 @@ def import_(
 
     reach_setting = _max_reach(max_reach)
     store = _store(path, opts)
+    created = not store.exists
+    there = store.exists and _has_collection(store, opts)
+    if not there and not create:
+        _open(store, opts, creatable=True)  # says what is missing, and names --create
     with source.open(encoding="utf-8") as fh, using(JSONL_TERMS):
         plan = jsonl.plan(
             fh, allow_absent=allow_absent, allow_generic=allow_generic, allow_person=allow_person
         )
     # A store (or collection) is opened only if it is there: a refused import creates none.
-    col = _open(store, opts) if store.exists and _has_collection(store, opts) else None
+    col = _open(store, opts) if there else None
     plan = jsonl.against(plan, col, on_existing.value)
     if plan.bad:
         lines = [f"line {b.line}: {_bad_line(b)}" for b in plan.bad[:_SHOWN_BAD_LINES]]
@@ -1446,7 +1526,10 @@ def import_(
         )
     seconds = time.perf_counter() - start
     rate = f", {written / seconds:.0f} records/s" if seconds > 0 and written else ""
-    _out().print(f"Imported {summary} into {_safe(col.name)} in {seconds:.1f} s{rate}{skipped}.")
+    _out().print(
+        f"Imported {summary} into {_safe(_where(col, store, created))} in {seconds:.1f} s"
+        f"{rate}{skipped}."
+    )
 
 
 def _has_collection(store: Store, opts: _Options) -> bool:
@@ -1554,7 +1637,7 @@ def mcp_command(
         str | None,
         _opt(
             "--path",
-            help="Folder of a local Chroma store (created if missing); the same as PATH.",
+            help="Folder of a local Chroma store (created only with --create); the same as PATH.",
             store=True,
         ),
     ] = None,
@@ -1567,14 +1650,16 @@ def mcp_command(
             store=True,
         ),
     ] = None,
+    create: CreateOpt = False,
     *,
     opts: _Options,
 ) -> None:
     """Serve the memory tools to a model over MCP (stdio): remember, correct, recall, ...
 
     The store is a local folder (PATH or --path) or a Chroma server (--url, or NOWLINE_URL), which
-    other processes (the CLI, other agents) can write to at the same time. An empty store
-    gets a collection named "memory". Register this command with an MCP client; it speaks
+    other processes (the CLI, other agents) can write to at the same time. A path that holds
+    no store is refused unless --create is given; a new store gets a collection named
+    "memory". Register this command with an MCP client; it speaks
     JSON-RPC on stdin and stdout and logs to stderr. The embedding model loads in the
     background at start.
     """
@@ -1586,7 +1671,7 @@ def mcp_command(
         raise typer.BadParameter("give the folder once: PATH or --path.", param_hint="'--path'")
     path = folder if path is None else path
     store = _store(path, opts, flag="PATH" if folder is not None else "--path")
-    col = _open(store, opts, create=True, embeds=True)
+    col = _open(store, opts, create=create, embeds=True, creatable=True)
     metadata = _scope_metadata(col, scope)
     _require_scope(col, metadata, "the MCP server (one scope per session)")
     import logging
@@ -1786,13 +1871,15 @@ def _import_github_events(
     scope: str | None,
     scope_for: list[str] | None,
     dry_run: bool,
+    create: bool = False,
 ) -> None:
     """Import a file of GitHub deliveries: plan every line, then store each correction once."""
     from ..errors import NowlineError, StoreBusy
     from ..requests import store as store_request
     from . import github_events
 
-    col = _open(store, opts, create=True, embeds=True)
+    created = not store.exists
+    col = _open(store, opts, create=create, embeds=True, creatable=True)
     audience = _audience(col, scope, scope_for)
     with source.open("rb") as fh:
         plan = github_events.plan_lines(fh, audience)
@@ -1823,7 +1910,8 @@ def _import_github_events(
             stored += result.created
             again += not result.created
     _out().print(
-        f"Stored {_plural(stored, 'correction')} from {_safe(source)} in {_safe(col.name)}; "
+        f"Stored {_plural(stored, 'correction')} from {_safe(source)} in "
+        f"{_safe(_where(col, store, created))}; "
         f"skipped {_plural(again, 'delivery', 'deliveries')} already stored and {skipped}."
     )
 
@@ -1832,7 +1920,11 @@ def _import_github_events(
 def serve_command(
     path: Annotated[
         str | None,
-        _opt("--path", help="Folder of a local Chroma store (created if missing).", store=True),
+        _opt(
+            "--path",
+            help="Folder of a local Chroma store (created only with --create).",
+            store=True,
+        ),
     ] = None,
     host: Annotated[
         str, typer.Option("--host", help="Address to listen on (keep loopback behind a proxy).")
@@ -1899,6 +1991,7 @@ def serve_command(
             "a count, or 'none'. Default: a quarter of the store, at least 100 records.",
         ),
     ] = "default",
+    create: CreateOpt = False,
     *,
     opts: _Options,
 ) -> None:
@@ -1928,7 +2021,7 @@ def serve_command(
         raise typer.BadParameter(str(exc), param_hint="'--tokens-file'") from None
     reach_setting = _max_reach(max_reach)
     store = _store(path, opts, flag="--path")
-    col = _open(store, opts, create=True, embeds=True)
+    col = _open(store, opts, create=create, embeds=True, creatable=True)
     audience = _audience(col, scope, scope_for)
     if github_secret and col.scope_key is not None and scope is None and not scope_for:
         raise typer.BadParameter(

@@ -19,7 +19,8 @@ Documents keep the user's metadata; a historical or transition hit also carries
 ``nowline_role`` and ``nowline_now`` (the ids of the newest corrections). :class:`NowlineRetriever`
 brings the same read-time now-lines to a retriever of any other vector store.
 
-Install the extra first: ``pip install 'nowline[langchain]'``. Importing :mod:`nowline` never
+Install the extra first: ``pip install -c constraints.txt -e '.[langchain]'`` in a checkout
+(torch first, as the README says). Importing :mod:`nowline` never
 imports LangChain; only importing this module does.
 """
 
@@ -46,8 +47,9 @@ try:
     from langchain_core.retrievers import BaseRetriever
 except ImportError as exc:  # the extra is not installed
     raise ImportError(
-        "nowline.langchain needs LangChain and langchain-chroma; install them with: "
-        "pip install 'nowline[langchain]'"
+        "nowline.langchain needs LangChain and langchain-chroma. nowline is not on PyPI: in a "
+        "checkout of it, pip install -c constraints.txt -e '.[langchain]' (torch first, as its "
+        "README says)."
     ) from exc
 
 from ..client import wrap

@@ -48,7 +48,7 @@ only the corrections whose metadata holds that scope (:func:`tools.corrections_j
 
 Built on the low-level server of the official MCP Python SDK (``mcp`` 2.x), so that the input
 schemas are exactly the models' schemas. Needs the ``mcp`` extra:
-``pip install 'nowline[mcp]'``.
+``pip install -c constraints.txt -e '.[mcp]'`` in a checkout (torch first, as the README says).
 """
 
 from __future__ import annotations
@@ -70,7 +70,8 @@ try:
     from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 except ImportError as exc:
     raise ImportError(
-        "nowline's MCP server needs the MCP Python SDK: pip install 'nowline[mcp]'"
+        "nowline's MCP server needs the MCP Python SDK. nowline is not on PyPI: in a checkout "
+        "of it, pip install -c constraints.txt -e '.[mcp]' (torch first, as its README says)."
     ) from exc
 try:
     import mcp.types as types
@@ -84,7 +85,7 @@ except ImportError as exc:  # pragma: no cover - an MCP SDK older than 2.x
 
     raise ImportError(
         f"nowline's MCP server needs version 2 of the MCP Python SDK (mcp {version('mcp')} is "
-        "installed): pip install -U 'nowline[mcp]'"
+        "installed): in a checkout of nowline, pip install -c constraints.txt -e '.[mcp]'."
     ) from exc
 
 from ..aio import AsyncCollection

@@ -194,7 +194,7 @@ def test_mcp_without_the_extra_names_the_install_command(
     monkeypatch.delattr(nowline.surfaces, "mcp_server", raising=False)
     result = invoke("mcp", "--path", str(tmp_path / "store"))
     assert result.exit_code == 1
-    assert "pip install 'nowline[mcp]'" in result.stderr
+    assert "pip install -c constraints.txt -e '.[mcp]'" in " ".join(result.stderr.split())
     assert not (tmp_path / "store").exists()
 
 

@@ -84,7 +84,7 @@ def test_bad_lines_are_all_reported_and_nothing_is_written(
         2: "not valid JSON",
         3: "expected a JSON object",
         4: "text is missing",
-        5: "does not mention ['metalcraftai/ufo']",
+        5: 'does not mention ["metalcraftai/ufo"]',
         6: "already used on line 1",
         7: "'nowline_role' is reserved",
         8: "not ISO 8601",
@@ -112,9 +112,10 @@ def test_dry_run_validates_without_writing(
 
 
 def test_dry_run_on_a_missing_store_creates_nothing(tmp_path: Path) -> None:
-    """A dry run into a folder without a store validates and leaves the folder absent."""
+    """A dry run with --create into a folder without a store validates and creates nothing."""
     target = tmp_path / "new-store"
-    result = invoke("import", str(target), _jsonl(tmp_path / "in.jsonl", *GOOD), "--dry-run")
+    lines = _jsonl(tmp_path / "in.jsonl", *GOOD)
+    result = invoke("import", str(target), lines, "--dry-run", "--create")
     assert result.exit_code == 0, result.output
     assert not target.exists()
 
@@ -170,7 +171,7 @@ def test_bad_max_reach_is_a_usage_error(store_path: str, tmp_path: Path) -> None
 def test_import_into_an_empty_store_uses_the_offline_model(tmp_path: Path) -> None:
     """An empty folder gets a 'memory' collection with nowline's model, and recall works."""
     store = str(tmp_path / "fresh")
-    result = invoke("import", store, _jsonl(tmp_path / "in.jsonl", *GOOD))
+    result = invoke("import", store, _jsonl(tmp_path / "in.jsonl", *GOOD), "--create")
     assert result.exit_code == 0, result.output
     raw = chromadb.PersistentClient(path=store).get_collection("memory")
     config = raw.configuration_json["embedding_function"]

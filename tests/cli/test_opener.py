@@ -80,7 +80,8 @@ def test_a_refused_collection_name_creates_no_store(command: str, tmp_path: Path
     target = tmp_path / "new"
     lines = tmp_path / "in.jsonl"
     lines.write_text(json.dumps({"text": "x"}) + "\n", encoding="utf-8")
-    args = [command, str(target), "-c", "w1"] + ([str(lines)] if command == "import" else [])
+    args = [command, str(target), "-c", "w1", "--create"]
+    args += [str(lines)] if command == "import" else []
     result = invoke(*args)
     assert result.exit_code == 2 and "--collection" in result.stderr
     assert "Traceback" not in result.output and not target.exists()
@@ -185,10 +186,10 @@ def test_a_refused_import_creates_no_store(tmp_path: Path) -> None:
     """Bad lines into a missing folder leave no folder; into an empty store, no collection."""
     target = tmp_path / "new"
     path = _jsonl(tmp_path / "bad.jsonl", {"text": "t", "metadata": {"nowline_role": "x"}})
-    assert invoke("import", str(target), path).exit_code == 1
+    assert invoke("import", str(target), path, "--create").exit_code == 1
     assert not target.exists()
     chromadb.PersistentClient(path=str(target))
-    assert invoke("import", str(target), path).exit_code == 1
+    assert invoke("import", str(target), path, "--create").exit_code == 1
     assert chromadb.PersistentClient(path=str(target)).list_collections() == []
 
 
@@ -276,7 +277,7 @@ def test_mcp_started_without_a_shell_expands_the_tilde(tmp_path: Path) -> None:
     home.mkdir()
     cwd.mkdir()
     done = subprocess.run(
-        [sys.executable, "-m", "nowline", "mcp", "--path", "~/memory"],
+        [sys.executable, "-m", "nowline", "mcp", "--path", "~/memory", "--create"],
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,

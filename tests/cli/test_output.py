@@ -74,7 +74,7 @@ def test_import_errors_quote_lines_safely(store_path: str, tmp_path: Path) -> No
         {"text": "Moved\x1b[1A.", "deprecates": ["x\x1b[1Ay"]},
     ]
     memory_file.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
-    result = _raw("import", store_path, str(memory_file))
+    result = _raw("import", store_path, str(memory_file), "--create")
     assert result.exit_code == 1
     _assert_inert(result.stdout + result.stderr)
     assert "line 2:" in result.stderr and "line 3:" in result.stderr
@@ -225,7 +225,7 @@ def test_a_store_path_that_is_a_file_gets_the_error_box(tmp_path: Path) -> None:
 
 def test_an_invalid_new_collection_name_gets_the_error_box(tmp_path: Path) -> None:
     """`nowline mcp PATH -c w1` is a usage error on --collection, not a chromadb traceback."""
-    result = invoke("mcp", str(tmp_path / "store"), "-c", "w1")
+    result = invoke("mcp", str(tmp_path / "store"), "-c", "w1", "--create")
     assert result.exit_code == 2
     err = " ".join(result.stderr.split())
     assert "--collection" in err and "'w1'" in err

@@ -36,7 +36,7 @@ async def _session_run(store: str, log: Path) -> dict[str, Any]:
     """Start the server, call every tool, and return what came back."""
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "nowline.surfaces.cli", "mcp", "--path", store],
+        args=["-m", "nowline.surfaces.cli", "mcp", "--path", store, "--create"],
         env={"HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"},
         cwd=str(ROOT),
     )
@@ -110,7 +110,7 @@ def test_every_tool_over_stdio(tmp_path: Path) -> None:
 
     assert not out["retract"].is_error
     assert "now:" not in _text(out["after"])
-    assert out["bad"].is_error and "body does not mention ['y']" in _text(out["bad"])
+    assert out["bad"].is_error and 'body does not mention ["y"]' in _text(out["bad"])
 
     # The server created the store with chromadb's default model, persisted by name, not by
     # path; nowline embeds it with its offline copy of that model.

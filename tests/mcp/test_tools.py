@@ -79,7 +79,7 @@ def test_mistakes_come_back_as_error_results(memory: nowline.Collection) -> None
     cases = {
         ("correct", "absent"): (
             {"body": "Use the new repo.", "deprecates": ["metalcraftai/ufo"]},
-            "body does not mention ['metalcraftai/ufo']",
+            'body does not mention ["metalcraftai/ufo"]',
         ),
         ("correct", "empty"): (
             {"body": "Moved.", "deprecates": []},

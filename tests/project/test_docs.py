@@ -239,6 +239,36 @@ def test_cli_reference_documents_every_command_and_option() -> None:
     assert missing == []
 
 
+def test_the_command_line_page_shows_every_command() -> None:
+    """docs/command-line.md's overview block runs each command of the nowline app once or more."""
+    import typer.main
+
+    from nowline.surfaces.cli import app
+
+    block = re.search(r"```sh\n(.*?)```", _page("command-line.md"), re.S)
+    assert block is not None
+    shown = set(re.findall(r"^nowline (\w+)", block.group(1), re.M))
+    commands = set(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+    assert sorted(commands - shown) == [] and sorted(shown - commands) == []
+
+
+INDEX_INSTALL = re.compile(r"""(?:^|\s)['"]?nowline(?:\[[^\]]*\])?['"]?(?:\s|$)""")
+"""``nowline`` or ``nowline[extra]`` as a pip argument: a name to look up on a package index."""
+
+
+@pytest.mark.parametrize(
+    "path",
+    [ROOT / "README.md", *PAGES, *sorted((ROOT / "examples").glob("*"))],
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_no_install_line_asks_an_index_for_nowline(path: Path) -> None:
+    """Every pip line installs nowline from a checkout or a path: no package index has it."""
+    text = path.read_text(encoding="utf-8")
+    lines = [line for line in text.splitlines() if re.search(r"\bpip3? install\b", line)]
+    bad = [line for line in lines if INDEX_INSTALL.search(line.split("pip", 1)[1].split(" #")[0])]
+    assert bad == []
+
+
 def test_configuration_table_lists_every_wrap_option() -> None:
     """Every keyword of nowline.wrap() has a row in the configuration table."""
     rows = {
