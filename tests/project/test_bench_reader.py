@@ -170,3 +170,15 @@ def test_smoke_report_names_the_model_and_the_caveat(smoke: dict[str, Any]) -> N
     headings = [line for line in md.splitlines() if line.startswith("## ")]
     assert headings and all("fake (smoke)" in h for h in headings)
     assert md.count("shows the direction, not production numbers") >= len(headings)
+
+
+def test_the_shipped_prompt_is_the_measured_one() -> None:
+    """The library's prompt and correct schema are the writer study's choice, word for word.
+
+    Change them and measure again (bench/reader.md): every sentence is there because the
+    writer benchmark showed it helps.
+    """
+    import _writer_prompts as WP
+
+    assert WP.variant("library") == WP.variant("short+schema")
+    assert WP.variant("before") != WP.variant("library")
