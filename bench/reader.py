@@ -39,12 +39,25 @@ The tasks:
   The test split of SituatedQA is deliberately kept out of this machine's data folder, so the
   formats are chosen on dev questions and reported on train questions (never used to choose).
 * ``writer``: nowline's system prompt (``nowline.surfaces.prompts.SYSTEM_PROMPT``) and its tools
-  (``nowline.surfaces.prompts.openai_tools()``, in the model's own chat template) and a user message
-  that states a change. The model's ``correct`` call is run through
-  ``nowline.surfaces.tools.run_tool`` on a store that holds the old memories; right when it is
-  stored and marks exactly the stale memories (the right ``deprecates``, and ``about`` where the old
-  value still holds elsewhere). Mistakes are classified (no call, remember instead of correct,
-  refused and why, new value in deprecates, missed or extra memories).
+  (``nowline.surfaces.prompts.openai_tools()``, in the model's own chat template) and a user
+  message that states a change. The model's ``correct`` call is run through
+  ``nowline.surfaces.tools.run_tool`` on a store that holds the old memories (and, for a change
+  back, the earlier correction); right when it is stored and marks exactly the stale memories
+  (the right ``deprecates``, and ``about`` where the old value still holds elsewhere), never
+  with the new value deprecated. When nowline refuses the call, its error text goes back to the
+  model once, as an agent loop would hand it back, and the second call is scored too. Mistakes
+  are classified (no call, another tool, refused and why, new value in deprecates, missed or
+  extra memories). The cases are in ``bench/_writer.py``: ``dev`` the 30 of the first writer
+  benchmark and 4 of the kinds they lack, ``test`` 30 fresh ones (see that module).
+  ``--writer-variant`` picks the prompt and ``correct`` schema (``bench/_writer_prompts.py``:
+  ``library`` what nowline ships, ``before`` what it shipped before the writer study, and the
+  candidates); ``--writer-cases`` a subset.
+* ``act``: end to end. The user states a change (as in ``writer``); the model's own call, with
+  one retry after a refusal, is stored for real; a later session with no conversation recalls
+  that store (``Recall.render()``) and is asked to act: clone a repository, post to a channel
+  or email someone ("reply with the command / channel / address only"). Right when the answer
+  names the new value and not the old one. ``bare``: the same question over the old memories
+  alone (no correction stored). ``--act-cases`` cases, dev and test from disjoint seeds.
 
 Ordering: the hits' order is part of each variation. A bench-side embedding places every record
 at a chosen distance from the query, so the order is controlled and the same in every
@@ -977,6 +990,7 @@ def act_task(
     bar: Any,
     variant: str = "library",
     checkpoint: Callable[[dict[str, Any]], None] | None = None,
+    reader: Model | None = None,
 ) -> dict[str, Any]:
     """The end to end task: the model stores a stated change, a later session acts on memory.
 
@@ -984,36 +998,35 @@ def act_task(
     retry after a refusal) runs on a real store of the old memories. A later session, with no
     conversation, recalls that store through nowline and asks for the action (clone, post,
     email); ``bare`` asks the same over the old memories alone (no correction stored).
+    ``reader`` is the same model loaded once more for the later session (default ``model``),
+    so that each instance keeps its own prompt prefix evaluated.
     """
     system, tools = WP.variant(variant)
     rows: dict[str, list[dict[str, Any]]] = {}
-    written = []  # all the writes first: llama.cpp keeps the writer's long prefix evaluated
     for case in cases:
         for run in runs:
             col = writer_store(stores, case.writer)
             scored = writer_call(model, stores, case.writer, col, system, tools, run, bar=bar)
-            written.append((case, run, col, scored))
-    for n, (case, run, col, scored) in enumerate(written, 1):
-        final = scored.get("retry", scored)
-        contexts = {
-            "bare": plain_block(case.writer.memories),
-            "nowline": col.recall(case.query, n_results=col.count()).render(),
-        }
-        row: dict[str, Any] = {
-            "case": case.writer.key,
-            "action": case.action,
-            "write": scored["outcome"],
-            "write after retry": final["outcome"],
-            "arguments": final.get("arguments"),
-            "write replies": [scored["reply"], *([final["reply"]] if "retry" in scored else [])],
-        }
-        for cond, ctx in contexts.items():
-            reply = ask(model, READER_SYSTEM, ctx, case.question, run)
-            row[cond] = {"reply": reply, "outcome": answer_score(reply, case.right, case.wrong)}
-            bar.update(1)
-        row["context"] = contexts["nowline"]
-        rows.setdefault(run.label, []).append(row)
-        if checkpoint is not None and (n % len(runs) == 0):
+            final = scored.get("retry", scored)
+            contexts = {
+                "bare": plain_block(case.writer.memories),
+                "nowline": col.recall(case.query, n_results=col.count()).render(),
+            }
+            row: dict[str, Any] = {
+                "case": case.writer.key,
+                "action": case.action,
+                "write": scored["outcome"],
+                "write after retry": final["outcome"],
+                "arguments": final.get("arguments"),
+                "write replies": list(dict.fromkeys([scored["reply"], final["reply"]])),
+            }
+            for cond, ctx in contexts.items():
+                reply = ask(reader or model, READER_SYSTEM, ctx, case.question, run)
+                row[cond] = {"reply": reply, "outcome": answer_score(reply, case.right, case.wrong)}
+                bar.update(1)
+            row["context"] = contexts["nowline"]
+            rows.setdefault(run.label, []).append(row)
+        if checkpoint is not None:
             checkpoint({"variant": variant, "runs": rows, "summary": act_summary(rows)})
     return {"variant": variant, "runs": rows, "summary": act_summary(rows)}
 
@@ -1393,9 +1406,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             if "act" in tasks:
                 n_act = min(args.act_cases, 3) if args.smoke else args.act_cases
                 acts = W.act_cases(args.split, args.first + n_act)[args.first :]
+                second = None if args.smoke else LlamaModel(args.model, threads=args.threads)
                 data["tasks"]["act"] = act_task(
                     model, stores, acts, runs, bar=bar, variant=args.writer_variant,
-                    checkpoint=partial("act"),
+                    checkpoint=partial("act"), reader=second,
                 )  # fmt: skip
     finally:
         stores.close()

@@ -13,7 +13,9 @@ incident") reports, for a production model it does not name, that the model fill
 
 These are the report's figures, not ours. What we measured ourselves, with a small local model
 (far weaker than a production one) given this prompt and these tools, is in
-``bench/results/reader.test.md`` and ``bench/reader.md`` (the writer task).
+``bench/results/reader.test.writer.md`` and ``bench/reader.md`` (the writer and act tasks):
+each sentence of :data:`SYSTEM_PROMPT` and of the ``correct`` schema is there because that
+benchmark kept it.
 
 So put :data:`SYSTEM_PROMPT` into the system prompt of any agent that has nowline-backed
 memory tools, and offer the tools with the schemas from :func:`openai_tools` or
