@@ -39,12 +39,25 @@ The tasks:
   The test split of SituatedQA is deliberately kept out of this machine's data folder, so the
   formats are chosen on dev questions and reported on train questions (never used to choose).
 * ``writer``: nowline's system prompt (``nowline.surfaces.prompts.SYSTEM_PROMPT``) and its tools
-  (``nowline.surfaces.prompts.openai_tools()``, in the model's own chat template) and a user message
-  that states a change. The model's ``correct`` call is run through
-  ``nowline.surfaces.tools.run_tool`` on a store that holds the old memories; right when it is
-  stored and marks exactly the stale memories (the right ``deprecates``, and ``about`` where the old
-  value still holds elsewhere). Mistakes are classified (no call, remember instead of correct,
-  refused and why, new value in deprecates, missed or extra memories).
+  (``nowline.surfaces.prompts.openai_tools()``, in the model's own chat template) and a user
+  message that states a change. The model's ``correct`` call is run through
+  ``nowline.surfaces.tools.run_tool`` on a store that holds the old memories (and, for a change
+  back, the earlier correction); right when it is stored and marks exactly the stale memories
+  (the right ``deprecates``, and ``about`` where the old value still holds elsewhere), never
+  with the new value deprecated. When nowline refuses the call, its error text goes back to the
+  model once, as an agent loop would hand it back, and the second call is scored too. Mistakes
+  are classified (no call, another tool, refused and why, new value in deprecates, missed or
+  extra memories). The cases are in ``bench/_writer.py``: ``dev`` the 30 of the first writer
+  benchmark and 4 of the kinds they lack, ``test`` 30 fresh ones (see that module).
+  ``--writer-variant`` picks the prompt and ``correct`` schema (``bench/_writer_prompts.py``:
+  ``library`` what nowline ships, ``before`` what it shipped before the writer study, and the
+  candidates); ``--writer-cases`` a subset.
+* ``act``: end to end. The user states a change (as in ``writer``); the model's own call, with
+  one retry after a refusal, is stored for real; a later session with no conversation recalls
+  that store (``Recall.render()``) and is asked to act: clone a repository, post to a channel
+  or email someone ("reply with the command / channel / address only"). Right when the answer
+  names the new value and not the old one. ``bare``: the same question over the old memories
+  alone (no correction stored). ``--act-cases`` cases, dev and test from disjoint seeds.
 
 Ordering: the hits' order is part of each variation. A bench-side embedding places every record
 at a chosen distance from the query, so the order is controlled and the same in every
@@ -79,13 +92,16 @@ from typing import Any, Protocol
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _common as C
+import _writer as W
+import _writer_prompts as WP
 import numpy as np
 import situatedqa as SQA
+from _writer import WRITER_CASES, ActCase, WriterCase
 
 import nowline
 from nowline.matchers import Matcher
 from nowline.render import sanitize
-from nowline.surfaces.prompts import SYSTEM_PROMPT, openai_tools
+from nowline.surfaces.prompts import SYSTEM_PROMPT
 from nowline.surfaces.tools import run_tool
 
 SEED = 23
@@ -189,11 +205,11 @@ class LlamaModel:
 class FakeModel:
     """A deterministic stand-in for ``--smoke``: follows a ``now:`` line when it sees one.
 
-    Reading tasks: it answers with the slug (or answer) that the first now-line moves to, else
-    the first one of the first memory. Writer task: it calls ``correct`` with the string after
-    "from" in the user's message, and (where the message says "moved") wrongly repeats it in
-    ``about``; handed the tool's error, it calls again without ``about``. It measures nothing;
-    it lets the tests run every code path.
+    Reading tasks: it answers with the slug (channel, email address or answer) that the first
+    now-line moves to, else the first one of the first memory. Writer task: it calls
+    ``correct`` with the string after "from" in the user's message, and (where the message
+    says "moved") wrongly repeats it in ``about``; handed the tool's error, it calls again
+    without ``about``. It measures nothing; it lets the tests run every code path.
     """
 
     name = "fake (smoke)"
@@ -224,6 +240,11 @@ class FakeModel:
                 + "\n</tool_call>"
             )
         now = re.search(r"^\s*now: (.*)$", text, re.M)
+        shape = {"channel name only": r"#[\w-]+", "email address only": r"[\w.+-]+@[\w.-]+\w"}
+        for ask_for, pattern in shape.items():
+            if ask_for in text:
+                found = re.findall(pattern, now.group(1) if now else text)
+                return found[-1] if now and found else (found[0] if found else "unknown")
         if "git clone" in text:
             slugs = _SLUG.findall(_HOST.sub("", now.group(1) if now else text))
             slug = slugs[-1] if now and slugs else (slugs[0] if slugs else "none/none")
@@ -484,6 +505,7 @@ class Stores:
             about=about or None,
             id=cid,
             allow_generic=True,
+            allow_person=True,
             max_reach=None,
         )
         n = len(case.memories) + 1
@@ -658,350 +680,6 @@ def answer_score(answer: str, right: Sequence[str], wrong: Sequence[str]) -> str
 # ----------------------------------------------------------------------------- writer
 
 
-@dataclass(frozen=True)
-class WriterCase:
-    """A change the user states, the memories already stored, and which of them are stale."""
-
-    key: str
-    message: str
-    memories: tuple[tuple[str, str], ...]
-    stale: frozenset[str]
-    new: tuple[str, ...]  # the new value(s): never to be deprecated
-
-
-WRITER_CASES = (
-    WriterCase(
-        "repository",
-        "Heads up: the UFO core repository moved from metalcraftai/ufo to ufo-ai/ufo.",
-        (
-            ("a", "UFO core lives in metalcraftai/ufo; PRs go there."),
-            ("b", "Clone UFO core with git clone https://github.com/metalcraftai/ufo.git"),
-            ("c", "The hosted UFO service lives in metalcraftai/ufo-hosted."),
-        ),
-        frozenset("ab"),
-        ("ufo-ai/ufo",),
-    ),
-    WriterCase(
-        "channel",
-        "We renamed the Slack channel #team-infra; it is #infra now.",
-        (
-            ("a", "Infra questions go to #team-infra on Slack."),
-            ("b", "Post outage updates in #team-infra."),
-            ("c", "The infra team meets on Tuesdays."),
-        ),
-        frozenset("ab"),
-        ("#infra",),
-    ),
-    WriterCase(
-        "email",
-        "Invoices should now be sent to accounts@newco.example instead of billing@oldco.example.",
-        (
-            ("a", "Send invoices to billing@oldco.example."),
-            ("b", "billing@oldco.example answers VAT questions."),
-            ("c", "Invoices are due within 30 days."),
-        ),
-        frozenset("ab"),
-        ("accounts@newco.example",),
-    ),
-    WriterCase(
-        "host",
-        "Our wiki moved from wiki.northwind.dev to docs.northwind.io.",
-        (
-            ("a", "The onboarding guide is at https://wiki.northwind.dev/start."),
-            ("b", "Runbooks live on wiki.northwind.dev under Ops."),
-            ("c", "Northwind's status page is status.northwind.dev."),
-        ),
-        frozenset("ab"),
-        ("docs.northwind.io",),
-    ),
-    WriterCase(
-        "owner, full name",
-        "Tomasz Kowalczyk took over the Acme deal from Maria Garcia last week.",
-        (
-            ("a", "Maria Garcia owns the Acme deal."),
-            ("b", "For the Acme renewal, ask Maria Garcia."),
-            ("c", "Maria Garcia leads the design guild."),
-        ),
-        frozenset("ab"),
-        ("Tomasz Kowalczyk",),
-    ),
-    WriterCase(
-        "role, first name",
-        "Globex has a new CFO: Ahmed replaced Priya.",
-        (
-            ("a", "Globex's CFO is Priya."),
-            ("b", "Priya at Globex signs off budgets over $50k."),
-            ("c", "Priya from our QA team reviews test plans."),
-        ),
-        frozenset("ab"),
-        ("Ahmed",),
-    ),
-    WriterCase(
-        "database host",
-        "We migrated the staging database from db-stage-01.internal to pg-stage.internal.",
-        (
-            ("a", "The staging database runs on db-stage-01.internal."),
-            ("b", "Connect to db-stage-01.internal with the staging VPN."),
-            ("c", "Production runs on db-prod-01.internal."),
-        ),
-        frozenset("ab"),
-        ("pg-stage.internal",),
-    ),
-    WriterCase(
-        "ticket",
-        "The billing epic is PAY-2040 now; PAY-1182 was closed as a duplicate.",
-        (
-            ("a", "Billing work is tracked in JIRA epic PAY-1182."),
-            ("b", "Link billing PRs to PAY-1182."),
-            ("c", "PAY-1183 tracks the refund bug."),
-        ),
-        frozenset("ab"),
-        ("PAY-2040",),
-    ),
-    WriterCase(
-        "new value first",
-        "Use PagerDuty schedule PQ9ZRT for on-call from now on; the old one, P7Q2XK, is deleted.",
-        (
-            ("a", "The on-call rotation is PagerDuty schedule P7Q2XK."),
-            ("b", "Escalations page P7Q2XK first."),
-            ("c", "On-call hand-over is on Mondays."),
-        ),
-        frozenset("ab"),
-        ("PQ9ZRT",),
-    ),
-    WriterCase(
-        "versioned URL",
-        "The API base URL is https://api.acme.io/v2 now; v1 was shut down.",
-        (
-            ("a", "The API base URL is https://api.acme.io/v1."),
-            ("b", "Fetch users from https://api.acme.io/v1/users."),
-            ("c", "The v1 of the mobile app is still in the store."),
-        ),
-        frozenset("ab"),
-        ("https://api.acme.io/v2",),
-    ),
-    WriterCase(
-        "package",
-        "The SDK's PyPI package was renamed from acme-sdk-legacy to acme-sdk.",
-        (
-            ("a", "Install the SDK with pip install acme-sdk-legacy."),
-            ("b", "acme-sdk-legacy pins requests<3."),
-            ("c", "The SDK supports Python 3.10 and newer."),
-        ),
-        frozenset("ab"),
-        ("acme-sdk",),
-    ),
-    WriterCase(
-        "a person's email",
-        "Dara's email address changed to dara.k@newcorp.example.",
-        (
-            ("a", "Dara's email is dara@corp.example."),
-            ("b", "Send the weekly report to dara@corp.example."),
-            ("c", "Dara prefers Slack for quick questions."),
-        ),
-        frozenset("ab"),
-        ("dara.k@newcorp.example",),
-    ),
-    WriterCase(
-        "docs URL",
-        "The developer docs moved from https://docs.acme.io to https://acme.dev/docs.",
-        (
-            ("a", "API reference: https://docs.acme.io/api."),
-            ("b", "Link new users to https://docs.acme.io for setup."),
-            ("c", "The status page is https://status.acme.io."),
-        ),
-        frozenset("ab"),
-        ("https://acme.dev/docs",),
-    ),
-    WriterCase(
-        "channel, second",
-        "#eng-alerts is gone; alerts go to #alerts-eng from today.",
-        (
-            ("a", "Pager alerts are mirrored to #eng-alerts."),
-            ("b", "Post incident summaries in #eng-alerts."),
-            ("c", "#eng-chat is for casual talk."),
-        ),
-        frozenset("ab"),
-        ("#alerts-eng",),
-    ),
-    WriterCase(
-        "GitHub org",
-        "Our GitHub organisation was renamed from brightforge to brightforge-labs.",
-        (
-            ("a", "Clone the API with git clone https://github.com/brightforge/api.git."),
-            ("b", "The web app lives in brightforge/web."),
-            ("c", "The design files are in the Brightforge-Design Figma team."),
-        ),
-        frozenset("ab"),
-        ("brightforge-labs",),
-    ),
-    WriterCase(
-        "phone number",
-        "Acme's support hotline changed from +1 415 555 0100 to +1 415 555 0199.",
-        (
-            ("a", "Customers call the Acme support hotline at +1 415 555 0100."),
-            ("b", "After hours, Acme's hotline +1 415 555 0100 goes to voicemail."),
-            ("c", "The sales line is +1 415 555 0142."),
-        ),
-        frozenset("ab"),
-        ("+1 415 555 0199",),
-    ),
-    WriterCase(
-        "container image",
-        "We switched the base image from ghcr.io/acme/base-py310 to ghcr.io/acme/base-py312.",
-        (
-            ("a", "Every service builds FROM ghcr.io/acme/base-py310."),
-            ("b", "Security scans run nightly on ghcr.io/acme/base-py310."),
-            ("c", "ghcr.io/acme/base-node20 is the Node base image."),
-        ),
-        frozenset("ab"),
-        ("ghcr.io/acme/base-py312",),
-    ),
-    WriterCase(
-        "bucket",
-        "Backups now go to s3://acme-backups-eu; s3://acme-backups is read-only.",
-        (
-            ("a", "Nightly backups are written to s3://acme-backups."),
-            ("b", "Restore drills read from s3://acme-backups."),
-            ("c", "Logs are archived in s3://acme-logs."),
-        ),
-        frozenset("ab"),
-        ("s3://acme-backups-eu",),
-    ),
-    WriterCase(
-        "team owner",
-        "Team Falcon owns the payments service now; Team Osprey handed it over.",
-        (
-            ("a", "Team Osprey owns the payments service."),
-            ("b", "Page Team Osprey for payments incidents."),
-            ("c", "Team Osprey runs the Friday demo."),
-        ),
-        frozenset("ab"),
-        ("Team Falcon",),
-    ),
-    WriterCase(
-        "CEO, full name",
-        "Initech has a new CEO, Samir Nagheenanajar; Bill Lumbergh stepped down.",
-        (
-            ("a", "Bill Lumbergh is Initech's CEO."),
-            ("b", "Initech partnerships need sign-off from Bill Lumbergh as CEO."),
-            ("c", "Bill Lumbergh likes TPS reports."),
-        ),
-        frozenset("ab"),
-        ("Samir Nagheenanajar",),
-    ),
-    WriterCase(
-        "meeting link",
-        "The standup link is https://zoom.us/j/555000222 now; https://zoom.us/j/111222333 is dead.",
-        (
-            ("a", "Daily standup: https://zoom.us/j/111222333."),
-            ("b", "Guests join the standup via https://zoom.us/j/111222333."),
-            ("c", "The retro link is https://zoom.us/j/999888777."),
-        ),
-        frozenset("ab"),
-        ("https://zoom.us/j/555000222",),
-    ),
-    WriterCase(
-        "environment variable",
-        "The env var ACME_TOKEN was renamed to ACME_API_KEY in all services.",
-        (
-            ("a", "Set ACME_TOKEN before running the CLI."),
-            ("b", "CI reads ACME_TOKEN from the vault."),
-            ("c", "ACME_REGION defaults to eu-west-1."),
-        ),
-        frozenset("ab"),
-        ("ACME_API_KEY",),
-    ),
-    WriterCase(
-        "default branch",
-        "acme/web's default branch is main now, not master. acme/api still uses master.",
-        (
-            ("a", "Open PRs against master in acme/web."),
-            ("b", "acme/web deploys from master."),
-            ("c", "acme/api deploys from master."),
-        ),
-        frozenset("ab"),
-        ("main",),
-    ),
-    WriterCase(
-        "office address",
-        "The Berlin office moved from Torstraße 12 to Invalidenstraße 90.",
-        (
-            ("a", "The Berlin office is at Torstraße 12."),
-            ("b", "Send hardware for Berlin to Torstraße 12, 10119 Berlin."),
-            ("c", "The Munich office is at Sendlinger Straße 7."),
-        ),
-        frozenset("ab"),
-        ("Invalidenstraße 90",),
-    ),
-    WriterCase(
-        "database name",
-        "The analytics database was renamed from analytics_prod to warehouse_prod.",
-        (
-            ("a", "Dashboards query analytics_prod."),
-            ("b", "Grant read access on analytics_prod via the data team."),
-            ("c", "analytics_staging is refreshed weekly."),
-        ),
-        frozenset("ab"),
-        ("warehouse_prod",),
-    ),
-    WriterCase(
-        "port",
-        "The staging API (api-staging.acme.internal) listens on port 8443 now instead of 8080.",
-        (
-            ("a", "The staging API runs on api-staging.acme.internal, port 8080."),
-            ("b", "Health check: curl http://api-staging.acme.internal:8080/health."),
-            ("c", "The local dev server uses port 8080."),
-        ),
-        frozenset("ab"),
-        ("8443",),
-    ),
-    WriterCase(
-        "social handle",
-        "Our X account changed its handle from @acme_hq to @acme.",
-        (
-            ("a", "Product news is posted by @acme_hq on X."),
-            ("b", "Tag @acme_hq in launch posts."),
-            ("c", "@acme_support answers customer questions."),
-        ),
-        frozenset("ab"),
-        ("@acme",),
-    ),
-    WriterCase(
-        "monitoring project",
-        "The Sentry project acme-backend was renamed to acme-api.",
-        (
-            ("a", "Backend errors go to the Sentry project acme-backend."),
-            ("b", "acme-backend alerts page the on-call engineer."),
-            ("c", "acme-backend-legacy was archived in 2023."),
-        ),
-        frozenset("ab"),
-        ("acme-api",),
-    ),
-    WriterCase(
-        "manager, first name",
-        "Lena reports to Oscar now; Priyanka moved to another team.",
-        (
-            ("a", "Lena's manager is Priyanka."),
-            ("b", "Lena's time off is approved by Priyanka."),
-            ("c", "Priyanka runs the accessibility guild."),
-        ),
-        frozenset("ab"),
-        ("Oscar",),
-    ),
-    WriterCase(
-        "SSH host",
-        "The bastion is bastion-2.acme.net now; bastion.acme.net was shut down.",
-        (
-            ("a", "SSH to production through bastion.acme.net."),
-            ("b", "Add your key to bastion.acme.net before on-call."),
-            ("c", "The VPN gateway is vpn.acme.net."),
-        ),
-        frozenset("ab"),
-        ("bastion-2.acme.net",),
-    ),
-)
-
 _TOOL_CALL = re.compile(r"<tool_call>\s*(\{.*?\})\s*</tool_call>", re.S)
 _FENCED = re.compile(r"```(?:json)?\s*(\{.*?\})\s*```", re.S)
 
@@ -1027,9 +705,16 @@ def parse_calls(reply: str) -> list[dict[str, Any]] | None:
 
 
 _REFUSALS = (
+    ("narrows nothing: every record", "about is the deprecated string"),
+    ("is a function word", "about is a function word"),
     ("narrows nothing", "about inside the deprecated string"),
     ("does not mention", "deprecated string not in body"),
+    ("is the new value", "new value in deprecates"),
+    ("is current: correction", "a current value in deprecates"),
+    ("names a person", "person without an anchor"),
+    ("together with the anchor", "anchor the memories do not name"),
     ("generic", "generic string"),
+    ("names no particular thing", "generic string"),
     ("near miss", "near miss"),
 )
 
@@ -1039,8 +724,31 @@ def _refusal_kind(message: str) -> str:
     return next((kind for key, kind in _REFUSALS if key in message), "other")
 
 
-def writer_score(stores: Stores, case: WriterCase, reply: str) -> dict[str, Any]:
-    """Run the model's ``correct`` call on a store with the case's memories; classify it."""
+def writer_store(stores: Stores, case: WriterCase) -> Any:
+    """Return a fresh nowline collection holding the case's memories and prior corrections."""
+    stores._n += 1
+    col = nowline.wrap(
+        C.new_collection(stores.client, f"writer-{stores._n}"),
+        embedding_function=C.HashEmbedding(64),
+    )
+    col.add(ids=[i for i, _ in case.memories], documents=[t for _, t in case.memories])
+    for n, prior in enumerate(case.prior):
+        col.correct(
+            prior.text,
+            deprecates=list(prior.deprecates),
+            replaced_by=list(prior.replaced_by) or None,
+            id=f"prior{n}",
+        )
+    return col
+
+
+def writer_score(
+    stores: Stores, case: WriterCase, reply: str, *, col: Any = None
+) -> dict[str, Any]:
+    """Run the model's ``correct`` call on a store with the case's memories; classify it.
+
+    ``col`` is the store to run it on (default: a fresh one from :func:`writer_store`).
+    """
     calls = parse_calls(reply)
     out: dict[str, Any] = {"reply": reply}
     if calls is None:
@@ -1056,12 +764,7 @@ def writer_score(stores: Stores, case: WriterCase, reply: str) -> dict[str, Any]
         except json.JSONDecodeError:
             return {**out, "outcome": "malformed call"}
     out["arguments"] = args
-    stores._n += 1
-    col = nowline.wrap(
-        C.new_collection(stores.client, f"writer-{stores._n}"),
-        embedding_function=C.HashEmbedding(64),
-    )
-    col.add(ids=[i for i, _ in case.memories], documents=[t for _, t in case.memories])
+    col = writer_store(stores, case) if col is None else col
     result = run_tool(col, "correct", args if isinstance(args, dict) else {})
     if result.is_error:
         return {**out, "outcome": "refused: " + _refusal_kind(result.text), "error": result.text}
@@ -1075,6 +778,12 @@ def writer_score(stores: Stores, case: WriterCase, reply: str) -> dict[str, Any]
     if marked - case.stale:
         return {**out, "outcome": "marked unrelated memories"}
     return {**out, "outcome": "missed stale memories"}
+
+
+def gold_reply(case: WriterCase) -> str:
+    """Return the reply of a careful writer: the case's gold call, as Qwen writes a call."""
+    args = {"body": case.message, **case.gold}
+    return "<tool_call>\n" + json.dumps({"name": "correct", "arguments": args}) + "\n</tool_call>"
 
 
 # ------------------------------------------------------------------------------- runs
@@ -1207,34 +916,132 @@ def _mean_int(values: Sequence[int]) -> float:
     return round(sum(values) / len(values), 1) if values else 0.0
 
 
-def writer_task(model: Model, stores: Stores, runs: Sequence[Run], *, bar: Any) -> dict[str, Any]:
-    """Ask each writer case, and once more after a refusal with the tool's error; count both."""
-    tools = openai_tools()
-    results: dict[str, list[dict[str, Any]]] = {}
-    for case in WRITER_CASES:
-        messages = [
-            {"role": "system", "content": WRITER_SYSTEM},
-            {"role": "user", "content": case.message},
+def writer_call(
+    model: Model,
+    stores: Stores,
+    case: WriterCase,
+    col: Any,
+    system: str,
+    tools: list[dict[str, Any]],
+    run: Run,
+    *,
+    bar: Any,
+) -> dict[str, Any]:
+    """Ask one stated change on the store ``col``; after a refusal, hand the error back once.
+
+    A refused call stores nothing, so the retry runs on the same store, which then holds
+    whatever the model's calls stored.
+    """
+    messages = [
+        {"role": "system", "content": "You are a helpful assistant with tools.\n\n" + system},
+        {"role": "user", "content": case.message},
+    ]
+    reply = model.chat(
+        messages, tools=tools, temperature=run.temperature, seed=run.seed, max_tokens=256
+    )
+    scored = writer_score(stores, case, reply, col=col)
+    bar.update(1)
+    if "error" in scored:  # refused: the agent loop hands the error back, once
+        again = [
+            *messages,
+            {"role": "assistant", "content": reply},
+            {"role": "tool", "content": scored["error"]},
         ]
+        retry = model.chat(
+            again, tools=tools, temperature=run.temperature, seed=run.seed, max_tokens=256
+        )
+        scored["retry"] = writer_score(stores, case, retry, col=col)
+        bar.update(1)
+    return scored
+
+
+def writer_task(
+    model: Model,
+    stores: Stores,
+    runs: Sequence[Run],
+    *,
+    bar: Any,
+    cases: Sequence[WriterCase] = WRITER_CASES,
+    variant: str = "library",
+    checkpoint: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """Ask each writer case, and once more after a refusal with the tool's error; count both.
+
+    ``checkpoint`` gets the result so far after each case (a long run leaves partial results).
+    """
+    system, tools = WP.variant(variant)
+    results: dict[str, list[dict[str, Any]]] = {}
+    for case in cases:
         for run in runs:
-            reply = model.chat(
-                messages, tools=tools, temperature=run.temperature, seed=run.seed, max_tokens=256
-            )
-            scored = writer_score(stores, case, reply)
-            bar.update(1)
-            if "error" in scored:  # refused: the agent loop hands the error back, once
-                again = [
-                    *messages,
-                    {"role": "assistant", "content": reply},
-                    {"role": "tool", "content": scored["error"]},
-                ]
-                retry = model.chat(
-                    again, tools=tools, temperature=run.temperature, seed=run.seed, max_tokens=256
-                )
-                scored["retry"] = writer_score(stores, case, retry)
-                bar.update(1)
+            col = writer_store(stores, case)
+            scored = writer_call(model, stores, case, col, system, tools, run, bar=bar)
             results.setdefault(run.label, []).append({"case": case.key, **scored})
-    return {"runs": results, "summary": writer_summary(results)}
+        if checkpoint is not None:
+            checkpoint({"variant": variant, "runs": results, "summary": writer_summary(results)})
+    return {"variant": variant, "runs": results, "summary": writer_summary(results)}
+
+
+def act_task(
+    model: Model,
+    stores: Stores,
+    cases: Sequence[ActCase],
+    runs: Sequence[Run],
+    *,
+    bar: Any,
+    variant: str = "library",
+    checkpoint: Callable[[dict[str, Any]], None] | None = None,
+    reader: Model | None = None,
+) -> dict[str, Any]:
+    """The end to end task: the model stores a stated change, a later session acts on memory.
+
+    The change is stated as in the writer task, and the model's own ``correct`` call (with one
+    retry after a refusal) runs on a real store of the old memories. A later session, with no
+    conversation, recalls that store through nowline and asks for the action (clone, post,
+    email); ``bare`` asks the same over the old memories alone (no correction stored).
+    ``reader`` is the same model loaded once more for the later session (default ``model``),
+    so that each instance keeps its own prompt prefix evaluated.
+    """
+    system, tools = WP.variant(variant)
+    rows: dict[str, list[dict[str, Any]]] = {}
+    for case in cases:
+        for run in runs:
+            col = writer_store(stores, case.writer)
+            scored = writer_call(model, stores, case.writer, col, system, tools, run, bar=bar)
+            final = scored.get("retry", scored)
+            contexts = {
+                "bare": plain_block(case.writer.memories),
+                "nowline": col.recall(case.query, n_results=col.count()).render(),
+            }
+            row: dict[str, Any] = {
+                "case": case.writer.key,
+                "action": case.action,
+                "write": scored["outcome"],
+                "write after retry": final["outcome"],
+                "arguments": final.get("arguments"),
+                "write replies": list(dict.fromkeys([scored["reply"], final["reply"]])),
+            }
+            for cond, ctx in contexts.items():
+                reply = ask(reader or model, READER_SYSTEM, ctx, case.question, run)
+                row[cond] = {"reply": reply, "outcome": answer_score(reply, case.right, case.wrong)}
+                bar.update(1)
+            row["context"] = contexts["nowline"]
+            rows.setdefault(run.label, []).append(row)
+        if checkpoint is not None:
+            checkpoint({"variant": variant, "runs": rows, "summary": act_summary(rows)})
+    return {"variant": variant, "runs": rows, "summary": act_summary(rows)}
+
+
+def act_summary(rows: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, Any]]:
+    """Return each run's counts: the write (first call, after a retry) and each action."""
+    return {
+        label: {
+            "write, first call": dict(Counter(r["write"] for r in rs)),
+            "write, after one retry": dict(Counter(r["write after retry"] for r in rs)),
+            "act, bare": dict(Counter(r["bare"]["outcome"] for r in rs)),
+            "act, nowline": dict(Counter(r["nowline"]["outcome"] for r in rs)),
+        }
+        for label, rs in rows.items()
+    }
 
 
 def writer_summary(results: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, Any]]:
@@ -1328,8 +1135,13 @@ def markdown(data: dict[str, Any]) -> str:
             "",
             CAVEAT.replace("32 of 32", "27 of 30 right `deprecates`"),
         ]
+        lines += [
+            "",
+            f"Prompt and schemas: `{writer.get('variant', 'library')}` (bench/_writer_prompts.py).",
+            "",
+        ]
         lines += ["", C.md_table(["run", "when", "right", "outcomes"], [
-            [label, when, f"{c.get('right', 0)}/{sum(c.values())}",
+            [label, when, _right_of(c),
              ", ".join(f"{k}: {v}" for k, v in sorted(c.items()))]
             for label, by_when in writer["summary"].items() for when, c in by_when.items()
         ]), ""]  # fmt: skip
@@ -1349,7 +1161,43 @@ def markdown(data: dict[str, Any]) -> str:
             ),
             "",
         ]
+    act = data["tasks"].get("act")
+    if act:
+        lines += [
+            f"## Act: store a stated change, then act on memory — {model['name']}",
+            "",
+            CAVEAT,
+            "",
+            f"Prompt and schemas of the write: `{act.get('variant', 'library')}`. `bare`: the "
+            "old memories alone (no correction stored); `nowline`: a later session recalls the "
+            "store the model's own correct call (and one retry after a refusal) wrote.",
+            "",
+            C.md_table(["run", "what", "right", "outcomes"], [
+                [label, what, _right_of(c), ", ".join(f"{k}: {v}" for k, v in sorted(c.items()))]
+                for label, by_what in act["summary"].items() for what, c in by_what.items()
+            ]),
+            "",
+        ]  # fmt: skip
+        rows = [
+            [r["case"], r["write after retry"], _args_cell(r), r["bare"]["outcome"],
+             r["nowline"]["outcome"], r["nowline"]["reply"][:80].replace("|", "\\|")]
+            for r in act["runs"].get("greedy", [])
+        ]  # fmt: skip
+        lines += [
+            C.md_table(
+                ["case (greedy)", "write", "arguments", "bare", "nowline", "nowline's answer"],
+                rows,
+            ),
+            "",
+        ]
     return "\n".join(lines)
+
+
+def _right_of(c: dict[str, int]) -> str:
+    """Return 'right/n [Wilson 95% interval, in answers]' of an outcome count."""
+    n, k = sum(c.values()), c.get("right", 0)
+    lo, hi = wilson(k, n)
+    return f"{k}/{n} [{lo * n:.0f}–{hi * n:.0f}]"
 
 
 def _args_cell(row: dict[str, Any]) -> str:
@@ -1357,7 +1205,7 @@ def _args_cell(row: dict[str, Any]) -> str:
     args = row.get("arguments")
     if not isinstance(args, dict):
         return ""
-    brief = {k: args[k] for k in ("deprecates", "about") if k in args}
+    brief = {k: args[k] for k in ("deprecates", "about", "replaced_by") if k in args}
     return json.dumps(brief, ensure_ascii=False)[:120].replace("|", "\\|")
 
 
@@ -1383,9 +1231,23 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--questions", type=int, default=30, help="SituatedQA questions (default 30)")
     p.add_argument(
         "--tasks",
-        default="clone,sibling,sqa,writer",
-        help="comma-separated: clone, sibling, sqa, writer (default all)",
+        default="clone,sibling,sqa,writer,act",
+        help="comma-separated: clone, sibling, sqa, writer, act (default all)",
     )
+    p.add_argument(
+        "--writer-variant",
+        default="library",
+        help="the system prompt and correct schema of the writer and act tasks, of: "
+        + ", ".join(WP.VARIANTS)
+        + " (default library: what nowline ships)",
+    )
+    p.add_argument(
+        "--writer-cases",
+        default="",
+        help="the split's writer cases to ask: a slice (0:12) or indices (0,4,9); default all "
+        "(34 dev, 30 test)",
+    )
+    p.add_argument("--act-cases", type=int, default=30, help="end-to-end act cases (default 30)")
     p.add_argument(
         "--formats",
         default="library",
@@ -1471,6 +1333,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             "conditions": conditions,
             "runs": [r.label for r in runs],
             "threads": args.threads,
+            "writer_variant": args.writer_variant,
+            "writer_cases": args.writer_cases,
             "sqa_file": str(sqa_file),
             "git": _git_head(),
         },
@@ -1487,6 +1351,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                     data["tasks"][t] = {"counts": res["counts"][t], "tokens": res["context_tokens"]}
             key = "sqa" if "sqa" in task_names else "clone"
             data[f"{key}_samples"] = res["samples"]
+            data["partial"] = True
+            data["seconds"] = time.perf_counter() - start
+            C.write_report(args.out, name, data, markdown(data), echo=False)
+
+        return write
+
+    def partial(task: str) -> Callable[[dict[str, Any]], None]:
+        """Return a function that writes the result of ``task`` so far."""
+
+        def write(res: dict[str, Any]) -> None:
+            data["tasks"][task] = res
             data["partial"] = True
             data["seconds"] = time.perf_counter() - start
             C.write_report(args.out, name, data, markdown(data), echo=False)
@@ -1523,7 +1398,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                 data["sqa_example_contexts"] = res["example_contexts"]
                 data["sqa_samples"] = res["samples"]
             if "writer" in tasks:
-                data["tasks"]["writer"] = writer_task(model, stores, runs, bar=bar)
+                data["tasks"]["writer"] = writer_task(
+                    model, stores, runs, bar=bar, cases=_sliced(W.writer_cases(args.split),
+                    args.writer_cases), variant=args.writer_variant,
+                    checkpoint=partial("writer"),
+                )  # fmt: skip
+            if "act" in tasks:
+                n_act = min(args.act_cases, 3) if args.smoke else args.act_cases
+                acts = W.act_cases(args.split, args.first + n_act)[args.first :]
+                second = None if args.smoke else LlamaModel(args.model, threads=args.threads)
+                data["tasks"]["act"] = act_task(
+                    model, stores, acts, runs, bar=bar, variant=args.writer_variant,
+                    checkpoint=partial("act"), reader=second,
+                )  # fmt: skip
     finally:
         stores.close()
     data["seconds"] = time.perf_counter() - start
@@ -1543,11 +1430,18 @@ def merge(args: argparse.Namespace) -> int:
     data["partial"] = any(p.get("partial") for p in parts)
     data["seconds"] = sum(p.get("seconds", 0.0) for p in parts)
     data["command"] = C.command_line()
-    cases = {c.key: c for c in WRITER_CASES}
+    cases = {c.key: c for c in (*W.writer_cases("dev"), *W.writer_cases("test"))}
     stores = Stores()
     weights: dict[str, dict[str, list[float]]] = {}
     for part in parts:
         for task, block in part["tasks"].items():
+            if task == "act":  # counted as it was run: the actions depend on the stores
+                into = data["tasks"].setdefault(task, {"runs": {}, "summary": {}})
+                into["variant"] = block.get("variant")
+                for label, rows in block["runs"].items():
+                    into["runs"].setdefault(label, []).extend(rows)
+                into["summary"] = act_summary(into["runs"])
+                continue
             if task == "writer":  # scored again from the replies, with this scorer
                 into = data["tasks"].setdefault(task, {"runs": {}, "summary": {}})
                 for label, rows in block["runs"].items():
@@ -1557,6 +1451,7 @@ def merge(args: argparse.Namespace) -> int:
                             case = cases[row["case"]]
                             scored["retry"] = writer_score(stores, case, row["retry"]["reply"])
                         into["runs"].setdefault(label, []).append({"case": row["case"], **scored})
+                into["variant"] = block.get("variant")
                 into["summary"] = writer_summary(into["runs"])
                 continue
             into = data["tasks"].setdefault(task, {"counts": {}, "tokens": {}})
@@ -1577,6 +1472,16 @@ def merge(args: argparse.Namespace) -> int:
     name = f"reader.{parts[0]['config']['split']}" + (f".{args.name}" if args.name else "")
     C.write_report(args.out, name, data, markdown(data))
     return 0
+
+
+def _sliced(cases: Sequence[WriterCase], spec: str) -> Sequence[WriterCase]:
+    """Return the cases ``--writer-cases`` picks (``start:stop`` or ``i,j,k``); all when empty."""
+    if not spec:
+        return cases
+    if ":" not in spec:
+        return [cases[int(i)] for i in spec.split(",")]
+    start, _, stop = spec.partition(":")
+    return cases[int(start or 0) : int(stop) if stop else None]
 
 
 def _git_head() -> str | None:

@@ -417,8 +417,7 @@ def build(questions: list[Question], distractors: list[Question]) -> tuple[list[
         anchor, generic, fragment_generic = None, False, False
         try:
             nowline.validate_correction(fix_text, q.old)
-        except (nowline.GenericString, nowline.PersonName):
-            # the guidance: anchor a generic string, or a person's name, to its subject
+        except (nowline.GenericString, nowline.PersonName):  # anchor it to its subject
             generic = True
             anchor = anchor_of(q.question)
         try:

@@ -15,7 +15,8 @@ new. Patterns, X old and Y new (German, French and Spanish forms where listed):
   (``..., and the limit from C to D``); ``von X zu|nach|auf|in Y``, ``de X à|en Y``,
   ``de|desde X a Y`` with a change verb of that language; ``moved|went up to Y from X``.
 - ``X → Y`` (also ``->``, ``=>``, ``⇒``, ``⟶``, ``➔``, ``➜``); in ``A → B → C`` only C is new.
-- ``renamed|moved|migrated|changed|switched|transferred X to|into|as Y``; ``renamed X``: X old.
+- ``renamed|moved|migrated|changed|switched|transferred X (back) to|into|as Y``; ``renamed X``:
+  X old.
 - ``X was|has been renamed (to) Y``, ``X moved (again) to Y``, ``raised|lowered|upgraded|...
   (the <noun>) to Y``; ``umbenannt in``, ``renommé en``, ``renombrado a``. In a relative or
   past-perfect clause (``which moved to Y``, ``had moved to Y``) Y is an earlier value: old
@@ -81,7 +82,7 @@ _UNIT = r"%|€|[KMGT]i?B|ms|seconds?|minutes?|hours?|days?|weeks?|months?|years
 _LEX = re.compile(
     r"(?P<q>`[^`\n]{1,60}`|\"[^\"\n]{1,60}\"|“[^”\n]{1,60}”|(?<!\w)'[^'\n]{1,60}'(?!\w))"
     r"|(?P<url>\b[a-z][a-z0-9+.-]*://[^\s<>\"'`]+)"
-    r"|(?P<num>\+\d{1,3}(?:[ -]\d{2,5}){1,4}(?![\w-])"
+    r"|(?P<num>(?:\+\d{1,3}|0\d{1,4})(?:[ -]\d{2,5}){1,4}(?![\w-])"
     rf"|[$€£¥]?\d+(?:[.,:]\d+)*[a-zA-Z%]*(?![\w/@-])(?:\s?(?:{_UNIT})(?!\w))?)"
     r"|(?P<tok>(?<![\w./])(?:[#@]|~?/|\.{1,2}/|\.)?\w[\w-]*(?:[./@:+]\w[\w-]*)*/?)"
 )
@@ -256,7 +257,7 @@ _SPECS = sorted(
             r"transferred|transfer)\s+",
             "",
             "o",
-            r"to|into|as",
+            r"(?:back\s+)?(?:to|into)|as",
             "n",
             "C",
         ),

@@ -13,7 +13,9 @@ incident") reports, for a production model it does not name, that the model fill
 
 These are the report's figures, not ours. What we measured ourselves, with a small local model
 (far weaker than a production one) given this prompt and these tools, is in
-``bench/results/reader.test.md`` and ``bench/reader.md`` (the writer task).
+``bench/results/reader.test.writer.md`` and ``bench/reader.md`` (the writer and act tasks):
+each sentence of :data:`SYSTEM_PROMPT` and of the ``correct`` schema is there because that
+benchmark kept it.
 
 So put :data:`SYSTEM_PROMPT` into the system prompt of any agent that has nowline-backed
 memory tools, and offer the tools with the schemas from :func:`openai_tools` or
@@ -52,42 +54,16 @@ history, kept so you can see what changed.
 
 Storing memory:
 - Store a new fact with remember. Name things exactly (full repository slugs, URLs, channel \
-names, email addresses), so that a later correction can find the memory.
-- When you learn that something you stored earlier is no longer true (a repository moved, a \
-URL or channel changed, an account changed owner, an email address changed), store the \
-change with correct, not with remember, and fill both fields:
-  - body: one or two sentences that name the old and the new value, e.g. "Moved from \
-metalcraftai/ufo to ufo-ai/ufo; do GitHub work in ufo-ai/ufo."
-  - deprecates: the exact outdated strings, copied character for character as they appear \
-in the old memories: repository slugs ("metalcraftai/ufo"), URLs, channel names \
-("#ufo-dev"), email addresses, hostnames, account or ticket ids. Each must also appear in \
-body.
-- Every memory that contains a deprecated string is marked as outdated. So never put generic \
-words in deprecates ("repo", "channel", "the project", "ufo", "v2"), and never the new value. \
-A person's full name ("Maria Garcia") is specific enough. When unsure what a string would \
-reach, call preview first and read which memories it lists.
-- If correct answers that no memory names a deprecated string and names a near miss, nothing \
-was stored: you probably misspelt the old value or gave the new value instead of the old \
-one. Call correct again with the string the memories actually use (the one it names, if it \
-is the old value). Set allow_unreached only when the strings are right and no memory names \
-the old value yet.
-- When the outdated value is a first name, a common word or a bare number (other memories \
-use it too), also fill about: the subject it belongs to. Only memories that name a \
-deprecated string and an about string are marked. Such a string is refused without about, \
-and about must name the subject, not repeat the deprecated string. \
-Example: Acme's CEO changed from Michelle to Dana. Call correct with body "Acme's CEO \
-changed from Michelle to Dana.", deprecates ["Michelle"] and about ["Acme"]: memories about \
-other people named Michelle stay as they are. Also fill about when the old value still \
-exists and only stopped holding this role (a former CEO, champion or record holder, a team \
-that no longer owns a service): for Amazon's CEO, deprecates ["Jeff Bezos"] and about \
-["Amazon"] leaves his other memories alone. Leave about empty for specific strings that \
-changed everywhere (repository slugs, URLs, email addresses).
-- If a correction turns out to be wrong, call retract with its id. Do not store a \
-correction of the correction.
-
-Example: you stored "Deploy alerts go to #ops-deploys." and the user says the channel is now \
-#deploys. Call correct with body "The Slack channel #ops-deploys was renamed to #deploys; \
-post deploy alerts in #deploys." and deprecates ["#ops-deploys"].
+names, email addresses).
+- When the user says something changed (moved, renamed, replaced, a new owner or value), \
+call correct, not remember or recall:
+  - body: the change in the user's words, naming the old and the new value.
+  - deprecates: the old values, copied exactly from the user's words. Never the new value.
+  - replaced_by: the new values.
+  - about: leave it empty, unless an old value is a person's name, a first name, a common \
+word or a number: then the role or subject that changed, copied from the user's words.
+- If correct refuses, nothing was stored: call correct again with what its message suggests.
+- If a correction turns out to be wrong, call retract with its id.
 """
 """The system-prompt section that teaches a model to store corrections with ``deprecates``.
 

@@ -87,30 +87,16 @@ _PREVIEW_SHOWN = 20  # records listed in a preview result
 
 _Phrase = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 _DEPRECATES_HELP = (
-    "The exact outdated strings, copied character for character as they appear in the old "
-    "memories: repository slugs ('metalcraftai/ufo'), URLs, channel names ('#ufo-dev'), "
-    "email addresses, hostnames, account or ticket ids, a person's full name ('Maria "
-    "Garcia'). Every stored memory that contains one of them is marked as outdated, so never "
-    "use generic words ('repo', 'channel', 'the project', 'v2') and never the new value. Each "
-    "string must also appear in body."
+    "The old values, copied exactly (a repository, URL, channel, email address, host, name or "
+    "number). Never the new value. Each must appear in body."
 )
 _ABOUT_HELP = (
-    "Anchors: the subject the outdated strings belong to. Needed when a deprecated string is "
-    "a common word, a first name or a bare number, which other memories also use: without "
-    "about such a string is refused. Example: Acme's CEO changed from Michelle to Dana, so "
-    "deprecates ['Michelle'] with about ['Acme']: only memories that name Michelle AND Acme "
-    "are marked, not every Michelle. Fill it too when the old value still exists but stopped "
-    "holding this role (a former CEO or champion). Leave it empty for specific strings that "
-    "changed everywhere (slugs, URLs, email addresses). An anchor is another string than "
-    "the deprecated one (never the same string or a part of it), and a specific one when "
-    "the deprecated string is generic. Anchors match like deprecates (exact string, "
-    "case-insensitive, whole words)."
+    "Usually empty. Only when an old value is a person's name, a first name, a common word or "
+    "a number: the role or subject that changed, copied from body. Never a part of an old "
+    "value."
 )
 _Anchors = list[Annotated[_Phrase, StringConstraints(max_length=MAX_PHRASE_LENGTH)]]
-_REPLACED_BY_HELP = (
-    "The new values, what is true now (e.g. ['ufo-ai/ufo']). Optional: nowline reads them "
-    "from body when it says 'from OLD to NEW'. A new value is never put in deprecates."
-)
+_REPLACED_BY_HELP = "The new values: what is true now."
 
 
 class _Input(BaseModel):
@@ -138,18 +124,17 @@ class CorrectInput(_Input):
     body: str = Field(
         min_length=1,
         description=(
-            "What changed, in one or two sentences that name both the old and the new "
-            "value, e.g. 'Moved from metalcraftai/ufo to ufo-ai/ufo; do GitHub work in "
-            "ufo-ai/ufo.' This text is shown beneath every outdated memory."
+            "The change in one or two sentences that name the old and the new value (the "
+            "user's own words are best). Shown beneath every outdated memory."
         ),
     )
     deprecates: list[Annotated[_Phrase, StringConstraints(max_length=MAX_PHRASE_LENGTH)]] = Field(
         min_length=1, max_length=MAX_PHRASES, description=_DEPRECATES_HELP
     )
-    about: _Anchors = Field(default_factory=list, max_length=MAX_PHRASES, description=_ABOUT_HELP)
     replaced_by: _Anchors = Field(
         default_factory=list, max_length=MAX_PHRASES, description=_REPLACED_BY_HELP
     )
+    about: _Anchors = Field(default_factory=list, max_length=MAX_PHRASES, description=_ABOUT_HELP)
     allow_unreached: bool = Field(
         default=False,
         description=(
@@ -302,17 +287,10 @@ TOOLS: tuple[ToolSpec, ...] = (
     ),
     ToolSpec(
         "correct",
-        "Store a correction: something you stored earlier is no longer true (a repository, "
-        "URL, channel, email address, account or name changed). Nothing is deleted: every "
-        "memory that contains one of the deprecates strings is recalled with this correction "
-        "directly beneath it. Fill deprecates with the exact outdated strings as they appear "
-        "in the old memories (repo slugs, URLs, channel names, emails), never generic words; "
-        "each must also appear in body. A common word, first name or bare number is refused "
-        "unless about names its subject (deprecates ['Michelle'], about ['Acme']); a person's "
-        "full name is specific. If no memory names a deprecates string but the memories name "
-        "a near miss (a typo's original, or the old value where you gave the new one), "
-        "nothing is stored and the error names it. If unsure what a string would reach, "
-        "call preview first.",
+        "Store a change: something stored earlier is no longer true (moved, renamed, replaced, "
+        "a new owner or value). Nothing is deleted: every memory that contains a deprecates "
+        "string is shown with this correction beneath it. If it refuses, nothing was stored; "
+        "its message says what to send instead.",
         CorrectInput,
         CorrectionReport,
     ),

@@ -185,6 +185,16 @@ def test_phone_numbers_and_names_with_numbers() -> None:
         ("+1 212 555 0199",),
     )
     assert pair("Node 18 is deprecated, use Node 22.") == (("Node 18",), ("Node 22",))
+    # a national number (a leading 0, no country code) is one value too, not its first group
+    assert new_values("The hotline changed to 020 7946 0321; 020 7946 0999 is gone.") == (
+        "020 7946 0321",
+    )
+
+
+def test_renamed_back_reads_the_value_it_returns_to() -> None:
+    """'renamed X back to Y' reads Y as new, as 'renamed X to Y' does (a change back)."""
+    text = "We renamed fernhill/atlas-next back to fernhill/atlas."
+    assert pair(text) == (("fernhill/atlas-next",), ("fernhill/atlas",))
 
 
 def test_kind_nouns_before_a_value_are_skipped() -> None:

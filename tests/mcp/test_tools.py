@@ -161,16 +161,17 @@ def test_a_generic_string_with_about_is_stored(memory: nowline.Collection) -> No
     assert hit.role == "historical"
 
 
-def test_guidance_teaches_about_with_an_example() -> None:
-    """The system prompt and the correct tool teach about with the Michelle/Acme example."""
+def test_guidance_says_when_about_is_filled() -> None:
+    """The system prompt and the about field keep about empty except for names, words, numbers."""
     from nowline.surfaces.prompts import SYSTEM_PROMPT
-    from nowline.surfaces.tools import TOOLS, CorrectInput
+    from nowline.surfaces.tools import CorrectInput
 
-    correct = next(t for t in TOOLS if t.name == "correct")
     about = CorrectInput.model_fields["about"].description or ""
-    for text in (SYSTEM_PROMPT, correct.description, about):
-        assert "Michelle" in text and "Acme" in text and "about" in text
-    assert "refused" in SYSTEM_PROMPT and "first name" in SYSTEM_PROMPT
+    for text in (SYSTEM_PROMPT, about):
+        assert "person's name" in text and "first name" in text and "number" in text
+        assert "role or subject that changed" in text
+    assert "about: leave it empty, unless" in SYSTEM_PROMPT and about.startswith("Usually empty")
+    assert "refuses" in SYSTEM_PROMPT
 
 
 def test_a_bad_scope_binding_is_the_programs_mistake(memory: nowline.Collection) -> None:

@@ -1,0 +1,928 @@
+"""The writer benchmark's cases: stated changes, the memories they make stale, and act cases.
+
+Imported by ``bench/reader.py`` (the ``writer`` and ``act`` tasks). Three sets of stated changes,
+kept apart so that the test set stays a fair check:
+
+* :data:`WRITER_CASES`: the 30 changes of the first writer benchmark. They were looked at when
+  the prompt and schemas were studied, so they are **dev** cases now, with
+  :data:`WRITER_DEV_EXTRA` (the kinds the first 30 lack: a change back, a new value already in
+  the store, numbers with a subject, a role of a person).
+* :data:`WRITER_TEST_CASES`: 30 fresh **test** cases of other names and phrasings, written
+  before any measurement on them and never used to choose: renames and moves, channels and
+  URLs, owner and role changes of people, numbers with a subject, changes back, and changes
+  whose new value the store already names.
+
+Each case may carry ``prior`` corrections (stored before the model's call: what a change back
+undoes) and a ``gold`` call, the arguments a careful writer would send; a test checks that
+every gold call is right, so every case can be solved from the user's message alone.
+
+:func:`act_cases` makes the end-to-end cases: the user states a change, the model stores it
+through the tools, and a later session asks it to act (clone a repository, post to a channel,
+email someone) from what it recalls.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "WRITER_CASES",
+    "WRITER_DEV_EXTRA",
+    "WRITER_TEST_CASES",
+    "ActCase",
+    "Prior",
+    "WriterCase",
+    "act_cases",
+    "writer_cases",
+]
+
+
+@dataclass(frozen=True)
+class Prior:
+    """A correction stored before the model's call (the change that a change back undoes)."""
+
+    text: str
+    deprecates: tuple[str, ...]
+    replaced_by: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class WriterCase:
+    """A change the user states, the memories already stored, and which of them are stale."""
+
+    key: str
+    message: str
+    memories: tuple[tuple[str, str], ...]
+    stale: frozenset[str]
+    new: tuple[str, ...]  # the new value(s): never to be deprecated
+    kind: str = ""
+    prior: tuple[Prior, ...] = ()
+    gold: dict[str, Any] = field(default_factory=dict)  # a right call's arguments (no body)
+
+
+WRITER_CASES = (
+    WriterCase(
+        "repository",
+        "Heads up: the UFO core repository moved from metalcraftai/ufo to ufo-ai/ufo.",
+        (
+            ("a", "UFO core lives in metalcraftai/ufo; PRs go there."),
+            ("b", "Clone UFO core with git clone https://github.com/metalcraftai/ufo.git"),
+            ("c", "The hosted UFO service lives in metalcraftai/ufo-hosted."),
+        ),
+        frozenset("ab"),
+        ("ufo-ai/ufo",),
+    ),
+    WriterCase(
+        "channel",
+        "We renamed the Slack channel #team-infra; it is #infra now.",
+        (
+            ("a", "Infra questions go to #team-infra on Slack."),
+            ("b", "Post outage updates in #team-infra."),
+            ("c", "The infra team meets on Tuesdays."),
+        ),
+        frozenset("ab"),
+        ("#infra",),
+    ),
+    WriterCase(
+        "email",
+        "Invoices should now be sent to accounts@newco.example instead of billing@oldco.example.",
+        (
+            ("a", "Send invoices to billing@oldco.example."),
+            ("b", "billing@oldco.example answers VAT questions."),
+            ("c", "Invoices are due within 30 days."),
+        ),
+        frozenset("ab"),
+        ("accounts@newco.example",),
+    ),
+    WriterCase(
+        "host",
+        "Our wiki moved from wiki.northwind.dev to docs.northwind.io.",
+        (
+            ("a", "The onboarding guide is at https://wiki.northwind.dev/start."),
+            ("b", "Runbooks live on wiki.northwind.dev under Ops."),
+            ("c", "Northwind's status page is status.northwind.dev."),
+        ),
+        frozenset("ab"),
+        ("docs.northwind.io",),
+    ),
+    WriterCase(
+        "owner, full name",
+        "Tomasz Kowalczyk took over the Acme deal from Maria Garcia last week.",
+        (
+            ("a", "Maria Garcia owns the Acme deal."),
+            ("b", "For the Acme renewal, ask Maria Garcia."),
+            ("c", "Maria Garcia leads the design guild."),
+        ),
+        frozenset("ab"),
+        ("Tomasz Kowalczyk",),
+    ),
+    WriterCase(
+        "role, first name",
+        "Globex has a new CFO: Ahmed replaced Priya.",
+        (
+            ("a", "Globex's CFO is Priya."),
+            ("b", "Priya at Globex signs off budgets over $50k."),
+            ("c", "Priya from our QA team reviews test plans."),
+        ),
+        frozenset("ab"),
+        ("Ahmed",),
+    ),
+    WriterCase(
+        "database host",
+        "We migrated the staging database from db-stage-01.internal to pg-stage.internal.",
+        (
+            ("a", "The staging database runs on db-stage-01.internal."),
+            ("b", "Connect to db-stage-01.internal with the staging VPN."),
+            ("c", "Production runs on db-prod-01.internal."),
+        ),
+        frozenset("ab"),
+        ("pg-stage.internal",),
+    ),
+    WriterCase(
+        "ticket",
+        "The billing epic is PAY-2040 now; PAY-1182 was closed as a duplicate.",
+        (
+            ("a", "Billing work is tracked in JIRA epic PAY-1182."),
+            ("b", "Link billing PRs to PAY-1182."),
+            ("c", "PAY-1183 tracks the refund bug."),
+        ),
+        frozenset("ab"),
+        ("PAY-2040",),
+    ),
+    WriterCase(
+        "new value first",
+        "Use PagerDuty schedule PQ9ZRT for on-call from now on; the old one, P7Q2XK, is deleted.",
+        (
+            ("a", "The on-call rotation is PagerDuty schedule P7Q2XK."),
+            ("b", "Escalations page P7Q2XK first."),
+            ("c", "On-call hand-over is on Mondays."),
+        ),
+        frozenset("ab"),
+        ("PQ9ZRT",),
+    ),
+    WriterCase(
+        "versioned URL",
+        "The API base URL is https://api.acme.io/v2 now; v1 was shut down.",
+        (
+            ("a", "The API base URL is https://api.acme.io/v1."),
+            ("b", "Fetch users from https://api.acme.io/v1/users."),
+            ("c", "The v1 of the mobile app is still in the store."),
+        ),
+        frozenset("ab"),
+        ("https://api.acme.io/v2",),
+    ),
+    WriterCase(
+        "package",
+        "The SDK's PyPI package was renamed from acme-sdk-legacy to acme-sdk.",
+        (
+            ("a", "Install the SDK with pip install acme-sdk-legacy."),
+            ("b", "acme-sdk-legacy pins requests<3."),
+            ("c", "The SDK supports Python 3.10 and newer."),
+        ),
+        frozenset("ab"),
+        ("acme-sdk",),
+    ),
+    WriterCase(
+        "a person's email",
+        "Dara's email address changed to dara.k@newcorp.example.",
+        (
+            ("a", "Dara's email is dara@corp.example."),
+            ("b", "Send the weekly report to dara@corp.example."),
+            ("c", "Dara prefers Slack for quick questions."),
+        ),
+        frozenset("ab"),
+        ("dara.k@newcorp.example",),
+    ),
+    WriterCase(
+        "docs URL",
+        "The developer docs moved from https://docs.acme.io to https://acme.dev/docs.",
+        (
+            ("a", "API reference: https://docs.acme.io/api."),
+            ("b", "Link new users to https://docs.acme.io for setup."),
+            ("c", "The status page is https://status.acme.io."),
+        ),
+        frozenset("ab"),
+        ("https://acme.dev/docs",),
+    ),
+    WriterCase(
+        "channel, second",
+        "#eng-alerts is gone; alerts go to #alerts-eng from today.",
+        (
+            ("a", "Pager alerts are mirrored to #eng-alerts."),
+            ("b", "Post incident summaries in #eng-alerts."),
+            ("c", "#eng-chat is for casual talk."),
+        ),
+        frozenset("ab"),
+        ("#alerts-eng",),
+    ),
+    WriterCase(
+        "GitHub org",
+        "Our GitHub organisation was renamed from brightforge to brightforge-labs.",
+        (
+            ("a", "Clone the API with git clone https://github.com/brightforge/api.git."),
+            ("b", "The web app lives in brightforge/web."),
+            ("c", "The design files are in the Brightforge-Design Figma team."),
+        ),
+        frozenset("ab"),
+        ("brightforge-labs",),
+    ),
+    WriterCase(
+        "phone number",
+        "Acme's support hotline changed from +1 415 555 0100 to +1 415 555 0199.",
+        (
+            ("a", "Customers call the Acme support hotline at +1 415 555 0100."),
+            ("b", "After hours, Acme's hotline +1 415 555 0100 goes to voicemail."),
+            ("c", "The sales line is +1 415 555 0142."),
+        ),
+        frozenset("ab"),
+        ("+1 415 555 0199",),
+    ),
+    WriterCase(
+        "container image",
+        "We switched the base image from ghcr.io/acme/base-py310 to ghcr.io/acme/base-py312.",
+        (
+            ("a", "Every service builds FROM ghcr.io/acme/base-py310."),
+            ("b", "Security scans run nightly on ghcr.io/acme/base-py310."),
+            ("c", "ghcr.io/acme/base-node20 is the Node base image."),
+        ),
+        frozenset("ab"),
+        ("ghcr.io/acme/base-py312",),
+    ),
+    WriterCase(
+        "bucket",
+        "Backups now go to s3://acme-backups-eu; s3://acme-backups is read-only.",
+        (
+            ("a", "Nightly backups are written to s3://acme-backups."),
+            ("b", "Restore drills read from s3://acme-backups."),
+            ("c", "Logs are archived in s3://acme-logs."),
+        ),
+        frozenset("ab"),
+        ("s3://acme-backups-eu",),
+    ),
+    WriterCase(
+        "team owner",
+        "Team Falcon owns the payments service now; Team Osprey handed it over.",
+        (
+            ("a", "Team Osprey owns the payments service."),
+            ("b", "Page Team Osprey for payments incidents."),
+            ("c", "Team Osprey runs the Friday demo."),
+        ),
+        frozenset("ab"),
+        ("Team Falcon",),
+    ),
+    WriterCase(
+        "CEO, full name",
+        "Initech has a new CEO, Samir Nagheenanajar; Bill Lumbergh stepped down.",
+        (
+            ("a", "Bill Lumbergh is Initech's CEO."),
+            ("b", "Initech partnerships need sign-off from Bill Lumbergh as CEO."),
+            ("c", "Bill Lumbergh likes TPS reports."),
+        ),
+        frozenset("ab"),
+        ("Samir Nagheenanajar",),
+    ),
+    WriterCase(
+        "meeting link",
+        "The standup link is https://zoom.us/j/555000222 now; https://zoom.us/j/111222333 is dead.",
+        (
+            ("a", "Daily standup: https://zoom.us/j/111222333."),
+            ("b", "Guests join the standup via https://zoom.us/j/111222333."),
+            ("c", "The retro link is https://zoom.us/j/999888777."),
+        ),
+        frozenset("ab"),
+        ("https://zoom.us/j/555000222",),
+    ),
+    WriterCase(
+        "environment variable",
+        "The env var ACME_TOKEN was renamed to ACME_API_KEY in all services.",
+        (
+            ("a", "Set ACME_TOKEN before running the CLI."),
+            ("b", "CI reads ACME_TOKEN from the vault."),
+            ("c", "ACME_REGION defaults to eu-west-1."),
+        ),
+        frozenset("ab"),
+        ("ACME_API_KEY",),
+    ),
+    WriterCase(
+        "default branch",
+        "acme/web's default branch is main now, not master. acme/api still uses master.",
+        (
+            ("a", "Open PRs against master in acme/web."),
+            ("b", "acme/web deploys from master."),
+            ("c", "acme/api deploys from master."),
+        ),
+        frozenset("ab"),
+        ("main",),
+    ),
+    WriterCase(
+        "office address",
+        "The Berlin office moved from Torstraße 12 to Invalidenstraße 90.",
+        (
+            ("a", "The Berlin office is at Torstraße 12."),
+            ("b", "Send hardware for Berlin to Torstraße 12, 10119 Berlin."),
+            ("c", "The Munich office is at Sendlinger Straße 7."),
+        ),
+        frozenset("ab"),
+        ("Invalidenstraße 90",),
+    ),
+    WriterCase(
+        "database name",
+        "The analytics database was renamed from analytics_prod to warehouse_prod.",
+        (
+            ("a", "Dashboards query analytics_prod."),
+            ("b", "Grant read access on analytics_prod via the data team."),
+            ("c", "analytics_staging is refreshed weekly."),
+        ),
+        frozenset("ab"),
+        ("warehouse_prod",),
+    ),
+    WriterCase(
+        "port",
+        "The staging API (api-staging.acme.internal) listens on port 8443 now instead of 8080.",
+        (
+            ("a", "The staging API runs on api-staging.acme.internal, port 8080."),
+            ("b", "Health check: curl http://api-staging.acme.internal:8080/health."),
+            ("c", "The local dev server uses port 8080."),
+        ),
+        frozenset("ab"),
+        ("8443",),
+    ),
+    WriterCase(
+        "social handle",
+        "Our X account changed its handle from @acme_hq to @acme.",
+        (
+            ("a", "Product news is posted by @acme_hq on X."),
+            ("b", "Tag @acme_hq in launch posts."),
+            ("c", "@acme_support answers customer questions."),
+        ),
+        frozenset("ab"),
+        ("@acme",),
+    ),
+    WriterCase(
+        "monitoring project",
+        "The Sentry project acme-backend was renamed to acme-api.",
+        (
+            ("a", "Backend errors go to the Sentry project acme-backend."),
+            ("b", "acme-backend alerts page the on-call engineer."),
+            ("c", "acme-backend-legacy was archived in 2023."),
+        ),
+        frozenset("ab"),
+        ("acme-api",),
+    ),
+    WriterCase(
+        "manager, first name",
+        "Lena reports to Oscar now; Priyanka moved to another team.",
+        (
+            ("a", "Lena's manager is Priyanka."),
+            ("b", "Lena's time off is approved by Priyanka."),
+            ("c", "Priyanka runs the accessibility guild."),
+        ),
+        frozenset("ab"),
+        ("Oscar",),
+    ),
+    WriterCase(
+        "SSH host",
+        "The bastion is bastion-2.acme.net now; bastion.acme.net was shut down.",
+        (
+            ("a", "SSH to production through bastion.acme.net."),
+            ("b", "Add your key to bastion.acme.net before on-call."),
+            ("c", "The VPN gateway is vpn.acme.net."),
+        ),
+        frozenset("ab"),
+        ("bastion-2.acme.net",),
+    ),
+)
+
+
+def _case(
+    key: str,
+    kind: str,
+    message: str,
+    a: str,
+    b: str,
+    c: str,
+    new: tuple[str, ...],
+    deprecates: tuple[str, ...],
+    about: tuple[str, ...] = (),
+    prior: tuple[Prior, ...] = (),
+) -> WriterCase:
+    """Return a case whose memories a and b are stale and c must stay as it is."""
+    gold: dict[str, Any] = {"deprecates": list(deprecates)}
+    if about:
+        gold["about"] = list(about)
+    return WriterCase(
+        key, message, (("a", a), ("b", b), ("c", c)), frozenset("ab"), new, kind, prior, gold
+    )
+
+
+# --------------------------------------------------- dev: the kinds the first 30 lack
+
+WRITER_DEV_EXTRA = (
+    _case(
+        "dev: change back, repository",
+        "change back",
+        "loom/core2 has been renamed back to loom/core.",
+        "loom/core2 holds the Loom engine.",
+        "Loom engine PRs go to loom/core2.",
+        "The first Loom release was tagged in loom/core.",
+        ("loom/core",),
+        ("loom/core2",),
+        prior=(Prior("Renamed loom/core to loom/core2.", ("loom/core",), ("loom/core2",)),),
+    ),
+    _case(
+        "dev: new value already stored",
+        "new value in the store",
+        "The Wren dashboards moved from dash.wren.local to wren.grafana.net.",
+        "Wren dashboards: http://dash.wren.local/home.",
+        "dash.wren.local shows the queue depth.",
+        "wren.grafana.net already has the billing dashboard.",
+        ("wren.grafana.net",),
+        ("dash.wren.local",),
+    ),
+    _case(
+        "dev: number with a subject",
+        "number",
+        "The Osprey job timeout was raised from 45 minutes to 90 minutes.",
+        "Osprey jobs time out after 45 minutes.",
+        "Keep Osprey runs under 45 minutes or they are killed.",
+        "The weekly sync takes 45 minutes.",
+        ("90 minutes",),
+        ("45 minutes",),
+        ("Osprey",),
+    ),
+    _case(
+        "dev: role, full name",
+        "person",
+        "Nadia Petrova is no longer the release manager; Tom Eriksen is.",
+        "Nadia Petrova is the release manager.",
+        "Ask the release manager, Nadia Petrova, before tagging.",
+        "Nadia Petrova maintains the Helm charts.",
+        ("Tom Eriksen",),
+        ("Nadia Petrova",),
+        ("release manager",),
+    ),
+)
+
+
+# ------------------------------------------------- test: 30 fresh cases, never used to choose
+
+WRITER_TEST_CASES = (
+    # renames and moves
+    _case(
+        "t01 repository transfer",
+        "rename or move",
+        "FYI the Kestrel frontend repo now lives at tidewater-labs/kestrel-web; it was "
+        "transferred out of jnovak/kestrel-web.",
+        "Kestrel frontend code is in jnovak/kestrel-web.",
+        "git clone git@github.com:jnovak/kestrel-web.git to hack on the Kestrel UI.",
+        "jnovak/dotfiles holds Jan's shell setup.",
+        ("tidewater-labs/kestrel-web",),
+        ("jnovak/kestrel-web",),
+    ),
+    _case(
+        "t02 GitLab group move",
+        "rename or move",
+        "Heads-up: gitlab.com/orchard-team/pipeline was moved to gitlab.com/orchard/pipeline.",
+        "The build pipeline config is at gitlab.com/orchard-team/pipeline.",
+        "Merge requests for the pipeline go to gitlab.com/orchard-team/pipeline.",
+        "gitlab.com/orchard-team/pipeline-docs explains the stages.",
+        ("gitlab.com/orchard/pipeline",),
+        ("gitlab.com/orchard-team/pipeline",),
+    ),
+    _case(
+        "t03 npm package renamed",
+        "rename or move",
+        "We published the date helpers under a new npm name: @quill/dates replaces "
+        "quill-date-utils.",
+        "npm install quill-date-utils for date formatting.",
+        "quill-date-utils is pinned to 2.x in the dashboard.",
+        "quill-ui ships the button components.",
+        ("@quill/dates",),
+        ("quill-date-utils",),
+    ),
+    _case(
+        "t04 dashboard host",
+        "rename or move",
+        "The metrics dashboard is served from grafana.lumen.systems now, not metrics.lumen.local.",
+        "Dashboards: http://metrics.lumen.local/d/overview.",
+        "Bookmark metrics.lumen.local for latency graphs.",
+        "Logs are in kibana.lumen.local.",
+        ("grafana.lumen.systems",),
+        ("metrics.lumen.local",),
+    ),
+    _case(
+        "t05 container image",
+        "rename or move",
+        "The worker image is now registry.ember.dev/ember/worker; docker.io/emberhq/worker is "
+        "no longer updated.",
+        "Deploy docker.io/emberhq/worker:latest to staging.",
+        "docker.io/emberhq/worker is built by the nightly job.",
+        "docker.io/emberhq/scheduler runs the cron jobs.",
+        ("registry.ember.dev/ember/worker",),
+        ("docker.io/emberhq/worker",),
+    ),
+    _case(
+        "t06 storage bucket",
+        "rename or move",
+        "Exports are written to gs://finch-exports-v2 from now on; gs://finch-exports is frozen.",
+        "The nightly export lands in gs://finch-exports.",
+        "Analysts read CSVs from gs://finch-exports.",
+        "gs://finch-models holds the trained models.",
+        ("gs://finch-exports-v2",),
+        ("gs://finch-exports",),
+    ),
+    # channels and URLs
+    _case(
+        "t07 release channel",
+        "channel",
+        "Release announcements now go to #ship-it instead of #announce-releases.",
+        "Post release announcements in #announce-releases.",
+        "#announce-releases gets the changelog link after each deploy.",
+        "#announce-hiring is for job posts.",
+        ("#ship-it",),
+        ("#announce-releases",),
+    ),
+    _case(
+        "t08 Discord channel",
+        "channel",
+        "The support Discord channel #help-desk was renamed #support.",
+        "Users ask for help in #help-desk on Discord.",
+        "Moderators watch #help-desk on weekends.",
+        "#help-wanted lists open issues for contributors.",
+        ("#support",),
+        ("#help-desk",),
+    ),
+    _case(
+        "t09 form URL",
+        "URL",
+        "New link for the expense form: https://forms.cobalt.io/expenses-2025 (the old "
+        "https://forms.cobalt.io/expenses is dead).",
+        "Submit expenses at https://forms.cobalt.io/expenses.",
+        "Receipts over $25 go through https://forms.cobalt.io/expenses with a photo.",
+        "Travel requests use https://forms.cobalt.io/travel.",
+        ("https://forms.cobalt.io/expenses-2025",),
+        ("https://forms.cobalt.io/expenses",),
+    ),
+    _case(
+        "t10 status page",
+        "URL",
+        "Our status page is https://status.verdant.app now; verdant.statuspage.io was cancelled.",
+        "Customers check https://verdant.statuspage.io during outages.",
+        "Incident updates are posted to verdant.statuspage.io.",
+        "The Verdant changelog is at https://verdant.app/changelog.",
+        ("https://status.verdant.app",),
+        ("verdant.statuspage.io",),
+    ),
+    _case(
+        "t11 CI server retired",
+        "URL",
+        "The Jenkins server was replaced by GitHub Actions; ci.saltire.dev is switched off.",
+        "Builds run on https://ci.saltire.dev/job/main.",
+        "Retry flaky builds on ci.saltire.dev.",
+        "Artifacts are stored at artifacts.saltire.dev.",
+        ("GitHub Actions",),
+        ("ci.saltire.dev",),
+    ),
+    _case(
+        "t12 roadmap page",
+        "URL",
+        "The mobile roadmap moved to Confluence: https://wiki.ridgeway.io/mobile-roadmap "
+        "replaces https://notion.so/ridgeway/mobile-roadmap.",
+        "The mobile roadmap is at https://notion.so/ridgeway/mobile-roadmap.",
+        "Add feature ideas to https://notion.so/ridgeway/mobile-roadmap before planning.",
+        "The web roadmap is at https://notion.so/ridgeway/web-roadmap.",
+        ("https://wiki.ridgeway.io/mobile-roadmap",),
+        ("https://notion.so/ridgeway/mobile-roadmap",),
+    ),
+    _case(
+        "t13 security mailbox",
+        "email",
+        "Security reports should go to security@harborline.com; psirt@harborline.com no "
+        "longer exists.",
+        "Report vulnerabilities to psirt@harborline.com.",
+        "psirt@harborline.com triages CVE requests.",
+        "Press inquiries go to press@harborline.com.",
+        ("security@harborline.com",),
+        ("psirt@harborline.com",),
+    ),
+    # owner and role changes of people
+    _case(
+        "t14 contract owner, full name",
+        "person",
+        "Keiko Tanaka handed the Zephyr vendor contract over to Rafael Souza.",
+        "Keiko Tanaka owns the Zephyr vendor contract.",
+        "Questions about the Zephyr contract renewal go to Keiko Tanaka.",
+        "Keiko Tanaka organises the Thursday book club.",
+        ("Rafael Souza",),
+        ("Keiko Tanaka",),
+        ("Zephyr",),
+    ),
+    _case(
+        "t15 on-call lead, full name",
+        "person",
+        "Ingrid Olsen is no longer our on-call lead; Marcus Bell took over the role.",
+        "The on-call lead is Ingrid Olsen.",
+        "Escalate paging problems to Ingrid Olsen, the on-call lead.",
+        "Ingrid Olsen wrote the Terraform style guide.",
+        ("Marcus Bell",),
+        ("Ingrid Olsen",),
+        ("on-call lead",),
+    ),
+    _case(
+        "t16 head of sales, first name",
+        "person",
+        "At Brightwater, Kofi is the new head of sales; Elena left the company.",
+        "Brightwater's head of sales is Elena.",
+        "Elena at Brightwater approves discounts.",
+        "Elena from our design team drew the new logo.",
+        ("Kofi",),
+        ("Elena",),
+        ("Brightwater",),
+    ),
+    _case(
+        "t17 owning team",
+        "person",
+        "The search indexer is owned by the Discovery squad now, not Platform Core.",
+        "Platform Core owns the search indexer.",
+        "Search indexer bugs are triaged by Platform Core.",
+        "Platform Core maintains the Kubernetes clusters.",
+        ("Discovery squad",),
+        ("Platform Core",),
+        ("search indexer",),
+    ),
+    _case(
+        "t18 manager, first name",
+        "person",
+        "Since Monday, Yusuf's manager is Hana; Greta manages the mobile team instead.",
+        "Yusuf reports to Greta.",
+        "Greta approves Yusuf's expense reports.",
+        "Greta runs the mobile team's planning.",
+        ("Hana",),
+        ("Greta",),
+        ("Yusuf",),
+    ),
+    _case(
+        "t19 CTO, full name",
+        "person",
+        "Wen Li took over as CTO of Parallax from Oskar Berg, who stays on as an adviser.",
+        "Oskar Berg is the CTO of Parallax.",
+        "Parallax architecture decisions need sign-off from Oskar Berg as CTO.",
+        "Oskar Berg advises Parallax on hiring.",
+        ("Wen Li",),
+        ("Oskar Berg",),
+        ("CTO",),
+    ),
+    # numbers with a subject
+    _case(
+        "t20 rate limit",
+        "number",
+        "The Harbor API rate limit went up from 600 to 1200 requests per minute.",
+        "The Harbor API allows 600 requests per minute per key.",
+        "Harbor API clients should back off above 600 requests per minute.",
+        "The Lantern API allows 600 requests per minute.",
+        ("1200",),
+        ("600",),
+        ("Harbor",),
+    ),
+    _case(
+        "t21 plan price",
+        "number",
+        "The Pro plan now costs $49 a month; it was $39.",
+        "The Pro plan is $39 a month.",
+        "Quote $39 per month for the Pro plan to new customers.",
+        "The Team plan is $39 per seat.",
+        ("$49",),
+        ("$39",),
+        ("Pro plan",),
+    ),
+    _case(
+        "t22 log retention",
+        "number",
+        "We cut log retention on the Falcon cluster from 30 days to 14 days.",
+        "Falcon cluster logs are kept for 30 days.",
+        "Falcon cluster retention is 30 days, so export older logs.",
+        "Invoices are due within 30 days.",
+        ("14 days",),
+        ("30 days",),
+        ("Falcon",),
+    ),
+    _case(
+        "t23 runtime version",
+        "number",
+        "The Quarry service now requires Node 22; Node 18 is no longer supported there.",
+        "Quarry runs on Node 18.",
+        "Build Quarry with Node 18 and npm 9.",
+        "The marketing site still runs on Node 18.",
+        ("Node 22",),
+        ("Node 18",),
+        ("Quarry",),
+    ),
+    _case(
+        "t24 hotline number",
+        "number",
+        "The facilities hotline changed to 020 7946 0321; 020 7946 0999 is disconnected.",
+        "Call facilities on 020 7946 0999.",
+        "After 6pm the facilities number 020 7946 0999 forwards to security.",
+        "Reception is on 020 7946 0100.",
+        ("020 7946 0321",),
+        ("020 7946 0999",),
+        ("facilities",),
+    ),
+    # a change back
+    _case(
+        "t25 change back, repository",
+        "change back",
+        "We renamed fernhill/atlas-next back to fernhill/atlas.",
+        "Atlas CI runs in fernhill/atlas-next.",
+        "Open Atlas PRs against fernhill/atlas-next.",
+        "The Atlas design doc links to fernhill/atlas/issues/12.",
+        ("fernhill/atlas",),
+        ("fernhill/atlas-next",),
+        prior=(
+            Prior(
+                "Renamed fernhill/atlas to fernhill/atlas-next.",
+                ("fernhill/atlas",),
+                ("fernhill/atlas-next",),
+            ),
+        ),
+    ),
+    _case(
+        "t26 change back, channel",
+        "change back",
+        "Undo the channel rename please: #pager is #eng-oncall again.",
+        "Page hand-offs are posted in #pager.",
+        "#pager gets every PagerDuty alert.",
+        "Old runbooks say to ask in #eng-oncall.",
+        ("#eng-oncall",),
+        ("#pager",),
+        prior=(Prior("#eng-oncall was renamed to #pager.", ("#eng-oncall",), ("#pager",)),),
+    ),
+    _case(
+        "t27 change back, docs host",
+        "change back",
+        "We moved the docs back from pinecrest.dev/docs to docs.pinecrest.io.",
+        "API docs: https://pinecrest.dev/docs/api.",
+        "Link customers to pinecrest.dev/docs for setup.",
+        "The SDK README points to docs.pinecrest.io.",
+        ("docs.pinecrest.io",),
+        ("pinecrest.dev/docs",),
+        prior=(
+            Prior(
+                "The docs moved from docs.pinecrest.io to pinecrest.dev/docs.",
+                ("docs.pinecrest.io",),
+                ("pinecrest.dev/docs",),
+            ),
+        ),
+    ),
+    # a change whose new value the store already names
+    _case(
+        "t28 new value stored, repository",
+        "new value in the store",
+        "The Heron API repo moved from cedar-io/heron-api to cedar-cloud/heron-api.",
+        "Heron's API lives in cedar-io/heron-api.",
+        "Heron API release tags are cut in cedar-io/heron-api.",
+        "cedar-cloud/heron-api already holds the Heron API's new CI config.",
+        ("cedar-cloud/heron-api",),
+        ("cedar-io/heron-api",),
+    ),
+    _case(
+        "t29 new value stored, channel",
+        "new value in the store",
+        "Use #data-eng for pipeline questions; #data-pipelines was archived.",
+        "Pipeline questions go to #data-pipelines.",
+        "Airflow failures are reported in #data-pipelines.",
+        "#data-eng hosts the weekly data sync.",
+        ("#data-eng",),
+        ("#data-pipelines",),
+    ),
+    _case(
+        "t30 new value stored, email",
+        "new value in the store",
+        "Payroll questions go to people-ops@tallgrass.co now instead of hr@tallgrass.co.",
+        "Email hr@tallgrass.co about payroll.",
+        "hr@tallgrass.co sends the payslips.",
+        "people-ops@tallgrass.co runs the onboarding buddy programme.",
+        ("people-ops@tallgrass.co",),
+        ("hr@tallgrass.co",),
+    ),
+)
+
+
+def writer_cases(split: str) -> tuple[WriterCase, ...]:
+    """Return the writer cases of ``split``: dev (the first 30 and the extra kinds) or test."""
+    return WRITER_CASES + WRITER_DEV_EXTRA if split == "dev" else WRITER_TEST_CASES
+
+
+# --------------------------------------------------------------- the end-to-end act cases
+
+
+@dataclass(frozen=True)
+class ActCase:
+    """A stated change (a writer case), then a later session's request to act on it."""
+
+    writer: WriterCase
+    question: str
+    right: tuple[str, ...]
+    wrong: tuple[str, ...]
+    query: str
+    action: str
+
+
+_ACT_PROJECTS = ["Kestrel", "Marlin", "Juniper", "Tundra", "Basalt", "Cinder", "Harrier",
+                 "Willow", "Sable", "Onyx", "Fjord", "Larch"]  # fmt: skip
+_ACT_ORGS = ["riverstone", "pixelmint", "oakhollow", "greyhaven", "sunforge", "tallpine",
+             "ashgrove", "quillwork"]  # fmt: skip
+_ACT_NEW_ORGS = ["{p}-labs", "{p}hq", "{o}-oss", "{o}-inc", "{p}-project"]
+_ACT_TEAMS = ["design", "payments", "growth", "mobile", "security", "data", "support", "infra"]
+_ACT_DEPTS = ["billing", "legal", "recruiting", "facilities", "procurement", "payroll"]
+_ACT_DOMAINS = ["northpeak.io", "brambleco.com", "lumacorp.net", "ferroworks.org", "kitewell.dev"]
+
+_SAY = {
+    "clone": [
+        "Heads up: the {P} repository moved from {old} to {new}.",
+        "{P} now lives in {new}; {old} is archived.",
+        "We transferred {old} to {new} yesterday.",
+        "FYI {old} was renamed to {new}.",
+        "Please use {new} for {P} from now on instead of {old}.",
+    ],
+    "post": [
+        "The {t} channel {old} was renamed to {new}.",
+        "{T} updates go to {new} now, not {old}.",
+        "We archived {old}; use {new} for {t} posts.",
+        "Quick note: {old} is now {new}.",
+        "Moving the {t} chat from {old} to {new} today.",
+    ],
+    "email": [
+        "The {t} team changed its address from {old} to {new}.",
+        "Write to {new} for {t} matters; {old} is no longer read.",
+        "The {t} mailbox is {new} now instead of {old}.",
+        "{old} was replaced by {new}.",
+        "Please send {t} mail to {new} from now on; {old} goes nowhere.",
+    ],
+}
+
+
+def _act_case(seed: int, action: str) -> ActCase:
+    """Return act case ``seed`` of one action (clone, post or email)."""
+    rng = random.Random(seed)
+    if action == "clone":
+        P = rng.choice(_ACT_PROJECTS)
+        p, o = P.lower(), rng.choice(_ACT_ORGS)
+        old, new = f"{o}/{p}", f"{rng.choice(_ACT_NEW_ORGS).format(p=p, o=o)}/{p}"
+        fill = {"P": P, "old": old, "new": new}
+        a = rng.choice([f"{P} lives in {old}; PRs go there.", f"The {P} repository is {old}."])
+        b = rng.choice(
+            [
+                f"Clone {P} with git clone https://github.com/{old}.git",
+                f"CI for {P} runs on every PR to {old}.",
+            ]
+        )
+        c = f"The {P} docs site is built from {old}-docs."
+        question = (
+            f"Clone the {P} repository so I can fix a bug. Reply with the exact git clone "
+            "command only."
+        )
+        query = f"{P} repository"
+    elif action == "post":
+        t = rng.choice(_ACT_TEAMS)
+        old = f"#{t}-{rng.choice(['team', 'chat', 'updates', 'general'])}"
+        new = rng.choice([f"#{t}", f"#{t}-hub", f"#team-{t}", f"#{t}-news"])
+        fill = {"t": t, "T": t.capitalize(), "old": old, "new": new}
+        a = f"Post {t} updates in {old}."
+        b = rng.choice(
+            [f"The {t} weekly summary goes to {old} on Fridays.", f"Ask {t} questions in {old}."]
+        )
+        c = "#random is for chatter that fits nowhere else."
+        question = (
+            f"Post 'The {t} review moves to 3pm' to the {t} team's Slack channel. Reply with "
+            "the channel name only."
+        )
+        query = f"{t} channel"
+    else:
+        t, dom = rng.choice(_ACT_DEPTS), rng.choice(_ACT_DOMAINS)
+        old = f"{t}@{dom}"
+        new = rng.choice([f"{t}-team@{dom}", f"{t}@mail.{dom}", f"{t}.desk@{dom}"])
+        fill = {"t": t, "T": t.capitalize(), "old": old, "new": new}
+        a = f"Email {old} for {t} questions."
+        b = rng.choice([f"{old} answers {t} requests within a day.", f"CC {old} on {t} tickets."])
+        c = f"Send press requests to press@{dom}."
+        question = (
+            f"Email the {t} team to ask about my open request. Reply with the recipient's email "
+            "address only."
+        )
+        query = f"{t} email address"
+    message = rng.choice(_SAY[action]).format(**fill)
+    writer = _case(f"act-{seed} {action}", action, message, a, b, c, (new,), (old,))
+    return ActCase(writer, question, (new,), (old,), query, action)
+
+
+def act_cases(split: str, n: int) -> list[ActCase]:
+    """Return ``n`` act cases of ``split`` (dev and test come from disjoint seeds).
+
+    The actions take turns: clone a repository, post to a channel, email someone.
+    """
+    base = 1000 if split == "dev" else 2000
+    actions = ("clone", "post", "email")
+    return [_act_case(base + i, actions[i % 3]) for i in range(n)]
