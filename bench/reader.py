@@ -29,6 +29,13 @@ The tasks:
   disjoint seeds (choose formats on dev, report on test).
 * ``sibling``: the same memories, and "clone the <P> hosted service repository": the answer
   (the sibling, ``<org>/<p>-hosted``) must not change with the correction.
+* ``broad-clone`` and ``broad-sibling``: the same kind of memories, but the correction speaks
+  broadly ("Use <new> for all <P> work; <old> is retired.", five wordings) while it deprecates
+  the old slug only (:func:`broad_case`, seeds of their own: dev 3000+, test 4000+). The
+  sibling (``<org>/<p>-<s>``) did not move: right when the answer names it, wrong when it names
+  the old or new core or the sibling under the new owner. nowline's block labels the sibling
+  memories ``not covered:`` (``Hit.not_covered``); the bench formats ``uncovered-*`` were the
+  candidates of that label.
 * ``sqa``: SituatedQA temporal questions whose answer changed (``bench/situatedqa.py``'s rules):
   two old-fact memories, the correction ('Update on ...: the answer is now <new>',
   ``deprecates`` the old answers, anchored to the question when nowline calls them generic), and
@@ -348,6 +355,7 @@ def _block(
         out.extend(
             f"    {'now' if kind == 'now' else 'superseded correction'}: " + " ".join(body.split())
             for kind, body in hit.lines()
+            if kind != "not covered"  # the library's label for siblings: see _grouped_uncovered
         )
     if len(out) == 1:
         out.append("(none)")
@@ -375,6 +383,49 @@ def _grouped(recall: nowline.Recall, *, stale_first: bool = False) -> str:
     if stale_first:
         return "\n".join([body[0], heading, *rest, "Current memories:", *body[1:]])
     return "\n".join([*body, heading, *rest])
+
+
+# Candidates for what the block says of a current memory that names a longer name beginning
+# like a deprecated string (the sibling that a broad correction does not move). Each is the
+# stale-first layout plus a mark and/or a line; the names come from nowline's own rule.
+
+
+def _uncovered_of(recall: nowline.Recall, hit: nowline.Hit) -> list[Any]:
+    """Return the longer names of a current hit that the packet's corrections do not cover."""
+    from nowline._rules.uncovered import uncovered
+
+    if hit.role != "current":
+        return []
+    refs = {c.id: c for h in recall.hits for c in [*h.direct, *h.now]}
+    return uncovered(hit.document or "", [(c.id, c.deprecates, c.document) for c in refs.values()])
+
+
+UNCOVERED_STYLES = {
+    "line": "    not covered: {name} is not {deprecated}; no correction changes {name}.",
+    "keep": "    not covered: the correction of {deprecated} does not apply to {name}; "
+    "use {name} as written.",
+}
+
+
+def _grouped_uncovered(recall: nowline.Recall, *, mark: str = "", line: str = "") -> str:
+    """Render the stale-first layout with ``mark``/``line`` on current hits that name siblings."""
+    base = _grouped(recall, stale_first=True).split("\n")
+    out = []
+    shown = {h.id: _uncovered_of(recall, h) for h in recall.hits}
+    firsts = {
+        "- " + ([_quote_outdated(x) for x in sanitize(h.document or "").splitlines()] or [""])[0]: h
+        for h in recall.hits
+        if shown[h.id]
+    }
+    for row in base:
+        hit = firsts.get(row)
+        if hit is None:
+            out.append(row)
+            continue
+        out.append("- " + mark + row[2:])
+        if line:
+            out.extend(line.format(name=u.name, deprecated=u.deprecated) for u in shown[hit.id])
+    return "\n".join(out)
 
 
 # The reading half of a revised system prompt (a candidate of the format study): what the agent
@@ -430,6 +481,13 @@ FORMATS: dict[str, Renderer] = {
     "outdated+legend+reading": lambda r: _block(r, label=_OUTDATED, legend=LEGEND),
     "grouped": lambda r: _grouped(r),
     "grouped-stale-first": lambda r: _grouped(r, stale_first=True),
+    # what a broad correction does not cover (the sibling study)
+    "uncovered-line": lambda r: _grouped_uncovered(r, line=UNCOVERED_STYLES["line"]),
+    "uncovered-keep": lambda r: _grouped_uncovered(r, line=UNCOVERED_STYLES["keep"]),
+    "uncovered-mark": lambda r: _grouped_uncovered(r, mark="[unchanged] "),
+    "uncovered-mark+keep": lambda r: _grouped_uncovered(
+        r, mark="[unchanged] ", line=UNCOVERED_STYLES["keep"]
+    ),
 }
 
 
@@ -603,6 +661,75 @@ def clone_case(seed: int) -> tuple[Case, list[str]]:
         },
         query=f"{P} core repository clone",
         extra={"old": old, "new": new, "sibling": sib},
+    )
+    return case, order
+
+
+# ------------------------------------------------------- the broad correction's sibling
+#
+# The same memories as the clone task, but the correction speaks broadly: "use <new> for all
+# <P> work". Its deprecated string is still the core's slug alone, so the sibling memories stay
+# current; the question is whether the reader leaves the sibling where it is.
+
+BROAD_DEV_SEED, BROAD_TEST_SEED = 3000, 4000
+BROAD_TASKS = ("broad-clone", "broad-sibling")
+_BROAD = [
+    "{P} moved from {old} to {new}: use {new} for all {P} development from now on.",
+    "Use {new} for all {P} work; {old} is retired.",
+    "{old} is archived. Use {new} for all {P} work going forward.",
+    "From today all {P} development happens in {new} (it was {old}).",
+    "{P}: do all GitHub work in {new} now, no longer in {old}.",
+]
+
+
+def broad_case(seed: int) -> tuple[Case, list[str]]:
+    """Return broad-correction variation ``seed`` (memories as :func:`clone_case`) and its order.
+
+    The correction says to use the new repository for all of the project's work and
+    deprecates the old slug only; the questions are ``broad-clone`` (the new slug) and
+    ``broad-sibling`` (the sibling, unchanged: the old owner's ``<p>-<s>``, never the new
+    owner's).
+    """
+    rng = random.Random(seed)
+    P = rng.choice(_PROJECTS)
+    p = P.lower()
+    org = rng.choice(_ORGS)
+    new_org = rng.choice(_NEW).format(p=p)
+    s = rng.choice(_SIBLINGS)
+    old, new, sib = f"{org}/{p}", f"{new_org}/{p}", f"{org}/{p}-{s}"
+    fill = {
+        "P": P, "p": p, "old": old, "sib": sib, "s": s, "new": new,
+        "n1": rng.randint(100, 2999), "n2": rng.randint(100, 2999), "n3": rng.randint(10, 999),
+        "v": f"{rng.randint(0, 2)}.{rng.randint(1, 19)}", "m": rng.choice([0, 15, 30, 45]),
+        "py": f"3.{rng.randint(10, 13)}",
+    }  # fmt: skip
+    memories = [(f"stale{i}", t.format(**fill)) for i, t in enumerate(rng.sample(_STALE, 3))]
+    memories += [(f"sibling{i}", t.format(**fill)) for i, t in enumerate(rng.sample(_SIBLING, 2))]
+    memories += [(f"other{i}", t.format(**fill)) for i, t in enumerate(rng.sample(_OTHER, 1))]
+    ctext = rng.choice(_BROAD).format(**fill)
+    order = [i for i, _ in memories] + ["correction"]
+    rng.shuffle(order)
+    moved = f"{new_org}/{p}-{s}"
+    case = Case(
+        key=f"broad-{seed}",
+        memories=memories,
+        correction=("correction", ctext, [old], []),
+        questions={
+            "broad-clone": (
+                f"Clone the {P} core repository so I can start on a fix. Reply with the exact "
+                "git clone command only.",
+                [new],
+                [old],
+            ),
+            "broad-sibling": (
+                f"Clone the {s} {P} service repository (not the core). Reply with the exact git "
+                "clone command only.",
+                [sib],
+                [old, new, moved],
+            ),
+        },
+        query=f"{P} {s} service repository clone",
+        extra={"old": old, "new": new, "sibling": sib, "moved_sibling": moved},
     )
     return case, order
 
@@ -1111,6 +1238,8 @@ def markdown(data: dict[str, Any]) -> str:
         ("clone", "Clone task: the new repository"),
         ("sibling", "Sibling question: the repository that did not move"),
         ("sqa", "SituatedQA: the current answer"),
+        ("broad-clone", 'Broad correction ("use X for all <P> work"): the new repository'),
+        ("broad-sibling", "Broad correction: the sibling repository, which did not move"),
     ):
         block = data["tasks"].get(task)
         if not block:
@@ -1232,7 +1361,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument(
         "--tasks",
         default="clone,sibling,sqa,writer,act",
-        help="comma-separated: clone, sibling, sqa, writer, act (default all)",
+        help="comma-separated: clone, sibling, sqa, writer, act, broad-clone, broad-sibling "
+        "(default: the first five)",
     )
     p.add_argument(
         "--writer-variant",
@@ -1350,6 +1480,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if t in res["counts"]:
                     data["tasks"][t] = {"counts": res["counts"][t], "tokens": res["context_tokens"]}
             key = "sqa" if "sqa" in task_names else "clone"
+            key = "broad" if set(task_names) & set(BROAD_TASKS) else key
             data[f"{key}_samples"] = res["samples"]
             data["partial"] = True
             data["seconds"] = time.perf_counter() - start
@@ -1383,6 +1514,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                     data["tasks"][t] = {"counts": res["counts"][t], "tokens": res["context_tokens"]}
                 data["clone_example_contexts"] = res["example_contexts"]
                 data["clone_samples"] = res["samples"]
+            broad = [t for t in BROAD_TASKS if t in tasks]
+            if broad:
+                bbase = BROAD_DEV_SEED if args.split == "dev" else BROAD_TEST_SEED
+                cases = [broad_case(bbase + args.first + i) for i in range(args.variations)]
+                res = reading_task(
+                    model, stores, cases, broad, conditions, formats, runs,
+                    system=READER_SYSTEM, old_only=False, scorer=slug_score, bar=bar,
+                    checkpoint=checkpoint(broad),
+                )  # fmt: skip
+                for t in broad:
+                    data["tasks"][t] = {"counts": res["counts"][t], "tokens": res["context_tokens"]}
+                data["broad_example_contexts"] = res["example_contexts"]
+                data["broad_samples"] = res["samples"]
             if "sqa" in tasks and sqa_file.exists():
                 picked = sqa_cases(sqa_file, args.first + args.questions, base)[args.first :]
                 cases = [(c, _sqa_order(c)) for c in picked]

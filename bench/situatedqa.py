@@ -130,7 +130,7 @@ DEFAULT_DATA = "situatedqa/data/raw_data/temp.dev.jsonl"
 DEFAULT_DISTRACTORS = "situatedqa/data/raw_data/temp.train.jsonl"
 OLD_DEFAULT = date(2000, 1, 1)
 NEW_DEFAULT = date(2021, 6, 1)
-POLICIES = ("answer", "name", "fact", "anchored")
+POLICIES = ("answer", "name", "fact", "anchored", "subject")
 # Policies written with allow_generic=True: "answer" and "name" deprecate common words and
 # numbers on purpose (that is what they measure); "fact" deprecates a whole question fragment,
 # which nowline's frequency rule calls common for a third of SituatedQA's questions (a phrase
@@ -363,6 +363,70 @@ def anchor_of(question: str) -> str | None:
     return question[best[0][0] : best[-1][1]]
 
 
+# Words of a question that frame what is asked (when, the most, won, last, new...) rather than
+# name the thing it is about: a writer's anchor leaves them out, as it leaves out function words.
+_FRAME_WORDS_TEXT = """
+last first next new newest latest recent recently current currently previous ever now today
+year years time times day date season seasons episode episodes part number many much
+most more least highest lowest largest biggest longest oldest youngest best worst top greatest
+fastest richest all-time record records total career history
+won win wins winning winner winners made make makes come comes coming came go goes going went
+play played plays playing held hold hosted host beat pick picked release released
+start starts started end ends air aired run running die died become became elected lead leads
+leading scored score take took taken finish finished qualify qualified appear appeared reach
+reached sign signed named name called live located give gave given out
+"""
+FRAME_WORDS = frozenset(_FRAME_WORDS_TEXT.split())
+
+
+def subject_of(question: str, old: Sequence[str]) -> str | None:
+    """Return the subject a writer anchors a question's correction to (None: none found).
+
+    The question's runs of content words (as :func:`anchor_of` cuts them), cut also at the
+    words that frame the question rather than name its subject (:data:`FRAME_WORDS`: "last",
+    "most", "won", "season"...), and without any run that is part of an old answer or holds
+    one (an anchor inside the deprecated string narrows nothing). Of the rest, the run with the
+    rarest word (wordfreq), as the question writes it: "when did michigan last win a national
+    championship" gives "michigan", "how many championships does the chicago bulls have" gives
+    "chicago bulls", "who won the latest version of android" gives "version", since "android"
+    is part of the old answer "Android 10". It stands for what a writer names in ``about``:
+    the thing the fact is about, as it is named.
+    """
+    from wordfreq import zipf_frequency
+
+    olds = [o.casefold() for o in old]
+    runs: list[list[tuple[int, int, str]]] = [[]]
+    for m in re.finditer(r"\S+", question):
+        start, end = m.start(), m.end()
+        while start < end and not question[start].isalnum():
+            start += 1
+        while end > start and not question[end - 1].isalnum():
+            end -= 1
+        word = question[start:end].replace("\u2019", "'")
+        folded = word.casefold()
+        if not word or folded in FUNCTION_WORDS or folded in FRAME_WORDS or folded.isdigit():
+            runs.append([])
+            continue
+        if question[m.start()] in "([{\"'\u201c\u2018":
+            runs.append([])
+        runs[-1].append((start, end, word))
+        if question[m.end() - 1] in _RUN_END:
+            runs.append([])
+    kept = []
+    for run in runs:
+        if not run:
+            continue
+        text = question[run[0][0] : run[-1][1]].casefold()
+        if any(text in o or o in text for o in olds):
+            continue
+        kept.append(run)
+    if not kept:
+        return None
+    ranked = [(zipf_frequency(w, "en"), i) for i, run in enumerate(kept) for _s, _e, w in run]
+    best = kept[min(ranked)[1]]
+    return question[best[0][0] : best[-1][1]]
+
+
 def _is_name(answer: str) -> bool:
     """Return whether an answer reads as a name rather than a number or a date."""
     return len(answer) >= 3 and any(c.isalpha() for c in answer) and parse_when(answer) is None
@@ -415,11 +479,14 @@ def build(questions: list[Question], distractors: list[Question]) -> tuple[list[
             f"(as of {new_label})."
         )
         anchor, generic, fragment_generic = None, False, False
+        subject = subject_of(q.question, q.old)
         try:
             nowline.validate_correction(fix_text, q.old)
         except (nowline.GenericString, nowline.PersonName):  # anchor it to its subject
             generic = True
             anchor = anchor_of(q.question)
+        except nowline.InvalidCorrection:
+            pass  # refused for another reason: the policies that write it record the refusal
         try:
             nowline.validate_correction(fix_text, [fragment])
         except nowline.GenericString:
@@ -438,11 +505,16 @@ def build(questions: list[Question], distractors: list[Question]) -> tuple[list[
                     "name": list(q.old) if all(_is_name(a) for a in q.old) else [fragment],
                     "fact": [fragment],
                     "anchored": list(q.old),
+                    "subject": list(q.old),
                 },
-                {"anchored": [anchor]} if anchor else {},
+                {
+                    **({"anchored": [anchor]} if anchor else {}),
+                    **({"subject": [subject]} if subject else {}),
+                },
             )
         )
         plan[q.qid] = {
+            "subject": subject,
             "dated": bool(new_when),
             "change": change,
             "first_old": first.start,
@@ -595,9 +667,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     changed = [q for q in questions if q.changed]
     others = [q for q in questions if not q.changed]
 
-    if args.smoke:
+    if args.smoke or args.links_only:
         ef: Any = C.HashEmbedding()
-        load_s, model = 0.0, "hash (smoke)"
+        load_s, model = (
+            0.0,
+            "hash (links only: no question is asked)" if args.links_only else "hash (smoke)",
+        )
     else:
         ef, load_s = C.real_model()
         model = "all-MiniLM-L6-v2"
@@ -612,7 +687,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="nowline-sqa-") as tmp:
         client = C.new_client(tmp)
         cols: dict[str, Any] = {"bare": C.new_collection(client, "bare")}
-        for p in POLICIES:
+        for p in args.policies:
             cols[p] = nowline.wrap(
                 C.new_collection(client, f"nowline-{p}"),
                 embedding_function=C.CachedEmbedding(q_vecs, ef),
@@ -661,11 +736,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                         }
                     )
                 except nowline.InvalidCorrection as exc:
+                    kind = getattr(exc, "kind", None)
                     refused.append(
                         {
                             "id": r.id,
                             "deprecates": r.deprecates[name],
-                            "reason": type(exc).__name__,
+                            "about": r.about.get(name, []),
+                            "reason": type(exc).__name__ + (f" ({kind})" if kind else ""),
+                            "detail": getattr(exc, "reason", None),
+                            "message": str(exc)[:400],
                         }
                     )
             write_s[name] = time.perf_counter() - start
@@ -683,7 +762,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             for q in changed
         }
         reached: dict[str, set[str]] = {"bare": set()}
-        for p in POLICIES:
+        for p in args.policies:
             got = cols[p].raw.get(include=["metadatas"])
             stale_total = stale_linked = 0
             linked_by_kind: Counter[str] = Counter()
@@ -738,147 +817,152 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 "refused_by_reason": dict(Counter(r["reason"] for r in out["refused"][p])),
             }
 
-        # Ask every question now, and the changed ones as of each dated answer.
-        scores: dict[str, dict[str, Any]] = {}
-        latency: dict[str, list[float]] = {n: [] for n in cols}
-        examples: list[dict[str, Any]] = []
-        for name, col in cols.items():
-            ch: dict[str, list[bool]] = {
-                k: []
-                for k in (
-                    "strict",
-                    "lenient",
-                    "current",
-                    "no_line",
-                    "only_other",
-                    "own_not_now",
-                    "now_wrong",
-                    "reached_strict",
-                )
-            }
-            now_lines: list[int] = []
-            all_lines: list[int] = []
-            all_unneeded: list[bool] = []
-            ot_ans, ot_wrong_now, ot_own_hist = [], [], []
-            asof_ok, asof_ok_len, asof_old, asof_new = [], [], [], []
-            for q in C.progress(questions, desc=f"ask {name}", unit="q"):
-                start = time.perf_counter()
-                ctx = _ask(col, name, q.question, q_vecs[q.question], None)
-                latency[name].append(time.perf_counter() - start)
-                new_m = _matcher(q.answers)
-                all_unneeded.append(unneeded(ctx))
-                if q.changed:
-                    fix = f"{q.qid}:fix"
-                    strict, lenient = exposure(ctx, q.qid)
-                    olds = old_hits(ctx, q.qid)
-                    ch["strict"].append(strict)
-                    ch["lenient"].append(lenient)
-                    ch["current"].append(presented(ctx, new_m, current_only=False))
-                    ch["no_line"].append(any(not ctx.shown[i] for i in olds))
-                    ch["only_other"].append(
-                        any(ctx.shown[i] and fix not in ctx.shown[i] for i in olds)
+        if not args.links_only:  # the store-wide links need no question asked
+            # Ask every question now, and the changed ones as of each dated answer.
+            scores: dict[str, dict[str, Any]] = {}
+            latency: dict[str, list[float]] = {n: [] for n in cols}
+            examples: list[dict[str, Any]] = []
+            for name, col in cols.items():
+                ch: dict[str, list[bool]] = {
+                    k: []
+                    for k in (
+                        "strict",
+                        "lenient",
+                        "current",
+                        "no_line",
+                        "only_other",
+                        "own_not_now",
+                        "now_wrong",
+                        "reached_strict",
                     )
-                    # The failure mode of "newest instead of direct": the now-lines beneath
-                    # an old fact are all other questions' corrections (the question's own
-                    # one, if linked, is shown above them as superseded).
-                    ch["own_not_now"].append(
-                        any(ctx.now[i] and fix not in ctx.now[i] for i in olds)
-                    )
-                    # What the reader is told is current: now-lines that do not name the
-                    # question's current answer (another question's chain took over).
-                    ch["now_wrong"].append(
-                        any(
-                            ctx.now[i] and not any(new_m.keys(d) for d in ctx.now_docs[i])
-                            for i in olds
-                        )
-                    )
-                    mine = old_hits(ctx, q.qid, reached[name])
-                    if mine:
-                        ch["reached_strict"].append(any(fix not in ctx.shown[i] for i in mine))
-                    for i in olds:
-                        if ctx.roles[i] == "historical":
-                            now_lines.append(len(ctx.now[i]))
-                            all_lines.append(len(ctx.shown[i]))
-                    shown = [e for e in examples if e["store"] == name]
-                    if name != "bare" and len(shown) < 2 and any(ctx.now):
-                        examples.append(
-                            {"store": name, "question": q.question, "rendered": _render(col, q)}
-                        )
-                else:
-                    ot_ans.append(presented(ctx, new_m, current_only=False))
-                    ot_wrong_now.append(unneeded(ctx))
-                    ot_own_hist.append(
-                        any(
-                            rid == f"{q.qid}:fact" and ctx.shown[i] for i, rid in enumerate(ctx.ids)
-                        )
-                    )
-            for q in changed:
-                info = plan[q.qid]
-                if not info["dated"]:
-                    continue
-                old_m, new_m = _matcher(q.old), _matcher(q.answers)
-                fix = f"{q.qid}:fix"
-                for when, expected in q.pairs:
-                    if when.end < info["first_old"]:
-                        continue  # nothing about the question was stored yet
-                    as_of = epoch(when.end, end=True)
-                    ctx = _ask(col, name, q.question, q_vecs[q.question], as_of)
-                    fix_seen = fix in ctx.ids or any(fix in n for n in ctx.shown)
-                    if expected == "old":
-                        own_flagged = any(ctx.shown[i] for i in old_hits(ctx, q.qid))
-                        ok = (
-                            presented(ctx, old_m, current_only=True)
-                            and not fix_seen
-                            and not own_flagged
-                        )
-                        asof_old.append(ok)
-                        ok_len = ok
-                    else:
+                }
+                now_lines: list[int] = []
+                all_lines: list[int] = []
+                all_unneeded: list[bool] = []
+                ot_ans, ot_wrong_now, ot_own_hist = [], [], []
+                asof_ok, asof_ok_len, asof_old, asof_new = [], [], [], []
+                for q in C.progress(questions, desc=f"ask {name}", unit="q"):
+                    start = time.perf_counter()
+                    ctx = _ask(col, name, q.question, q_vecs[q.question], None)
+                    latency[name].append(time.perf_counter() - start)
+                    new_m = _matcher(q.answers)
+                    all_unneeded.append(unneeded(ctx))
+                    if q.changed:
+                        fix = f"{q.qid}:fix"
                         strict, lenient = exposure(ctx, q.qid)
-                        has_new = presented(ctx, new_m, current_only=False)
-                        ok = has_new and not strict
-                        ok_len = has_new and not lenient
-                        asof_new.append(ok)
-                    asof_ok.append(ok)
-                    asof_ok_len.append(ok_len)
-            scores[name] = {
-                "changed": {
-                    "questions": len(ch["strict"]),
-                    "stale_exposure_strict": _share(ch["strict"]),
-                    "stale_exposure_lenient": _share(ch["lenient"]),
-                    "current_fact_presence": _share(ch["current"]),
-                    "old_fact_unannotated": _share(ch["no_line"]),
-                    "old_fact_only_other_corrections": _share(ch["only_other"]),
-                    "old_fact_own_correction_not_a_now_line": _share(ch["own_not_now"]),
-                    "old_fact_now_lines_lack_current_answer": _share(ch["now_wrong"]),
-                    "reached_contexts": len(ch["reached_strict"]),
-                    "stale_exposure_strict_reached": _share(ch["reached_strict"]),
-                    "stale_hits": len(all_lines),
-                    "now_lines_per_stale_hit": _mean(now_lines),
-                    "lines_per_stale_hit": _mean(all_lines),
-                    "stale_hits_with_several_lines": _share([n > 1 for n in all_lines]),
-                },
-                "unchanged": {
-                    "questions": len(ot_ans),
-                    "answer_presence": _share(ot_ans),
-                    "contexts_with_unneeded_now_line": _share(ot_wrong_now),
-                    "own_fact_marked_historical": _share(ot_own_hist),
-                },
-                "all_questions": {
-                    "questions": len(all_unneeded),
-                    "contexts_with_unneeded_now_line": _share(all_unneeded),
-                },
-                "as_of": {
-                    "contexts": len(asof_ok),
-                    "correct_strict": _share(asof_ok),
-                    "correct_lenient": _share(asof_ok_len),
-                    "before_change": {"contexts": len(asof_old), "correct": _share(asof_old)},
-                    "after_change": {"contexts": len(asof_new), "correct_strict": _share(asof_new)},
-                },
-            }
-        out["scores"] = scores
-        out["examples"] = examples
-        out["recall_latency"] = {n: C.summarize(v) for n, v in latency.items()}
+                        olds = old_hits(ctx, q.qid)
+                        ch["strict"].append(strict)
+                        ch["lenient"].append(lenient)
+                        ch["current"].append(presented(ctx, new_m, current_only=False))
+                        ch["no_line"].append(any(not ctx.shown[i] for i in olds))
+                        ch["only_other"].append(
+                            any(ctx.shown[i] and fix not in ctx.shown[i] for i in olds)
+                        )
+                        # The failure mode of "newest instead of direct": the now-lines beneath
+                        # an old fact are all other questions' corrections (the question's own
+                        # one, if linked, is shown above them as superseded).
+                        ch["own_not_now"].append(
+                            any(ctx.now[i] and fix not in ctx.now[i] for i in olds)
+                        )
+                        # What the reader is told is current: now-lines that do not name the
+                        # question's current answer (another question's chain took over).
+                        ch["now_wrong"].append(
+                            any(
+                                ctx.now[i] and not any(new_m.keys(d) for d in ctx.now_docs[i])
+                                for i in olds
+                            )
+                        )
+                        mine = old_hits(ctx, q.qid, reached[name])
+                        if mine:
+                            ch["reached_strict"].append(any(fix not in ctx.shown[i] for i in mine))
+                        for i in olds:
+                            if ctx.roles[i] == "historical":
+                                now_lines.append(len(ctx.now[i]))
+                                all_lines.append(len(ctx.shown[i]))
+                        shown = [e for e in examples if e["store"] == name]
+                        if name != "bare" and len(shown) < 2 and any(ctx.now):
+                            examples.append(
+                                {"store": name, "question": q.question, "rendered": _render(col, q)}
+                            )
+                    else:
+                        ot_ans.append(presented(ctx, new_m, current_only=False))
+                        ot_wrong_now.append(unneeded(ctx))
+                        ot_own_hist.append(
+                            any(
+                                rid == f"{q.qid}:fact" and ctx.shown[i]
+                                for i, rid in enumerate(ctx.ids)
+                            )
+                        )
+                for q in changed:
+                    info = plan[q.qid]
+                    if not info["dated"]:
+                        continue
+                    old_m, new_m = _matcher(q.old), _matcher(q.answers)
+                    fix = f"{q.qid}:fix"
+                    for when, expected in q.pairs:
+                        if when.end < info["first_old"]:
+                            continue  # nothing about the question was stored yet
+                        as_of = epoch(when.end, end=True)
+                        ctx = _ask(col, name, q.question, q_vecs[q.question], as_of)
+                        fix_seen = fix in ctx.ids or any(fix in n for n in ctx.shown)
+                        if expected == "old":
+                            own_flagged = any(ctx.shown[i] for i in old_hits(ctx, q.qid))
+                            ok = (
+                                presented(ctx, old_m, current_only=True)
+                                and not fix_seen
+                                and not own_flagged
+                            )
+                            asof_old.append(ok)
+                            ok_len = ok
+                        else:
+                            strict, lenient = exposure(ctx, q.qid)
+                            has_new = presented(ctx, new_m, current_only=False)
+                            ok = has_new and not strict
+                            ok_len = has_new and not lenient
+                            asof_new.append(ok)
+                        asof_ok.append(ok)
+                        asof_ok_len.append(ok_len)
+                scores[name] = {
+                    "changed": {
+                        "questions": len(ch["strict"]),
+                        "stale_exposure_strict": _share(ch["strict"]),
+                        "stale_exposure_lenient": _share(ch["lenient"]),
+                        "current_fact_presence": _share(ch["current"]),
+                        "old_fact_unannotated": _share(ch["no_line"]),
+                        "old_fact_only_other_corrections": _share(ch["only_other"]),
+                        "old_fact_own_correction_not_a_now_line": _share(ch["own_not_now"]),
+                        "old_fact_now_lines_lack_current_answer": _share(ch["now_wrong"]),
+                        "reached_contexts": len(ch["reached_strict"]),
+                        "stale_exposure_strict_reached": _share(ch["reached_strict"]),
+                        "stale_hits": len(all_lines),
+                        "now_lines_per_stale_hit": _mean(now_lines),
+                        "lines_per_stale_hit": _mean(all_lines),
+                        "stale_hits_with_several_lines": _share([n > 1 for n in all_lines]),
+                    },
+                    "unchanged": {
+                        "questions": len(ot_ans),
+                        "answer_presence": _share(ot_ans),
+                        "contexts_with_unneeded_now_line": _share(ot_wrong_now),
+                        "own_fact_marked_historical": _share(ot_own_hist),
+                    },
+                    "all_questions": {
+                        "questions": len(all_unneeded),
+                        "contexts_with_unneeded_now_line": _share(all_unneeded),
+                    },
+                    "as_of": {
+                        "contexts": len(asof_ok),
+                        "correct_strict": _share(asof_ok),
+                        "correct_lenient": _share(asof_ok_len),
+                        "before_change": {"contexts": len(asof_old), "correct": _share(asof_old)},
+                        "after_change": {
+                            "contexts": len(asof_new),
+                            "correct_strict": _share(asof_new),
+                        },
+                    },
+                }
+            out["scores"] = scores
+            out["examples"] = examples
+            out["recall_latency"] = {n: C.summarize(v) for n, v in latency.items()}
     out["dataset"] = {
         "data": C.portable(args.data),
         "distractors": C.portable(args.distractors) if args.distractors else None,
@@ -912,6 +996,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "examples": [
             {"question": q.question, "deprecates": q.old, "about": plan[q.qid]["anchor"]}
             for q in generic[:12]
+        ],
+        "subject_missing": sum(1 for q in changed if plan[q.qid]["subject"] is None),
+        "subject_examples": [
+            f"{q.question} → deprecates {q.old}, about [{plan[q.qid]['subject']!r}]"
+            for q in changed[:12]
         ],
     }
     out["model"] = {
@@ -949,6 +1038,7 @@ LABEL = {
     "name": "nowline, deprecates=[old answer if a name, else fact fragment] (allow_generic)",
     "fact": "nowline, deprecates=[old fact fragment]",
     "anchored": "nowline, deprecates=[old answer], about=[subject] when generic",
+    "subject": "nowline, deprecates=[old answer], about=[the question's subject as named]",
 }
 
 
@@ -960,7 +1050,8 @@ def _lines(v: float | None) -> str:
 def markdown(data: dict[str, Any], png: str) -> str:
     """Return the markdown summary."""
     s, ds = data["scores"], data["dataset"]
-    names = ["bare", *POLICIES]
+    policies = data["config"]["policies"]
+    names = ["bare", *policies]
     label = LABEL
     rows = []
     for n in names:
@@ -1010,7 +1101,7 @@ def markdown(data: dict[str, Any], png: str) -> str:
         rows,
     )
     prow = []
-    for p in POLICIES:
+    for p in policies:
         st = data["stores"][p]
         kinds = st["collateral_by_kind"]
         prow.append(
@@ -1147,13 +1238,14 @@ def plot(data: dict[str, Any], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    names = ["bare", *POLICIES]
+    names = ["bare", *data["config"]["policies"]]
     short = {
         "bare": "bare Chroma",
         "answer": "old answer",
         "name": "answer if a name",
         "fact": "fact fragment",
         "anchored": "old answer +\nabout=[subject]",
+        "subject": "old answer +\nabout=[writer's subject]",
     }
     stores = data["stores"]
     series = [
@@ -1192,6 +1284,60 @@ def plot(data: dict[str, Any], path: Path) -> None:
     plt.close(fig)
 
 
+def links_markdown(data: dict[str, Any]) -> str:
+    """Return the report of a ``--links-only`` run: reach, collateral and refusals by reason."""
+    ds, an = data["dataset"], data["anchors"]
+    head = C.run_header(
+        "SituatedQA: reach, collateral and refusals of the deprecation policies (links only)",
+        data["machine"],
+        data["command"],
+        data["seconds"],
+    )
+    rows = []
+    for p in data["config"]["policies"]:
+        st = data["stores"][p]
+        rows.append(
+            [
+                LABEL[p],
+                f"{_pct(st['reach'])} ({st['stale_linked']}/{st['stale_memories']})",
+                f"{_pct(st['collateral_share'])} ({st['collateral_memories']})",
+                f"{_pct(st['collateral_other_change_share'])} "
+                f"({st['collateral_other_change_memories']})",
+                ", ".join(f"{v} {k}" for k, v in st["refused_by_reason"].items()) or "0",
+            ]
+        )
+    table = C.md_table(
+        [
+            "policy",
+            "reach (old facts linked to their own correction)",
+            "collateral memories",
+            "collateral, same-change paraphrases excluded",
+            "corrections refused, by reason",
+        ],
+        rows,
+    )
+    refusals = []
+    for p in data["config"]["policies"]:
+        for r in data["refused"][p]:
+            refusals.append(
+                f"- `{p}`: {r['reason']}: deprecates {r['deprecates']}, about "
+                f"{r.get('about') or []}: {r.get('message', '')[:220]}"
+            )
+    return (
+        f"{head}\nData: {ds['questions']:,} questions of `{Path(ds['data']).name}` "
+        f"({ds['changed']} changed); {ds['records']:,} records in one store per policy. Only "
+        "the stored links are scored (no embedding model, no question asked): reach is the "
+        "share of old-fact memories linked to their own question's correction; collateral the "
+        "share of memories linked to another question's correction (the second count leaves "
+        "out old facts of a question with the same old and new answers).\n\n"
+        + table
+        + f"\n\nAnchors of the `subject` policy: {an.get('subject_examples', [])[:8]}.\n\n"
+        + "## Refused corrections\n\n"
+        + ("\n".join(refusals) or "none")
+        + "\n"
+    )
+
+
 def report_name(data: Path) -> str:
     """Return the results' file name: ``situatedqa`` for the dev split, else with the split.
 
@@ -1219,11 +1365,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="another split whose facts are stored but never asked, e.g. "
         f"../shared/data/{DEFAULT_DISTRACTORS} (default: none)",
     )
+    parser.add_argument(
+        "--policies",
+        default=",".join(POLICIES),
+        help=f"comma-separated deprecation policies, of: {', '.join(POLICIES)} (default all)",
+    )
+    parser.add_argument(
+        "--links-only",
+        action="store_true",
+        help="write the corrections and score only the stored links (reach, collateral, "
+        "refusals): no embedding model, no question asked; writes <name>.links.*",
+    )
     parser.add_argument("--limit", type=int, default=None, help="questions to load (all)")
     parser.add_argument(
         "--distractor-limit", type=int, default=None, help="distractor questions to load (all)"
     )
     args = parser.parse_args(argv)
+    args.policies = [p for p in args.policies.split(",") if p]
+    unknown = [p for p in args.policies if p not in POLICIES]
+    if unknown:
+        parser.error(f"unknown policies {unknown}; choose from {list(POLICIES)}")
     if args.data is None or not Path(args.data).exists():
         parser.error("SituatedQA not found; pass --data .../raw_data/temp.dev.jsonl")
     if args.distractors is not None and str(args.distractors) in ("", "."):
@@ -1244,11 +1405,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             "smoke": args.smoke,
             "limit": args.limit,
             "distractor_limit": args.distractor_limit,
-            "policies": list(POLICIES),
+            "policies": list(args.policies),
         },
         **result,
     }
     name = report_name(args.data)
+    if args.links_only:
+        C.write_report(args.out, f"{name}.links", data, links_markdown(data))
+        return 0
     C.write_report(args.out, name, data, markdown(data, f"{name}.png"))
     plot(data, args.out / f"{name}.png")
     print(f"wrote {args.out / f'{name}.png'}")

@@ -13,6 +13,7 @@ from .render import (
     cap_text,
     correction_lines,
     format_lines,
+    not_covered_line,
     render_block,
     sanitize,
 )
@@ -27,6 +28,7 @@ __all__ = [
     "CorrectionReport",
     "CorrectionSummary",
     "Hit",
+    "NotCovered",
     "Occurrence",
     "Preview",
     "Recall",
@@ -94,6 +96,25 @@ class CorrectionRef(_Correction):
     source_url: str | None = None
 
 
+class NotCovered(_Model):
+    """A longer name in a current memory that begins like a shown correction's string.
+
+    The correction does not reach it (DESIGN §3: ``metalcraftai/ufo`` does not occur in
+    ``metalcraftai/ufo-hosted``), and the hit's ``not covered:`` line says so, so that a reader
+    told "use ufo-ai/ufo for all UFO work" leaves the sibling where it is. A label only: the
+    memory stays current. The rule is ``nowline._rules.uncovered``.
+
+    Attributes:
+        name: the longer name as the memory writes it (``metalcraftai/ufo-hosted``).
+        deprecated: the correction's deprecated string it begins with (``metalcraftai/ufo``).
+        correction: the correction's id.
+    """
+
+    name: str
+    deprecated: str
+    correction: str
+
+
 class Hit(_Model):
     """One recalled memory with its role and the corrections to show beneath it.
 
@@ -107,6 +128,9 @@ class Hit(_Model):
             historical). These are the ``now:`` lines.
         direct: the corrections that supersede the memory directly (they name its string),
             oldest first. One whose chain moved on is shown as superseded, above the now-lines.
+        not_covered: for a current memory, the longer names it writes that begin like a
+            deprecated string of a correction shown in the same result, which that correction
+            does not reach (:class:`NotCovered`); each is a ``not covered:`` line.
     """
 
     id: str
@@ -116,14 +140,16 @@ class Hit(_Model):
     role: Role
     now: list[CorrectionRef] = Field(default_factory=list)
     direct: list[CorrectionRef] = Field(default_factory=list)
+    not_covered: list[NotCovered] = Field(default_factory=list)
 
     def lines(self) -> list[Line]:
         """Return the labelled lines shown beneath this hit, in order."""
-        return correction_lines(
+        lines = correction_lines(
             self.role == RETRACTED,
             [(c.id, c.document) for c in self.direct],
             [(c.id, c.document) for c in self.now],
         )
+        return lines + [not_covered_line(u.name, u.deprecated) for u in self.not_covered]
 
 
 class Recall(_Model):

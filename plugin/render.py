@@ -10,6 +10,12 @@ list. A stale memory is followed by labelled lines, each indented by four spaces
   was itself corrected later (its chain's ``now:`` line follows);
 * ``retracted: ...`` — under a recalled correction that was withdrawn.
 
+A current memory may carry one more kind of line, which changes nothing of its role:
+
+* ``not covered: ...`` — it names a longer name that begins like a deprecated string of a
+  correction shown in the same block (``metalcraftai/ufo-hosted`` beside a correction of
+  ``metalcraftai/ufo``), which that correction does not reach (:data:`NOT_COVERED_TEXT`).
+
 A document that comes back to a write exactly as nowline showed that record is stored as it was
 (:func:`strip_annotation`); any other text is stored as given.
 
@@ -64,6 +70,7 @@ __all__ = [
     "MARKS",
     "MAX_HIT_CHARS",
     "MIN_TERMINAL_WIDTH",
+    "NOT_COVERED_TEXT",
     "NOW_PREFIX",
     "OUTDATED_HEADING",
     "OUTDATED_MARK",
@@ -79,6 +86,7 @@ __all__ = [
     "iso_time",
     "iso_times",
     "json_text",
+    "not_covered_line",
     "one_line",
     "render_block",
     "retracted_line",
@@ -94,6 +102,7 @@ PREFIXES = {
     "now": "    now: ",
     "superseded": "    superseded correction: ",
     "retracted": "    retracted: ",
+    "not covered": "    not covered: ",
 }
 """How each kind of line starts: four spaces, the label, a colon and one space."""
 
@@ -103,7 +112,13 @@ NOW_PREFIX = PREFIXES["now"]
 RETRACTED_TEXT = "this correction was withdrawn; do not rely on it."
 """What the retracted mark says."""
 
-LABELS: tuple[str, ...] = ("now", "superseded correction", "retracted", "current memories")
+LABELS: tuple[str, ...] = (
+    "now",
+    "superseded correction",
+    "retracted",
+    "current memories",
+    "not covered",
+)
 """The words of nowline's labels and headings; a stored line that reads as ``<word>:`` is quoted.
 
 Each must hold a letter or a digit; spaces and punctuation in it are not significant.
@@ -305,6 +320,21 @@ def sanitize(document: str, labels: tuple[str, ...] = LABELS) -> str:
         QUOTE_MARK + part if i % 2 == 0 and _looks_like_label_line(part, labels) else part
         for i, part in enumerate(parts)
     )
+
+
+NOT_COVERED_TEXT = "the correction of {deprecated} does not apply to {name}; use {name} as written."
+"""What a ``not covered:`` line says (``name`` and ``deprecated`` are filled in).
+
+Beneath a current memory that names a longer name beginning like a shown correction's
+deprecated string (``metalcraftai/ufo-hosted`` beside a correction of ``metalcraftai/ufo``).
+Chosen on the reader benchmark's broad sibling cases (bench/reader.md): told "use ufo-ai/ufo
+for all UFO work", a small model moved the untouched sibling to the new owner without it.
+"""
+
+
+def not_covered_line(name: str, deprecated: str) -> Line:
+    """Return the line that says a correction of ``deprecated`` leaves ``name`` as it is."""
+    return ("not covered", NOT_COVERED_TEXT.format(deprecated=deprecated, name=name))
 
 
 def retracted_line() -> Line:

@@ -23,7 +23,14 @@ from typing import Any, Literal, NoReturn, cast
 from chromadb.api.types import DeleteResult, Where, WhereDocument
 
 from .._rules import records as R
-from .._rules.assembly import HitState, hit_of, query_row, read_state, trips_of
+from .._rules.assembly import (
+    HitState,
+    hit_of,
+    query_row,
+    read_state,
+    trips_of,
+    with_not_covered,
+)
 from .._rules.guards import (
     Allowances,
     Holders,
@@ -330,7 +337,8 @@ def recall_flow(
             hits.append(hit_of(record, distance, state, core.registry))
         # Chroma returns fewer than asked once the collection is exhausted.
         if len(hits) >= n_results or len(row) < fetch or fetch >= MAX_COUNT:
-            return Recall(query=text, as_of=as_of, hits=hits[:n_results])
+            shown = with_not_covered(hits[:n_results], core.registry)
+            return Recall(query=text, as_of=as_of, hits=shown)
         fetch = min(fetch * 4, MAX_COUNT)
 
 
@@ -341,9 +349,10 @@ def hits_flow(core: Core, ids: Sequence[str], as_of: float | None) -> Flow[list[
     yield from _observe(core, found.values(), since)
     records = [found[rid] for rid in ids if rid in found]
     verdicts = yield from _states(core, records, as_of)
-    return [
+    hits = [
         hit_of(r, None, state, core.registry) for r, state in zip(records, verdicts, strict=True)
     ]
+    return with_not_covered(hits, core.registry)
 
 
 def check_flow(core: Core, text: str, metadata: Mapping[str, Any] | None) -> Flow[list[Trip]]:

@@ -10,6 +10,9 @@ CLI and ``check()``) takes its verdict from here:
   replaces the direct one.
 * :func:`lines_of` turns that verdict into labelled lines by the one rule of
   :func:`nowline.render.correction_lines`. Forgery quoting of stored text lives there too.
+* :func:`with_not_covered` labels the current hits of a result that name a longer name
+  beginning like a shown correction's deprecated string (:func:`.uncovered.uncovered`); it
+  changes no role.
 """
 
 from __future__ import annotations
@@ -18,11 +21,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..models import HISTORICAL, RETRACTED, CorrectionRef, Hit, Occurrence, Role, Trip
+from ..models import (
+    CURRENT,
+    HISTORICAL,
+    RETRACTED,
+    TRANSITION,
+    CorrectionRef,
+    Hit,
+    NotCovered,
+    Occurrence,
+    Role,
+    Trip,
+)
 from ..render import Line, annotate_document, correction_lines, sanitize
 from . import records as R
 from .records import Record, Scoped
 from .registry import Registry
+from .uncovered import uncovered
 from .verdict import verdict
 
 __all__ = [
@@ -34,6 +49,7 @@ __all__ = [
     "ref_of",
     "trip_metadata",
     "trips_of",
+    "with_not_covered",
 ]
 
 
@@ -115,6 +131,35 @@ def hit_of(record: Record, distance: float | None, state: HitState, registry: Re
         now=_refs(registry, state.newest),
         direct=_refs(registry, state.direct),
     )
+
+
+def with_not_covered(hits: Sequence[Hit], registry: Registry) -> list[Hit]:
+    """Return the hits with ``not_covered`` set on each current hit the rule labels.
+
+    The corrections a result shows are those beneath its stale hits (direct and newest) and
+    the active corrections recalled as hits of their own; a current hit is labelled with the
+    longer names it writes that begin like one of their deprecated strings
+    (:func:`.uncovered.uncovered`). Corrections the result does not show label nothing: the
+    reader cannot misapply what it is not shown. Roles are left as they are.
+    """
+    shown: dict[str, CorrectionRef] = {}
+    for hit in hits:
+        for ref in (*hit.direct, *hit.now):
+            shown.setdefault(ref.id, ref)
+        own = ref_of(registry, hit.id) if hit.role == TRANSITION else None
+        if own is not None:
+            shown.setdefault(own.id, own)
+    if not shown:
+        return list(hits)
+    corrections = [(c.id, c.deprecates, c.document) for c in shown.values()]
+    out = []
+    for hit in hits:
+        found = uncovered(hit.document or "", corrections) if hit.role == CURRENT else []
+        labels = [
+            NotCovered(name=u.name, deprecated=u.deprecated, correction=u.correction) for u in found
+        ]
+        out.append(hit.model_copy(update={"not_covered": labels}) if labels else hit)
+    return out
 
 
 def query_row(

