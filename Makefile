@@ -35,9 +35,10 @@ typecheck: setup
 
 # The core suite runs twice: on local PersistentClient stores, then against a real Chroma
 # server (`chroma run` on 127.0.0.1, started and stopped by the tests) through HttpClient.
+# Both runs use both cores (pytest-xdist): every test owns its temp folders, stores and servers.
 pytest: setup
-	$(PY) -m pytest --backend=http
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2 --backend=http
+	$(PY) -m pytest -n 2
 
 # The inner loop: the rules, the matcher and the package's shape, with no Chroma server and no
 # embedding model (real local stores and the fake embedder), over both cores: under a minute.
