@@ -56,11 +56,10 @@ from ._facade import (
 from ._io.execute import AsyncStore, run_async
 from ._io.flows import drain_flow
 from ._io.freshness import retry_delays
-from ._io.mark import companion_name, is_companion
+from ._io.mark import companion_name, is_companion, visible_page
 from ._io.snapshot import save_at_exit
 from ._rules import verbs as V
 from ._rules.guard import raise_if_stale, text_arguments
-from .client import visible_page
 from .errors import InvalidInput, NowlineError
 from .models import annotated
 

@@ -37,7 +37,7 @@ from ._io.chroma import local_store
 from ._io.execute import SyncStore, run_sync
 from ._io.flows import drain_flow
 from ._io.lock import hold_writer_lock
-from ._io.mark import companion_name, is_companion
+from ._io.mark import companion_name, is_companion, visible_page
 from ._rules import verbs as V
 from .collection import Collection, Options
 from .errors import InvalidInput
@@ -45,27 +45,12 @@ from .errors import InvalidInput
 if TYPE_CHECKING:
     from .aio import AsyncClient, AsyncCollection
 
-__all__ = ["INSTRUMENTED", "Client", "WrapOptions", "instrumented", "visible_page", "wrap"]
+__all__ = ["INSTRUMENTED", "Client", "WrapOptions", "instrumented", "wrap"]
 
 T = TypeVar("T")
 
 INSTRUMENTED: weakref.WeakSet[Any] = weakref.WeakSet()
 """The clients that instrument() wrapped: wrap() of one re-wraps its chromadb client."""
-
-
-def visible_page(
-    everything: Sequence[T], page: Sequence[T], limit: int | None, offset: int | None
-) -> Sequence[T]:
-    """Return a page of ``list_collections`` as if nowline's companion collections were absent.
-
-    ``page`` is chromadb's own answer for ``limit`` and ``offset`` (its checks ran on them);
-    where the store holds companions, the page is cut again from ``everything`` without them.
-    """
-    if not any(is_companion(getattr(c, "name", None)) for c in everything):
-        return page
-    kept = [c for c in everything if not is_companion(getattr(c, "name", None))]
-    start = offset or 0
-    return kept[start : None if limit is None else start + limit]
 
 
 def instrumented(client: object) -> bool:

@@ -30,9 +30,12 @@ import contextlib
 import os
 import secrets
 import tempfile
-from typing import Any, Final, Literal
+from collections.abc import Sequence
+from typing import Any, Final, Literal, TypeVar
 
 from .._rules import records as R
+
+T = TypeVar("T")
 
 __all__ = [
     "COMPANION_PREFIX",
@@ -48,6 +51,7 @@ __all__ = [
     "new_mark",
     "read_file",
     "state_of",
+    "visible_page",
     "write_file",
 ]
 
@@ -229,3 +233,18 @@ class AsyncMarks(_Marks):
                 if attempt or not _missing(exc):
                     raise
         self._after_write(value)
+
+
+def visible_page(
+    everything: Sequence[T], page: Sequence[T], limit: int | None, offset: int | None
+) -> Sequence[T]:
+    """Return a page of ``list_collections`` as if nowline's companion collections were absent.
+
+    ``page`` is chromadb's own answer for ``limit`` and ``offset`` (its checks ran on them);
+    where the store holds companions, the page is cut again from ``everything`` without them.
+    """
+    if not any(is_companion(getattr(c, "name", None)) for c in everything):
+        return page
+    kept = [c for c in everything if not is_companion(getattr(c, "name", None))]
+    start = offset or 0
+    return kept[start : None if limit is None else start + limit]
