@@ -259,3 +259,14 @@ def test_reach_and_scope_limits() -> None:
         check_scope(FIRST, "tenant", ["user_id"])
     check_scope(FIRST, "user_id", ["user_id"])
     check_scope(FIRST, None, [])
+
+
+def test_a_persons_suggested_anchor_is_never_a_word_of_the_message_frame() -> None:
+    """'Update on ...' or 'Note: ...' opens the text; the role is suggested, not 'Update'."""
+    from nowline._rules.guards import anchor_candidates
+
+    words = anchor_candidates(
+        "Update: the billing owner is now Dana Wu, not Myles Turner.", ["Myles Turner"]
+    )
+    assert words[:2] == ["billing", "owner"]
+    assert "Update" not in anchor_candidates("Note: Update on the CEO: Dana Wu.", [])
