@@ -40,6 +40,7 @@ import json
 import os
 import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -1768,6 +1769,105 @@ def hook_command(
         output = agent_hook.decide(event, trips)
     if output is not None:
         typer.echo(json.dumps(output, ensure_ascii=False))
+
+
+def _nowline_command() -> list[str]:
+    """Return this installation's ``nowline`` as absolute paths (the script beside Python)."""
+    python = os.path.abspath(sys.executable)  # not resolved: a venv's python is a link
+    script = os.path.join(os.path.dirname(python), "nowline")
+    if os.path.isfile(script) and os.access(script, os.X_OK):
+        return [script]
+    return [python, "-m", "nowline"]
+
+
+@_command("hook-settings")
+def hook_settings_command(
+    path: StorePathOpt = None,
+    scope: ScopeOpt = None,
+    agent: Annotated[
+        str,
+        typer.Option(
+            "--agent",
+            help="The agent whose settings to write: claude-code (.claude/settings.json) or "
+            "codex (.codex/hooks.json).",
+        ),
+    ] = "claude-code",
+    install: Annotated[
+        Path | None,
+        typer.Option(
+            "--install",
+            help="Write the hooks into this settings file (created if missing; other settings "
+            "and hooks kept, an earlier nowline hook replaced). Default: print them.",
+            show_default=False,
+        ),
+    ] = None,
+    *,
+    opts: _Options,
+) -> None:
+    """Print (or install) an agent's hook settings for this store, with absolute paths.
+
+    The command it writes names this installation's nowline and the store by absolute path,
+    so it runs even where the agent's PATH lacks the virtualenv (a missing command exits 127,
+    which Claude Code and Codex treat as a non-blocking error: the stale call would run). The
+    store must exist and the scope must suit it, as for nowline hook. A server token is never
+    written into the file: set it in the agent's environment instead.
+    """
+    from ..errors import InvalidInput
+    from . import hook as agent_hook
+
+    if opts.token is not None and not _from_env(opts.token, TOKEN_ENV):
+        raise typer.BadParameter(
+            f"a settings file is no place for a secret: set {TOKEN_ENV} in the agent's "
+            "environment instead of --token.",
+            param_hint="'--token'",
+        )
+    if agent not in agent_hook.AGENTS:
+        raise typer.BadParameter(
+            f"give one of {', '.join(agent_hook.AGENTS)}, not {agent!r}.", param_hint="'--agent'"
+        )
+    store = _store(path, opts, flag="--path")
+    _checker(path, opts, scope)  # the store exists and the scope suits it, as the hook needs
+    args = [*_nowline_command(), "hook"]
+    if store.path is not None:
+        args += ["--path", os.path.abspath(os.path.expanduser(store.path))]
+    else:
+        args += ["--url", str(store.url)]
+        if opts.tenant:
+            args += ["--tenant", opts.tenant]
+        if opts.database:
+            args += ["--database", opts.database]
+    for flag, value in (
+        ("--collection", opts.collection),
+        ("--scope-key", opts.scope_key),
+        ("--scope", scope),
+    ):
+        if value is not None:
+            args += [flag, value]
+    settings = agent_hook.hook_settings(agent, args)
+    if install is None:
+        typer.echo(json.dumps(settings, indent=2, ensure_ascii=False))
+        return
+    target = install.expanduser()
+    existing: Any = {}
+    if target.exists():
+        try:
+            existing = json.loads(target.read_text(encoding="utf-8") or "{}")
+        except (OSError, ValueError) as exc:
+            raise typer.BadParameter(
+                f"{target} cannot be read as JSON ({exc}); fix or move it first.",
+                param_hint="'--install'",
+            ) from None
+    try:
+        merged = agent_hook.merged_settings(existing, settings)
+    except InvalidInput as exc:
+        raise typer.BadParameter(f"{target}: {exc}", param_hint="'--install'") from None
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(merged, indent=2, ensure_ascii=False) + "\n")
+    os.replace(temp, target)
+    line = settings["hooks"][agent_hook.PRE_TOOL_USE][0]["hooks"][0]["command"]
+    typer.echo(f"Installed nowline's hook in {target} (PreToolUse and PostToolUse): {line}")
 
 
 class ScanFormat(str, Enum):

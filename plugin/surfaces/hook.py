@@ -27,6 +27,7 @@ True
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from ..models import Trip
 
 __all__ = [
+    "AGENTS",
     "EVENTS",
     "POST_TOOL_USE",
     "PRE_TOOL_USE",
@@ -46,7 +48,9 @@ __all__ = [
     "context_text",
     "decide",
     "deny_reason",
+    "hook_settings",
     "json_strings",
+    "merged_settings",
     "parse_event",
 ]
 
@@ -245,3 +249,70 @@ def decide(event: HookEvent, trips: Sequence[Trip]) -> dict[str, Any] | None:
             "additionalContext": context_text(event.tool_name, trips),
         }
     }
+
+
+# ------------------------------------------------------------------------ the agent's settings
+
+AGENTS = {"claude-code": "*", "codex": "Bash|apply_patch|mcp__.*"}
+"""The agents whose settings nowline writes, each with the matcher of tools it hooks."""
+
+_TIMEOUT = 30  # seconds an agent waits for the hook
+
+
+def hook_settings(agent: str, command: Sequence[str]) -> dict[str, Any]:
+    """Return the hook settings of ``agent`` that run ``command`` before and after each tool.
+
+    Args:
+        agent: ``claude-code`` (``.claude/settings.json``) or ``codex`` (``.codex/hooks.json``).
+        command: the hook's command line, absolute paths first (an agent runs it through a
+            shell that may lack the virtualenv on its ``PATH``: a missing command exits 127,
+            which the agent treats as a non-blocking error, and the stale call would run).
+
+    Raises:
+        InvalidInput: an agent nowline does not know.
+    """
+    if agent not in AGENTS:
+        raise InvalidInput(f"unknown agent {agent!r}: give one of {', '.join(AGENTS)}.")
+    line = " ".join(shlex.quote(part) for part in command)
+    entry = {
+        "matcher": AGENTS[agent],
+        "hooks": [{"type": "command", "command": line, "timeout": _TIMEOUT}],
+    }
+    return {"hooks": {event: [dict(entry)] for event in EVENTS}}
+
+
+def _is_nowline(entry: Any) -> bool:
+    """Return whether a matcher entry of an agent's settings runs ``nowline hook``."""
+    hooks = entry.get("hooks") if isinstance(entry, dict) else None
+    return isinstance(hooks, list) and any(
+        isinstance(h, dict)
+        and isinstance(h.get("command"), str)
+        and "nowline" in h["command"]
+        and " hook" in h["command"]
+        for h in hooks
+    )
+
+
+def merged_settings(existing: Any, new: Mapping[str, Any]) -> dict[str, Any]:
+    """Return an agent's settings with nowline's hooks of ``new`` in place of any earlier ones.
+
+    Every other setting and hook is kept as it is; an earlier ``nowline hook`` entry of the
+    same events is replaced (so a changed path never leaves two hooks).
+
+    Raises:
+        InvalidInput: the settings are not a JSON object, or their ``hooks`` is not one.
+    """
+    if not isinstance(existing, dict):
+        raise InvalidInput("the settings file does not hold a JSON object; fix or move it first.")
+    out = dict(existing)
+    hooks = out.get("hooks", {})
+    if not isinstance(hooks, dict):
+        raise InvalidInput('the settings file\'s "hooks" is not a JSON object; fix it first.')
+    hooks = dict(hooks)
+    for event, entries in new["hooks"].items():
+        kept = hooks.get(event, [])
+        if not isinstance(kept, list):
+            raise InvalidInput(f'the settings file\'s "hooks.{event}" is not a list; fix it first.')
+        hooks[event] = [e for e in kept if not _is_nowline(e)] + list(entries)
+    out["hooks"] = hooks
+    return out

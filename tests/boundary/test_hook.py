@@ -285,3 +285,84 @@ def test_an_owner_and_repo_given_apart_are_read_as_one_repository() -> None:
         "acme",
         "repo",
     )
+
+
+# ------------------------------------------------------------------- the agent's settings
+
+
+@pytest.mark.parametrize("agent", ["claude-code", "codex"])
+def test_the_printed_settings_run_where_path_lacks_the_virtualenv(
+    store: str, tmp_path: Path, agent: str
+) -> None:
+    """The settings' command names nowline and the store by absolute path, and denies the clone.
+
+    It is run as the agent runs it: through a shell, from another folder, with a PATH that
+    holds only the system's folders (no virtualenv), so a bare ``nowline`` would exit 127.
+    """
+    out = run_cli("hook-settings", "--path", store, "--agent", agent)
+    assert out.returncode == 0, out.stderr
+    settings = json.loads(out.stdout)["hooks"]
+    assert set(settings) == {"PreToolUse", "PostToolUse"}
+    (entry,) = settings["PreToolUse"]
+    assert entry["matcher"] == ("*" if agent == "claude-code" else "Bash|apply_patch|mcp__.*")
+    command = entry["hooks"][0]["command"]
+    assert command.startswith("/") and str(Path(store).resolve()) in command
+    bare = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "HF_HUB_OFFLINE": "1"}
+    missing = subprocess.run(
+        ["/bin/sh", "-c", "nowline hook --path x"], env=bare, capture_output=True, check=False
+    )
+    assert missing.returncode == 127  # what a bare command does there
+    ran = subprocess.run(
+        ["/bin/sh", "-c", command],
+        input=pre({"command": CLONE}).encode(),
+        env=bare,
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=180,
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stderr
+    decision = json.loads(ran.stdout)["hookSpecificOutput"]
+    assert (
+        decision["permissionDecision"] == "deny"
+        and f"now: {UFO}" in decision["permissionDecisionReason"]
+    )
+
+
+def test_install_merges_into_the_settings_and_replaces_an_earlier_nowline_hook(
+    store: str, tmp_path: Path
+) -> None:
+    """Other settings and hooks stay; installing twice leaves one nowline hook per event."""
+    target = tmp_path / ".claude" / "settings.json"
+    target.parent.mkdir()
+    other = {"matcher": "Bash", "hooks": [{"type": "command", "command": "audit.sh"}]}
+    target.write_text(json.dumps({"model": "x", "hooks": {"PreToolUse": [other]}}))
+    for _ in range(2):
+        out = run_cli("hook-settings", "--path", store, "--install", str(target))
+        assert out.returncode == 0, out.stderr
+        assert "Installed nowline's hook in" in out.stdout
+    saved = json.loads(target.read_text())
+    assert saved["model"] == "x"
+    assert saved["hooks"]["PreToolUse"][0] == other and len(saved["hooks"]["PreToolUse"]) == 2
+    assert len(saved["hooks"]["PostToolUse"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--path", "{missing}"], "no Chroma store"),
+        (["--path", "{store}", "--agent", "cursor"], "claude-code, codex"),
+        (["--path", "{store}", "--token", "s3cret-s3cret"], "NOWLINE_TOKEN"),
+        (["--path", "{store}", "--install", "{bad}"], "does not hold a JSON object"),
+    ],
+)
+def test_hook_settings_refuses_what_would_not_work(
+    store: str, tmp_path: Path, args: list[str], said: str
+) -> None:
+    """A missing store, an unknown agent, a token in a file, a settings file that is no object."""
+    bad = tmp_path / "settings.json"
+    bad.write_text("[1, 2]")
+    filled = [a.format(missing=str(tmp_path / "nope"), store=store, bad=str(bad)) for a in args]
+    out = run_cli("hook-settings", *filled)
+    assert out.returncode == 2 and said in " ".join(out.stderr.split()), out.stderr
+    assert bad.read_text() == "[1, 2]" and not (tmp_path / "nope").exists()
