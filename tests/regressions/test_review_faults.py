@@ -47,6 +47,16 @@ SLACK = 0.4
 """Seconds a test waits beyond ``REFRESH`` before it expects a change to be seen."""
 
 
+@pytest.fixture(autouse=True)
+def _short_resync(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Set ``NOWLINE_RESYNC_SECONDS`` as short as ``refresh_seconds``.
+
+    These faults write with the raw collection, which moves no generation mark: such writes
+    are seen within the resync interval.
+    """
+    monkeypatch.setenv("NOWLINE_RESYNC_SECONDS", str(REFRESH))
+
+
 def _fault(fault: int, what: str) -> pytest.MarkDecorator:
     """Return the mark naming the fault of issue 13 a test pins (it failed before the fix)."""
     return pytest.mark.fault(fault, what)

@@ -9,6 +9,7 @@ import chromadb
 import pytest
 
 import nowline
+from nowline.render import PREFIXES
 from tests.conftest import FakeEmbedding
 
 UFO = "UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo; do GitHub work in ufo-ai/ufo."
@@ -48,7 +49,10 @@ def test_seed_scenario_roles_and_now_lines(memory: nowline.Collection) -> None:
         assert [c.id for c in hit.now] == (["move"] if hit.id in OLD else [])
     text = recall.render()
     assert f"- [outdated] {OLD['pr']}\n    now: {UFO}" in text
-    assert f"- {OTHER['hosted']}\n- " in text or text.endswith(f"- {OTHER['hosted']}")
+    # the sibling stays current, with no now-line: only the label of what the move leaves out
+    after = text.split(f"- {OTHER['hosted']}\n", 1)[1]
+    assert after.startswith(PREFIXES["not covered"]) and "metalcraftai/ufo-hosted" in after
+    assert not after.split("\n- ", 1)[0].lstrip().startswith("now:")
 
 
 def test_stored_links_reach_every_memory_not_only_retrieved_ones(
