@@ -394,7 +394,7 @@ def test_missing_extra_names_the_install_command(monkeypatch: pytest.MonkeyPatch
     """Without langchain-chroma, importing nowline.surfaces.langchain names the extra to install."""
     monkeypatch.setitem(sys.modules, "langchain_chroma", None)
     monkeypatch.delitem(sys.modules, "nowline.surfaces.langchain", raising=False)
-    with pytest.raises(ImportError, match=r"pip install 'nowline\[langchain\]'"):
+    with pytest.raises(ImportError, match=r"pip install -c constraints.txt -e '\.\[langchain\]'"):
         importlib.import_module("nowline.surfaces.langchain")
 
 

@@ -158,5 +158,5 @@ def test_missing_extra_names_the_install_command(
             monkeypatch.setitem(sys.modules, name, None)
     monkeypatch.setitem(sys.modules, missing, None)
     monkeypatch.delitem(sys.modules, module, raising=False)
-    with pytest.raises(ImportError, match=rf"pip install 'nowline\[{extra}\]'"):
+    with pytest.raises(ImportError, match=rf"pip install -c constraints.txt -e '\.\[{extra}\]'"):
         importlib.import_module(module)

@@ -220,7 +220,7 @@ def test_situatedqa_smoke_scores_every_store(runs: dict[str, Any]) -> None:
     """The SituatedQA benchmark scores bare Chroma and every deprecation policy."""
     data, _out = _result(runs, "situatedqa")
     assert data["dataset"]["changed"] > 0 and data["dataset"]["unchanged"] > 0
-    assert set(data["scores"]) == {"bare", "answer", "name", "fact", "anchored"}
+    assert set(data["scores"]) == {"bare", "answer", "name", "fact", "anchored", "subject"}
     for scores in data["scores"].values():
         changed = scores["changed"]
         for key in ("stale_exposure_strict", "stale_exposure_lenient", "current_fact_presence"):
