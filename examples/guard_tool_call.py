@@ -19,7 +19,7 @@ CORRECTION = "UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo; do GitHub 
 
 def main() -> None:
     """Run the guarded tool on a stale and on a current command."""
-    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as path:  # a snapshot may still be saving
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as path:
         memory = nowline.wrap(chromadb.PersistentClient(path=path)).create_collection("agent")
         memory.correct(CORRECTION, deprecates=["metalcraftai/ufo"])
         ran: list[str] = []
