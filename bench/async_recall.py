@@ -757,7 +757,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     info = C.machine_info()
     start = time.perf_counter()
     database = f"bench{uuid.uuid4().hex[:12]}"
-    with tempfile.TemporaryDirectory(prefix="nowline-async-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="nowline-async-", ignore_cleanup_errors=True) as tmp:
         server = chroma_server(Path(tmp)) if args.url is None else _nothing(C.split_url(args.url))
         with server as (host, port):
             admin = chromadb.AdminClient(chromadb.HttpClient(host=host, port=port)._system.settings)

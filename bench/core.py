@@ -773,7 +773,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     info = C.machine_info()
     start = time.perf_counter()
     results = []
-    with tempfile.TemporaryDirectory(prefix="nowline-core-") as tmp:
+    # ignore_cleanup_errors: from 10k corrections a snapshot may still be saving in the background
+    with tempfile.TemporaryDirectory(prefix="nowline-core-", ignore_cleanup_errors=True) as tmp:
         for n in sizes:
             results.append(measure_size(n, args, Path(tmp)))
             # kept as it comes: a later size that fails must not lose an hour of this one

@@ -92,7 +92,7 @@ def main() -> None:
     args = parser.parse_args()
     rows = []
     for n in args.sizes:
-        with tempfile.TemporaryDirectory() as tmp:
+        with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
             build(tmp, n)
             row = {"corrections": n, **measure(tmp), "load": os.getloadavg()[0]}
         rows.append(row)

@@ -198,7 +198,7 @@ def main() -> None:
         args.corrections, args.memories, args.repeats = 50, 200, 1
     began = time.perf_counter()
     info = C.machine_info()
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
         folder = Path(tmp)
         store = folder / "store"
         build(store, args.corrections, args.memories)

@@ -262,7 +262,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         FIXED_REACH = 40
     info = C.machine_info()
     start = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="nowline-propagation-") as tmp:
+    with tempfile.TemporaryDirectory(
+        prefix="nowline-propagation-", ignore_cleanup_errors=True
+    ) as tmp:
         path = (args.store or Path(tmp)) / f"store-{args.size}-{args.corrections}"
         record = path.parent / f"{path.name}.build.json"
         if not (path / "chroma.sqlite3").exists():

@@ -110,7 +110,11 @@ def write(path: str, state: dict[str, Any]) -> None:
     tmp = None
     try:
         data = orjson.dumps(state)  # before any file exists: a failure leaves nothing behind
-        os.makedirs(folder, exist_ok=True)
+        if _in_cache(folder):
+            os.makedirs(folder, exist_ok=True)
+        else:  # beside a store: one removed meanwhile (a temporary folder) is not brought back
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(folder)
         fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -129,14 +133,25 @@ _pending: list[threading.Thread] = []
 _pending_lock = threading.Lock()
 
 
+BACKGROUND_FROM = 10_000
+"""The number of corrections from which a snapshot is written in a background thread."""
+
+
 def save_meanwhile(path: str, state: dict[str, Any]) -> None:
-    """Write a snapshot in a background thread (the state was taken already).
+    """Write a snapshot, in a background thread for a large registry (the state was taken).
 
     A process that catches up, or writes a correction, saves what it knows under the new mark
-    at once, so that a new process (the hook) starts from it; the caller does not wait for
-    the disk. The writes still running when the process exits are waited for (a few seconds
-    at most), so no half-written temporary file is left behind.
+    at once, so that a new process (the hook) starts from it. Below :data:`BACKGROUND_FROM`
+    corrections the write takes a few milliseconds and is done before this returns: the
+    caller may then remove the store at once (a temporary folder) and nothing writes into it
+    afterwards. From there on the caller does not wait for the disk; the writes still
+    running when the process exits are waited for (a few seconds at most), so no half-written
+    temporary file is left behind.
     """
+    ids = state.get("corrections", {}).get("id", ())
+    if len(ids) < BACKGROUND_FROM:
+        write(path, state)
+        return
     thread = threading.Thread(target=write, args=(path, state), name="nowline-snapshot")
     thread.daemon = True
     with _pending_lock:
@@ -160,6 +175,11 @@ def flush() -> None:
     for thread in threads:
         if thread.is_alive():
             thread.join(timeout=5.0)
+
+
+def _in_cache(folder: str) -> bool:
+    """Return whether a snapshot folder is in the cache (see :func:`path_for`), not a store's."""
+    return os.path.basename(folder) != "nowline"  # a store's is <store>/nowline
 
 
 def _collection_of(path: str) -> str:

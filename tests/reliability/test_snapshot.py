@@ -725,3 +725,33 @@ def test_stored_links_to_corrections_that_do_not_exist_are_never_read(
         (hit,) = col.hits(["m1"])
         assert hit.role == "current" and hit.now == []
     assert not set(ghosts) & set(asked)
+
+
+def test_a_small_registry_is_saved_before_the_write_returns(tmp_path: Path) -> None:
+    """Below BACKGROUND_FROM corrections the snapshot is on disk when ``correct`` returns.
+
+    A caller may then remove the store at once (a temporary folder in a test or a benchmark)
+    with no thread of nowline writing into it afterwards: removing it raises nothing, and the
+    folder stays gone.
+    """
+    for round_ in range(5):
+        store = tmp_path / f"s{round_}"
+        client = nowline.wrap(chromadb.PersistentClient(str(store)))
+        col = client.get_or_create_collection("mem", embedding_function=FakeEmbedding())
+        col.remember("We deploy from github.com/acme/app.", id="m1")
+        col.correct("acme/app moved to acme/core.", deprecates=["acme/app"], id="c1")
+        assert list((store / "nowline").glob("*.registry.json")), "saved before returning"
+        del col, client
+        import shutil
+
+        shutil.rmtree(store)  # raises if anything is written into it meanwhile
+        time.sleep(0.05)
+        assert not store.exists()
+
+
+def test_a_snapshot_never_brings_a_removed_store_back(tmp_path: Path) -> None:
+    """A write that comes after its store was removed leaves no folder behind."""
+    store = tmp_path / "gone"
+    path = str(store / "nowline" / "c0ffee.registry.json")
+    _snapshot.write(path, {"format": _snapshot.FORMAT, "corrections": {"id": []}})
+    assert not store.exists()
