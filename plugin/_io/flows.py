@@ -86,7 +86,9 @@ from .freshness import (
 )
 from .guards import persons_flow, suggestions_flow, unreached_flow
 from .guards import preview_flow as guards_preview_flow
-from .ops import Count, Delete, Embed, Flow, Get, Lock, Modify, Query, Work, Write
+from .mark import DONE
+from .mark import state_of as mark_state
+from .ops import Count, Delete, Embed, Flow, Get, Lock, Modify, Query, ReadMark, Work, Write
 from .reads import PAGE, read_all, read_by_ids, read_range, records_of
 
 __all__ = [
@@ -900,20 +902,27 @@ def repair_flow(core: Core) -> Flow[RepairReport]:
     """Rebuild every link from the documents and store what differs.
 
     It also marks every correction written around nowline (``nowline_correction``), so that
-    every process's listing finds it from then on, and it writes a fresh generation mark
-    (every process catches up with what it found, and a writing mark left by a writer that
-    died mid-write is settled).
+    every process's listing finds it from then on. It writes a fresh generation mark, and every
+    process catches up with what it found, where it stores anything, where the corrections it
+    lists differ from what this process held (an edit made around nowline), or where the
+    store's mark is not a *done* one (a writing mark left by a writer that died mid-write, or
+    none). A repair that finds nothing of the kind writes nothing at all, so it needs no
+    writer lock (a local store held by another writer process can still be checked).
     """
     start = time.perf_counter()
+    mark = yield ReadMark()
     records = yield from read_all(text_key=core.text_key)
     infos = yield Work(R.correction_infos, (records, core.legacy_key))
+    held = {i.id: i for i in core.registry.infos()}
     core.registry.replace_all(infos)
     plan = yield Work(repair_plan, (records, core.registry, core.legacy_key, now()))
-    yield Lock()
-    token = yield from core.marking(True)
-    if plan.ids:
-        yield from _update_metadatas(core, plan.ids, plan.metas)
-    yield from core.marked(token)
+    news = held != {i.id: i for i in infos}
+    if plan.ids or news or mark_state(mark) != DONE:
+        yield Lock()
+        token = yield from core.marking(True)
+        if plan.ids:
+            yield from _update_metadatas(core, plan.ids, plan.metas)
+        yield from core.marked(token)
     return RepairReport(
         records=len(records),
         corrections=len(infos),

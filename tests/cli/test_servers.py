@@ -172,11 +172,6 @@ HOLDER = textwrap.dedent(
 )
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="open: repair() now writes the generation mark even when it changes nothing, so "
-    "it needs the writer lock",
-)
 def test_reads_work_and_writes_name_url_while_another_process_writes(
     store_path: str, tmp_path: Path
 ) -> None:

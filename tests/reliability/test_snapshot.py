@@ -755,3 +755,27 @@ def test_a_snapshot_never_brings_a_removed_store_back(tmp_path: Path) -> None:
     path = str(store / "nowline" / "c0ffee.registry.json")
     _snapshot.write(path, {"format": _snapshot.FORMAT, "corrections": {"id": []}})
     assert not store.exists()
+
+
+def test_repair_writes_a_mark_only_where_something_changed(stored: str) -> None:
+    """A repair with nothing to change leaves the mark; an edit around nowline moves it."""
+    from nowline._io import mark as _mark
+
+    raw = chromadb.PersistentClient(path=stored).get_collection("mem", embedding_function=None)
+    path = _mark.file_path(stored, raw.id)
+    col = nowline.wrap(raw, embedding_function=FakeEmbedding())
+    col.repair()  # settles whatever the fixture left
+    before = _mark.read_file(path)
+    assert _mark.state_of(before) == _mark.DONE
+    assert col.repair().updated == 0
+    assert _mark.read_file(path) == before, "nothing changed: no mark, no writer lock needed"
+    text = "acme/one is gone; use acme/uno."
+    raw.update(ids=["c1"], documents=[text], embeddings=FakeEmbedding()([text]))  # no link moves
+    assert col.repair().updated == 0
+    after = _mark.read_file(path)
+    assert after != before and _mark.state_of(after) == _mark.DONE
+    marks = _mark.SyncMarks(raw, stored)
+    marks.write(_mark.new_mark("writing"))  # as a writer that died mid-write left it
+    col.repair()
+    assert _mark.state_of(marks.read()) == _mark.DONE
+    assert _mark.read_file(path) == marks.read()
