@@ -581,12 +581,16 @@ def _prepare_write(
             if unread is not None:
                 return Refused(info, unread)
         try:
-            persons[info.id] = check_correction(
-                info,
-                replace(allow, generic=allow.generic or same, person=allow.person or same),
-                given_new=given_new,
-                holders=None if same else _holders(registry, info),
-            )
+            # Its strings and text as stored (a write that only changes other metadata): none
+            # of them is being set, so none is judged (the text of a correction stored around
+            # nowline may not name its strings; re-sending it as it is must not be refused).
+            if not (same and before is not None and before.document == info.document):
+                persons[info.id] = check_correction(
+                    info,
+                    replace(allow, generic=allow.generic or same, person=allow.person or same),
+                    given_new=given_new,
+                    holders=None if same else _holders(registry, info),
+                )
             check_scope(info, scope_key, registry.scope_keys())
         except InvalidCorrection as exc:
             return Refused(info, exc)

@@ -29,7 +29,11 @@ machine now runs every input these faults needed, with no tolerance for them:
   strings changed), did not take in the edit unless a result showed the old correction (at a
   high budget over a server, where programs run slowly enough that the edited correction's
   stamp had left the refresh's window): ``_flows._observe`` reads again by id every
-  correction whose row differs from what the registry holds.
+  correction whose row differs from what the registry holds;
+* a correction whose text a plain chromadb client had changed so that it no longer names its
+  strings was refused (AbsentString) when a batch wrote it again exactly as stored with only
+  other metadata changed: a correction whose strings and text are as stored is not judged
+  again (``_flows._prepare_write``).
 """
 
 from __future__ import annotations
@@ -310,3 +314,18 @@ def test_a_read_that_returns_a_correction_edited_around_nowline_takes_it_in(
         ("m", "historical"),
         ("fix", "transition"),
     ]
+
+
+def test_a_correction_written_again_as_stored_is_not_judged_again(
+    memory: nowline.Collection,
+) -> None:
+    """A text edited around nowline to omit its string; an upsert that keeps it passes."""
+    memory.remember("deploy acme/app", id="m")
+    memory.correct(FIX, deprecates=[OLD], id="fix")
+    text = "The service moved (see the wiki)."
+    memory.raw.update(ids=["fix"], documents=[text], embeddings=FakeEmbedding()([text]))
+    memory.upsert(ids=["fix"], documents=[text], metadatas=[{"k": 2}])
+    (meta,) = memory.get(ids=["fix"])["metadatas"] or [None]
+    assert meta is not None and meta["k"] == 2 and meta["deprecates"] == [OLD]
+    with pytest.raises(nowline.AbsentString):  # setting the text anew is judged as ever
+        memory.upsert(ids=["fix"], documents=["Moved, see the wiki."], metadatas=[{"k": 3}])

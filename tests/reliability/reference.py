@@ -8,12 +8,17 @@ role, and its now-line corrections. It shares nothing with nowline but the metad
 occurrence is a slow loop over ``str.find`` on folded text, chains are a memoised recursion.
 
 Inputs it reads from a record's metadata: ``deprecates`` (a correction), the scope key,
-``nowline_time`` and ``nowline_written`` (order), ``nowline_retracted`` (retraction). Outputs it
-never reads: ``nowline_by`` and ``nowline_role``; those are what it checks.
+``nowline_time`` and ``nowline_written`` (order), ``nowline_retracted`` (retraction), and a
+correction's new values (``replaced_by`` as given; else ``nowline_new``, what nowline read from
+the wording when it wrote the correction; else the wording itself, read by nowline's reader:
+the one input taken from nowline, since the reader is tested on its own in
+``tests/core/test_wording.py`` and ``bench/wording.py``). Outputs it never reads:
+``nowline_by`` and ``nowline_role``; those are what it checks.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -121,6 +126,26 @@ class Record:
         return tuple(s.strip() for s in value or () if isinstance(s, str) and s.strip())
 
     @property
+    def new_values(self) -> frozenset[str]:
+        """Return the correction's new values, folded (§6): what it names as current now."""
+        if not self.deprecates:
+            return frozenset()
+        for key in ("replaced_by", "nowline_new"):
+            value = self.metadata.get(key)
+            if value is None:
+                continue
+            if isinstance(value, str):
+                try:
+                    parsed = json.loads(value)
+                except ValueError:
+                    parsed = [value]
+                value = parsed if isinstance(parsed, list) else [value]
+            return frozenset(fold(v.strip()) for v in value if isinstance(v, str) and v.strip())
+        from nowline._rules.wording import new_values
+
+        return frozenset(fold(v) for v in new_values(self.document, list(self.deprecates)))
+
+    @property
     def is_correction(self) -> bool:
         """Return whether a non-empty ``deprecates`` makes the record a correction (§2)."""
         return bool(self.deprecates)
@@ -209,6 +234,31 @@ def expected(
     recs = [r for r in records if as_of is None or r.time <= as_of]
     active = [c for c in recs if c.is_correction and not c.retracted]
 
+    def scope_of(c: Record) -> Any:
+        if scope_key == TRAVELS:
+            key = c.scope_key
+            return None if key is None else (key, c.scope(key))
+        return c.scope(scope_key)
+
+    @cache
+    def revived(cid: str, phrase: str) -> bool:
+        """Return whether ``phrase`` of ``cid`` is revived (§4, §6: a rename back).
+
+        A newer active correction of the same scope holds ``phrase`` as a new value and
+        deprecates what ``cid`` made new (one of its new values, or a string its text names).
+        """
+        c = by_id[cid]
+        return any(
+            d.id != c.id
+            and d.order > c.order
+            and scope_of(d) == scope_of(c)
+            and fold(phrase) in d.new_values
+            and any(fold(x) in c.new_values or occurs(x, c.document) for x in d.deprecates)
+            for d in active
+        )
+
+    by_id = {c.id: c for c in active}
+
     def supersedes(c: Record, r: Record) -> bool:
         if c.id == r.id:
             return False
@@ -223,7 +273,7 @@ def expected(
             return False  # a newer correction is never made historical by an older one
         if c.about and not any(occurs(a, r.document) for a in c.about):
             return False  # an anchored correction reaches only records naming its anchor
-        return any(occurs(p, r.document) for p in c.deprecates)
+        return any(occurs(p, r.document) and not revived(c.id, p) for p in c.deprecates)
 
     links = {r.id: tuple(sorted(c.id for c in active if supersedes(c, r))) for r in recs}
     order = {r.id: r.order for r in recs}
