@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 import math
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Generator, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, cast
 
@@ -100,6 +100,7 @@ __all__ = [
     "reserved_key",
     "scope_needed",
     "scope_value",
+    "scope_value_steps",
     "store",
     "to_epoch",
     "trip_metadata",
@@ -497,8 +498,9 @@ def scope_value(collection: Collection, key: str, value: ScopeValue) -> ScopeVal
 
     A scope value often arrives in another type than the store holds: a command line gives
     text (``--scope 42``) where the store's records hold the number ``42``, a JSON body may
-    say ``"42"`` or ``42``. Every surface (``check``, ``recall``, ``serve``, the import, the
-    MCP server's ``--scope``) types it here, the same way:
+    say ``"42"`` or ``42``, a program binds its tools to a user id it read as text. Every
+    surface (``check``, ``recall``, ``serve``, the import, the MCP server's ``--scope``, the
+    memory tools' binding) types it here, the same way:
 
     1. the candidates are ``value`` and its other spelling (the JSON number or boolean a
        text spells, or a number's or boolean's JSON text);
@@ -508,15 +510,30 @@ def scope_value(collection: Collection, key: str, value: ScopeValue) -> ScopeVal
        number where they all hold numbers, a number becomes text where they all hold text;
        otherwise ``value`` stays as given.
 
+    :func:`scope_value_steps` is the same rule as steps, for a caller that drives its own
+    calls (sync or async).
+
+    Raises:
+        InvalidInput: the store holds several of them (``42`` and ``"42"``).
+    """
+    return drive(scope_value_steps(key, value), lambda kwargs: collection.raw.get(**kwargs))
+
+
+def scope_value_steps(key: str, value: ScopeValue) -> Generator[dict[str, Any], Any, ScopeValue]:
+    """Return :func:`scope_value` as steps: each is the keywords of one ``get`` of the store.
+
+    The caller carries out each step (``collection.get(**step)``, awaited on an async
+    collection) and sends back its result; the generator returns the typed value.
+
     Raises:
         InvalidInput: the store holds several of them (``42`` and ``"42"``).
     """
     candidates = _spellings(value)
-    held = [
-        candidate
-        for candidate in candidates
-        if collection.raw.get(where=cast("Where", {key: candidate}), limit=1, include=[])["ids"]
-    ]
+    held = []
+    for candidate in candidates:
+        got = yield {"where": {key: candidate}, "limit": 1, "include": []}
+        if got["ids"]:
+            held.append(candidate)
     if len(held) > 1:
         raise InvalidInput(
             f"The store holds {key}={held[0]!r} and {key}={held[1]!r}, which are one scope "
@@ -527,7 +544,8 @@ def scope_value(collection: Collection, key: str, value: ScopeValue) -> ScopeVal
         return held[0]
     if len(candidates) == 1:
         return value
-    metas = collection.raw.get(limit=_TYPE_SAMPLE, include=["metadatas"])["metadatas"] or []
+    got = yield {"limit": _TYPE_SAMPLE, "include": ["metadatas"]}
+    metas = got["metadatas"] or []
     kinds = {type(m[key]) for m in metas if m is not None and m.get(key) is not None}
     other = candidates[1]
     return other if kinds == {type(other)} else value

@@ -49,6 +49,7 @@ from ..requests import (
     in_scope,
     reserved_key,
     scope_needed,
+    scope_value_steps,
     to_epoch,
 )
 from ..stores import DEFAULT_COLLECTION, TOKEN_HEADERS
@@ -409,14 +410,17 @@ def run_tool(
             and ``correct`` store it with the record, ``recall`` sees only records that
             carry it, ``preview`` and ``check`` use that scope's corrections, and
             ``retract`` reaches only corrections that carry it. Required (with the key) on a
-            collection that has a ``scope_key``.
+            collection that has a ``scope_key``. Each value is typed as the store holds it
+            (:func:`nowline.requests.scope_value`): ``"42"`` binds the user 42 of a store
+            whose records hold the number.
 
     Returns:
         A :class:`ToolResult`.
 
     Raises:
         InvalidInput: ``metadata`` is not a mapping of metadata keys to str, int, float or
-            bool values (a mistake of the program, not of the model).
+            bool values (a mistake of the program, not of the model), or the store holds a
+            value both ways (``42`` and ``"42"``).
     """
     with using(TOOL_TERMS):
         return drive(_tool_steps(collection, name, arguments, metadata), _on(collection))
@@ -511,6 +515,7 @@ def _on(collection: Collection | AsyncCollection) -> Callable[[_Call], Any]:
 
 def _corrections_steps(binding: dict[str, Any]) -> _Steps[str]:
     """List the corrections (those in the binding's scope) as the JSON text of the CLI."""
+    binding = yield from _typed(binding)
     rows: list[CorrectionSummary] = yield from _call("corrections")
     if binding:
         ids = [r.id for r in rows]
@@ -530,7 +535,7 @@ def _tool_steps(
     metadata: Mapping[str, Any] | None,
 ) -> _Steps[ToolResult]:
     """Validate a tool call, run its runner and turn what it raised into the result."""
-    binding = _binding(metadata)
+    binding = yield from _typed(_binding(metadata))
     spec = _BY_NAME.get(name)
     if spec is None:
         known = ", ".join(t.name for t in TOOLS)
@@ -590,6 +595,20 @@ def _binding(metadata: Mapping[str, Any] | None) -> dict[str, Any]:
                 f"metadata {key!r} must be a str, int, float or bool, not {type(value).__name__}."
             )
         out[key] = value
+    return out
+
+
+def _typed(binding: dict[str, Any]) -> _Steps[dict[str, Any]]:
+    """Return the binding with each value typed as the store holds it (``"42"`` or ``42``)."""
+    out: dict[str, Any] = {}
+    for key, value in binding.items():
+        steps = scope_value_steps(key, value)
+        try:
+            step = next(steps)
+            while True:
+                step = steps.send((yield from _call("get", **step)))
+        except StopIteration as stop:
+            out[key] = stop.value
     return out
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import nowline
 from nowline.surfaces.tools import PreviewOutput, RememberOutput, RetractOutput, run_tool
 from tests.conftest import FakeEmbedding, snapshot
@@ -184,7 +186,12 @@ def test_a_bad_scope_binding_is_the_programs_mistake(memory: nowline.Collection)
 
 
 def test_retract_tells_scope_values_apart_by_type(scoped: nowline.Collection) -> None:
-    """A tool bound to user_id=1 cannot retract the correction of user_id=True (or "1")."""
+    """A tool bound to user_id=1 cannot retract the correction of user_id=True.
+
+    1 and True are two values to Chroma. 1 and "1" are one user where the store holds one of
+    them (the binding is typed as the store holds it, nowline.requests.scope_value): bound to
+    1, the tool reaches the correction of "1".
+    """
     scoped.correct(UFO, deprecates=["metalcraftai/ufo"], metadata={"user_id": True}, id="c1")
     scoped.correct(
         "Moved from acme/app to acme/web.",
@@ -193,9 +200,40 @@ def test_retract_tells_scope_values_apart_by_type(scoped: nowline.Collection) ->
         id="c2",
         allow_unreached=True,
     )
-    for cid in ("c1", "c2"):
-        result = run_tool(scoped, "retract", {"id": cid}, metadata={"user_id": 1})
-        assert result.is_error and f"No record has id {cid!r}" in result.text, result.text
+    result = run_tool(scoped, "retract", {"id": "c1"}, metadata={"user_id": 1})
+    assert result.is_error and "No record has id 'c1'" in result.text, result.text
     assert [c.status for c in scoped.corrections()] == ["active", "active"]
     own = run_tool(scoped, "retract", {"id": "c1"}, metadata={"user_id": True})
     assert not own.is_error and RetractOutput.model_validate(own.data).id == "c1"
+    typed = run_tool(scoped, "retract", {"id": "c2"}, metadata={"user_id": 1})
+    assert not typed.is_error and RetractOutput.model_validate(typed.data).id == "c2"
+
+
+def test_a_binding_is_typed_as_the_store_holds_it(scoped: nowline.Collection) -> None:
+    """A program that read its user id as text ("42") reaches user 42's memories and checks."""
+    scoped.remember("We deploy from acme/app.", metadata={"user_id": 42}, id="m1")
+    scoped.correct(
+        "Moved from acme/app to acme/web.",
+        deprecates=["acme/app"],
+        metadata={"user_id": 42},
+        id="c1",
+    )
+    recall = run_tool(scoped, "recall", {"query": "deploy"}, metadata={"user_id": "42"})
+    assert not recall.is_error and "acme/web" in recall.text, recall.text
+    check = run_tool(scoped, "check", {"text": "git clone acme/app"}, metadata={"user_id": "42"})
+    assert not check.is_error and "Stale reference" in check.text, check.text
+    stored = run_tool(
+        scoped, "remember", {"body": "Staging is on acme/web."}, metadata={"user_id": "42"}
+    )
+    assert not stored.is_error
+    metas = scoped.get(where={"user_id": 42}, include=["metadatas"])["metadatas"] or []
+    assert len(metas) == 3  # the new memory is stored under the number, as the store holds it
+    other = "Another record of the same user, written as text."
+    scoped.raw.add(
+        ids=["x"],
+        documents=[other],
+        metadatas=[{"user_id": "42"}],
+        embeddings=FakeEmbedding()([other]),
+    )
+    with pytest.raises(nowline.InvalidInput, match="one scope written two ways"):
+        run_tool(scoped, "recall", {"query": "deploy"}, metadata={"user_id": 42})
