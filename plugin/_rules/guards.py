@@ -144,9 +144,17 @@ def _check_anchors(deprecates: Sequence[str], about: Sequence[str]) -> None:
 
 
 def _own_new_value(info: CorrectionInfo, phrase: str, given: bool) -> NewValue | None:
-    """Return the refusal of a deprecated string that is one of the correction's new values."""
+    """Return the refusal of a deprecated string that is one of the correction's new values.
+
+    A string that is a new value, holds one or lies inside one is refused, unless it is not
+    that very value and the wording presents it as the old one ("changed from Avengers:
+    Infinity War to Avengers: Endgame", where the reader takes only "Avengers" as new):
+    measured on SituatedQA, containment alone refused such old values.
+    """
     value = next((v for v in info.replaced_by if _occurs(phrase, v) or _occurs(v, phrase)), None)
     if value is None:
+        return None
+    if fold(value) != fold(phrase) and says_old(info.document, phrase, info.deprecates):
         return None
     said = None if given else says_new(info.document, phrase, info.deprecates)
     terms = active()
@@ -181,11 +189,16 @@ def _same_subject(holder: CorrectionInfo, info: CorrectionInfo) -> bool:
     """Return whether two corrections can speak of the same thing: their anchors meet.
 
     Anchored to different subjects (Acme's Dario, Globex's Dario), neither holds what the
-    other deprecates; either without an anchor, they can.
+    other deprecates. Where only one has anchors, they meet if the other's text names one of
+    them (measured on SituatedQA: an anchored correction was refused for a holder of another
+    subject with no anchor at all). Neither anchored, they can.
     """
-    if not holder.about or not info.about:
+    if holder.about and info.about:
+        return bool({fold(a) for a in holder.about} & {fold(a) for a in info.about})
+    anchored, other = (holder, info) if holder.about else (info, holder)
+    if not anchored.about:
         return True
-    return bool({fold(a) for a in holder.about} & {fold(a) for a in info.about})
+    return any(_occurs(a, other.document) for a in anchored.about)
 
 
 def _held_as_current(info: CorrectionInfo, phrase: str, holders: Holders) -> NewValue | None:
