@@ -22,7 +22,11 @@ Cases:
   hook prints the deny;
 * ``hook: current call``: a PreToolUse event that names nothing outdated (the common case);
 * ``hook: 1 MB result``: a PostToolUse event whose Bash stdout is 1 MB of text naming nothing
-  outdated.
+  outdated;
+* ``nowline check, full path`` and ``hook: current call, full path``: the same with
+  ``NOWLINE_NO_FAST_PATH=1``, which opens the store through chromadb instead of answering
+  from the snapshot the store's generation mark confirms (the other cases take the fast path:
+  the store was written through nowline, which saved that snapshot).
 
 Caveats: the store is local (a ``--url`` server adds a round trip and saves opening the store
 in the process); the embeddings are a cheap hash (the hook embeds nothing, so this changes
@@ -52,6 +56,8 @@ import nowline
 
 SEED = 20261226
 NAME = "memory"
+FULL_PATH = ["env", "NOWLINE_NO_FAST_PATH=1"]
+"""The prefix that sends ``nowline hook`` and ``nowline check`` down their full path."""
 
 
 def slug(i: int) -> str:
@@ -143,6 +149,13 @@ def cases(store: Path, folder: Path) -> dict[str, tuple[list[str], Path | None, 
         "hook: stale call (deny)": (hook, stale, '"permissionDecision": "deny"'),
         "hook: current call": (hook, current, ""),
         "hook: 1 MB result": (hook, big, ""),
+        # The same commands told to skip the fast path: they open the store through chromadb.
+        "nowline check, full path": (
+            [*FULL_PATH, nowline_cli, "check", str(store), f"git clone {slug(7)}"],
+            None,
+            "now: Moved from",
+        ),
+        "hook: current call, full path": ([*FULL_PATH, *hook], current, ""),
     }
 
 
@@ -207,7 +220,7 @@ def main() -> None:
         for _ in C.progress(range(args.repeats + 1), desc="rounds"):  # the first warms up
             for name, (cmd, stdin, expect) in todo.items():
                 got = run_once(cmd, stdin)
-                wanted_rc = 1 if name == "nowline check" else 0
+                wanted_rc = 1 if name.startswith("nowline check") else 0
                 if got["rc"] != wanted_rc or expect not in got["output"]:
                     raise RuntimeError(f"{name}: exit {got['rc']}\n{got['output'][-2000:]}")
                 if name.startswith("hook") and not expect and got["output"]:
