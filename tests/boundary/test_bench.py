@@ -34,6 +34,8 @@ def test_the_hook_and_scan_benchmarks_run_and_report(tmp_path: Path) -> None:
         "hook: stale call (deny)",
         "hook: current call",
         "hook: 1 MB result",
+        "nowline check, full path",
+        "hook: current call, full path",
     }
     assert all(c["wall_s"] > 0 for c in hook["cases"].values())
     scan = json.loads((tmp_path / "scan.json").read_text(encoding="utf-8"))
