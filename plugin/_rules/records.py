@@ -19,7 +19,7 @@ from ..errors import InvalidInput
 from ..matchers._gcpause import paused
 from ..models import CURRENT, HISTORICAL, TRANSITION, Role
 from ..models import RETRACTED as RETRACTED_ROLE
-from .times import to_epoch
+from .times import stored_time, to_epoch
 
 __all__ = [
     "ABOUT",
@@ -498,7 +498,7 @@ def write_stamps(now: float, n: int) -> list[float]:
     Records of one call are ordered by their position in it, so two chained corrections
     written in one ``add()`` take the order the caller gave them.
     """
-    return [now + i * 1e-6 for i in range(n)]
+    return [stored_time(now + i * 1e-6) for i in range(n)]
 
 
 def merge(
