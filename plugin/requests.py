@@ -529,6 +529,8 @@ def scope_value_steps(key: str, value: ScopeValue) -> Generator[dict[str, Any], 
         InvalidInput: the store holds several of them (``42`` and ``"42"``).
     """
     candidates = _spellings(value)
+    if len(candidates) == 1:
+        return value  # no other spelling ("alice"): nothing to ask the store
     held = []
     for candidate in candidates:
         got = yield {"where": {key: candidate}, "limit": 1, "include": []}
@@ -542,8 +544,6 @@ def scope_value_steps(key: str, value: ScopeValue) -> Generator[dict[str, Any], 
         )
     if held:
         return held[0]
-    if len(candidates) == 1:
-        return value
     got = yield {"limit": _TYPE_SAMPLE, "include": ["metadatas"]}
     metas = got["metadatas"] or []
     kinds = {type(m[key]) for m in metas if m is not None and m.get(key) is not None}
