@@ -214,9 +214,10 @@ class FakeModel:
 
     Reading tasks: it answers with the slug (channel, email address or answer) that the first
     now-line moves to, else the first one of the first memory. Writer task: it calls
-    ``correct`` with the string after "from" in the user's message, and (where the message
-    says "moved") wrongly repeats it in ``about``; handed the tool's error, it calls again
-    without ``about``. It measures nothing; it lets the tests run every code path.
+    ``correct`` with the string after "from" in the user's message, except that where the
+    message says "moved" it first deprecates the new value (after "to"); handed the tool's
+    error, it calls again with the old one. It measures nothing; it lets the tests run every
+    code path.
     """
 
     name = "fake (smoke)"
@@ -238,9 +239,8 @@ class FakeModel:
             m = re.search(r"\bfrom (\S+?) to (\S+?)[.,;]?(?:\s|$)", text)
             if not m:
                 return "Noted."
-            args: dict[str, Any] = {"body": text, "deprecates": [m.group(1)]}
-            if "moved" in text and not retry:
-                args["about"] = [m.group(1)]
+            wrong = "moved" in text and not retry
+            args: dict[str, Any] = {"body": text, "deprecates": [m.group(2 if wrong else 1)]}
             return (
                 "<tool_call>\n"
                 + json.dumps({"name": "correct", "arguments": args})
@@ -838,6 +838,7 @@ _REFUSALS = (
     ("does not mention", "deprecated string not in body"),
     ("is the new value", "new value in deprecates"),
     ("is current: correction", "a current value in deprecates"),
+    ("is given both as an old value", "new value in deprecates"),
     ("names a person", "person without an anchor"),
     ("together with the anchor", "anchor the memories do not name"),
     ("generic", "generic string"),
@@ -896,7 +897,14 @@ def writer_score(
     if result.is_error:
         return {**out, "outcome": "refused: " + _refusal_kind(result.text), "error": result.text}
     marked = {h.id for h in col.hits([i for i, _ in case.memories]) if h.role == "historical"}
-    deprecates = [str(d).casefold() for d in (args.get("deprecates") or [])]
+    # what nowline stored, not what the model sent: a new value given beside the old one in
+    # deprecates is dropped there (its replaced_by says it is new), and stays current
+    deprecates = [
+        d.casefold()
+        for c in col.corrections()
+        if not c.id.startswith("prior") and not c.retracted
+        for d in c.deprecates
+    ]
     out["marked"] = sorted(marked)
     if any(n.casefold() in deprecates for n in case.new):
         return {**out, "outcome": "new value in deprecates"}

@@ -48,6 +48,7 @@ from ._rules.validate import (
     check_max_reach,
     check_scope_key,
     correct_metadata,
+    deprecates_kept,
     get_request,
     insert_request,
     metadata_arg,
@@ -360,7 +361,7 @@ class Facade(CollectionCommon[Any], Generic[C]):
 
     def _correct_path(
         self, call: V.CorrectArgs
-    ) -> Path[tuple[str, dict[str, int]], CorrectionReport]:
+    ) -> Path[tuple[str, dict[str, int], tuple[str, ...]], CorrectionReport]:
         """Prepare correct(); the report counts what the correction reached."""
         start = time.perf_counter()
         body = text_arg(call.text)
@@ -371,7 +372,8 @@ class Facade(CollectionCommon[Any], Generic[C]):
         meta = correct_metadata(
             call.metadata, call.deprecates, call.about, call.observed_at, call.replaced_by
         )
-        _, dropped = anchors_kept(meta[R.DEPRECATES], meta.get(R.ABOUT, ()))
+        olds, dropped_old = deprecates_kept(meta[R.DEPRECATES], meta.get(R.REPLACED_BY, ()))
+        _, dropped = anchors_kept(olds, meta.get(R.ABOUT, ()))
         if self._core.text_key is not None:
             meta[self._core.text_key] = body
         allow = Allowances(
@@ -390,13 +392,17 @@ class Facade(CollectionCommon[Any], Generic[C]):
             max_reach=call.max_reach,
         )
 
-        def finish(result: tuple[str, dict[str, int]]) -> CorrectionReport:
-            new, reached = result
+        def finish(result: tuple[str, dict[str, int], tuple[str, ...]]) -> CorrectionReport:
+            new, reached, unanchored = result
+            notes = [_new_value_note(p) for p in dropped_old]
+            notes += [_dropped_note(a, list(olds)) for a in dropped]
+            if unanchored:
+                notes.append(_unanchored_note(unanchored, olds, reached.get(new, 0)))
             return CorrectionReport(
                 id=new,
                 reached=reached.get(new, 0),
                 seconds=time.perf_counter() - start,
-                notes=[_dropped_note(a, meta[R.DEPRECATES]) for a in dropped],
+                notes=notes,
             )
 
         return Path(flow, finish, writes=True)
@@ -450,8 +456,9 @@ class Facade(CollectionCommon[Any], Generic[C]):
             phrases: tuple[str, ...] = ()
         else:
             phrases = parse_deprecates(call.deprecates)
-        anchors, _ = anchors_kept(phrases, parse_about(call.about))
         given = None if call.replaced_by is None else parse_replaced_by(call.replaced_by)
+        phrases, _ = deprecates_kept(phrases, given or ())
+        anchors, _ = anchors_kept(phrases, parse_about(call.about))
         meta = metadata_arg(call.metadata)
         return Path(F.preview_flow(self._core, phrases, anchors, meta, body, given), _same)
 
@@ -533,6 +540,26 @@ def _dropped_note(anchor: str, deprecates: list[str]) -> str:
     """Return the report's note on an anchor dropped for being part of a deprecated string."""
     inside = ", ".join(repr(p) for p in deprecates)
     return f"The anchor {anchor!r} is part of {inside}, so it narrows nothing: it was dropped."
+
+
+def _new_value_note(phrase: str) -> str:
+    """Return the report's note on a deprecated string dropped for being a new value too."""
+    return (
+        f"{phrase!r} is also a new value (replaced_by), so it stays current: it was dropped "
+        "from deprecates."
+    )
+
+
+def _unanchored_note(anchors: Sequence[str], deprecates: Sequence[str], reached: int) -> str:
+    """Return the report's note on anchors dropped because no record names them with a string."""
+    listed = ", ".join(repr(a) for a in anchors)
+    olds = ", ".join(repr(p) for p in deprecates)
+    return (
+        f"No record names {olds} together with the anchor {listed}; {olds} is specific, so "
+        f"the anchor was dropped and the correction reaches every record that names it "
+        f"({reached}). Retract it and anchor it to a word those memories name if only some "
+        "of them are outdated."
+    )
 
 
 class _ClientAttribute:

@@ -303,12 +303,20 @@ class Unreached(InvalidCorrection):
         near_misses: each suggested string with how many records it names, most first.
         summary: the message's first part, which names the suggestions without saying how to
             override (for surfaces whose override is spelt otherwise, such as the tools).
+        anchors: the anchors (``about``) that made the correction reach nothing, where
+            without them it would reach records; empty for other near misses.
     """
 
     def __init__(
-        self, message: str, *, near_misses: list[tuple[str, int]], summary: str = ""
+        self,
+        message: str,
+        *,
+        near_misses: list[tuple[str, int]],
+        summary: str = "",
+        anchors: list[str] | None = None,
     ) -> None:
         """Create the error with the ``near_misses`` found in the store."""
         super().__init__(message)
         self.near_misses = near_misses
         self.summary = summary or message
+        self.anchors = list(anchors or [])

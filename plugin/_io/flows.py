@@ -34,6 +34,7 @@ from .._rules.assembly import (
 from .._rules.guards import (
     Allowances,
     Holders,
+    anchors_optional,
     check_correction,
     check_reach,
     check_scope,
@@ -60,7 +61,7 @@ from .._rules.validate import (
     insert_request,
 )
 from .._rules.verbs import InsertArgs
-from ..errors import InvalidCorrection, InvalidInput, UnknownRecord
+from ..errors import InvalidCorrection, InvalidInput, UnknownRecord, Unreached
 from ..models import (
     CURRENT,
     HISTORICAL,
@@ -791,14 +792,28 @@ def correct_flow(
     given: bool,
     allow: Allowances,
     max_reach: float | int | Literal["default"] | None,
-) -> Flow[tuple[str, dict[str, int]]]:
-    """Store one correction (``correct()``); return its id and what each write reached."""
+) -> Flow[tuple[str, dict[str, int], tuple[str, ...]]]:
+    """Store one correction (``correct()``).
+
+    Returns its id, what each write reached, and the anchors dropped because no record names
+    them together with its strings, which are all identifiers (:func:`anchors_optional`).
+    """
     new = yield from _unused_id(rid, given)
-    req = insert_request(
-        "add", InsertArgs([new], metadatas=[metadata], documents=[text]), max_batch=1
-    )
-    reached = yield from write_flow(core, req, allow=allow, max_reach=max_reach)
-    return new, reached
+
+    def request(meta: dict[str, Any]) -> InsertRequest:
+        return insert_request(
+            "add", InsertArgs([new], metadatas=[meta], documents=[text]), max_batch=1
+        )
+
+    try:
+        reached = yield from write_flow(core, request(metadata), allow=allow, max_reach=max_reach)
+    except Unreached as exc:
+        if not exc.anchors or not anchors_optional(metadata[R.DEPRECATES]):
+            raise
+        bare = {k: v for k, v in metadata.items() if k != R.ABOUT}
+        reached = yield from write_flow(core, request(bare), allow=allow, max_reach=max_reach)
+        return new, reached, tuple(exc.anchors)
+    return new, reached, ()
 
 
 def drain_flow() -> Flow[None]:

@@ -125,7 +125,27 @@ def _probe(info: CorrectionInfo, tag: str, **changes: object) -> CorrectionInfo:
     return info._replace(id=f"\x00{tag}", **changes)  # type: ignore[arg-type]
 
 
-def _anchor_miss(info: CorrectionInfo, count: int) -> Unreached:
+def _anchor_words(info: CorrectionInfo, records: Sequence[Record]) -> list[tuple[str, int]]:
+    """Return the words of a correction's text and anchors that ``records`` name, with counts.
+
+    The candidates of :func:`anchor_candidates` (role and subject words, not the deprecated
+    strings or new values), most named first: what a writer whose anchor reaches nothing can
+    anchor to instead ("Harbor" where it gave "Harbor API rate limit").
+    """
+    texts = [r.document or "" for r in records]
+    source = " ".join((info.document, *info.about))
+    counted = []
+    for word in anchor_candidates(source, (*info.deprecates, *info.replaced_by)):
+        matcher = Matcher([(word, 0)])
+        counted.append((word, sum(1 for t in texts if matcher.find(t))))
+    named = [c for c in counted if c[1] > 0]
+    named.sort(key=lambda c: -c[1])
+    return named[:MAX_SUGGESTIONS]
+
+
+def _anchor_miss(
+    info: CorrectionInfo, count: int, words: Sequence[tuple[str, int]] = ()
+) -> Unreached:
     """Return the refusal of an anchored correction that reaches nothing (``count`` without)."""
     terms = active()
     anchors = ", ".join(repr(a) for a in info.about)
@@ -136,14 +156,19 @@ def _anchor_miss(info: CorrectionInfo, count: int) -> Unreached:
         f"{'s' if count == 1 else ''} it. An anchor is a word the outdated memories name "
         "(the role or subject that changed), not a word of the change itself."
     )
+    if words:
+        listed = ", ".join(f"{w!r} {n}" for w, n in words)
+        summary += f" Of those {count}, these also name: {listed}."
+    example = [words[0][0]] if words else ["..."]
     return Unreached(
         summary
         + " Give an anchor those memories name, or none"
-        + f" ({terms.give('about', ['...']) or 'about'})"
+        + f" ({terms.give('about', example) or 'about'})"
         + terms.or_switch("allow_unreached", "stores it as it is")
         + ". Nothing was stored.",
         near_misses=[],
         summary=summary,
+        anchors=list(info.about),
     )
 
 
@@ -181,9 +206,9 @@ def unreached_flow(
             if info.about:
                 bare = _probe(info, "bare", about=())
                 reached_bare = (yield from reach([bare]))[bare.id]
-                count = sum(1 for r in reached_bare if not R.is_correction(r.metadata))
-                if count:
-                    raise _anchor_miss(info, count)
+                memories = [r for r in reached_bare if not R.is_correction(r.metadata)]
+                if memories:
+                    raise _anchor_miss(info, len(memories), _anchor_words(info, memories))
             continue
         if len(info.deprecates) < 2:
             continue

@@ -125,6 +125,7 @@ __all__ = [
     "assess",
     "is_function_word",
     "is_generic",
+    "is_identifier",
     "is_person_name",
     "proper_noun_in",
     "strip_edges",
@@ -228,6 +229,15 @@ def _shape(phrase: str) -> _Shape | None:
         else:
             return None
     return _Shape(tuple(words), tuple(numbers), versions)
+
+
+def is_identifier(phrase: str) -> bool:
+    """Return whether ``phrase`` is an identifier (step 1): ``org/repo``, ``#chan``, an email.
+
+    An identifier names one thing wherever it is written, so a correction of it holds for
+    every record that names it.
+    """
+    return _shape(phrase) is None
 
 
 def strip_edges(word: str) -> str:

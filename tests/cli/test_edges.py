@@ -278,14 +278,14 @@ def _refusals(seeded: str, tmp_path: Path) -> dict[str, list[str]]:
             "-r",
             "metalcraftai/ufo",
         ],
-        "anchor is the string": [
+        "string as its own anchor": [
             "correct",
             seeded,
-            moved,
+            "billing changed.",
             "-d",
-            "metalcraftai/ufo",
+            "billing",
             "-a",
-            "metalcraftai/ufo",
+            "billing",
         ],
         "function word anchor": ["correct", seeded, moved, "-d", "metalcraftai/ufo", "-a", "the"],
         "empty string": ["correct", seeded, moved, "-d", " "],

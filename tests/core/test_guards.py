@@ -16,6 +16,7 @@ import nowline
 from nowline._rules.guards import (
     Allowances,
     anchor_candidates,
+    anchors_optional,
     check_correction,
     check_reach,
     check_scope,
@@ -23,6 +24,7 @@ from nowline._rules.guards import (
     validate_correction,
 )
 from nowline._rules.records import CorrectionInfo, new_values_of
+from nowline._rules.validate import anchors_kept, deprecates_kept
 from nowline.terms import CLI_TERMS, TOOL_TERMS, using
 
 
@@ -87,7 +89,22 @@ def test_a_given_new_value_is_never_deprecated() -> None:
     with pytest.raises(nowline.NewValue) as caught:
         check_correction(wrong, Allowances(absent=True), given_new=True)
     assert caught.value.said is None
-    assert "replaced_by lists 'acme/app2'" in str(caught.value)
+    assert "'acme/app2' is given both as an old value" in str(caught.value)
+
+
+def test_a_given_new_value_beside_an_old_one_is_dropped_from_deprecates() -> None:
+    """``deprecates=["600", "1200"], replaced_by=["1200"]``: 1200 is dropped, 600 kept."""
+    assert deprecates_kept(["600", "1200"], ["1200"]) == (("600",), ("1200",))
+    assert deprecates_kept(["Node 18", "node 22"], ["Node 22"]) == (("Node 18",), ("node 22",))
+    assert deprecates_kept(["acme/app2"], ["acme/app2"]) == (("acme/app2",), ())
+    assert deprecates_kept(["a/b"], []) == (("a/b",), ())
+    kept, anchors = nowline.validate_correction(
+        "The Pro plan went from 39 to 49 dollars.",
+        ["Pro plan", "39"],
+        ["Pro plan", "39"],
+        replaced_by=["Pro plan", "49"],
+    )
+    assert (kept, anchors) == (["39"], ["Pro plan"])
 
 
 def test_old_and_new_side_by_side_refuses_the_new_one() -> None:
@@ -172,7 +189,6 @@ def test_an_anchor_the_other_text_never_names_is_another_subject() -> None:
     [
         (["Michelle"], ["the"], "function"),
         (["Michelle"], ["un"], "function"),  # French "a"; written UN it is an acronym
-        (["Michelle"], ["michelle"], "overlap"),
     ],
 )
 def test_anchors_that_narrow_nothing_are_refused(
@@ -182,6 +198,31 @@ def test_anchors_that_narrow_nothing_are_refused(
     with pytest.raises(nowline.GenericString) as caught:
         check_correction(info("Michelle handed billing to Dana.", deprecates, about))
     assert caught.value.kind == kind and caught.value.field == "about"
+
+
+def test_the_deprecated_string_itself_as_an_anchor_is_dropped() -> None:
+    """It holds wherever the string holds: dropped like an anchor inside a deprecated string."""
+    assert anchors_kept(["Michelle"], ["michelle", "billing"]) == (("billing",), ("michelle",))
+    assert anchors_kept(["acme/app"], ["acme", "mobile"]) == (("mobile",), ("acme",))
+
+
+@pytest.mark.parametrize(
+    ("deprecates", "optional"),
+    [
+        (["gitlab.com/orchard-team/pipeline"], True),
+        (["#ufo-dev", "ops@acme.example"], True),
+        (["#ufo-dev", "Michelle Rivera"], False),
+        (["Node 18"], False),
+        (["Platform Core"], False),
+        (["600"], False),
+        ([], False),
+    ],
+)
+def test_anchors_are_optional_only_beside_identifiers(
+    deprecates: list[str], optional: bool
+) -> None:
+    """An identifier names one thing; a name, a word or a number needs its anchor to hold."""
+    assert anchors_optional(deprecates) is optional
 
 
 @pytest.mark.parametrize(

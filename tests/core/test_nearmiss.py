@@ -126,8 +126,8 @@ def test_preview_tells_a_generic_string_apart(notes: nowline.Collection) -> None
     assert "w2" in found
     assert found.refusal is not None and "common word" in found.refusal
     assert notes.preview(["the"], about=["wiki.northwind.dev"]).refusal is None
-    anchor = notes.preview(["billing"], about=["billing"])
-    assert anchor.refusal is not None and "anchor 'billing'" in anchor.refusal
+    anchor = notes.preview(["billing"], about=["billing"])  # the string as its own anchor
+    assert anchor.refusal is not None and "'billing' is a common word" in anchor.refusal
 
 
 def test_preview_tells_an_absent_string_when_given_the_text(notes: nowline.Collection) -> None:

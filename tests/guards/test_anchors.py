@@ -1,8 +1,8 @@
 """Anchors narrow (DESIGN §6): any word the memories name is one; the few that narrow nothing.
 
-A function word, or the deprecated string itself, anchors nothing and is refused by name with
-nothing stored; an anchor that is part of a deprecated string is dropped with a note; any
-other word or phrase is an anchor, however frequent in a corpus.
+A function word anchors nothing and is refused by name with nothing stored; an anchor that is
+a deprecated string or part of one is dropped with a note; any other word or phrase is an
+anchor, however frequent in a corpus.
 """
 
 from __future__ import annotations
@@ -26,8 +26,6 @@ def billing(memory: nowline.Collection) -> nowline.Collection:
 
 
 BAD_ANCHORS: list[tuple[list[str], list[str], str, str]] = [
-    (["billing"], ["billing"], "billing", "is the deprecated string"),
-    (["billing"], ["BILLING"], "BILLING", "is the deprecated string"),
     (["2024"], ["the"], "the", "function word"),
     (["2024"], ["of the"], "of the", "function word"),
 ]
@@ -37,7 +35,7 @@ BAD_ANCHORS: list[tuple[list[str], list[str], str, str]] = [
 def test_an_anchor_that_anchors_nothing_is_refused(
     billing: nowline.Collection, deprecates: list[str], about: list[str], anchor: str, why: str
 ) -> None:
-    """A function-word anchor, or the deprecated string itself as one, is refused by name."""
+    """A function-word anchor is refused by name."""
     before = snapshot(billing)
     text = f"Change: {' '.join(deprecates)} is outdated."
     with pytest.raises(nowline.GenericString, match=why) as info:
@@ -52,11 +50,37 @@ def test_an_anchor_that_anchors_nothing_is_refused(
     assert snapshot(billing) == before
 
 
+@pytest.mark.parametrize("anchor", ["billing", "BILLING"])
+def test_the_deprecated_string_as_its_own_anchor_is_dropped(
+    billing: nowline.Collection, anchor: str
+) -> None:
+    """The string itself anchors nothing: dropped, so a generic one is refused as unanchored."""
+    before = snapshot(billing)
+    with pytest.raises(nowline.GenericString) as info:
+        billing.correct("billing is outdated.", deprecates=["billing"], about=[anchor])
+    assert info.value.field == "deprecates" and info.value.phrase == "billing"
+    assert snapshot(billing) == before
+
+
+def test_the_deprecated_string_among_other_anchors_is_dropped_and_they_narrow(
+    billing: nowline.Collection,
+) -> None:
+    """Kept, the string among its anchors would undo the others; dropped, they narrow."""
+    report = billing.correct(
+        "Acme's billing moved from Stripe to Adyen; billing is outdated there.",
+        deprecates=["billing"],
+        about=["billing", "Acme"],
+    )
+    assert report.reached == 1
+    assert any("'billing'" in note and "dropped" in note for note in report.notes)
+    (summary,) = billing.corrections()
+    assert summary.about == ["Acme"]
+
+
 def test_a_generic_anchor_is_refused_through_the_tool(billing: nowline.Collection) -> None:
-    """The correct tool refuses a generic anchor (the string itself, a common word), naming it."""
+    """The correct tool refuses a function-word anchor, naming it."""
     before = snapshot(billing)
     cases: list[dict[str, Any]] = [
-        {"body": "billing changed.", "deprecates": ["billing"], "about": ["billing"]},
         {"body": "2024 changed.", "deprecates": ["2024"], "about": ["the"]},
     ]
     for args in cases:
@@ -136,3 +160,52 @@ def test_validate_correction_refuses_anchors_without_a_store() -> None:
     """The store-free guard check refuses the same anchors."""
     with pytest.raises(nowline.GenericString, match="'the'"):
         nowline.validate_correction("2024 changed.", ["2024"], ["the"])
+
+
+def test_an_anchor_no_memory_names_beside_a_number_is_refused_naming_words_they_do(
+    memory: nowline.Collection,
+) -> None:
+    """The refusal counts the words of the text and anchors that the string's memories name."""
+    memory.remember("The Harbor API allows 600 requests per minute.", id="h1")
+    memory.remember("Harbor API clients back off at 600 per minute.", id="h2")
+    memory.remember("The 600 series of the catalogue is sold out.", id="cat")
+    before = snapshot(memory)
+    with pytest.raises(nowline.Unreached) as info:
+        memory.correct(
+            "The Harbor API rate limit went up from 600 to 1200 requests per minute.",
+            deprecates=["600"],
+            about=["Harbor API rate limit"],
+        )
+    assert info.value.anchors == ["Harbor API rate limit"]
+    message = " ".join(str(info.value).split())
+    assert "without the anchor 3 records name it" in message
+    assert "'Harbor' 2" in message and "about=['Harbor']" in message
+    assert snapshot(memory) == before
+    report = memory.correct(
+        "The Harbor API rate limit went up from 600 to 1200 requests per minute.",
+        deprecates=["600"],
+        about=["Harbor"],
+    )
+    assert report.reached == 2
+
+
+def test_an_anchor_no_memory_names_beside_an_identifier_is_dropped_with_a_note(
+    memory: nowline.Collection,
+) -> None:
+    """An identifier names one thing: the anchor is dropped, and the report says so."""
+    memory.remember("Pipelines live in gitlab.com/orchard-team/pipeline.", id="p1")
+    memory.remember("Clone gitlab.com/orchard-team/pipeline for CI work.", id="p2")
+    report = memory.correct(
+        "gitlab.com/orchard-team/pipeline moved to gitlab.com/orchard/pipeline.",
+        deprecates=["gitlab.com/orchard-team/pipeline"],
+        about=["role or subject that changed"],
+    )
+    assert report.reached == 2
+    (note,) = report.notes
+    assert "'role or subject that changed'" in note and "dropped" in note
+    (summary,) = memory.corrections()
+    assert summary.about == []
+    assert {h.id: h.role for h in memory.hits(["p1", "p2"])} == {
+        "p1": "historical",
+        "p2": "historical",
+    }

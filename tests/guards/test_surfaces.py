@@ -189,15 +189,39 @@ def test_the_own_new_value_is_refused_naming_the_old(
     assert "metalcraftai/ufo" in message
 
 
-def test_a_given_new_value_is_refused(ufo: nowline.Collection, surface: str, write: Write) -> None:
-    """``replaced_by`` names the new value: deprecating it too is refused."""
-    before = snapshot(ufo)
+def test_a_given_new_value_beside_the_old_is_dropped(
+    ufo: nowline.Collection, surface: str, write: Write
+) -> None:
+    """``replaced_by`` names the new value: listed in ``deprecates`` too, it is dropped there.
+
+    The writer's most common mistake (a small model's, in a third of its calls): the new value
+    stays current, the old one is corrected.
+    """
     outcome = write(
         text="Work on UFO core in ufo-ai/ufo, not metalcraftai/ufo.",
         deprecates=["metalcraftai/ufo", "ufo-ai/ufo"],
         replaced_by=["ufo-ai/ufo"],
     )
-    assert "'ufo-ai/ufo' is the new value" in _refused(outcome, surface, before, ufo)
+    assert outcome.stored, outcome.message
+    (stored,) = ufo.corrections()
+    assert stored.deprecates == ["metalcraftai/ufo"]
+    assert {h.id: h.role for h in ufo.hits(["old", "new"])} == {
+        "old": "historical",
+        "new": "current",
+    }
+    assert ufo.check("git clone https://github.com/ufo-ai/ufo.git") == []
+
+
+def test_a_string_given_as_old_and_new_alone_is_refused(
+    ufo: nowline.Collection, surface: str, write: Write
+) -> None:
+    """Every deprecated string is also given as new: nothing tells which is old, so refused."""
+    before = snapshot(ufo)
+    outcome = write(
+        text="ufo-ai/ufo is the repository.", deprecates=["ufo-ai/ufo"], replaced_by=["ufo-ai/ufo"]
+    )
+    message = _refused(outcome, surface, before, ufo)
+    assert "'ufo-ai/ufo' is given both as an old value" in message
 
 
 def test_a_value_held_as_current_is_refused_and_a_chain_step_is_not(
@@ -261,15 +285,30 @@ def test_one_string_of_several_that_reaches_nothing_is_named(
     assert "'#ufo-devs'" in message and "#ufo-dev" in message
 
 
-def test_an_anchor_the_memories_do_not_name_is_refused(
+def test_an_anchor_the_memories_do_not_name_beside_a_person_is_refused(
     ufo: nowline.Collection, surface: str, write: Write
 ) -> None:
-    """``about`` a word the stale memory does not name would make the reach zero."""
+    """``about`` a word the person's memories do not name would make the reach zero."""
     before = snapshot(ufo)
+    outcome = write(
+        text="The billing owner changed from Michelle Rivera to Dana Wu.",
+        deprecates=["Michelle Rivera"],
+        about=["Slack"],
+    )
+    assert "'Slack'" in _refused(outcome, surface, before, ufo)
+
+
+def test_an_anchor_the_memories_do_not_name_beside_an_identifier_is_dropped(
+    ufo: nowline.Collection, surface: str, write: Write
+) -> None:
+    """An identifier changed wherever it is written: an anchor that reaches nothing is dropped."""
     outcome = write(
         text="#ufo-dev was renamed to #ufo-core.", deprecates=["#ufo-dev"], about=["Slack"]
     )
-    assert "'Slack'" in _refused(outcome, surface, before, ufo)
+    assert outcome.stored, outcome.message
+    (stored,) = ufo.corrections()
+    assert stored.about == []
+    assert ufo.hits(["chan"])[0].role == "historical"
 
 
 def test_a_change_back_revives_the_old_value(

@@ -126,8 +126,8 @@ def test_smoke_writer_retries_once_with_the_tools_error(smoke: dict[str, Any]) -
     """A refused call gets the tool's error back once; the retry is scored and summarised."""
     rows = smoke["tasks"]["writer"]["runs"]["greedy"]
     repo = next(r for r in rows if r["case"] == "t28 new value stored, repository")
-    assert repo["outcome"] == "refused: about is the deprecated string"
-    assert "narrows nothing" in repo["error"]
+    assert repo["outcome"] == "refused: new value in deprecates"
+    assert "is the new value" in repo["error"]
     assert repo["retry"]["outcome"] == "right" and repo["retry"]["marked"] == ["a", "b"]
     summary = smoke["tasks"]["writer"]["summary"]["greedy"]
     first, final = summary["first call"], summary["after one retry"]
