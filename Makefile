@@ -59,7 +59,7 @@ bench-smoke: setup
 # nowline.wrap(): tests/chromadb_suite/README.md. Deliberate differences and failures of this
 # environment are listed, with reasons, in tests/chromadb_suite/DIFFERENCES.md.
 chromadb-suite: setup
-	$(PY) tests/chromadb_suite/run.py --mode wrap -q --summary
+	$(PY) tests/chromadb_suite/run.py --mode wrap -q --summary -n 2
 
 # The same selection on bare chromadb: what fails in this environment regardless of nowline.
 chromadb-suite-baseline: setup
@@ -107,7 +107,14 @@ $(CREWAI_STAMP): pyproject.toml constraints.txt tests/frameworks/crewai/requirem
 crewai-suite: $(CREWAI_STAMP)
 	$(CREWAI_PY) -m pytest -q -p no:cacheprovider tests/frameworks/crewai
 
-test: lint typecheck docs bench-smoke chromadb-suite langchain-chroma-suite crewai-suite pytest
+# The static checks and the small suites run side by side (each is mostly one process on one
+# core; output is printed a target at a time), then chromadb's suite and the project's own, each
+# over both cores.
+test: setup
+	$(MAKE) -j2 --output-sync=target lint typecheck docs bench-smoke langchain-chroma-suite \
+		crewai-suite
+	$(MAKE) chromadb-suite
+	$(MAKE) pytest
 
 demo: setup
 	$(PY) examples/ufo_repo_move.py

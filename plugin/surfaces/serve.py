@@ -34,6 +34,9 @@ from __future__ import annotations
 
 import hmac
 import logging
+import os
+import shlex
+import stat
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -177,14 +180,24 @@ def read_tokens(path: str | Path) -> list[Token]:
     ``token`` and ``source`` are required (a token at least :data:`MIN_TOKEN_LENGTH`
     characters), ``scope`` is optional and keeps its JSON type (``42`` or ``"team-a"``).
 
+    The file holds secrets, so, as ssh does with a private key, it is refused where other
+    users may read or write it (on systems with POSIX permissions): ``chmod 600`` it.
+
     Raises:
-        InvalidInput: the file cannot be read or an entry is unusable (named by its
-            position); nothing is served.
+        InvalidInput: the file cannot be read, others may read or change it, or an entry is
+            unusable (named by its position); nothing is served.
     """
     try:
+        mode = os.stat(path).st_mode
         raw = Path(path).read_bytes()
     except OSError as exc:
         raise InvalidInput(f"{path}: cannot read the tokens file ({exc.strerror}).") from None
+    if os.name == "posix" and mode & (stat.S_IRWXG | stat.S_IRWXO):
+        raise InvalidInput(
+            f"{path}: the tokens file holds secrets, and users other than its owner may read "
+            f"or change it (mode {stat.S_IMODE(mode):o}). Make it private: chmod 600 "
+            f"{shlex.quote(str(path))}"
+        )
     try:
         entries = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
@@ -416,16 +429,38 @@ def _answering(
                 response = await handler(request)
         except _Refusal as refusal:
             response = _error(refusal.status, refusal.message, refusal.headers)
-        logger.info(
-            "%s %s -> %d (delivery %r)",
-            request.method,
-            request.url.path,
-            response.status_code,
-            request.headers.get(gh.DELIVERY_HEADER, "-")[:64],
-        )
+        _log(request, response.status_code)
         return response
 
     return endpoint
+
+
+def _log(request: Request, status: int) -> None:
+    """Log one request once: its method, path and status, and the delivery id it names.
+
+    What the sender chose (the path, the delivery id) is logged quoted and cut short, so that
+    a hostile request cannot write lines of its own into the log.
+    """
+    logger.info(
+        "%s %r -> %d (delivery %r) from %s",
+        request.method[:16],
+        request.url.path[:200],
+        status,
+        request.headers.get(gh.DELIVERY_HEADER, "-")[:64],
+        request.client.host if request.client else "-",
+    )
+
+
+async def _unrouted(request: Request, exc: Exception) -> Response:
+    """Answer a request for no endpoint (404), or with a method it does not take (405); log it."""
+    status = getattr(exc, "status_code", 404)
+    message = (
+        "Not found: the endpoints are POST /github, POST /corrections and GET /health."
+        if status == 404
+        else f"{request.method[:16]} is not allowed here."
+    )
+    _log(request, status)
+    return _error(status, message)
 
 
 def create_app(
@@ -486,7 +521,7 @@ def create_app(
         Route("/github", _answering(receiver.github), methods=["POST"]),
         Route("/corrections", _answering(receiver.corrections), methods=["POST"]),
     ]
-    return Starlette(routes=routes)
+    return Starlette(routes=routes, exception_handlers={404: _unrouted, 405: _unrouted})
 
 
 def run(app: Starlette, *, host: str = "127.0.0.1", port: int = 8080) -> None:

@@ -124,7 +124,6 @@ STEPS = 10
 
 def test_random_programs_agree_with_the_reference(server: ChromaServer, tmp_path: Path) -> None:
     """Random programs with injected faults keep every process equal to the reference."""
-    started = time.monotonic()
     for seed, profile in SEEDS:
         program = checker.generate(seed, STEPS, profile=profile)
         run = checker.run_program(server, tmp_path / str(seed), program)
@@ -132,7 +131,6 @@ def test_random_programs_agree_with_the_reference(server: ChromaServer, tmp_path
             "\n".join(map(str, run.failures))
             + f"\nreplay with checker.replay(server, work, {program.to_json()!r})"
         )
-    assert time.monotonic() - started < 300
 
 
 @pytest.mark.skipif(

@@ -75,6 +75,7 @@ def receiver(store: str, log: Path) -> Iterator[httpx.Client]:
     port = free_port()
     tokens = log.parent / "tokens.json"
     tokens.write_text(json.dumps([{"token": ANNOUNCEMENTS_TOKEN, "source": "it-announcements"}]))
+    tokens.chmod(0o600)
     env = {
         **os.environ,
         "NOWLINE_GITHUB_SECRET": SECRET,

@@ -29,7 +29,7 @@ SERVE = [
 
 
 def test_each_request_is_logged_once(tmp_path: Path) -> None:
-    """Three requests, three lines: nowline's own, and no second line from uvicorn's access log."""
+    """One line per request, nowline's own (none from uvicorn's access log), 404s too."""
     store = str(tmp_path / "store")
     # plain chromadb takes no nowline writer lock, so the served process can write
     chromadb.PersistentClient(path=store).create_collection(
@@ -52,7 +52,7 @@ def test_each_request_is_logged_once(tmp_path: Path) -> None:
             while True:
                 assert proc.poll() is None, log.read_text()
                 try:
-                    http.post("/nowhere")  # answered 404 or 405 by the router, not logged
+                    http.post("/nowhere")  # answered 404 by the router, and logged
                     break
                 except httpx.TransportError:
                     assert time.monotonic() < deadline, log.read_text()
@@ -67,14 +67,22 @@ def test_each_request_is_logged_once(tmp_path: Path) -> None:
             )
             body = {"body": "acme/app moved to acme/app2.", "deprecates": ["acme/app"]}
             assert post_correction(http, body).status_code == 201
+            # a path that would write a line of its own into the log, and a wrong method
+            hostile = http.get("/x%0APOST /github -> 201 (delivery 'forged')")
+            assert hostile.status_code == 404 and "endpoints" in hostile.json()["error"]
+            assert http.get("/github").status_code == 405
     finally:
         proc.terminate()
         proc.wait(timeout=30)
-    lines = [
-        line for line in log.read_text().splitlines() if "/github" in line or "/corrections" in line
-    ]
-    assert lines == [
-        "POST /github -> 201 (delivery 'd-1')",
-        "POST /github -> 200 (delivery 'd-2')",
-        "POST /corrections -> 201 (delivery '-')",
+    lines = [line for line in log.read_text().splitlines() if " -> " in line]
+    assert lines[0] == "POST '/nowhere' -> 404 (delivery '-') from 127.0.0.1", log.read_text()
+    assert lines[-5:-2] == [
+        "POST '/github' -> 201 (delivery 'd-1') from 127.0.0.1",
+        "POST '/github' -> 200 (delivery 'd-2') from 127.0.0.1",
+        "POST '/corrections' -> 201 (delivery '-') from 127.0.0.1",
     ], log.read_text()
+    # the hostile path is one quoted line (the newline is gone or escaped), answered 404
+    assert lines[-2].startswith('GET "/x') and "forged" in lines[-2], log.read_text()
+    assert lines[-2].endswith("-> 404 (delivery '-') from 127.0.0.1")
+    assert lines[-1] == "GET '/github' -> 405 (delivery '-') from 127.0.0.1"
+    assert not any("forged" in line and not line.startswith("GET ") for line in lines)

@@ -205,6 +205,7 @@ def test_a_tokens_file_names_each_tokens_source_and_scope(tmp_path: Path) -> Non
             ]
         )
     )
+    path.chmod(0o600)
     assert read_tokens(path) == [
         Token(STATUS_TOKEN, "statuspage"),
         Token("team-42-token-0123456789", "ci", 42),
@@ -231,8 +232,23 @@ def test_a_bad_tokens_file_is_refused_before_anything_is_served(
     """Each unusable entry is refused by its position, with what to change."""
     path = tmp_path / "tokens.json"
     path.write_text(json.dumps(entries))
+    path.chmod(0o600)
     with pytest.raises(nowline.InvalidInput, match=message):
         read_tokens(path)
+
+
+@pytest.mark.parametrize("mode", [0o644, 0o640, 0o604, 0o620])
+def test_a_tokens_file_others_may_read_or_change_is_refused(tmp_path: Path, mode: int) -> None:
+    """The file holds secrets: readable or writable by others, it is refused, naming chmod."""
+    path = tmp_path / "my tokens.json"
+    path.write_text(json.dumps([{"token": STATUS_TOKEN, "source": "statuspage"}]))
+    path.chmod(mode)
+    with pytest.raises(nowline.InvalidInput) as info:
+        read_tokens(path)
+    assert f"mode {mode:o}" in str(info.value)
+    assert f"chmod 600 '{path}'" in str(info.value)
+    path.chmod(0o600)
+    assert read_tokens(path) == [Token(STATUS_TOKEN, "statuspage")]
 
 
 def test_a_token_given_twice_or_scoped_on_an_unscoped_store_is_refused(
