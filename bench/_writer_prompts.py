@@ -209,9 +209,45 @@ SCHEMA_SHORT = {
 }
 
 
-def _tools(schema: dict[str, Any] | None) -> list[dict[str, Any]]:
-    """Return the library's tools with the ``correct`` tool's texts and field order replaced."""
+# the library's prompt with the change instruction first and firmer: the small model answered
+# 5 of 30 fresh changes with recall, remember or retract instead of correct
+_CHANGE_LINE = (
+    "- When the user says something changed (moved, renamed, replaced, a new owner or value), "
+    "call correct, not remember or recall:\n"
+)
+_CHANGE_FIRST = (
+    "- When the user tells you that something changed (it moved, was renamed, replaced, "
+    "handed over or switched off, or has a new address, owner or value), your first call is "
+    "correct, at once: do not recall, remember or retract first.\n"
+    "- Fill correct's fields so:\n"
+)
+PROMPT_FIRST = SYSTEM_PROMPT.replace(_CHANGE_LINE, _CHANGE_FIRST)
+assert PROMPT_FIRST != SYSTEM_PROMPT
+
+_RECALL_NOT_STORE = (
+    " Not for a change the user tells you (something moved, was renamed or has a new value): "
+    "store that with correct."
+)
+
+
+def _tools(
+    schema: dict[str, Any] | None,
+    *,
+    append: dict[str, str] | None = None,
+    first: str | None = None,
+) -> list[dict[str, Any]]:
+    """Return the library's tools with the ``correct`` tool's texts and field order replaced.
+
+    ``append`` adds a sentence to other tools' descriptions (by name); ``first`` offers that
+    tool first.
+    """
     tools = openai_tools()
+    for tool in tools:
+        fn = tool["function"]
+        if append and fn["name"] in append:
+            fn["description"] = fn["description"] + append[fn["name"]]
+    if first is not None:
+        tools.sort(key=lambda t: t["function"]["name"] != first)
     if schema is None:
         return tools
     for tool in tools:
@@ -233,6 +269,11 @@ VARIANTS: dict[str, Callable[[], tuple[str, list[dict[str, Any]]]]] = {
     "short": lambda: (PROMPT_SHORT, _tools(SCHEMA_BEFORE)),
     "before+schema": lambda: (PROMPT_BEFORE, _tools(SCHEMA_SHORT)),
     "short+schema": lambda: (PROMPT_SHORT, _tools(SCHEMA_SHORT)),
+    "first": lambda: (PROMPT_FIRST, _tools(None, append={"recall": _RECALL_NOT_STORE})),
+    "first+order": lambda: (
+        PROMPT_FIRST,
+        _tools(None, append={"recall": _RECALL_NOT_STORE}, first="correct"),
+    ),
 }
 """Each variant's system-prompt section and tools (OpenAI's format)."""
 

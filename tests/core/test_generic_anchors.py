@@ -111,3 +111,42 @@ def test_malformed_anchors_are_refused(people: nowline.Collection) -> None:
         with pytest.raises(nowline.InvalidCorrection):
             people.correct(CEO, deprecates=["Michelle"], about=about)  # type: ignore[arg-type]
     assert snapshot(people) == before
+
+
+def test_the_writers_common_mistakes_are_repaired_on_every_layer(
+    memory: nowline.Collection,
+) -> None:
+    """The new value beside the old, the string as its own anchor, an anchor no memory names.
+
+    Each is repaired with a note (on the sync and async layers, local and on a server), and
+    what is stored reaches exactly the stale memories.
+    """
+    memory.remember("Pipelines live in gitlab.com/orchard-team/pipeline.", id="p1")
+    memory.remember("Clone gitlab.com/orchard-team/pipeline for CI work.", id="p2")
+    memory.remember("The new home is gitlab.com/orchard/pipeline.", id="new")
+    memory.remember("The Pro plan costs 39 dollars.", id="price")
+    memory.remember("Table 39 is by the window.", id="table")
+    report = memory.correct(
+        "gitlab.com/orchard-team/pipeline moved to gitlab.com/orchard/pipeline.",
+        deprecates=["gitlab.com/orchard-team/pipeline", "gitlab.com/orchard/pipeline"],
+        replaced_by=["gitlab.com/orchard/pipeline"],
+        about=["team"],
+    )
+    assert report.reached == 2 and len(report.notes) == 2
+    price = memory.correct(
+        "The Pro plan went from 39 to 49 dollars.",
+        deprecates=["39", "49"],
+        replaced_by=["49"],
+        about=["Pro plan", "39"],
+    )
+    assert price.reached == 1 and len(price.notes) == 2
+    roles = {h.id: h.role for h in memory.hits(["p1", "p2", "new", "price", "table"])}
+    assert roles == {
+        "p1": "historical",
+        "p2": "historical",
+        "new": "current",
+        "price": "historical",
+        "table": "current",
+    }
+    stored = {tuple(c.deprecates): c.about for c in memory.corrections()}
+    assert stored == {("gitlab.com/orchard-team/pipeline",): [], ("39",): ["Pro plan"]}
