@@ -527,13 +527,14 @@ def check_correction(
         absent = [p for p in info.deprecates if p not in present]
         if absent:
             text = terms.say("text") or "text"
+            example = f"{info.document.rstrip().rstrip('.')} (it was {absent[0]})."
             raise AbsentString(
                 f"The correction's {text} does not mention {terms.listed(absent)}. The reader "
                 "of its line "
                 f"must see what changed: name the outdated string in the {text} as the "
-                "memories write it (it is usually a typo otherwise)"
-                + terms.or_switch("allow_absent", "accepts it as it is")
-                + ".",
+                f"memories write it (e.g. {example!r}), or leave it out of "
+                f"{terms.name_of('deprecates')} if it is no old value (it is usually a typo "
+                "otherwise)" + terms.or_switch("allow_absent", "accepts it as it is") + ".",
                 absent=absent,
             )
     if holders is not None:
