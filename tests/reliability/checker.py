@@ -74,7 +74,7 @@ __all__ = [
     "run_program",
 ]
 
-REFRESH = 0.5
+REFRESH = 0.25
 """The ``refresh_seconds`` every worker is opened with."""
 
 BOUND = REFRESH * 2 + 0.5
