@@ -361,7 +361,7 @@ class Facade(CollectionCommon[Any], Generic[C]):
 
     def _correct_path(
         self, call: V.CorrectArgs
-    ) -> Path[tuple[str, dict[str, int], tuple[str, ...]], CorrectionReport]:
+    ) -> Path[tuple[str, dict[str, int], F.Repaired], CorrectionReport]:
         """Prepare correct(); the report counts what the correction reached."""
         start = time.perf_counter()
         body = text_arg(call.text)
@@ -392,12 +392,14 @@ class Facade(CollectionCommon[Any], Generic[C]):
             max_reach=call.max_reach,
         )
 
-        def finish(result: tuple[str, dict[str, int], tuple[str, ...]]) -> CorrectionReport:
-            new, reached, unanchored = result
+        def finish(result: tuple[str, dict[str, int], F.Repaired]) -> CorrectionReport:
+            new, reached, repaired = result
             notes = [_new_value_note(p) for p in dropped_old]
             notes += [_dropped_note(a, list(olds)) for a in dropped]
-            if unanchored:
-                notes.append(_unanchored_note(unanchored, olds, reached.get(new, 0)))
+            if repaired.anchors:
+                notes.append(_unanchored_note(repaired.anchors, olds, reached.get(new, 0)))
+            if repaired.absent:
+                notes.append(_absent_note(repaired.absent))
             return CorrectionReport(
                 id=new,
                 reached=reached.get(new, 0),
@@ -547,6 +549,16 @@ def _new_value_note(phrase: str) -> str:
     return (
         f"{phrase!r} is also a new value (replaced_by), so it stays current: it was dropped "
         "from deprecates."
+    )
+
+
+def _absent_note(strings: Sequence[str]) -> str:
+    """Return the report's note on deprecated strings the text does not name, accepted."""
+    listed = ", ".join(repr(p) for p in strings)
+    return (
+        f"The text does not name {listed}, but memories do, so it was accepted as an old "
+        "value: the line is shown beneath them. Name the old value in the text to make the "
+        "line say what changed."
     )
 
 

@@ -34,6 +34,7 @@ from .._rules.assembly import (
 from .._rules.guards import (
     Allowances,
     Holders,
+    absent_forgiven,
     anchors_optional,
     check_correction,
     check_reach,
@@ -61,7 +62,7 @@ from .._rules.validate import (
     insert_request,
 )
 from .._rules.verbs import InsertArgs
-from ..errors import InvalidCorrection, InvalidInput, UnknownRecord, Unreached
+from ..errors import AbsentString, InvalidCorrection, InvalidInput, UnknownRecord, Unreached
 from ..models import (
     CURRENT,
     HISTORICAL,
@@ -95,6 +96,7 @@ from .reads import PAGE, read_all, read_by_ids, read_range, records_of
 __all__ = [
     "Changes",
     "Core",
+    "Repaired",
     "changes_flow",
     "check_flow",
     "correct_flow",
@@ -783,6 +785,21 @@ def remember_flow(
     return new
 
 
+@dataclass(frozen=True)
+class Repaired:
+    """What ``correct()`` repaired instead of refusing (:func:`correct_flow`).
+
+    Attributes:
+        anchors: anchors dropped: no record names them with the correction's strings, which
+            are all identifiers (:func:`~nowline._rules.guards.anchors_optional`).
+        absent: deprecated strings its text does not name, accepted because the store names
+            each of them as written (:func:`~nowline._rules.guards.absent_forgiven`).
+    """
+
+    anchors: tuple[str, ...] = ()
+    absent: tuple[str, ...] = ()
+
+
 def correct_flow(
     core: Core,
     text: str,
@@ -792,28 +809,62 @@ def correct_flow(
     given: bool,
     allow: Allowances,
     max_reach: float | int | Literal["default"] | None,
-) -> Flow[tuple[str, dict[str, int], tuple[str, ...]]]:
+) -> Flow[tuple[str, dict[str, int], Repaired]]:
     """Store one correction (``correct()``).
 
-    Returns its id, what each write reached, and the anchors dropped because no record names
-    them together with its strings, which are all identifiers (:func:`anchors_optional`).
+    Returns its id, what each write reached, and what was repaired instead of refused: the
+    anchors dropped and the absent strings accepted (:class:`Repaired`). Each repair is tried
+    once, after the refusal it answers; any other refusal stands.
     """
     new = yield from _unused_id(rid, given)
-
-    def request(meta: dict[str, Any]) -> InsertRequest:
-        return insert_request(
-            "add", InsertArgs([new], metadatas=[meta], documents=[text]), max_batch=1
+    repaired = Repaired()
+    while True:
+        req = insert_request(
+            "add", InsertArgs([new], metadatas=[metadata], documents=[text]), max_batch=1
         )
+        try:
+            reached = yield from write_flow(core, req, allow=allow, max_reach=max_reach)
+        except Unreached as exc:
+            if repaired.anchors or not exc.anchors:
+                raise
+            if not anchors_optional(metadata[R.DEPRECATES]):
+                raise
+            metadata = {k: v for k, v in metadata.items() if k != R.ABOUT}
+            repaired = replace(repaired, anchors=tuple(exc.anchors))
+            continue
+        except AbsentString as exc:
+            if allow.absent:
+                raise
+            counts = yield from _memories_naming(core, text, metadata, exc.absent)
+            if not absent_forgiven(counts):
+                raise
+            allow = replace(allow, absent=True)
+            repaired = replace(repaired, absent=tuple(exc.absent))
+            continue
+        return new, reached, repaired
 
-    try:
-        reached = yield from write_flow(core, request(metadata), allow=allow, max_reach=max_reach)
-    except Unreached as exc:
-        if not exc.anchors or not anchors_optional(metadata[R.DEPRECATES]):
-            raise
-        bare = {k: v for k, v in metadata.items() if k != R.ABOUT}
-        reached = yield from write_flow(core, request(bare), allow=allow, max_reach=max_reach)
-        return new, reached, tuple(exc.anchors)
-    return new, reached, ()
+
+def _memories_naming(
+    core: Core, text: str, metadata: Mapping[str, Any], strings: Sequence[str]
+) -> Flow[dict[str, int]]:
+    """Return how many memories each string reaches, as a correction of ``metadata`` would.
+
+    Beside identifiers the anchors are left out, as ``correct()`` would drop them where they
+    make the reach zero.
+    """
+    if anchors_optional(metadata[R.DEPRECATES]):
+        metadata = {k: v for k, v in metadata.items() if k != R.ABOUT}
+    probes = []
+    for i, phrase in enumerate(strings):
+        record = Record(f"\x00absent{i}", text, {**metadata, R.DEPRECATES: [phrase]})
+        info = correction_info(record, core.legacy_key)
+        if info is not None:
+            probes.append(info)
+    found = yield from _reach(core, probes, exclude=())
+    return {
+        p.deprecates[0]: sum(1 for r in found[p.id] if not R.is_correction(r.metadata))
+        for p in probes
+    }
 
 
 def drain_flow() -> Flow[None]:

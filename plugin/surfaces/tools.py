@@ -32,7 +32,14 @@ from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    model_validator,
+)
 
 from ..aio import AsyncCollection
 from ..collection import Collection
@@ -101,9 +108,26 @@ _REPLACED_BY_HELP = "The new values: what is true now."
 
 
 class _Input(BaseModel):
-    """Tool inputs: unknown fields are errors, so a misspelt argument never vanishes."""
+    """Tool inputs: unknown fields are errors, so a misspelt argument never vanishes.
+
+    A text field whose value is its own description (a small model copies the schema into
+    the call: 2 of 34 ``correct`` calls on the writer benchmark's dev cases) is refused: stored,
+    that description would be shown beneath memories as if it were the change.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @model_validator(mode="after")
+    def _not_the_schema(self) -> _Input:
+        for name, spec in type(self).model_fields.items():
+            value = getattr(self, name)
+            described = spec.description
+            if isinstance(value, str) and described and value.strip() == described.strip():
+                raise ValueError(
+                    f"{name} is this field's description, copied from the schema, not a value: "
+                    f"write the {name} itself"
+                )
+        return self
 
 
 class RememberInput(_Input):

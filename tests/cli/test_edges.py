@@ -252,7 +252,7 @@ def _refusals(seeded: str, tmp_path: Path) -> dict[str, list[str]]:
     return {
         "no store": ["stats", str(tmp_path / "nope")],
         "no store, writing": ["remember", str(tmp_path / "nope"), "x"],
-        "absent": ["correct", seeded, "We moved.", "-d", "metalcraftai/ufo"],
+        "absent": ["correct", seeded, "We moved.", "-d", "metalcraftai/ufo-old"],
         "generic": ["correct", seeded, "The price changed from 10 to 12.", "-d", "10"],
         "person": [
             "correct",

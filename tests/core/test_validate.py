@@ -55,15 +55,24 @@ def test_bad_deprecates_rejected_and_nothing_written(
 
 
 def test_absent_string_rejected_unless_allowed(seeded: nowline.Collection) -> None:
-    """A deprecated string missing from the correction's own text is refused by default."""
+    """A deprecated string missing from the text, that no memory names, is refused by default."""
     before = snapshot(seeded)
-    with pytest.raises(nowline.InvalidCorrection, match="allow_absent=True"):
-        seeded.correct("Use the new repository.", deprecates=["metalcraftai/ufo"])
+    with pytest.raises(nowline.AbsentString, match="allow_absent=True"):
+        seeded.correct("Use the new repository.", deprecates=["metalcraftai/ufo-old"])
     assert snapshot(seeded) == before
     report = seeded.correct(
-        "Use the new repository.", deprecates=["metalcraftai/ufo"], allow_absent=True, id="c2"
+        "Use the new repository.", deprecates=["metalcraftai/ufo-old"], allow_absent=True, id="c2"
     )
+    assert report.reached == 0
+
+
+def test_absent_string_the_store_names_is_accepted_with_a_note(
+    seeded: nowline.Collection,
+) -> None:
+    """No typo: the store names it as written, and the line shows beneath memories naming it."""
+    report = seeded.correct("Use the new repository ufo-ai/ufo.", deprecates=["metalcraftai/ufo"])
     assert report.reached >= 1
+    assert any("does not name 'metalcraftai/ufo'" in note for note in report.notes)
 
 
 def test_too_broad_correction_refused_with_count(memory: nowline.Collection) -> None:

@@ -42,7 +42,7 @@ SCRIPT: list[tuple[str, dict[str, Any]]] = [
     ("remember", {"body": "Subscribed to #ufo-dev, the Slack channel for UFO core."}),
     ("remember", {"body": "metalcraftai/ufo-hosted deploys every Friday."}),
     ("correct", {"body": UFO, "deprecates": ["metalcraftai/ufo"]}),
-    ("correct", {"body": "The channel moved.", "deprecates": ["#ufo-dev"]}),
+    ("correct", {"body": "The channel moved.", "deprecates": ["#ufo-devs"]}),
     ("correct", {"body": "Michelle left; ask Dana.", "deprecates": ["Michelle"]}),
     ("correct", {"body": "x", "deprecates": []}),
     ("recall", {"query": "ufo PR review", "k": 3}),

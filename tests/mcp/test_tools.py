@@ -80,8 +80,8 @@ def test_mistakes_come_back_as_error_results(memory: nowline.Collection) -> None
     before = snapshot(memory)
     cases = {
         ("correct", "absent"): (
-            {"body": "Use the new repo.", "deprecates": ["metalcraftai/ufo"]},
-            'body does not mention ["metalcraftai/ufo"]',
+            {"body": "Use the new repo.", "deprecates": ["metalcraftai/ufo-old"]},
+            'body does not mention ["metalcraftai/ufo-old"]',
         ),
         ("correct", "empty"): (
             {"body": "Moved.", "deprecates": []},
@@ -237,3 +237,19 @@ def test_a_binding_is_typed_as_the_store_holds_it(scoped: nowline.Collection) ->
     )
     with pytest.raises(nowline.InvalidInput, match="one scope written two ways"):
         run_tool(scoped, "recall", {"query": "deploy"}, metadata={"user_id": 42})
+
+
+def test_a_field_that_is_its_own_description_is_refused(memory: nowline.Collection) -> None:
+    """A model that copies the schema's description into ``body`` stores nothing."""
+    from nowline.surfaces.tools import TOOLS
+
+    memory.remember("Mail billing@oldco.example for invoices.", id="mail")
+    before = snapshot(memory)
+    spec = next(t for t in TOOLS if t.name == "correct")
+    described = spec.input_model.model_fields["body"].description
+    assert described
+    result = run_tool(
+        memory, "correct", {"body": described, "deprecates": ["billing@oldco.example"]}
+    )
+    assert result.is_error and "body is this field's description" in result.text
+    assert snapshot(memory) == before
