@@ -1473,7 +1473,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "threads": args.threads,
             "writer_variant": args.writer_variant,
             "writer_cases": args.writer_cases,
-            "sqa_file": str(sqa_file),
+            "sqa_file": C.portable(sqa_file),
             "git": _git_head(),
         },
         "tasks": {},

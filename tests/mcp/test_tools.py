@@ -253,3 +253,27 @@ def test_a_field_that_is_its_own_description_is_refused(memory: nowline.Collecti
     )
     assert result.is_error and "body is this field's description" in result.text
     assert snapshot(memory) == before
+
+
+def test_a_copied_body_is_written_from_the_old_and_new_values(
+    memory: nowline.Collection,
+) -> None:
+    """Where the call gives both values, the copied description becomes "Changed from A to B."."""
+    from nowline.surfaces.tools import TOOLS
+
+    memory.remember("Clone riverstone/willow for the app.", id="old")
+    spec = next(t for t in TOOLS if t.name == "correct")
+    described = spec.input_model.model_fields["body"].description
+    result = run_tool(
+        memory,
+        "correct",
+        {
+            "body": described,
+            "deprecates": ["riverstone/willow"],
+            "replaced_by": ["riverstone-inc/willow"],
+        },
+    )
+    assert not result.is_error, result.text
+    (stored,) = memory.corrections()
+    assert stored.document == "Changed from riverstone/willow to riverstone-inc/willow."
+    assert memory.hits(["old"])[0].role == "historical"
