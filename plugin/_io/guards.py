@@ -125,22 +125,31 @@ def _probe(info: CorrectionInfo, tag: str, **changes: object) -> CorrectionInfo:
     return info._replace(id=f"\x00{tag}", **changes)  # type: ignore[arg-type]
 
 
-def _anchor_words(info: CorrectionInfo, records: Sequence[Record]) -> list[tuple[str, int]]:
-    """Return the words of a correction's text and anchors that ``records`` name, with counts.
+def _counted_anchors(
+    info: CorrectionInfo, source: str, records: Sequence[Record]
+) -> list[tuple[str, int]]:
+    """Return the anchor candidates of ``source``, each with how many ``records`` name it.
 
     The candidates of :func:`anchor_candidates` (role and subject words, not the deprecated
-    strings or new values), most named first: what a writer whose anchor reaches nothing can
-    anchor to instead ("Harbor" where it gave "Harbor API rate limit").
+    strings or new values), most named first, at most :data:`MAX_SUGGESTIONS`.
     """
     texts = [r.document or "" for r in records]
-    source = " ".join((info.document, *info.about))
     counted = []
     for word in anchor_candidates(source, (*info.deprecates, *info.replaced_by)):
         matcher = Matcher([(word, 0)])
         counted.append((word, sum(1 for t in texts if matcher.find(t))))
-    named = [c for c in counted if c[1] > 0]
-    named.sort(key=lambda c: -c[1])
-    return named[:MAX_SUGGESTIONS]
+    counted.sort(key=lambda c: -c[1])
+    return counted[:MAX_SUGGESTIONS]
+
+
+def _anchor_words(info: CorrectionInfo, records: Sequence[Record]) -> list[tuple[str, int]]:
+    """Return the words of a correction's text and anchors that ``records`` name, with counts.
+
+    What a writer whose anchor reaches nothing can anchor to instead ("Harbor" where it gave
+    "Harbor API rate limit").
+    """
+    source = " ".join((info.document, *info.about))
+    return [c for c in _counted_anchors(info, source, records) if c[1] > 0]
 
 
 def _anchor_miss(
@@ -238,13 +247,7 @@ def persons_flow(info: CorrectionInfo, names: Sequence[str], reach: ReachFn) -> 
     name = names[0]
     probe = _probe(info, "person", deprecates=(name,), about=())
     records = (yield from reach([probe]))[probe.id]
-    texts = [r.document or "" for r in records]
-    counted = []
-    for word in anchor_candidates(info.document, (*info.deprecates, *info.replaced_by)):
-        matcher = Matcher([(word, 0)])
-        counted.append((word, sum(1 for t in texts if matcher.find(t))))
-    counted.sort(key=lambda c: -c[1])
-    raise person_refusal(name, len(records), counted[:MAX_SUGGESTIONS])
+    raise person_refusal(name, len(records), _counted_anchors(info, info.document, records))
 
 
 def suggestions_flow(
