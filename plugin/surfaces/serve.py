@@ -188,8 +188,9 @@ def read_tokens(path: str | Path) -> list[Token]:
             unusable (named by its position); nothing is served.
     """
     try:
-        mode = os.stat(path).st_mode
-        raw = Path(path).read_bytes()
+        with open(path, "rb") as fh:  # the mode of the file read, not of a path swapped since
+            mode = os.fstat(fh.fileno()).st_mode
+            raw = fh.read()
     except OSError as exc:
         raise InvalidInput(f"{path}: cannot read the tokens file ({exc.strerror}).") from None
     if os.name == "posix" and mode & (stat.S_IRWXG | stat.S_IRWXO):
