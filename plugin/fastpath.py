@@ -21,9 +21,12 @@ How the mark is read without chromadb, and why:
   their metadata, the companion's mark among them. chromadb's HTTP client would cost the
   whole chromadb import this path exists to avoid.
 
-The answer is the one ``Collection.check`` gives: the rules are the registry's and
-:func:`nowline._rules.assembly.trips_of`, on the corrections that can matter to the text
-(:func:`nowline._rules.registry.narrowed`), so no automaton over every correction is built.
+The corrections come from the snapshot's index (:func:`nowline._io.snapshot.open_index`),
+written by the same process and under the same mark as the snapshot: only the corrections
+that can matter to the text are read from it (:func:`nowline._rules.registry.closure`), so
+the cost of an answer does not grow with the number of corrections. The answer is the one
+``Collection.check`` gives: the rules are the registry's and
+:func:`nowline._rules.assembly.trips_of`, and no automaton over every correction is built.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from typing import Any, Literal
 from ._io import mark as M
 from ._io import snapshot as S
 from ._rules import records as R
-from ._rules.records import CorrectionInfo, Scoped
+from ._rules.records import Scoped
 from .models import Trip
 from .stores import Store
 
@@ -65,7 +68,7 @@ class Confirmed:
     collection: str
     scope_key: str | None
     scope_keys: frozenset[str]
-    infos: tuple[CorrectionInfo, ...]
+    index: S.Index
 
     def scope_metadata(self, scope: str | None) -> dict[str, Any] | Literal[False] | None:
         """Return the metadata that selects ``scope``, or False where the full path must decide.
@@ -88,9 +91,9 @@ class Confirmed:
     def check(self, text: str, metadata: Mapping[str, Any] | None = None) -> list[Trip]:
         """Return what ``Collection.check(text, metadata=metadata)`` returns, from the snapshot."""
         from ._rules.assembly import trips_of
-        from ._rules.registry import narrowed
+        from ._rules.registry import closure
 
-        return trips_of(narrowed(self.infos, text), text, Scoped(metadata))
+        return trips_of(closure(self.index, text), text, Scoped(metadata))
 
 
 def confirmed(
@@ -114,16 +117,19 @@ def confirmed(
         return None
     if found is None:
         return None
-    name, cid, metadata, mark, snapshot_path = found
+    name, _, metadata, mark, snapshot_path = found
     legacy = (metadata or {}).get(R.SCOPE_KEY)
     if legacy is not None or M.state_of(mark) != M.DONE or snapshot_path is None:
         return None
-    saved = S.read(snapshot_path)
-    if saved is None or saved.mark != mark or saved.collection != cid:
+    index = S.open_index(snapshot_path)
+    if index is None:
         return None
-    keys = frozenset(i.scope[0] for i in saved.infos if i.scope)
+    if index.mark != mark:  # a collection's index holds its id (open_index checks it)
+        index.close()
+        return None
+    keys = index.scope_keys
     key = scope_key or (next(iter(keys)) if len(keys) == 1 else None)
-    return Confirmed(collection=name, scope_key=key, scope_keys=keys, infos=tuple(saved.infos))
+    return Confirmed(collection=name, scope_key=key, scope_keys=keys, index=index)
 
 
 _Found = tuple[str, str, dict[str, Any] | None, str | None, str | None]

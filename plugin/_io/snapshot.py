@@ -14,6 +14,13 @@ a value of the wrong type anywhere, is ignored too. It is written only under a m
 the last write is done, never by a process told not to write one (``NOWLINE_SNAPSHOT_WRITE=0``:
 ``nowline hook`` sets it, and so may a process on a read-only store).
 
+Beside it, the same writer keeps an index of the active corrections (``<collection
+id>.registry.index.sqlite``, SQLite): each filed under the keys of
+:func:`nowline._rules.registry.index_keys`, with the same mark. ``nowline hook`` and ``nowline
+check`` answer from it (:mod:`nowline.fastpath`): they look up only what a text can trip,
+so their cost does not grow with the number of corrections. The JSON file is read whole by
+a wrapper that loads its registry; the index is never read whole.
+
 JSON, not pickle: the file lives where other programs can write, and must never run code.
 The corrections are stored by column (one list of ids, one of documents, ...), which parses
 faster than a list per correction; a file whose columns do not have the types the registry
@@ -26,6 +33,7 @@ import contextlib
 import hashlib
 import logging
 import os
+import sqlite3
 import tempfile
 import threading
 from collections.abc import Iterable
@@ -39,7 +47,19 @@ from .._rules.records import CorrectionInfo
 from .._version import VERSION
 from ..matchers._gcpause import paused
 
-__all__ = ["WRITE_ENV", "Saved", "path_for", "read", "save_at_exit", "state_of", "write", "writes"]
+__all__ = [
+    "WRITE_ENV",
+    "Index",
+    "Saved",
+    "index_path",
+    "open_index",
+    "path_for",
+    "read",
+    "save_at_exit",
+    "state_of",
+    "write",
+    "writes",
+]
 
 logger = logging.getLogger("nowline")
 
@@ -49,6 +69,7 @@ WRITE_ENV = "NOWLINE_SNAPSHOT_WRITE"
 """The environment variable that, set to ``0``, keeps a process from writing any snapshot."""
 
 _SUFFIX = ".registry.json"
+_INDEX_SUFFIX = ".registry.index.sqlite"
 
 
 @dataclass(frozen=True)
@@ -74,6 +95,11 @@ def path_for(api: Any, collection_id: str, persist_directory: str | None) -> str
     )
     server = hashlib.sha256(base.encode("utf-8")).hexdigest()[:16]
     return os.path.join(root, server, name)
+
+
+def index_path(path: str) -> str:
+    """Return where the index of the snapshot at ``path`` lives (beside it)."""
+    return path.removesuffix(_SUFFIX) + _INDEX_SUFFIX
 
 
 def _version() -> str:
@@ -120,7 +146,12 @@ def write(path: str, state: dict[str, Any]) -> None:
             fh.write(data)
         os.replace(tmp, path)
         tmp = None
-    except (OSError, TypeError):  # a read-only store or cache: starting slower is all it costs
+        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        os.close(fd)
+        _write_index(tmp, state)
+        os.replace(tmp, index_path(path))
+        tmp = None
+    except (OSError, TypeError, sqlite3.Error):  # a read-only store or cache: only slower
         # (TypeError: orjson.JSONEncodeError, a text Chroma would not have stored either)
         logger.debug("Could not write the registry snapshot %s.", path, exc_info=True)
     finally:
@@ -129,11 +160,164 @@ def write(path: str, state: dict[str, Any]) -> None:
                 os.remove(tmp)
 
 
-_pending: list[threading.Thread] = []
+_SCOPE = CorrectionInfo._fields.index("scope")
+_RETRACTED = CorrectionInfo._fields.index("retracted")
+
+_SCHEMA = """
+PRAGMA journal_mode = OFF;
+PRAGMA synchronous = OFF;
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE corrections (row INTEGER PRIMARY KEY, info BLOB NOT NULL);
+CREATE TABLE runs (run TEXT NOT NULL, row INTEGER NOT NULL, PRIMARY KEY (run, row)) WITHOUT ROWID;
+CREATE TABLE holders (key TEXT NOT NULL, row INTEGER NOT NULL, PRIMARY KEY (key, row))
+    WITHOUT ROWID;
+CREATE TABLE always (row INTEGER PRIMARY KEY);
+"""
+
+
+def _write_index(tmp: str, state: dict[str, Any]) -> None:
+    """Write the index of a snapshot's state into the new file ``tmp`` (see the module)."""
+    from .._rules.registry import index_keys
+
+    columns = state["corrections"]
+    rows_of = list(zip(*(columns[name] for name in CorrectionInfo._fields), strict=True))
+    keys = sorted({row[_SCOPE][0] for row in rows_of if row[_SCOPE]})
+    meta = {
+        "format": str(FORMAT),
+        "nowline": _version(),
+        "collection": state["collection"],
+        "mark": state["mark"],
+        "scope_keys": orjson.dumps(keys).decode(),
+    }
+    rows: list[tuple[int, bytes]] = []
+    runs: list[tuple[str, int]] = []
+    holders: list[tuple[str, int]] = []
+    always: list[tuple[int]] = []
+    for row, values in enumerate(v for v in rows_of if v[_RETRACTED] is None):
+        rows.append((row, orjson.dumps(values)))
+        filed, anywhere, holds = index_keys(tuple.__new__(CorrectionInfo, values))
+        runs.extend((run, row) for run in filed)
+        holders.extend((key, row) for key in holds)
+        if anywhere:
+            always.append((row,))
+    conn = sqlite3.connect(tmp)
+    try:
+        conn.executescript(_SCHEMA)
+        conn.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
+        conn.executemany("INSERT INTO corrections VALUES (?, ?)", rows)
+        conn.executemany("INSERT OR IGNORE INTO runs VALUES (?, ?)", sorted(runs))
+        conn.executemany("INSERT OR IGNORE INTO holders VALUES (?, ?)", sorted(holders))
+        conn.executemany("INSERT INTO always VALUES (?)", always)
+        conn.commit()
+    finally:
+        conn.close()
+
+
+class Index:
+    """A snapshot's index, open read-only: a :class:`nowline._rules.registry.Lookup`.
+
+    Attributes:
+        mark: the generation mark the index was written under.
+        scope_keys: the scope keys the collection's corrections carry.
+    """
+
+    def __init__(self, conn: sqlite3.Connection, mark: str, scope_keys: frozenset[str]) -> None:
+        self._conn = conn
+        self.mark = mark
+        self.scope_keys = scope_keys
+        self._seen: dict[int, CorrectionInfo] = {}
+
+    def close(self) -> None:
+        """Close the index."""
+        self._conn.close()
+
+    def by_runs(self, runs: set[str]) -> list[CorrectionInfo]:
+        """Return the corrections filed under one of ``runs``."""
+        return self._rows("runs", "run", runs)
+
+    def always(self) -> list[CorrectionInfo]:
+        """Return the corrections with a string that has no token characters."""
+        found = self._conn.execute(
+            "SELECT c.row, c.info FROM always a JOIN corrections c ON c.row = a.row"
+        ).fetchall()
+        return self._infos(found)
+
+    def holding(self, keys: set[str]) -> list[CorrectionInfo]:
+        """Return the corrections holding one of ``keys`` as a new value."""
+        return self._rows("holders", "key", keys)
+
+    def _rows(self, table: str, column: str, keys: set[str]) -> list[CorrectionInfo]:
+        """Return the corrections a table files under any of ``keys``."""
+        if not keys:
+            return []
+        found = self._conn.execute(
+            f"SELECT DISTINCT c.row, c.info FROM {table} t JOIN corrections c ON c.row = t.row "
+            f"WHERE t.{column} IN (SELECT value FROM json_each(?))",
+            (orjson.dumps(sorted(keys)).decode(),),
+        ).fetchall()
+        return self._infos(found)
+
+    def _infos(self, found: list[tuple[Any, Any]]) -> list[CorrectionInfo]:
+        """Return the corrections of fetched rows, each parsed and checked once."""
+        new = [(row, info) for row, info in found if row not in self._seen]
+        if new:
+            parsed = [orjson.loads(info) for _, info in new]
+            if not all(type(p) is list and len(p) == len(CorrectionInfo._fields) for p in parsed):
+                raise ValueError("not a snapshot index")
+            columns = dict(
+                zip(CorrectionInfo._fields, map(list, zip(*parsed, strict=True)), strict=True)
+            )
+            infos = _infos(columns)
+            if infos is None or any(i.retracted is not None for i in infos):
+                raise ValueError("not a snapshot index")
+            self._seen.update(zip((row for row, _ in new), infos, strict=True))
+        return [self._seen[row] for row, _ in found]
+
+
+def open_index(path: str) -> Index | None:
+    """Open the index of the snapshot at ``path`` read-only; None if missing or not this format.
+
+    Nothing is created or changed: the file is opened as immutable (it is replaced, never
+    written in place), so no lock or journal is made, and its schema is not trusted to run
+    anything.
+    """
+    from urllib.parse import quote
+
+    where = index_path(path)
+    if not os.path.isfile(where):
+        return None
+    uri = f"file:{quote(os.path.abspath(where))}?mode=ro&immutable=1"
+    try:
+        conn = sqlite3.connect(uri, uri=True)
+    except sqlite3.Error:
+        return None
+    try:
+        conn.execute("PRAGMA trusted_schema = OFF")
+        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+        keys = orjson.loads(meta["scope_keys"])
+        if (
+            meta.get("format") != str(FORMAT)
+            or meta.get("nowline") != _version()
+            or meta.get("collection") != _collection_of(path)
+            or type(meta.get("mark")) is not str
+            or type(keys) is not list
+            or not _only(keys, str)
+        ):
+            conn.close()
+            return None
+        return Index(conn, meta["mark"], frozenset(keys))
+    except (sqlite3.Error, ValueError, KeyError, TypeError):
+        conn.close()
+        return None
+
+
+_pending: dict[str, threading.Thread] = {}  # the thread writing each path
+_latest: dict[str, dict[str, Any]] = {}  # the newest state each path still has to be written
 _pending_lock = threading.Lock()
+_at_exit: list[object] = []  # holds flush once it is registered to run at exit
 
 
-BACKGROUND_FROM = 10_000
+BACKGROUND_FROM = 2_000
 """The number of corrections from which a snapshot is written in a background thread."""
 
 
@@ -142,36 +326,54 @@ def save_meanwhile(path: str, state: dict[str, Any]) -> None:
 
     A process that catches up, or writes a correction, saves what it knows under the new mark
     at once, so that a new process (the hook) starts from it. Below :data:`BACKGROUND_FROM`
-    corrections the write takes a few milliseconds and is done before this returns: the
-    caller may then remove the store at once (a temporary folder) and nothing writes into it
-    afterwards. From there on the caller does not wait for the disk; the writes still
-    running when the process exits are waited for (a few seconds at most), so no half-written
-    temporary file is left behind.
+    corrections the write (the snapshot and its index) takes under 25 ms and is done before
+    this returns: the caller may then remove the store at once (a temporary folder) and
+    nothing writes into it afterwards. From there on the caller does not wait for the disk
+    (100k corrections take about 1.5 s to write). One thread writes a path at a time, the
+    newest state last: states saved while it writes are coalesced, so a burst of corrections
+    costs one write more, not one per correction. The writes still running when the process
+    exits are waited for (a few seconds at most), so no half-written temporary file is left
+    behind.
     """
     ids = state.get("corrections", {}).get("id", ())
     if len(ids) < BACKGROUND_FROM:
         write(path, state)
         return
-    thread = threading.Thread(target=write, args=(path, state), name="nowline-snapshot")
-    thread.daemon = True
     with _pending_lock:
-        _pending[:] = [t for t in _pending if t.is_alive()]
-        if not _pending:
+        _latest[path] = state
+        running = _pending.get(path)
+        if running is not None and running.is_alive():
+            return  # it writes this state when the one it is writing is done
+        thread = threading.Thread(target=_drain, args=(path,), name="nowline-snapshot")
+        thread.daemon = True
+        if not _at_exit:
             import atexit
 
             atexit.register(flush)
-        _pending.append(thread)
+            _at_exit.append(flush)
+        _pending[path] = thread
     try:
         thread.start()
     except RuntimeError:  # no thread to be had (interpreter shutting down, limits)
+        _drain(path)
+
+
+def _drain(path: str) -> None:
+    """Write the newest state saved for ``path`` until none is left."""
+    while True:
+        with _pending_lock:
+            state = _latest.pop(path, None)
+            if state is None:
+                if _pending.get(path) is threading.current_thread():
+                    del _pending[path]
+                return
         write(path, state)
 
 
 def flush() -> None:
     """Wait (briefly) for the snapshot writes still running (at exit, and in tests)."""
     with _pending_lock:
-        threads = list(_pending)
-        _pending.clear()
+        threads = list(_pending.values())
     for thread in threads:
         if thread.is_alive():
             thread.join(timeout=5.0)

@@ -19,11 +19,12 @@ import os
 import re
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Protocol
 
 from ..matchers import Match, Matcher, fold
 from .records import CorrectionInfo, CorrectionScope, Order, Scoped
 
-__all__ = ["PlannedRegistry", "Registry", "narrowed"]
+__all__ = ["Lookup", "PlannedRegistry", "Registry", "closure", "index_keys", "narrowed"]
 
 logger = logging.getLogger("nowline")
 
@@ -148,53 +149,106 @@ def _runs(text: str) -> set[str]:
     return set(_RUN.findall(text))
 
 
-def narrowed(infos: Iterable[CorrectionInfo], text: str) -> Registry:
+class Lookup(Protocol):
+    """Where :func:`closure` finds corrections: in memory (:func:`narrowed`) or an index on disk.
+
+    Each method returns the active corrections filed under any of the keys given, as
+    :func:`index_keys` files them.
+    """
+
+    def by_runs(self, runs: set[str]) -> Iterable[CorrectionInfo]:
+        """Return the corrections one of whose strings' key runs is among ``runs``."""
+        ...
+
+    def always(self) -> Iterable[CorrectionInfo]:
+        """Return the corrections with a string that has no token characters."""
+        ...
+
+    def holding(self, keys: set[str]) -> Iterable[CorrectionInfo]:
+        """Return the corrections holding one of ``keys`` (folded) as a new value."""
+        ...
+
+
+def index_keys(info: CorrectionInfo) -> tuple[set[str], bool, set[str]]:
+    """Return where an active correction is filed for :func:`closure`.
+
+    That is the key run of each of its strings (the longest maximal run of token characters,
+    the first in order among equals, so every process files a string alike), whether one of
+    its strings has none (then it is always kept), and the folded keys of its new values.
+    """
+    runs: set[str] = set()
+    always = False
+    for phrase in info.deprecates:
+        found = sorted(_runs(_key(phrase)))
+        if found:
+            runs.add(max(found, key=len))
+        else:
+            always = True
+    return runs, always, {_key(value) for value in info.replaced_by}
+
+
+def closure(lookup: Lookup, text: str) -> Registry:
     """Return a registry of the corrections that can matter to what ``text`` trips.
 
     A check of one text needs no automaton over every correction. Every token run of a
     deprecated string (a maximal run of token characters) is, wherever the string occurs, a
     token run of the text as well: inside the string it is delimited by the string's own
     characters, and at its ends by the boundary rule. So a correction none of whose strings'
-    longest runs is among the text's runs cannot occur in it (a string without token
-    characters is always kept). To these are added, until nothing changes, what their lines
-    depend on: the corrections that can occur in their own texts (chains) and those that
-    hold one of their strings as a new value (rename backs). The matcher then decides on the
-    result, so ``trips_of(narrowed(infos, text), text, ...)`` equals the answer of the full
-    registry (a Hypothesis test holds that).
+    key runs (:func:`index_keys`) is among the text's runs cannot occur in it (a string
+    without token characters is always kept). To these are added, until nothing changes, what
+    their lines depend on: the corrections that can occur in their own texts (chains) and
+    those that hold one of their strings as a new value (rename backs). The matcher then
+    decides on the result, so ``trips_of(closure(lookup, text), text, ...)`` equals the answer
+    of the full registry (a Hypothesis test holds that, in memory and on disk).
     """
-    by_run: dict[str, list[CorrectionInfo]] = {}
-    always: list[CorrectionInfo] = []
-    holders: dict[str, list[CorrectionInfo]] = {}
-    for info in infos:
-        if info.retracted is not None:
-            continue
-        for value in info.replaced_by:
-            holders.setdefault(_key(value), []).append(info)
-        for phrase in info.deprecates:
-            runs = _runs(_key(phrase))
-            if runs:
-                by_run.setdefault(max(runs, key=len), []).append(info)
-            else:
-                always.append(info)
     kept: dict[str, CorrectionInfo] = {}
-    todo = [text]
-    first = True
-    while todo:
-        found = [c for run in _runs(fold(todo.pop())) for c in by_run.get(run, ())]
-        if first:
-            found += always
-            first = False
-        for info in found:
-            if info.id in kept:
-                continue
-            kept[info.id] = info
-            todo.append(info.document)
-            for phrase in info.deprecates:
-                for holder in holders.get(_key(phrase), ()):
-                    if holder.id not in kept:
-                        kept[holder.id] = holder
-                        todo.append(holder.document)
+    texts = [text]
+    found = list(lookup.always())
+    while texts:
+        runs: set[str] = set()
+        for each in texts:
+            runs |= _runs(fold(each))
+        found.extend(lookup.by_runs(runs))
+        texts = []
+        while found:
+            new = [i for i in dict((i.id, i) for i in found).values() if i.id not in kept]
+            kept.update((i.id, i) for i in new)
+            texts.extend(i.document for i in new)
+            found = list(lookup.holding({_key(p) for i in new for p in i.deprecates}))
     return Registry(kept.values())
+
+
+class _InMemory:
+    """A :class:`Lookup` over corrections held in memory."""
+
+    def __init__(self, infos: Iterable[CorrectionInfo]) -> None:
+        self._by_run: dict[str, list[CorrectionInfo]] = {}
+        self._always: list[CorrectionInfo] = []
+        self._holders: dict[str, list[CorrectionInfo]] = {}
+        for info in infos:
+            if info.retracted is not None:
+                continue
+            runs, always, holds = index_keys(info)
+            for run in runs:
+                self._by_run.setdefault(run, []).append(info)
+            if always:
+                self._always.append(info)
+            for key in holds:
+                self._holders.setdefault(key, []).append(info)
+
+    def by_runs(self, runs: set[str]) -> Iterable[CorrectionInfo]:
+        return [i for run in runs for i in self._by_run.get(run, ())]
+
+    def always(self) -> Iterable[CorrectionInfo]:
+        return self._always
+
+    def holding(self, keys: set[str]) -> Iterable[CorrectionInfo]:
+        return [i for key in keys for i in self._holders.get(key, ())]
+
+
+def narrowed(infos: Iterable[CorrectionInfo], text: str) -> Registry:
+    """Return :func:`closure` over corrections held in memory."""
+    return closure(_InMemory(infos), text)
 
 
 class _Build:

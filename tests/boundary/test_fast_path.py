@@ -112,12 +112,70 @@ def test_check_on_a_confirmed_snapshot_answers_as_the_full_path(local_store: Pat
 
 def test_the_hook_writes_no_snapshot_on_its_full_path(local_store: Path) -> None:
     """Without a snapshot the hook takes the full path, and still leaves none behind."""
-    saved = list((local_store / "nowline").glob("*.registry.json"))
-    assert len(saved) == 1
-    saved[0].unlink()
+    saved = sorted(p.name.split(".", 1)[1] for p in (local_store / "nowline").glob("*.registry*"))
+    assert saved == ["registry.index.sqlite", "registry.json"]  # the index is the fast path's
+    for path in (local_store / "nowline").glob("*.registry*"):
+        path.unlink()
     code, out, loaded = _nowline("hook", "--path", str(local_store), stdin=_EVENTS[0])
     assert (code, loaded) == (0, True) and "deny" in out
-    assert not list((local_store / "nowline").glob("*.registry.json"))
+    assert not list((local_store / "nowline").glob("*.registry*"))
+
+
+def test_without_its_index_the_hook_takes_the_full_path(local_store: Path) -> None:
+    """The JSON snapshot alone does not confirm anything to the fast path: only its index."""
+    (index,) = (local_store / "nowline").glob("*.registry.index.sqlite")
+    index.unlink()
+    code, out, loaded = _nowline("hook", "--path", str(local_store), stdin=_EVENTS[0])
+    assert (code, loaded) == (0, True) and "deny" in out
+    assert not index.exists()
+
+
+def _index_of(store: Path) -> Path:
+    """Return the snapshot index of the store's one collection."""
+    (index,) = (store / "nowline").glob("*.registry.index.sqlite")
+    return index
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "foreign", "hostile", "retracted"])
+def test_a_damaged_or_foreign_index_sends_the_hook_to_the_full_path(
+    local_store: Path, tmp_path: Path, damage: str
+) -> None:
+    """An index that is not this collection's, intact and well typed is a doubt, never an answer.
+
+    ``hostile``: the index's tables are views, as a program that can write the cache could
+    make them; ``retracted``: a row that claims a retracted correction is active.
+    """
+    index = _index_of(local_store)
+    if damage == "garbage":
+        index.write_bytes(b"\x00 not sqlite" * 100)
+    elif damage == "truncated":
+        index.write_bytes(index.read_bytes()[:4096])
+    elif damage == "foreign":
+        other = tmp_path / "other"
+        make_store(other)
+        snapshot.flush()
+        index.write_bytes(_index_of(other).read_bytes())
+    else:
+        import sqlite3
+
+        conn = sqlite3.connect(index)
+        if damage == "hostile":
+            conn.executescript(
+                "ALTER TABLE corrections RENAME TO kept;"
+                "CREATE VIEW corrections AS SELECT row, '[1, 2]' AS info FROM kept;"
+            )
+        else:
+            (row, info) = conn.execute("SELECT row, info FROM corrections LIMIT 1").fetchone()
+            values = json.loads(info)
+            values[7] = 5.0  # CorrectionInfo.retracted
+            conn.execute("UPDATE corrections SET info = ? WHERE row = ?", (json.dumps(values), row))
+            conn.execute("INSERT OR IGNORE INTO always VALUES (?)", (row,))
+        conn.commit()
+        conn.close()
+    before = _files(local_store / "nowline")
+    code, out, loaded = _nowline("hook", "--path", str(local_store), stdin=_EVENTS[0])
+    assert (code, loaded) == (0, True) and "deny" in out
+    assert _files(local_store / "nowline") == before  # the hook mends nothing: it only reads
 
 
 def test_a_mark_rewritten_by_a_raw_client_sends_the_hook_to_the_full_path(

@@ -5,12 +5,17 @@ See the README's "Linking" and "What a stale hit shows".
 
 from __future__ import annotations
 
+import os
+import tempfile
+import types
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from nowline._io import snapshot as _snapshot
 from nowline._rules.assembly import trips_of
 from nowline._rules.records import CorrectionInfo, Scoped, scope_token
-from nowline._rules.registry import Registry, narrowed
+from nowline._rules.registry import Registry, closure, narrowed
 
 
 def _c(
@@ -259,6 +264,29 @@ def test_a_narrowed_registry_trips_exactly_as_the_full_one(
     full = trips_of(Registry(infos), text, Scoped(None))
     small = trips_of(narrowed(infos, text), text, Scoped(None))
     assert small == full
+
+
+@given(
+    _corrections(),
+    st.lists(st.tuples(st.sampled_from(_GLUE), st.sampled_from(_WORDS)), max_size=5),
+)
+@settings(max_examples=150, deadline=None)
+def test_the_snapshot_index_trips_exactly_as_the_full_registry(
+    infos: list[CorrectionInfo], parts: list[tuple[str, str]]
+) -> None:
+    """The index ``nowline hook`` reads (on disk, in SQLite) narrows as ``narrowed`` does."""
+    text = "".join(glue + word for glue, word in parts)
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "nowline", "c0ffee.registry.json")
+        fresh = types.SimpleNamespace(mark="m1:done", listed_wall=1.0)
+        _snapshot.write(path, _snapshot.state_of(Registry(infos), fresh))
+        index = _snapshot.open_index(path)
+        assert index is not None and index.mark == "m1:done"
+        try:
+            small = trips_of(closure(index, text), text, Scoped(None))
+        finally:
+            index.close()
+    assert small == trips_of(Registry(infos), text, Scoped(None))
 
 
 def test_a_narrowed_registry_leaves_out_what_cannot_occur() -> None:

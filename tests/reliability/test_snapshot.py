@@ -745,6 +745,29 @@ def test_a_small_registry_is_saved_before_the_write_returns(tmp_path: Path) -> N
         assert not store.exists()
 
 
+def test_snapshots_saved_while_one_is_written_are_coalesced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A burst of saves of a large registry writes the first state and the newest, not each."""
+    import threading
+
+    written: list[str] = []
+    going = threading.Event()
+
+    def slow_write(path: str, state: dict[str, Any]) -> None:
+        going.wait(5)
+        written.append(state["mark"])
+
+    monkeypatch.setattr(_snapshot, "write", slow_write)
+    monkeypatch.setattr(_snapshot, "BACKGROUND_FROM", 1)
+    path = str(tmp_path / "nowline" / "c0ffee.registry.json")
+    for n in range(20):
+        _snapshot.save_meanwhile(path, {"mark": f"m{n}", "corrections": {"id": ["c1"]}})
+    going.set()
+    _snapshot.flush()
+    assert written == ["m0", "m19"]
+
+
 def test_a_snapshot_never_brings_a_removed_store_back(tmp_path: Path) -> None:
     """A write that comes after its store was removed leaves no folder behind."""
     store = tmp_path / "gone"
