@@ -13,9 +13,14 @@ import math
 import os
 import platform
 import re
+import shutil
+import socket
+import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import urllib.request
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -93,6 +98,56 @@ def default_data(relative: str) -> Path | None:
     """Return ``../shared/data/<relative>`` next to the repository when it exists, else None."""
     path = DATA_ROOT / relative
     return path if path.exists() else None
+
+
+# ------------------------------------------------------------------------------ server
+
+
+def _free_port() -> int:
+    """Return a loopback TCP port that is free right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def chroma_server(folder: Path) -> Iterator[tuple[str, int]]:
+    """Run ``chroma run`` on a free loopback port with its data in ``folder``; yield host, port."""
+    beside = Path(sys.executable).parent / "chroma"
+    cli = str(beside) if beside.exists() else shutil.which("chroma")
+    if cli is None:
+        raise SystemExit("the chroma CLI is missing; it comes with chromadb")
+    port = _free_port()
+    log = open(folder / "server.log", "wb")  # noqa: SIM115 (closed below)
+    proc = subprocess.Popen(
+        [cli, "run", "--path", str(folder / "data"), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "ANONYMIZED_TELEMETRY": "False"},
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"chroma run did not start; see {folder / 'server.log'}")
+            try:
+                with urllib.request.urlopen(
+                    f"http://127.0.0.1:{port}/api/v2/heartbeat", timeout=1
+                ) as resp:
+                    if resp.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.1)
+        yield "127.0.0.1", port
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+        log.close()
 
 
 # ------------------------------------------------------------------------------ stores

@@ -63,14 +63,10 @@ import gc
 import os
 import pstats
 import random
-import shutil
-import socket
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -96,56 +92,6 @@ NAME = "memories"
 N_RESULTS = 10
 WARM_UP = 20
 SMOKE_WARM_UP = 4
-
-
-# ------------------------------------------------------------------------------ server
-
-
-def _free_port() -> int:
-    """Return a loopback TCP port that is free right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@contextmanager
-def chroma_server(folder: Path) -> Iterator[tuple[str, int]]:
-    """Run ``chroma run`` on a free loopback port with its data in ``folder``; yield host, port."""
-    beside = Path(sys.executable).parent / "chroma"
-    cli = str(beside) if beside.exists() else shutil.which("chroma")
-    if cli is None:
-        raise SystemExit("the chroma CLI is missing; it comes with chromadb")
-    port = _free_port()
-    log = open(folder / "server.log", "wb")  # noqa: SIM115 (closed below)
-    proc = subprocess.Popen(
-        [cli, "run", "--path", str(folder / "data"), "--host", "127.0.0.1", "--port", str(port)],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "ANONYMIZED_TELEMETRY": "False"},
-        start_new_session=True,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit(f"chroma run did not start; see {folder / 'server.log'}")
-            try:
-                with urllib.request.urlopen(
-                    f"http://127.0.0.1:{port}/api/v2/heartbeat", timeout=1
-                ) as resp:
-                    if resp.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.1)
-        yield "127.0.0.1", port
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-        log.close()
 
 
 # ------------------------------------------------------------------------------- store
@@ -758,7 +704,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = time.perf_counter()
     database = f"bench{uuid.uuid4().hex[:12]}"
     with tempfile.TemporaryDirectory(prefix="nowline-async-", ignore_cleanup_errors=True) as tmp:
-        server = chroma_server(Path(tmp)) if args.url is None else _nothing(C.split_url(args.url))
+        server = C.chroma_server(Path(tmp)) if args.url is None else _nothing(C.split_url(args.url))
         with server as (host, port):
             admin = chromadb.AdminClient(chromadb.HttpClient(host=host, port=port)._system.settings)
             admin.create_database(database)

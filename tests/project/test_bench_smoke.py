@@ -26,6 +26,7 @@ SCRIPTS = {
     "propagation": None,
     "seed_replay": None,
     "async_recall": None,
+    "freshness": None,
     "situatedqa": DATA / "situatedqa" / "data" / "raw_data" / "temp.dev.jsonl",
     "locomo": DATA / "locomo" / "locomo10.json",
     "guards": DATA / "locomo" / "locomo10.json",
