@@ -36,6 +36,7 @@ import os
 import sqlite3
 import tempfile
 import threading
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import chain, repeat
@@ -330,10 +331,11 @@ def save_meanwhile(path: str, state: dict[str, Any]) -> None:
     this returns: the caller may then remove the store at once (a temporary folder) and
     nothing writes into it afterwards. From there on the caller does not wait for the disk
     (100k corrections take about 1.5 s to write). One thread writes a path at a time, the
-    newest state last: states saved while it writes are coalesced, so a burst of corrections
-    costs one write more, not one per correction. The writes still running when the process
-    exits are waited for (a few seconds at most), so no half-written temporary file is left
-    behind.
+    newest state last, and rests :data:`SPACING` times a write's length before the next:
+    states saved meanwhile are coalesced, so a burst of corrections costs a few writes, not
+    one per correction, and the writes take at most a fifth of a core. The writes still
+    running when the process exits are waited for (a few seconds at most), so no
+    half-written temporary file is left behind.
     """
     ids = state.get("corrections", {}).get("id", ())
     if len(ids) < BACKGROUND_FROM:
@@ -367,16 +369,30 @@ def _drain(path: str) -> None:
                 if _pending.get(path) is threading.current_thread():
                     del _pending[path]
                 return
+        began = time.monotonic()
         write(path, state)
+        # A rest of a few times the write's own length: while corrections keep coming, the
+        # writer takes at most a fifth of a core from them (a write at 100k takes 1.5 s).
+        _flushing.wait(min(SPACING * (time.monotonic() - began), 10.0))
+
+
+SPACING = 4.0
+"""The rest after a background snapshot write, in multiples of the write's own length."""
+
+_flushing = threading.Event()  # set while flush() waits: the writers rest no more
 
 
 def flush() -> None:
     """Wait (briefly) for the snapshot writes still running (at exit, and in tests)."""
     with _pending_lock:
         threads = list(_pending.values())
-    for thread in threads:
-        if thread.is_alive():
-            thread.join(timeout=5.0)
+    _flushing.set()
+    try:
+        for thread in threads:
+            if thread.is_alive():
+                thread.join(timeout=5.0)
+    finally:
+        _flushing.clear()
 
 
 def _in_cache(folder: str) -> bool:

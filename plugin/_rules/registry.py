@@ -373,19 +373,38 @@ class Registry:
 
     # ------------------------------------------------------------ value indexes
 
-    def _indexes(self) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
-        """Return the new-value and deprecated-string indexes, building them on first use."""
-        if self._holding is None or self._naming is None:
-            self._holding, self._naming = {}, {}
-            for info in self._infos.values():
-                self._index(info, add=True)
-        return self._holding, self._naming
+    def _holders(self) -> dict[str, set[str]]:
+        """Return the active corrections by the key of each new value, built on first use."""
+        if self._holding is None:
+            self._holding = self._built("replaced_by")
+        return self._holding
+
+    def _namers(self) -> dict[str, set[str]]:
+        """Return the active corrections by the key of each deprecated string, built on first use.
+
+        Only writes ask it (which older corrections a new one revives), so a process that only
+        reads never builds it: at 100k corrections it costs about 0.3 s.
+        """
+        if self._naming is None:
+            self._naming = self._built("deprecates")
+        return self._naming
+
+    def _built(self, field: str) -> dict[str, set[str]]:
+        """Return an index of the active corrections by the folded values of one field."""
+        index: dict[str, set[str]] = {}
+        for info in self._infos.values():
+            if info.retracted is None:
+                for value in getattr(info, field):
+                    index.setdefault(fold(value), set()).add(info.id)  # no cache: each once
+        return index
 
     def _index(self, info: CorrectionInfo, *, add: bool) -> None:
-        """Add an active correction's values to the indexes, or take a correction's out."""
-        if self._holding is None or self._naming is None or (add and info.retracted is not None):
+        """Add an active correction's values to the built indexes, or take a correction's out."""
+        if add and info.retracted is not None:
             return
         for index, values in ((self._holding, info.replaced_by), (self._naming, info.deprecates)):
+            if index is None:
+                continue  # built from the corrections when first asked
             for value in values:
                 ids = index.setdefault(_key(value), set())
                 if add:
@@ -400,8 +419,7 @@ class Registry:
         text says it changed again (the write guards).
         """
         with self._lock:
-            holding, _ = self._indexes()
-            found = [self._infos.get(cid) for cid in holding.get(_key(value), ())]
+            found = [self._infos.get(cid) for cid in self._holders().get(_key(value), ())]
         return sorted(
             (i for i in found if i is not None and i.retracted is None and i.scope == scope),
             key=lambda i: i.order,
@@ -415,7 +433,7 @@ class Registry:
         again, so its records are linked anew when ``info`` comes or goes.
         """
         with self._lock:
-            _, naming = self._indexes()
+            naming = self._namers()
             ids = {cid for value in info.replaced_by for cid in naming.get(_key(value), ())}
             older = [
                 other
@@ -435,8 +453,7 @@ class Registry:
         Retracting that correction ends the revival.
         """
         with self._lock:
-            holding, _ = self._indexes()
-            ids = holding.get(_key(phrase))
+            ids = self._holders().get(_key(phrase))
             if not ids:
                 return False
             return any(

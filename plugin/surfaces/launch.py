@@ -33,6 +33,7 @@ _VALUED = {
     "--tenant",
     "--database",
 }
+_SHORT = {"-c": "--collection"}  # the short options of these, as the full command line has them
 _FLAGS = {"--fail-open"}
 _DOUBT = None
 
@@ -56,7 +57,7 @@ def _parse(args: Sequence[str]) -> tuple[dict[str, str | bool], list[str]] | Non
     positional: list[str] = []
     items = iter(args)
     for arg in items:
-        name, eq, value = arg.partition("=")
+        name, eq, value = (_SHORT[arg], "", "") if arg in _SHORT else arg.partition("=")
         if name in _VALUED:
             if not eq:
                 value = next(items, None)  # type: ignore[assignment]

@@ -110,6 +110,17 @@ def test_check_on_a_confirmed_snapshot_answers_as_the_full_path(local_store: Pat
         assert code == want and fast == full
 
 
+@pytest.mark.parametrize("option", [["-c", "memory"], ["--collection", "memory"]])
+def test_check_naming_the_collection_takes_the_fast_path(
+    local_store: Path, option: list[str]
+) -> None:
+    """``-c NAME`` is ``--collection NAME``: either answers from the snapshot."""
+    code, out, loaded = _nowline("check", str(local_store), CLONE, *option)
+    assert (code, loaded) == (1, False) and "now:" in out
+    code, out, loaded = _nowline("check", str(local_store), CLONE, "-c=memory")
+    assert loaded  # click reads "=memory" as the name: the full path says what it makes of it
+
+
 def test_the_hook_writes_no_snapshot_on_its_full_path(local_store: Path) -> None:
     """Without a snapshot the hook takes the full path, and still leaves none behind."""
     saved = sorted(p.name.split(".", 1)[1] for p in (local_store / "nowline").glob("*.registry*"))

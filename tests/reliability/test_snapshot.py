@@ -768,6 +768,29 @@ def test_snapshots_saved_while_one_is_written_are_coalesced(
     assert written == ["m0", "m19"]
 
 
+def test_the_background_writer_rests_between_writes_until_flushed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a write it rests (a share of a core at most); a flush writes what waits at once."""
+    written: list[str] = []
+
+    def timed_write(path: str, state: dict[str, Any]) -> None:
+        time.sleep(0.05)
+        written.append(state["mark"])
+
+    monkeypatch.setattr(_snapshot, "write", timed_write)
+    monkeypatch.setattr(_snapshot, "BACKGROUND_FROM", 1)
+    monkeypatch.setattr(_snapshot, "SPACING", 1000.0)
+    path = str(tmp_path / "nowline" / "c0ffee.registry.json")
+    _snapshot.save_meanwhile(path, {"mark": "m0", "corrections": {"id": ["c1"]}})
+    time.sleep(0.3)
+    _snapshot.save_meanwhile(path, {"mark": "m1", "corrections": {"id": ["c1"]}})
+    time.sleep(0.3)
+    assert written == ["m0"]  # resting: m1 waits
+    _snapshot.flush()  # without ending the rest (10 s here) its join would give up first
+    assert written == ["m0", "m1"]
+
+
 def test_a_snapshot_never_brings_a_removed_store_back(tmp_path: Path) -> None:
     """A write that comes after its store was removed leaves no folder behind."""
     store = tmp_path / "gone"
