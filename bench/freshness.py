@@ -1,7 +1,8 @@
 """Freshness: how soon another process sees a change made through nowline, and what it costs.
 
-DESIGN §12 promises that a change of a correction made through nowline is seen by every other
-process within ``refresh_seconds`` (plus the catch-up), whatever the number of corrections.
+nowline promises (docs/reliability.md) that a change of a correction made through nowline is
+seen by every other process within ``refresh_seconds`` (plus the catch-up), whatever the
+number of corrections.
 This script measures it as deployed: two processes over one ``chroma run`` server.
 
 Setup, per size N: a local store with N active corrections (written as nowline writes them:
@@ -232,7 +233,8 @@ def markdown(data: dict[str, Any]) -> str:
         "",
         "*seen after*: from the writer's call returning to the reader's first `check()` that "
         "showed the change. *reader start*: the reader's `get_collection`, `wrap` and first "
-        "`check()`. The promise (DESIGN §12) is `refresh_seconds` plus one catch-up; "
+        "`check()`. The promise ([Freshness](../reliability.md#freshness)) is "
+        "`refresh_seconds` plus one catch-up; "
         "a catch-up lists every correction, so its cost grows with their number.",
     ]
     return "\n".join(lines)
