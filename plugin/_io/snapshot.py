@@ -29,6 +29,7 @@ needs is not read at all.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import hashlib
 import logging
@@ -315,7 +316,6 @@ def open_index(path: str) -> Index | None:
 _pending: dict[str, threading.Thread] = {}  # the thread writing each path
 _latest: dict[str, dict[str, Any]] = {}  # the newest state each path still has to be written
 _pending_lock = threading.Lock()
-_at_exit: list[object] = []  # holds flush once it is registered to run at exit
 
 
 BACKGROUND_FROM = 2_000
@@ -348,11 +348,6 @@ def save_meanwhile(path: str, state: dict[str, Any]) -> None:
             return  # it writes this state when the one it is writing is done
         thread = threading.Thread(target=_drain, args=(path,), name="nowline-snapshot")
         thread.daemon = True
-        if not _at_exit:
-            import atexit
-
-            atexit.register(flush)
-            _at_exit.append(flush)
         _pending[path] = thread
     try:
         thread.start()
@@ -393,6 +388,9 @@ def flush() -> None:
                 thread.join(timeout=5.0)
     finally:
         _flushing.clear()
+
+
+atexit.register(flush)  # nothing to wait for unless a background write ran
 
 
 def _in_cache(folder: str) -> bool:
@@ -550,7 +548,6 @@ def save_at_exit(core: Any, path: str | None) -> None:
     """
     if path is None or not writes():
         return
-    import atexit
     import weakref
 
     ref = weakref.ref(core)
