@@ -21,9 +21,10 @@ Each round:
 
 *seen after* is the reader's time of seeing minus the time the writer's call returned (both
 ``time.time()`` on one machine). *catch-up* is the duration of the reader's ``check()`` that
-saw the change: it read the mark, found it changed and listed the corrections. *check* is the
-median of the reader's other calls. The bound a process reports (``freshness_bounds``, first
-value) is ``refresh_seconds`` plus its last listing's duration. Load is printed beside.
+saw the change: it read the mark, found it changed, read the change journal and then the
+changed corrections by id. *check* is the median of the reader's other calls. The bound a
+process reports (``freshness_bounds``, first value) is ``refresh_seconds`` plus its last
+listing's duration. Load is printed beside.
 
     python bench/freshness.py [--sizes 1000 10000 100000] [--rounds 3] [--out bench/results]
 """
@@ -235,7 +236,9 @@ def markdown(data: dict[str, Any]) -> str:
         "showed the change. *reader start*: the reader's `get_collection`, `wrap` and first "
         "`check()`. The promise ([Freshness](../reliability.md#freshness)) is "
         "`refresh_seconds` plus one catch-up; "
-        "a catch-up lists every correction, so its cost grows with their number.",
+        "a catch-up reads the change journal and the changed corrections by id. The bound the "
+        "reader reports is `refresh_seconds` plus its last listing (its start-up's here), "
+        "the bound for a catch-up that has to list.",
     ]
     return "\n".join(lines)
 

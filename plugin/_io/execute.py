@@ -24,6 +24,7 @@ from .ops import (
     Background,
     Count,
     Delete,
+    DropEntries,
     Embed,
     Flow,
     Get,
@@ -31,9 +32,11 @@ from .ops import (
     Modify,
     Op,
     Query,
+    ReadJournal,
     ReadMark,
     Work,
     Write,
+    WriteEntry,
     WriteMark,
 )
 
@@ -161,6 +164,12 @@ class SyncStore:
             return self.marks().read()
         if isinstance(op, WriteMark):
             return self.marks().write(op.value)
+        if isinstance(op, ReadJournal):
+            return self.marks().read_journal()
+        if isinstance(op, WriteEntry):
+            return self.marks().write_entry(op.entry)
+        if isinstance(op, DropEntries):
+            return self.marks().drop_entries(op.ids)
         request = _request(self._col, op)
         if request is not None:
             call, kwargs = request
@@ -200,6 +209,12 @@ class AsyncStore:
             return await self.marks().read()
         if isinstance(op, WriteMark):
             return await self.marks().write(op.value)
+        if isinstance(op, ReadJournal):
+            return await self.marks().read_journal()
+        if isinstance(op, WriteEntry):
+            return await self.marks().write_entry(op.entry)
+        if isinstance(op, DropEntries):
+            return await self.marks().drop_entries(op.ids)
         request = _request(self._col, op)
         if request is not None:
             call, kwargs = request

@@ -146,16 +146,29 @@ class Core:
         """
         return self.refresh()
 
-    def marking(self, changes: object) -> Flow[tuple[bool, str] | None]:
-        """Before a write's records change: a *writing* mark, if it changes a correction."""
-        if not changes:
-            return None
-        return (yield from marking_flow(self.fresh))
+    def marking(self, changed: Sequence[str] | None) -> Flow[Marking | None]:
+        """Before a write's records change: its journal entry and a *writing* mark.
 
-    def marked(self, token: tuple[bool, str] | None) -> Flow[None]:
-        """After a write's records changed: a *done* mark, if :meth:`marking` wrote one."""
-        if token is not None:
-            yield from marked_flow(self.fresh, token, self.registry)
+        ``changed`` names the corrections the write changes (none: no mark is written; None:
+        too many to name, as in a repair, so other processes list them all).
+        """
+        if changed is not None and not changed:
+            return None
+        ids = None if changed is None else list(dict.fromkeys(changed))
+        return Marking((yield from marking_flow(self.fresh, ids)), ids)
+
+    def marked(self, marking: Marking | None) -> Flow[None]:
+        """After a write's records changed: its entry done, then a *done* mark."""
+        if marking is not None:
+            yield from marked_flow(self.fresh, marking.token, marking.changed, self.registry)
+
+
+@dataclass(frozen=True)
+class Marking:
+    """A write between its writing mark and its done mark: the token and what it changes."""
+
+    token: tuple[bool, str]
+    changed: list[str] | None
 
 
 def load(core: Core, snapshot: str | None = None, *, save: bool = True) -> Flow[None]:
@@ -714,7 +727,7 @@ def write_flow(
     if req.needs_embedding:
         embeddings = embedded
     yield Lock()
-    token = yield from core.marking(plan.put or plan.drop)
+    token = yield from core.marking([*(i.id for i in plan.put), *plan.drop])
     started = now()
     for m in final:
         if m and R.CHANGED in m:
@@ -942,7 +955,7 @@ def retract_flow(core: Core, correction_id: str) -> Flow[bool]:
         yield from core.verify([correction_id])
         return False
     yield Lock()
-    token = yield from core.marking(True)
+    token = yield from core.marking([correction_id])
     when = now()
     yield Write(
         "update",
@@ -989,7 +1002,7 @@ def repair_flow(core: Core) -> Flow[RepairReport]:
     news = held != {i.id: i for i in infos}
     if plan.ids or news or mark_state(mark) != DONE:
         yield Lock()
-        token = yield from core.marking(True)
+        token = yield from core.marking(None)  # every process lists (a reset)
         if plan.ids:
             yield from _update_metadatas(core, plan.ids, plan.metas)
         yield from core.marked(token)

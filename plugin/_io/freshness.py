@@ -2,16 +2,18 @@
 
 Corrections change through this process, through other processes (over a Chroma server, or a
 writer process of a local store) and around nowline altogether (the raw collection, a plain
-chromadb client). Three mechanisms keep a process's registry true to the store, and nothing
+chromadb client). These mechanisms keep a process's registry true to the store, and nothing
 else does:
 
 * **The generation mark** (:mod:`nowline._io.mark`). Every nowline write that changes a
   correction writes a fresh random mark before and after the records change. A process reads
   the mark before an operation uses what it knows, at most every ``refresh_seconds`` (0: before
-  every operation), and catches up (a listing of every correction) only when the mark differs
-  from the one it caught up under. So a change made through nowline anywhere is seen within
-  ``refresh_seconds`` plus one listing, whatever the number of corrections, and a store where
-  nothing changes costs one small read per interval and no listing.
+  every operation), and catches up only when the mark differs from the one it caught up under.
+  So a change made through nowline anywhere is seen within ``refresh_seconds`` plus one
+  catch-up, and a store where nothing changes costs one small read per interval.
+* **The change journal** (:mod:`nowline._io.journal`): which corrections each write changed.
+  A catch-up reads those by id (:func:`catch_up_flow`); it lists every correction
+  (:func:`list_flow`) only where the journal cannot say what changed.
 * **The snapshot** (:mod:`nowline._io.snapshot`): the registry as a process had it, with the
   mark it was caught up under. It is used at start-up only while the store's mark equals that
   one; then the process reads no listing.
@@ -41,8 +43,18 @@ from chromadb.api.types import Where
 from .._rules import records as R
 from .._rules.records import CorrectionInfo, Record, correction_info
 from .._rules.registry import Registry
-from .mark import DONE, WRITING, new_mark, state_of
-from .ops import Background, Flow, ReadMark, Work, WriteMark
+from . import journal as J
+from .mark import DONE, WRITING, new_mark, state_of, token_of
+from .ops import (
+    Background,
+    DropEntries,
+    Flow,
+    ReadJournal,
+    ReadMark,
+    Work,
+    WriteEntry,
+    WriteMark,
+)
 from .reads import read_all, read_by_ids
 
 __all__ = [
@@ -53,6 +65,8 @@ __all__ = [
     "Freshness",
     "Shared",
     "catch_up_flow",
+    "compact_flow",
+    "list_flow",
     "load_flow",
     "marked_flow",
     "marking_flow",
@@ -107,6 +121,9 @@ class Freshness:
     listed_wall: float = 0.0  # time.time() the last listing began (saved with the snapshot)
     listing_cost: float = 0.0  # seconds the last listing took
     listings: int = 0  # listings this process made (a count for tests and benchmarks)
+    applied: J.Applied | None = None  # the journal entries the registry reflects (None: unknown)
+    journal_reads: int = 0  # catch-ups that read only the changed corrections (journal)
+    catch_up_cost: float = 0.0  # seconds the last catch-up by the journal took
     snapshot: str | None = None  # where this process saves what it knows (None: nowhere)
     saved: str | None = None  # the mark the last snapshot this process saved was taken under
 
@@ -117,8 +134,9 @@ class Freshness:
     def bounds(self) -> tuple[float, float]:
         """Return the seconds within which changes made elsewhere are seen, as measured.
 
-        The first is for changes made through nowline (``refresh_seconds`` plus a listing),
-        the second for writes made around nowline (the resync interval plus a listing).
+        The first is for changes made through nowline (``refresh_seconds`` plus a listing: a
+        catch-up by the journal reads less, but a bulk write or a repair lists), the second for
+        writes made around nowline (the resync interval plus a listing).
         """
         return (
             self.refresh_seconds + self.listing_cost,
@@ -190,7 +208,8 @@ def refresh_flow(
     fresh.read_at = now
     if not force and not fresh.due(mark, now):
         return False
-    return (yield from catch_up_flow(fresh, registry, legacy_key, mark, text_key))
+    listing = force or now - fresh.listed_at >= fresh.resync_interval()
+    return (yield from catch_up_flow(fresh, registry, legacy_key, mark, text_key, listing=listing))
 
 
 def catch_up_flow(
@@ -199,14 +218,63 @@ def catch_up_flow(
     legacy_key: str | None,
     mark: str | None,
     text_key: str | None = None,
+    *,
+    listing: bool = True,
 ) -> Flow[bool]:
-    """List every correction and take in what changed; ``mark`` was read before the listing.
+    """Take in what changed since the registry was caught up; ``mark`` was read just before.
+
+    The journal is read first. Where it says which corrections changed (and ``listing`` is
+    not asked for), only those are read, by id; otherwise every correction is listed
+    (:func:`list_flow`). A catch-up that overlapped a change of the registry in this process
+    (a write in another thread) is not taken in: the next operation catches up again.
+    """
+    journal = yield ReadJournal()
+    wanted = None
+    if not listing and fresh.known:
+        wanted = J.to_read(fresh.applied, journal, token_of(mark))
+    if wanted is None:
+        return (yield from list_flow(fresh, registry, legacy_key, mark, journal, text_key))
+    started = time.monotonic()
+    since = registry.version
+    found: dict[str, CorrectionInfo | None] = {}
+    if wanted:
+        ids = sorted(wanted)
+        rows = yield from read_by_ids(ids, text_key=text_key)
+        for cid in ids:
+            row = rows.get(cid)
+            found[cid] = None if row is None else correction_info(row, legacy_key)
+    changed = registry.reconcile(found, since)
+    fresh.journal_reads += 1
+    fresh.catch_up_cost = time.monotonic() - started
+    if changed is None:
+        fresh.read_at = -float("inf")  # look again at the next operation
+        return True
+    _caught_up(fresh, mark, journal)
+    yield from _save(fresh, registry)
+    return changed
+
+
+def _caught_up(fresh: Freshness, mark: str | None, journal: J.Journal | None) -> None:
+    """Note that the registry is caught up under ``mark`` and has applied ``journal``."""
+    fresh.settled = state_of(mark) != WRITING or (fresh.mark == mark and not fresh.settled)
+    fresh.mark = mark
+    fresh.known = True
+    fresh.applied = J.applied_from(journal, mark)
+
+
+def list_flow(
+    fresh: Freshness,
+    registry: Registry,
+    legacy_key: str | None,
+    mark: str | None,
+    journal: J.Journal | None,
+    text_key: str | None = None,
+) -> Flow[bool]:
+    """List every correction and take in what changed; ``mark`` and ``journal`` were read first.
 
     The listing reads the marked corrections' documents and metadata (an edit of a
     correction's text is a change like any other); a correction the registry holds that the
-    listing lacks (deleted, or written around nowline and never marked) is read by id. A
-    listing that overlapped a change of the registry in this process (a write in another
-    thread) is not taken in: the next operation catches up again.
+    listing lacks (deleted, or written around nowline and never marked) is read by id.
     """
     started, wall = time.monotonic(), time.time()
     since = registry.version
@@ -226,9 +294,7 @@ def catch_up_flow(
     if changed is None:
         fresh.known = False
         return True
-    fresh.settled = state_of(mark) != WRITING or (fresh.mark == mark and not fresh.settled)
-    fresh.mark = mark
-    fresh.known = True
+    _caught_up(fresh, mark, journal)
     yield from _save(fresh, registry, listed=True)
     return changed
 
@@ -288,37 +354,73 @@ def observe(registry: Registry, legacy_key: str | None, rows: Iterable[Record], 
         registry.reconcile(found, since)
 
 
-def marking_flow(fresh: Freshness) -> Flow[tuple[bool, str]]:
-    """Before the records of a write that changes a correction: write a *writing* mark.
+def marking_flow(fresh: Freshness, changed: Sequence[str] | None) -> Flow[tuple[bool, str]]:
+    """Before the records of a write that changes corrections: its entry, then a writing mark.
 
+    ``changed`` names the corrections the write changes (None: too many to name, a repair).
     Returns whether the registry was caught up with the store just before (the mark read
     first equals the one it holds), and the mark written.
     """
     before = yield ReadMark()
-    writing = new_mark("writing")
+    token = J.new_id()
+    writing = new_mark("writing", token)
+    yield WriteEntry(J.write_entry(token, "writing", changed))
     yield WriteMark(writing)
     return (fresh.known and fresh.settled and before == fresh.mark), writing
 
 
 def marked_flow(
-    fresh: Freshness, token: tuple[bool, str], registry: Registry | None = None
+    fresh: Freshness,
+    token: tuple[bool, str],
+    changed: Sequence[str] | None,
+    registry: Registry | None = None,
 ) -> Flow[None]:
-    """After the records of a write that changes a correction: write a *done* mark.
+    """After the records of a write that changes corrections: its entry done, then a done mark.
 
-    Where no other writer's mark came between (the registry was caught up before, and the
-    writing mark is still the store's), this process's registry, which holds its own write,
-    is caught up under the new mark; otherwise its next operation catches up.
+    Where no other writer came between (the registry was caught up before, the writing mark
+    is still the store's, and the journal holds no entry this process has not applied), this
+    process's registry, which holds its own write, is caught up under the new mark. Otherwise
+    its next operation catches up, by the journal where it can: its own entry is applied.
     """
     caught_up, writing = token
+    entry = writing.rpartition(":")[2]
     current = yield ReadMark()
-    done = new_mark("done")
+    yield WriteEntry(J.write_entry(entry, "done", changed))
+    done = new_mark("done", entry)
     yield WriteMark(done)
-    if caught_up and current == writing:
+    caught_up = caught_up and current == writing
+    journal = None
+    if fresh.applied is not None:
+        fresh.applied = J.Applied(fresh.applied.companion, {**fresh.applied.states, entry: "done"})
+        if caught_up:
+            # Another writer's whole write may have fallen between this one's first read of
+            # the mark and its writing mark: its entry says so.
+            journal = yield ReadJournal()
+            caught_up = J.to_read(fresh.applied, journal, entry) == set()
+            if caught_up:
+                fresh.applied = J.applied_from(journal, done)
+    if caught_up:
         fresh.mark = done
         if registry is not None:
             yield from _save(fresh, registry)
     else:
-        fresh.known = False
+        fresh.read_at = -float("inf")  # the next operation reads the mark and catches up
+    if J.wants_compaction(entry):
+        yield from compact_flow(journal)
+
+
+def compact_flow(journal: J.Journal | None = None) -> Flow[None]:
+    """Fold the journal's done entries into one, if it holds too many (no mark changes).
+
+    ``journal`` is one this flow's caller has just read; otherwise it is read here.
+    """
+    if journal is None:
+        journal = yield ReadJournal()
+    plan = J.compaction(journal)
+    if plan is not None:
+        folded, parts = plan
+        yield WriteEntry(folded)
+        yield DropEntries(parts)
 
 
 def load_flow(
@@ -347,6 +449,7 @@ def load_flow(
             registry.replace_all(saved.infos)
             yield from _build_meanwhile(registry)
             fresh.mark, fresh.known, fresh.settled = mark, True, True
+            fresh.applied = saved.applied
             # The snapshot stands for the listing it was taken from: the resync is due when
             # it would have been in the process that listed (at once where that is past, or
             # where the listing's time is ahead of this clock).
@@ -355,6 +458,7 @@ def load_flow(
             fresh.listed_at = now - age if 0 <= age < fresh.resync_interval() else -float("inf")
             fresh.snapshot, fresh.saved = (snapshot if save else None), mark
             return
+    journal = yield ReadJournal()
     started, wall = time.monotonic(), time.time()
     records = yield from read_all(where=MARKED, text_key=text_key)
     infos = yield Work(R.correction_infos, (records, legacy_key))
@@ -365,6 +469,7 @@ def load_flow(
     fresh.listing_cost = time.monotonic() - started
     fresh.mark, fresh.known = mark, True
     fresh.settled = state_of(mark) != WRITING
+    fresh.applied = J.applied_from(journal, mark)
     fresh.snapshot = snapshot if save else None
     yield from _save(fresh, registry)
 

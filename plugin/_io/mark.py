@@ -7,10 +7,11 @@ a changed mark. A process reads the mark before an operation uses what it knows 
 every ``refresh_seconds``) and catches up only when it differs (:mod:`nowline._io.freshness`).
 
 Where it lives (DESIGN §12): in a **companion collection** per wrapped collection, named
-``nowline-mark-<collection id>``, whose own metadata holds the value (``nowline_mark``). The
-companion holds no record and no other key, so a writer replaces its whole metadata in one
-``modify`` (atomic, no read-merge-write; about 2 ms, against 16 ms for an upsert of a record),
-and one ``get_collection`` (one HTTP GET over a server) reads it. The wrapper hides it from
+``nowline-mark-<collection id>``, whose own metadata holds the value (``nowline_mark``). Its
+metadata has no other key, so a writer replaces it whole in one ``modify`` (atomic, no
+read-merge-write; about 2 ms), and one ``get_collection`` (one HTTP GET over a server) reads
+it. The companion's records are the change journal (:mod:`nowline._io.journal`), whose I/O is
+here too; a write's marks carry its journal entry's id as their token. The wrapper hides it from
 ``list_collections`` and ``count_collections`` and deletes it with its collection. It is not
 the wrapped collection's own metadata: ``modify(metadata=...)`` there would replace the user's
 dict, and chromadb refuses it on a collection created with ``hnsw:space``. A store backed up
@@ -34,6 +35,7 @@ from collections.abc import Sequence
 from typing import Any, Final, Literal, TypeVar
 
 from .._rules import records as R
+from . import journal as J
 
 T = TypeVar("T")
 
@@ -51,6 +53,7 @@ __all__ = [
     "new_mark",
     "read_file",
     "state_of",
+    "token_of",
     "visible_page",
     "write_file",
 ]
@@ -72,9 +75,21 @@ _FILE_SUFFIX = ".mark"
 _MAX_FILE = 200  # bytes: a mark file larger than this is not nowline's
 
 
-def new_mark(state: Literal["done", "writing"]) -> str:
-    """Return a fresh random mark (128 bits: no two writes ever share one)."""
-    return f"nowline-{state}:{secrets.token_hex(16)}"
+def new_mark(state: Literal["done", "writing"], token: str | None = None) -> str:
+    """Return a mark: of a write's ``token`` (its journal entry), else fresh and random.
+
+    A token is 128 random bits, so no two writes ever share one; a write's writing mark and
+    its done mark share its token.
+    """
+    return f"nowline-{state}:{token or secrets.token_hex(16)}"
+
+
+def token_of(value: str | None) -> str | None:
+    """Return the token of a mark of nowline's form (the write's journal entry), else None."""
+    if state_of(value) == UNKNOWN:
+        return None
+    assert value is not None
+    return value.rpartition(":")[2]
 
 
 def state_of(value: str | None) -> State:
@@ -174,7 +189,7 @@ def _missing(exc: BaseException) -> bool:
 
 
 class SyncMarks(_Marks):
-    """Reads and writes a collection's mark with blocking calls."""
+    """Reads and writes a collection's mark and journal with blocking calls."""
 
     def read(self) -> str | None:
         """Return the store's mark, or None when there is none (no companion)."""
@@ -185,17 +200,20 @@ class SyncMarks(_Marks):
                 raise
             return None
 
+    def _companion_id(self, meta: dict[str, str]) -> Any:
+        """Return the companion's id, making it (with ``meta``) if this process has not."""
+        if self._companion is None:
+            made = self._api.get_or_create_collection(name=self._name, metadata=meta, **self._scope)
+            self._companion = made.id
+        return self._companion
+
     def write(self, value: str) -> None:
         """Write the mark (creating the companion at the first write), then the file."""
         meta = {MARK_KEY: value}
         for attempt in (0, 1):
             try:
-                if self._companion is None:
-                    made = self._api.get_or_create_collection(
-                        name=self._name, metadata=meta, **self._scope
-                    )
-                    self._companion = made.id
-                self._api._modify(id=self._companion, new_metadata=meta, **self._scope)
+                companion = self._companion_id(meta)
+                self._api._modify(id=companion, new_metadata=meta, **self._scope)
                 break
             except Exception as exc:
                 self._companion = None  # deleted by a raw client, say: make it again
@@ -203,9 +221,41 @@ class SyncMarks(_Marks):
                     raise
         self._after_write(value)
 
+    def read_journal(self) -> J.Journal | None:
+        """Return the journal (the companion's entries), or None: none, or not nowline's."""
+        try:
+            model = self._api.get_collection(name=self._name, **self._scope)
+            got = self._api._get(collection_id=model.id, include=["metadatas"], **self._scope)
+        except Exception as exc:
+            if not _missing(exc):
+                raise
+            return None
+        return J.parse(str(model.id), got["ids"], got["metadatas"])
+
+    def write_entry(self, entry: J.Entry) -> None:
+        """Store a journal entry (making the companion, under a writing mark, if need be)."""
+        for attempt in (0, 1):
+            try:
+                companion = self._companion_id({MARK_KEY: new_mark("writing", entry.id)})
+                self._api._upsert(collection_id=companion, **_entry_args(entry), **self._scope)
+                return
+            except Exception as exc:
+                self._companion = None
+                if attempt or not _missing(exc):
+                    raise
+
+    def drop_entries(self, ids: list[str]) -> None:
+        """Delete journal entries (a fold's parts); a companion that is gone has none."""
+        try:
+            model = self._api.get_collection(name=self._name, **self._scope)
+            self._api._delete(collection_id=model.id, ids=ids, **self._scope)
+        except Exception as exc:
+            if not _missing(exc):
+                raise
+
 
 class AsyncMarks(_Marks):
-    """Reads and writes a collection's mark with ``await`` (an async chromadb client)."""
+    """Reads and writes a collection's mark and journal with ``await`` (an async client)."""
 
     async def read(self) -> str | None:
         """Return the store's mark, or None when there is none (no companion)."""
@@ -216,23 +266,73 @@ class AsyncMarks(_Marks):
                 raise
             return None
 
+    async def _companion_id(self, meta: dict[str, str]) -> Any:
+        """Return the companion's id, making it (with ``meta``) if this process has not."""
+        if self._companion is None:
+            made = await self._api.get_or_create_collection(
+                name=self._name, metadata=meta, **self._scope
+            )
+            self._companion = made.id
+        return self._companion
+
     async def write(self, value: str) -> None:
         """Write the mark (creating the companion at the first write)."""
         meta = {MARK_KEY: value}
         for attempt in (0, 1):
             try:
-                if self._companion is None:
-                    made = await self._api.get_or_create_collection(
-                        name=self._name, metadata=meta, **self._scope
-                    )
-                    self._companion = made.id
-                await self._api._modify(id=self._companion, new_metadata=meta, **self._scope)
+                companion = await self._companion_id(meta)
+                await self._api._modify(id=companion, new_metadata=meta, **self._scope)
                 break
             except Exception as exc:
                 self._companion = None
                 if attempt or not _missing(exc):
                     raise
         self._after_write(value)
+
+    async def read_journal(self) -> J.Journal | None:
+        """Return the journal (the companion's entries), or None: none, or not nowline's."""
+        try:
+            model = await self._api.get_collection(name=self._name, **self._scope)
+            got = await self._api._get(collection_id=model.id, include=["metadatas"], **self._scope)
+        except Exception as exc:
+            if not _missing(exc):
+                raise
+            return None
+        return J.parse(str(model.id), got["ids"], got["metadatas"])
+
+    async def write_entry(self, entry: J.Entry) -> None:
+        """Store a journal entry (making the companion, under a writing mark, if need be)."""
+        for attempt in (0, 1):
+            try:
+                companion = await self._companion_id({MARK_KEY: new_mark("writing", entry.id)})
+                await self._api._upsert(
+                    collection_id=companion, **_entry_args(entry), **self._scope
+                )
+                return
+            except Exception as exc:
+                self._companion = None
+                if attempt or not _missing(exc):
+                    raise
+
+    async def drop_entries(self, ids: list[str]) -> None:
+        """Delete journal entries (a fold's parts); a companion that is gone has none."""
+        try:
+            model = await self._api.get_collection(name=self._name, **self._scope)
+            await self._api._delete(collection_id=model.id, ids=ids, **self._scope)
+        except Exception as exc:
+            if not _missing(exc):
+                raise
+
+
+def _entry_args(entry: J.Entry) -> dict[str, Any]:
+    """Return the upsert arguments that store a journal entry (a one-number embedding)."""
+    import numpy as np
+
+    return {
+        "ids": [entry.id],
+        "embeddings": [np.zeros(1, dtype=np.float32)],
+        "metadatas": [J.entry_meta(entry)],
+    }
 
 
 def visible_page(

@@ -18,6 +18,7 @@ __all__ = [
     "Background",
     "Count",
     "Delete",
+    "DropEntries",
     "Embed",
     "Flow",
     "Get",
@@ -25,9 +26,11 @@ __all__ = [
     "Modify",
     "Op",
     "Query",
+    "ReadJournal",
     "ReadMark",
     "Work",
     "Write",
+    "WriteEntry",
     "WriteMark",
 ]
 
@@ -145,6 +148,25 @@ class WriteMark:
 
 
 @dataclass(frozen=True, slots=True)
+class ReadJournal:
+    """Read the change journal (:mod:`nowline._io.journal`); the result is it, or None."""
+
+
+@dataclass(frozen=True, slots=True)
+class WriteEntry:
+    """Store one journal entry (a companion record); no result."""
+
+    entry: Any  # journal.Entry
+
+
+@dataclass(frozen=True, slots=True)
+class DropEntries:
+    """Delete journal entries by id (a fold's parts); no result."""
+
+    ids: list[str]
+
+
+@dataclass(frozen=True, slots=True)
 class Lock:
     """Before a write: become this local store's only writer process (no-op on a server)."""
 
@@ -162,6 +184,9 @@ Op = (
     | Lock
     | ReadMark
     | WriteMark
+    | ReadJournal
+    | WriteEntry
+    | DropEntries
 )
 """Every operation a flow may yield."""
 

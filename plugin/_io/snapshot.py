@@ -48,6 +48,7 @@ import orjson
 from .._rules.records import CorrectionInfo
 from .._version import VERSION
 from ..matchers._gcpause import paused
+from .journal import Applied, parse_applied, saved_applied
 
 __all__ = [
     "WRITE_ENV",
@@ -82,6 +83,7 @@ class Saved:
     mark: str
     listed: float
     infos: list[CorrectionInfo]
+    applied: Applied | None = None  # the journal entries it reflects (None: unknown)
 
 
 def path_for(api: Any, collection_id: str, persist_directory: str | None) -> str | None:
@@ -125,6 +127,7 @@ def state_of(registry: Any, fresh: Any) -> Any:
         "nowline": _version(),
         "mark": fresh.mark,
         "listed": fresh.listed_wall,  # when the listing it reflects began (time.time())
+        "applied": saved_applied(fresh.applied),  # the journal entries it reflects
         "corrections": columns,  # tuples are written as JSON arrays
     }
 
@@ -425,7 +428,8 @@ def _read(path: str) -> Saved | None:
         infos = _infos(state["corrections"])
         if infos is None:
             return None
-        return Saved(collection=collection, mark=mark, listed=float(listed), infos=infos)
+        applied = parse_applied(state.get("applied"))
+        return Saved(collection, mark, float(listed), infos, applied)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 

@@ -27,6 +27,10 @@ __all__ = [
     "CHANGED",
     "CORRECTION",
     "DEPRECATES",
+    "ENTRY_COVERS",
+    "ENTRY_IDS",
+    "ENTRY_PARTS",
+    "ENTRY_STATE",
     "MARK",
     "NEW",
     "NOW",
@@ -109,6 +113,16 @@ SCOPE_KEY = "nowline_scope_key"
 MARK = "nowline_mark"
 """Not on records: the key of a companion collection's metadata that holds the generation mark
 (:mod:`nowline._io.mark`)."""
+ENTRY_STATE = "nowline_entry_state"
+"""On the companion's records only (the change journal, :mod:`nowline._io.journal`): an
+entry's state, ``writing`` or ``done``."""
+ENTRY_IDS = "nowline_entry_ids"
+"""On journal entries: the ids of the corrections the write changed (a JSON list; absent: a
+reset)."""
+ENTRY_PARTS = "nowline_entry_parts"
+"""On journal entries that fold others: the entries folded (a JSON list)."""
+ENTRY_COVERS = "nowline_entry_covers"
+"""On journal entries that fold others: what the folded entries had folded (a JSON list)."""
 
 Order = tuple[float, float, str]
 """The sort key of a correction: its time, then its write order, then its id."""

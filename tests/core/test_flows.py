@@ -29,6 +29,7 @@ import nowline
 from nowline._facade import Facade, Options
 from nowline._io.execute import run_async, run_sync
 from nowline._io.freshness import MARKED
+from nowline._io.journal import Journal
 from nowline._io.mark import new_mark, state_of
 from nowline._rules.verbs import CorrectArgs, RecallArgs, RememberArgs
 
@@ -52,6 +53,8 @@ class ScriptedStore:
         self.log: list[Any] = []
         self.fail: Callable[[Any], bool] | None = None
         self.mark: str | None = None  # the generation mark (None: no companion yet)
+        self.entries: dict[str, Any] = {}  # the journal's entries by id (journal.Entry)
+        self.companion = "companion-1"  # the companion's id (a new one: deleted and made again)
 
     def execute(self, op: Any) -> Any:
         """Answer one operation (the driver's call), or raise :class:`StoreDown` once."""
@@ -165,6 +168,18 @@ class ScriptedStore:
 
     def _writemark(self, op: Any) -> None:
         self.mark = op.value
+
+    def _readjournal(self, op: Any) -> Any:
+        if self.mark is None and not self.entries:
+            return None
+        return Journal(self.companion, dict(self.entries))
+
+    def _writeentry(self, op: Any) -> None:
+        self.entries[op.entry.id] = op.entry
+
+    def _dropentries(self, op: Any) -> None:
+        for eid in op.ids:
+            self.entries.pop(eid, None)
 
 
 def _where(meta: Mapping[str, Any], where: Any) -> bool:

@@ -18,6 +18,7 @@ from nowline._io.freshness import (
     RESYNC_SHARE,
     Freshness,
     catch_up_flow,
+    compact_flow,
     load_flow,
     marked_flow,
     marking_flow,
@@ -25,7 +26,7 @@ from nowline._io.freshness import (
     refresh_flow,
     shared,
 )
-from nowline._io.mark import DONE, UNKNOWN, WRITING, new_mark, state_of
+from nowline._io.mark import DONE, UNKNOWN, WRITING, new_mark, state_of, token_of
 from nowline._rules import records as R
 from nowline._rules.records import CorrectionInfo, Record
 from nowline._rules.registry import Registry
@@ -112,8 +113,11 @@ def test_a_refresh_reads_the_mark_at_most_every_refresh_seconds() -> None:
     assert store.log == []
 
 
-def test_a_changed_mark_catches_up_with_every_kind_of_edit() -> None:
-    """Additions, deletions, retractions and an edit of a correction's text are all taken in."""
+def test_a_mark_that_names_no_journal_entry_lists_every_kind_of_edit() -> None:
+    """A writer that keeps no journal (an older nowline) changed the mark: everything is listed.
+
+    Additions, deletions and an edit of a correction's text are all taken in.
+    """
     store = ScriptedStore({"c": _row("a/b", 1.0), "gone": _row("x/y", 1.0)})
     store.mark = new_mark("done")
     fresh, registry = _loaded(store, refresh_seconds=0)
@@ -149,14 +153,17 @@ def test_a_writing_mark_is_caught_up_twice_then_settles() -> None:
     store = ScriptedStore({"c": _row("a/b", 1.0)})
     store.mark = new_mark("done")
     fresh, registry = _loaded(store, refresh_seconds=0)
-    store.mark = new_mark("writing")  # a writer died after its first mark
+    token = run_sync(marking_flow(Freshness(refresh_seconds=0), ["late"]), store)
+    assert state_of(store.mark) == WRITING  # a writer died after its first mark
     assert run_sync(refresh_flow(fresh, registry, None), store) is False
     store.records["late"] = _row("l/m", 2.0)  # its records landed after that catch-up
     assert run_sync(refresh_flow(fresh, registry, None), store) is True
     assert "late" in registry.held() and fresh.settled
+    assert not store.ops("Get")[0].where  # by the journal: the entry's ids, no listing
     store.log.clear()
     assert run_sync(refresh_flow(fresh, registry, None), store) is False
     assert [type(op).__name__ for op in store.log] == ["ReadMark"]
+    del token
 
 
 def test_the_resync_lists_writes_made_around_nowline_when_its_interval_passes() -> None:
@@ -188,7 +195,7 @@ def test_a_catch_up_that_overlapped_a_write_here_is_not_taken_in() -> None:
     registry = Registry()
     fresh = Freshness(refresh_seconds=0)
     flow = catch_up_flow(fresh, registry, None, None)
-    op = next(flow)
+    op = flow.send(store.execute(next(flow)))  # the journal is read; then the listing
     registry.put(_info("meanwhile", _row("m/n", 2.0)))  # a write in another thread
     with pytest.raises(StopIteration) as stop:
         while True:
@@ -218,21 +225,35 @@ def test_a_write_marks_before_and_after_and_keeps_its_own_registry_caught_up() -
     store = ScriptedStore()
     store.mark = new_mark("done")
     fresh, _ = _loaded(store)
-    token = run_sync(marking_flow(fresh), store)
+    token = run_sync(marking_flow(fresh, ["c"]), store)
     assert state_of(store.mark) == WRITING
-    run_sync(marked_flow(fresh, token), store)
+    (entry,) = store.entries.values()
+    assert entry.state == "writing" and entry.ids == {"c"} and token_of(store.mark) == entry.id
+    run_sync(marked_flow(fresh, token, ["c"]), store)
     assert state_of(store.mark) == DONE and fresh.mark == store.mark and fresh.known
+    assert store.entries[entry.id].state == "done" and token_of(store.mark) == entry.id
+    assert fresh.applied is not None and fresh.applied.states == {entry.id: "done"}
 
 
 def test_a_write_that_met_another_writers_mark_leaves_its_registry_to_catch_up() -> None:
     """Another writer's mark between the two means unknown: the next operation lists."""
     store = ScriptedStore()
     store.mark = new_mark("done")
-    fresh, _ = _loaded(store)
-    token = run_sync(marking_flow(fresh), store)
-    store.mark = new_mark("done")  # another process wrote meanwhile
-    run_sync(marked_flow(fresh, token), store)
-    assert not fresh.known
+    fresh, registry = _loaded(store)
+    token = run_sync(marking_flow(fresh, ["c"]), store)
+    other = Freshness(refresh_seconds=0)
+    other_token = run_sync(marking_flow(other, ["d"]), store)  # another process writes
+    store.records["d"] = _row("x/y", 2.0)
+    run_sync(marked_flow(other, other_token, ["d"]), store)
+    store.records["c"] = _row("a/b", 1.0)
+    registry.put(_info("c", store.records["c"]))
+    run_sync(marked_flow(fresh, token, ["c"]), store)
+    assert fresh.mark != store.mark  # the next operation catches up, by the journal
+    store.log.clear()
+    fresh.refresh_seconds = 3600
+    assert run_sync(refresh_flow(fresh, registry, None), store) is True
+    assert set(registry.held()) == {"c", "d"} and fresh.listings == 1
+    assert [op.ids for op in store.ops("Get")] == [["d"]]
 
 
 def test_a_load_uses_a_snapshot_only_under_its_own_done_mark(tmp_path: Any) -> None:
@@ -281,8 +302,8 @@ def test_a_writer_saves_its_snapshot_under_its_own_done_mark_at_once(tmp_path: A
     fresh, registry = Freshness(refresh_seconds=1.0), Registry()
     run_sync(load_flow(fresh, registry, None, path), store)
     registry.put(_info("c", _row("a/b", 1.0)))  # what the write put in the registry
-    token = run_sync(marking_flow(fresh), store)
-    run_sync(marked_flow(fresh, token, registry), store)
+    token = run_sync(marking_flow(fresh, ["c"]), store)
+    run_sync(marked_flow(fresh, token, ["c"], registry), store)
     snapshot.flush()
     saved = snapshot.read(path)
     assert saved is not None and saved.mark == store.mark and [i.id for i in saved.infos] == ["c"]
@@ -314,3 +335,193 @@ def test_a_snapshot_older_than_the_resync_interval_is_listed_again(tmp_path: Any
     run_sync(load_flow(fresh, registry, None, str(path)), store)
     run_sync(refresh_flow(fresh, registry, None), store)
     assert "raw" in registry.held() and fresh.listings == 0
+
+
+# ----------------------------------------------------------------------------- journal
+
+
+def _write(store: ScriptedStore, cid: str | None, row: tuple[str, dict[str, Any]] | None) -> None:
+    """Write one correction through the marks and the journal, as another process would.
+
+    ``cid`` None writes a reset (a repair); ``row`` None deletes ``cid``.
+    """
+    writer = Freshness(refresh_seconds=0)
+    changed = None if cid is None else [cid]
+    token = run_sync(marking_flow(writer, changed), store)
+    if cid is not None:
+        if row is None:
+            store.records.pop(cid, None)
+        else:
+            store.records[cid] = row
+    run_sync(marked_flow(writer, token, changed), store)
+
+
+def _reads(store: ScriptedStore) -> list[Any]:
+    """Return what the logged reads of records asked for: a listing, or ids."""
+    return ["listing" if op.where == MARKED else op.ids for op in store.ops("Get")]
+
+
+def test_a_catch_up_by_the_journal_reads_only_the_changed_corrections() -> None:
+    """Additions, edits, retractions and deletions through nowline are read by id, not listed."""
+    store = ScriptedStore({f"c{i}": _row(f"a/b{i}", 1.0) for i in range(50)})
+    _write(store, "c0", _row("a/b0", 1.0))
+    fresh, registry = _loaded(store, refresh_seconds=0)
+    _write(store, "new", _row("p/q", 2.0))
+    _write(store, "c1", ("Moved from a/b1 to z, said otherwise.", _row("a/b1", 1.0)[1]))
+    _write(store, "c2", _row("a/b2", 1.0, **{R.RETRACTED: 3.0}))
+    _write(store, "c3", None)
+    assert run_sync(refresh_flow(fresh, registry, None), store) is True
+    held = registry.held()
+    assert "new" in held and "c3" not in held and held["c2"].retracted == 3.0
+    assert held["c1"].document == "Moved from a/b1 to z, said otherwise."
+    assert _reads(store) == [["c1", "c2", "c3", "new"]] and fresh.listings == 1
+
+
+def test_an_entry_read_while_writing_is_read_again_once_done() -> None:
+    """A write's records may land after a reader read its entry: its done mark brings it back."""
+    store = ScriptedStore({"c": _row("a/b", 1.0)})
+    _write(store, "c", _row("a/b", 1.0))
+    fresh, registry = _loaded(store, refresh_seconds=0)
+    writer = Freshness(refresh_seconds=0)
+    token = run_sync(marking_flow(writer, ["slow"]), store)
+    assert run_sync(refresh_flow(fresh, registry, None), store) is False  # nothing landed yet
+    assert run_sync(refresh_flow(fresh, registry, None), store) is False  # settles
+    store.records["slow"] = _row("s/t", 2.0)
+    run_sync(marked_flow(writer, token, ["slow"]), store)
+    store.log.clear()
+    assert run_sync(refresh_flow(fresh, registry, None), store) is True
+    assert "slow" in registry.held() and _reads(store) == [["slow"]]
+
+
+def test_a_reset_entry_or_another_companion_lists_everything() -> None:
+    """A repair's entry names no ids, and a companion made again lost entries: both list."""
+    store = ScriptedStore({"c": _row("a/b", 1.0)})
+    _write(store, "c", _row("a/b", 1.0))
+    fresh, registry = _loaded(store, refresh_seconds=0)
+    store.records["raw"] = _row("r/s", 2.0)  # written around nowline, then repaired
+    _write(store, None, None)
+    assert run_sync(refresh_flow(fresh, registry, None), store) is True
+    assert "raw" in registry.held() and _reads(store) == ["listing"]
+    store.log.clear()
+    store.entries.clear()  # the companion deleted by a plain client, then made again
+    store.companion = "companion-2"
+    store.records["lost"] = _row("l/m", 3.0)
+    _write(store, "d", _row("d/e", 3.0))
+    assert run_sync(refresh_flow(fresh, registry, None), store) is True
+    assert {"lost", "d"} <= set(registry.held()) and _reads(store) == ["listing"]
+
+
+def test_an_applied_entry_that_is_gone_unfolded_lists_everything() -> None:
+    """A store restored from a backup lacks entries this process applied: it lists."""
+    store = ScriptedStore({"c": _row("a/b", 1.0)})
+    _write(store, "c", _row("a/b", 1.0))
+    backup = (dict(store.records), dict(store.entries), store.mark)
+    fresh, registry = _loaded(store, refresh_seconds=0)
+    _write(store, "later", _row("x/y", 2.0))
+    assert run_sync(refresh_flow(fresh, registry, None), store) is True
+    store.records, store.entries, store.mark = dict(backup[0]), dict(backup[1]), backup[2]
+    _write(store, "c", _row("a/b", 1.0))  # a write after the restore changes the mark
+    store.log.clear()
+    assert run_sync(refresh_flow(fresh, registry, None), store) is True
+    assert "later" not in registry.held() and _reads(store)[0] == "listing"
+
+
+def test_a_folded_journal_costs_a_reader_that_applied_it_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Done entries are folded into one that names its parts; it is read only where missed."""
+    from nowline._io import journal
+
+    monkeypatch.setattr(journal, "KEEP", 3)
+    store = ScriptedStore({"c": _row("a/b", 1.0)})
+    _write(store, "c", _row("a/b", 1.0))
+    fresh, registry = _loaded(store, refresh_seconds=0)
+    behind, registry2 = _loaded(store, refresh_seconds=0)
+    for i in range(4):
+        _write(store, f"n{i}", _row(f"n/{i}", 2.0))
+    assert run_sync(refresh_flow(fresh, registry, None), store) is True
+    run_sync(compact_flow(), store)
+    (folded,) = store.entries.values()
+    assert folded.ids == {"c", "n0", "n1", "n2", "n3"} and len(folded.parts) == 5
+    _write(store, "n4", _row("n/4", 2.0))
+    store.log.clear()
+    assert run_sync(refresh_flow(fresh, registry, None), store) is True
+    assert _reads(store) == [["n4"]]  # the fold's parts were all applied here
+    store.log.clear()
+    assert run_sync(refresh_flow(behind, registry2, None), store) is True
+    assert _reads(store) == [["c", "n0", "n1", "n2", "n3", "n4"]]
+    assert set(registry2.held()) == set(registry.held())
+
+
+def test_a_fold_beyond_the_limit_is_a_reset(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fold of more ids than an entry may list names none: a reader that missed it lists."""
+    from nowline._io import journal
+
+    monkeypatch.setattr(journal, "KEEP", 1)
+    monkeypatch.setattr(journal, "LIMIT", 2)
+    store = ScriptedStore()
+    _write(store, "a", _row("a/a", 1.0))
+    fresh, registry = _loaded(store, refresh_seconds=0)
+    for cid in ("b", "c", "d"):
+        _write(store, cid, _row(f"{cid}/{cid}", 1.0))
+    run_sync(compact_flow(), store)
+    (folded,) = store.entries.values()
+    assert folded.ids is None
+    assert run_sync(refresh_flow(fresh, registry, None), store) is True
+    assert _reads(store) == ["listing"] and set(registry.held()) == {"a", "b", "c", "d"}
+
+
+def test_a_snapshot_keeps_what_its_process_applied(tmp_path: Any) -> None:
+    """A process that starts from a confirmed snapshot later catches up by the journal."""
+    from nowline._io import snapshot
+
+    path = str(tmp_path / "c.registry.json")
+    store = ScriptedStore({"c": _row("a/b", 1.0)})
+    _write(store, "c", _row("a/b", 1.0))
+    run_sync(load_flow(Freshness(refresh_seconds=0), Registry(), None, path), store)
+    snapshot.flush()
+    fresh, registry = Freshness(refresh_seconds=0), Registry()
+    run_sync(load_flow(fresh, registry, None, path), store)
+    assert fresh.listings == 0 and fresh.applied is not None
+    _write(store, "d", _row("d/e", 2.0))
+    store.log.clear()
+    assert run_sync(refresh_flow(fresh, registry, None), store) is True
+    assert _reads(store) == [["d"]] and set(registry.held()) == {"c", "d"}
+
+
+def test_journal_entries_that_are_not_nowlines_are_not_read() -> None:
+    """A companion record of another shape (a plain client's) makes the journal unknown."""
+    from nowline._io.journal import Entry, entry_meta, parse
+
+    meta = entry_meta(Entry("e1", "done", frozenset({"c"}), frozenset({"p"})))
+    journal = parse("x", ["e1"], [meta])
+    assert journal is not None and journal.entries["e1"].ids == {"c"}
+    for bad in (
+        {"nowline_entry_state": "maybe"},
+        {"nowline_entry_state": "done", "nowline_entry_ids": "[1]"},
+        {"nowline_entry_state": "done", "nowline_entry_ids": "not json"},
+        {"nowline_entry_state": "done", "nowline_entry_parts": "{}"},
+        None,
+    ):
+        assert parse("x", ["e1"], [bad]) is None
+
+
+def test_a_whole_write_between_a_writers_first_read_and_its_mark_is_caught() -> None:
+    """Writer B's write falls inside writer A's, unseen by the mark: A's journal read finds it."""
+    store = ScriptedStore({"c": _row("a/b", 1.0)})
+    _write(store, "c", _row("a/b", 1.0))
+    fresh, registry = _loaded(store, refresh_seconds=3600)
+    flow = marking_flow(fresh, ["a"])
+    first = store.execute(next(flow))  # A reads the mark ...
+    _write(store, "b", _row("x/y", 2.0))  # ... B writes, whole ...
+    op = flow.send(first)  # ... then A writes its entry and its writing mark
+    with pytest.raises(StopIteration) as stop:
+        while True:
+            op = flow.send(store.execute(op))
+    store.records["a"] = _row("p/q", 3.0)
+    registry.put(_info("a", store.records["a"]))
+    run_sync(marked_flow(fresh, stop.value.value, ["a"], registry), store)
+    assert fresh.mark != store.mark  # not caught up: B's entry is not applied
+    store.log.clear()
+    assert run_sync(refresh_flow(fresh, registry, None), store) is True
+    assert set(registry.held()) == {"a", "b", "c"} and _reads(store) == [["b"]]

@@ -268,7 +268,7 @@ def test_a_narrowed_registry_trips_exactly_as_the_full_one(
     assert trips_of(narrowed(infos, text), text, Scoped(None)) == full
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "nowline", "c0ffee.registry.json")
-        fresh = types.SimpleNamespace(mark="m1:done", listed_wall=1.0)
+        fresh = types.SimpleNamespace(mark="m1:done", listed_wall=1.0, applied=None)
         _snapshot.write(path, _snapshot.state_of(Registry(infos), fresh))
         index = _snapshot.open_index(path)
         assert index is not None and index.mark == "m1:done"

@@ -85,6 +85,10 @@ RESYNC = 2.0
 """The resync interval of every process of a run (``NOWLINE_RESYNC_SECONDS``; 60 s by default),
 short so that writes around nowline are checked within a step's wait."""
 
+JOURNAL_KEEP = 3
+"""The done entries a worker's journal holds before it folds them (nowline keeps 32): small,
+so that folds happen within a program. Workers fold at every other write."""
+
 COLLECTION = "mem"
 SCOPE_KEY = "user_id"
 USERS: tuple[Any, ...] = ("alice", "bob", None, 7)
@@ -115,6 +119,10 @@ class Program:
     seed: int
     workers: list[dict[str, Any]]
     steps: list[Step]
+    strict: bool = False
+    """The journal profile: no write around nowline, a resync of an hour, and the checker waits
+    only the bound for changes made through nowline, so that a change the journal misses
+    fails instead of being found by the resync listing."""
     observe: str = "all"
     """Which workers are asked what they show after a step: ``all``, or ``rotate`` (after
     step i only the i-th worker, in turn). A read verifies the corrections it shows, so a
@@ -126,13 +134,21 @@ class Program:
         data = {"seed": self.seed, "workers": self.workers, "steps": self.steps}
         if self.observe != "all":
             data["observe"] = self.observe
+        if self.strict:
+            data["strict"] = True
         return json.dumps(data)
 
     @staticmethod
     def from_json(text: str) -> Program:
         """Read a program printed by :meth:`to_json`."""
         data = json.loads(text)
-        return Program(data["seed"], data["workers"], data["steps"], data.get("observe", "all"))
+        return Program(
+            data["seed"],
+            data["workers"],
+            data["steps"],
+            strict=data.get("strict", False),
+            observe=data.get("observe", "all"),
+        )
 
 
 def _spec(rng: random.Random, name: str, kind: str | None = None) -> dict[str, Any]:
@@ -147,12 +163,14 @@ def _spec(rng: random.Random, name: str, kind: str | None = None) -> dict[str, A
     }
 
 
-PROFILES = ("mixed", "scoped", "global")
-"""Program profiles: scope keys at random; every wrapper scoped; no wrapper scoped.
+PROFILES = ("mixed", "scoped", "global", "journal")
+"""Program profiles: scope keys at random; every wrapper scoped; no wrapper scoped; the journal.
 
 On a store where no wrapper has a scope key, every correction is global under either rule,
 so the freshness faults show without the scope rule in the way; the scoped profile opens
-every wrapper with the key, as a deployment that always passes it would.
+every wrapper with the key, as a deployment that always passes it would. The journal profile
+(:attr:`Program.strict`) makes no write around nowline and waits only the bound for changes
+made through nowline, with every other fault.
 """
 
 
@@ -189,8 +207,13 @@ def generate(seed: int, steps: int, faults: bool = True, profile: str = "mixed")
         "restore": 0.25,
         "fill": 0.3,
         "mark": 0.4,
+        "journal": 0.4,
         "server_restart": 0.2,
     }
+    strict = profile == "journal"
+    if strict:
+        for k in ("raw_add", "raw_edit", "raw_delete"):
+            weights[k] = 0.0
     if not faults:
         for k in (
             "raw_add",
@@ -201,6 +224,7 @@ def generate(seed: int, steps: int, faults: bool = True, profile: str = "mixed")
             "backup",
             "restore",
             "mark",
+            "journal",
             "server_restart",
         ):
             weights[k] = 0.0
@@ -298,9 +322,12 @@ def generate(seed: int, steps: int, faults: bool = True, profile: str = "mixed")
             out.append(["fill"])
         elif op == "mark":
             out.append(["mark", rng.choice(["delete", "rewrite"])])
+        elif op == "journal":
+            # Entries deleted around nowline are found by the resync only: not in strict.
+            out.append(["journal", "garbage" if strict else rng.choice(["garbage", "delete"])])
         elif op == "server_restart":
             out.append(["server_restart"])
-    return Program(seed, workers, out, "rotate" if seed % 2 else "all")
+    return Program(seed, workers, out, strict, "rotate" if seed % 2 else "all")
 
 
 # ---------------------------------------------------------------------------- failures
@@ -380,7 +407,8 @@ class Run:
         return {
             "NOWLINE_CACHE_DIR": str(self.cache(spec["cache"])),
             "NOWLINE_CLOCK_OFFSET": str(spec.get("offset", 0)),
-            "NOWLINE_RESYNC_SECONDS": str(RESYNC),
+            "NOWLINE_RESYNC_SECONDS": str(3600.0 if self.program.strict else RESYNC),
+            "CHECKER_JOURNAL_KEEP": str(JOURNAL_KEEP),
         }
 
     def open(self) -> None:
@@ -493,6 +521,8 @@ class Run:
             self.restore_step()
         elif op == "mark":
             self.mark_step(step[1])
+        elif op == "journal":
+            self.journal_step(step[1])
         elif op == "server_restart":
             port = self.server.port
             self.server.stop()
@@ -711,6 +741,22 @@ class Run:
             else:
                 client.get_collection(name).modify(metadata={MARK_KEY: f"raw {self.step_index}"})
 
+    def journal_step(self, how: str) -> None:
+        """Add a record of another shape to the journal, or delete its entries, plainly."""
+        from nowline._io.mark import companion_name
+
+        client = chromadb.HttpClient(
+            host="127.0.0.1", port=self.server.port, database=self.database
+        )
+        with contextlib.suppress(Exception):  # no companion made yet
+            companion = client.get_collection(companion_name(self.raw.id))
+            if how == "garbage":
+                companion.upsert(
+                    ids=[f"raw-{self.step_index}"], embeddings=[[0.0]], metadatas=[{"x": 1}]
+                )
+            else:
+                companion.delete(ids=companion.get(include=[])["ids"])
+
     def backup_step(self) -> None:
         """Stop the server, copy its folder and the snapshot folders, start it again."""
         k = len(list(self.work.glob("backup-*")))
@@ -879,7 +925,8 @@ class Run:
             for name, child in list(self.workers.items()):
                 child.send(json.dumps({"op": "bounds"}))
                 answer = self.answer(name, child.expect("R ", timeout=120))
-                bound = max(bound, max(answer.get("ok") or [0.0]) + 0.2)
+                stated = answer.get("ok") or [0.0]
+                bound = max(bound, (stated[0] if self.program.strict else max(stated)) + 0.2)
             for child in self.workers.values():
                 child.send(json.dumps({"op": "tick"}))
             for name, child in list(self.workers.items()):

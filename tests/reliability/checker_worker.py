@@ -92,6 +92,18 @@ def _instrument() -> None:
         setattr(AsyncFastAPI, name, counted_async)
 
 
+def _small_journal() -> None:
+    """Fold the journal early (``CHECKER_JOURNAL_KEEP`` entries, every other write)."""
+    import os
+
+    from nowline._io import journal
+
+    keep = os.environ.get("CHECKER_JOURNAL_KEEP")
+    if keep:
+        journal.KEEP = int(keep)
+        journal.COMPACT_EVERY = 2
+
+
 def _host_port(url: str) -> tuple[str, int]:
     """Return the host and port of an ``http://host:port`` URL."""
     parts = urlsplit(url)
@@ -262,6 +274,7 @@ def cli(args: list[str]) -> None:
 
 
 if __name__ == "__main__":
+    _small_journal()
     if sys.argv[1] == "serve":
         serve(*sys.argv[2:6])
     elif sys.argv[1] == "cli":

@@ -118,7 +118,7 @@ def test_a_clean_program_agrees_with_the_reference(server: ChromaServer, tmp_pat
     assert any("killed" in line for line in run.log)  # the fault was injected
 
 
-SEEDS = ((11, "mixed"), (12, "global"))
+SEEDS = ((11, "mixed"), (12, "global"), (13, "journal"))
 STEPS = 10
 
 

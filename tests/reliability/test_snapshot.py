@@ -298,11 +298,12 @@ def test_a_snapshot_newer_than_a_restored_store_is_not_the_authority(
 def test_a_snapshot_edited_by_hand_is_dropped_at_the_next_mark(
     stored: str, monkeypatch: pytest.MonkeyPatch, forgery: str
 ) -> None:
-    """A snapshot that hides a live correction holds only while no correction changes.
+    """A snapshot that hides a live correction holds until the process lists: the resync.
 
     A snapshot is as trustworthy as the folder it lives in (beside a local store: the store's
-    own folder); one edited by hand under the store's mark is believed until the mark moves,
-    and then the store decides.
+    own folder); one edited by hand under the store's mark is believed until the process
+    lists. A change through nowline elsewhere is read by id through the journal (which does
+    not list), so the forgery outlives the mark; the resync listing ends it.
     """
     path = _snapshot_file(stored)
     state = json.loads(path.read_text())
@@ -318,6 +319,9 @@ def test_a_snapshot_edited_by_hand_is_dropped_at_the_next_mark(
     assert col.hits(["m1"])[0].role == "current"  # the forgery, under the store's mark
     _nowline_process(stored, "correct|c9|Moved from acme/nine to acme/nueve.|acme/nine")
     col._core.fresh.read_at = float("-inf")  # refresh_seconds has passed
+    assert col.check("deploy acme/nine")[0].correction.id == "c9"  # by the journal
+    assert col.hits(["m1"])[0].role == "current"
+    col._core.fresh.listed_at = float("-inf")  # the resync is due
     (hit,) = col.hits(["m1"])
     assert hit.role == "historical" and [c.id for c in hit.now] == ["c1"]
 
