@@ -134,11 +134,18 @@ def _id_list(value: Any) -> frozenset[str] | None:
 
 
 def parse(companion: str, ids: Sequence[Any], metadatas: Sequence[Any] | None) -> Journal | None:
-    """Return the journal a read of the companion's records found, or None if not nowline's."""
+    """Return the journal a read of the companion's records found, or None if not nowline's.
+
+    Records without an entry's state key are not entries, and are passed over; an entry
+    whose values are not of nowline's form makes the whole journal unknown (then every
+    catch-up lists).
+    """
     entries: dict[str, Entry] = {}
     for rid, meta in zip(ids, metadatas or [None] * len(ids), strict=True):
-        if not isinstance(rid, str) or not isinstance(meta, Mapping):
+        if not isinstance(rid, str):
             return None
+        if not isinstance(meta, Mapping) or _STATE not in meta:
+            continue  # not an entry (a plain client's record): it says nothing of changes
         state = meta.get(_STATE)
         if state not in _STATES:
             return None

@@ -490,7 +490,7 @@ def test_a_snapshot_keeps_what_its_process_applied(tmp_path: Any) -> None:
 
 
 def test_journal_entries_that_are_not_nowlines_are_not_read() -> None:
-    """A companion record of another shape (a plain client's) makes the journal unknown."""
+    """An entry of another shape makes the journal unknown; a record that is no entry is passed."""
     from nowline._io.journal import Entry, entry_meta, parse
 
     meta = entry_meta(Entry("e1", "done", frozenset({"c"}), frozenset({"p"})))
@@ -501,9 +501,10 @@ def test_journal_entries_that_are_not_nowlines_are_not_read() -> None:
         {"nowline_entry_state": "done", "nowline_entry_ids": "[1]"},
         {"nowline_entry_state": "done", "nowline_entry_ids": "not json"},
         {"nowline_entry_state": "done", "nowline_entry_parts": "{}"},
-        None,
     ):
         assert parse("x", ["e1"], [bad]) is None
+    for foreign in ({"x": 1}, None):  # a plain client's record: not an entry
+        assert parse("x", ["e1", "r"], [meta, foreign]) == journal
 
 
 def test_a_whole_write_between_a_writers_first_read_and_its_mark_is_caught() -> None:

@@ -154,7 +154,7 @@ class Worker:
             self.col = self._open()
             return {"scope_key": self.col.scope_key}
         if op == "observe":
-            return self.observe(command["probes"])
+            return self.observe(command["probes"], command.get("strict", False))
         if op == "tick":  # a cheap read: a refresh when one is due
             return len(self.call("check", "tick", metadata={"user_id": None}))
         if op == "bounds":  # the freshness bounds this wrapper last measured (README)
@@ -199,16 +199,27 @@ class Worker:
             return self.call("repair").updated
         raise ValueError(f"unknown command {op!r}")
 
-    def observe(self, probes: list[list[Any]]) -> dict[str, Any]:
-        """Return what this process shows: recall of every record, trips, corrections, stats."""
-        # corrections() and stats() first: recall() and check() read back by id the
+    def observe(self, probes: list[list[Any]], strict: bool = False) -> dict[str, Any]:
+        """Return what this process shows: recall of every record, trips, corrections, stats.
+
+        ``strict`` (the journal profile) asks ``check()`` first: ``corrections()`` lists every
+        correction, which would hide what the catch-ups by the journal missed.
+        """
+        # Otherwise corrections() and stats() first: recall() and check() read back by id the
         # corrections they show, which would hide from the others what the process knew.
         out: dict[str, Any] = {}
+        if strict:
+            out["trips"] = [
+                _guarded(lambda t=text, m=meta: self.trips(t, m)) for text, meta in probes
+            ]
         out["corrections"] = _guarded(
             lambda: sorted([c.id, c.status] for c in self.call("corrections"))
         )
         out["stats"] = _guarded(lambda: self.call("stats"))
-        out["trips"] = [_guarded(lambda t=text, m=meta: self.trips(t, m)) for text, meta in probes]
+        if not strict:
+            out["trips"] = [
+                _guarded(lambda t=text, m=meta: self.trips(t, m)) for text, meta in probes
+            ]
         out["recall"] = _guarded(self.recall_all)
         return out
 
