@@ -117,26 +117,36 @@ def writes() -> bool:
 
 
 def state_of(registry: Any, fresh: Any) -> Any:
-    """Return the JSON-ready state to save for a registry and the mark it is caught up under."""
-    infos = registry.infos()
-    # zip(*rows) transposes in C (an attribute read per field and correction took 0.2 s at 100k)
-    transposed = zip(*infos, strict=True) if infos else ([] for _ in CorrectionInfo._fields)
-    columns = {name: list(c) for name, c in zip(CorrectionInfo._fields, transposed, strict=True)}
+    """Return the state to save for a registry and the mark it is caught up under.
+
+    It holds the registry's corrections as a list (a copy taken at once); :func:`write` lays
+    them out as the file's columns, in the background for a large registry, so a catch-up
+    does not wait for that (0.25 s at 100k corrections).
+    """
     return {
         "format": FORMAT,
         "nowline": _version(),
         "mark": fresh.mark,
         "listed": fresh.listed_wall,  # when the listing it reflects began (time.time())
         "applied": saved_applied(fresh.applied),  # the journal entries it reflects
-        "corrections": columns,  # tuples are written as JSON arrays
+        "infos": list(registry.held().values()),  # sorted when written
     }
+
+
+def _columns(infos: list[CorrectionInfo]) -> dict[str, list[Any]]:
+    """Return corrections as the file's columns (tuples are written as JSON arrays)."""
+    infos = sorted(infos, key=lambda i: i.order)  # oldest first, as the registry lists them
+    # zip(*rows) transposes in C (an attribute read per field and correction took 0.2 s at 100k)
+    transposed = zip(*infos, strict=True) if infos else ([] for _ in CorrectionInfo._fields)
+    return {name: list(c) for name, c in zip(CorrectionInfo._fields, transposed, strict=True)}
 
 
 def write(path: str, state: dict[str, Any]) -> None:
     """Write a snapshot atomically (a reader sees the old file or the new one, never half)."""
     if not writes():
         return
-    state = {**state, "collection": _collection_of(path)}
+    saved = {k: v for k, v in state.items() if k != "infos"}
+    state = {**saved, "corrections": _columns(state["infos"]), "collection": _collection_of(path)}
     folder = os.path.dirname(path)
     tmp = None
     try:
@@ -340,8 +350,7 @@ def save_meanwhile(path: str, state: dict[str, Any]) -> None:
     running when the process exits are waited for (a few seconds at most), so no
     half-written temporary file is left behind.
     """
-    ids = state.get("corrections", {}).get("id", ())
-    if len(ids) < BACKGROUND_FROM:
+    if len(state["infos"]) < BACKGROUND_FROM:
         write(path, state)
         return
     with _pending_lock:

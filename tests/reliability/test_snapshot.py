@@ -766,7 +766,7 @@ def test_snapshots_saved_while_one_is_written_are_coalesced(
     monkeypatch.setattr(_snapshot, "BACKGROUND_FROM", 1)
     path = str(tmp_path / "nowline" / "c0ffee.registry.json")
     for n in range(20):
-        _snapshot.save_meanwhile(path, {"mark": f"m{n}", "corrections": {"id": ["c1"]}})
+        _snapshot.save_meanwhile(path, {"mark": f"m{n}", "infos": ["c1"]})
     going.set()
     _snapshot.flush()
     assert written == ["m0", "m19"]
@@ -786,9 +786,9 @@ def test_the_background_writer_rests_between_writes_until_flushed(
     monkeypatch.setattr(_snapshot, "BACKGROUND_FROM", 1)
     monkeypatch.setattr(_snapshot, "SPACING", 1000.0)
     path = str(tmp_path / "nowline" / "c0ffee.registry.json")
-    _snapshot.save_meanwhile(path, {"mark": "m0", "corrections": {"id": ["c1"]}})
+    _snapshot.save_meanwhile(path, {"mark": "m0", "infos": ["c1"]})
     time.sleep(0.3)
-    _snapshot.save_meanwhile(path, {"mark": "m1", "corrections": {"id": ["c1"]}})
+    _snapshot.save_meanwhile(path, {"mark": "m1", "infos": ["c1"]})
     time.sleep(0.3)
     assert written == ["m0"]  # resting: m1 waits
     _snapshot.flush()  # without ending the rest (10 s here) its join would give up first
@@ -799,7 +799,7 @@ def test_a_snapshot_never_brings_a_removed_store_back(tmp_path: Path) -> None:
     """A write that comes after its store was removed leaves no folder behind."""
     store = tmp_path / "gone"
     path = str(store / "nowline" / "c0ffee.registry.json")
-    _snapshot.write(path, {"format": _snapshot.FORMAT, "corrections": {"id": []}})
+    _snapshot.write(path, {"format": _snapshot.FORMAT, "infos": []})
     assert not store.exists()
 
 
