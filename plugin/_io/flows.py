@@ -43,13 +43,16 @@ from .._rules.guards import (
     with_suggestions,
 )
 from .._rules.links import (
+    Judged,
     WritePlan,
+    WriteReach,
     batch_metadata,
     plan_write,
     reach_of,
     relink_patches,
     repair_plan,
     stored_links,
+    write_reach,
 )
 from .._rules.prefilter import candidate_regex
 from .._rules.records import CorrectionInfo, Record, Scoped, correction_info, record_of, scope_token
@@ -60,6 +63,7 @@ from .._rules.validate import (
     InsertRequest,
     QueryRequest,
     insert_request,
+    needs_total,
 )
 from .._rules.verbs import InsertArgs
 from ..errors import AbsentString, InvalidCorrection, InvalidInput, UnknownRecord, Unreached
@@ -468,12 +472,37 @@ def _reach(
 ) -> Flow[dict[str, list[Record]]]:
     """Return, per correction, the stored records it would supersede.
 
-    One Chroma read serves every correction: a regex that cannot miss (``_prefilter``)
-    narrows the candidates, in the corrections' scope when they share one; the matcher
-    decides.
+    One Chroma read serves every correction (:func:`_candidates`); the matcher decides.
     """
     if not infos:
         return {}
+    candidates = yield from _candidates(core, infos)
+    found: dict[str, list[Record]] = yield Work(
+        reach_of, (infos, candidates, core.registry, core.legacy_key, tuple(exclude))
+    )
+    return found
+
+
+def _write_reach(core: Core, plan: WritePlan, exclude: Iterable[str]) -> Flow[WriteReach]:
+    """Return whom a write's active corrections reach, with those records' verdicts after it.
+
+    As :func:`_reach`, but each candidate is judged once, against the registry as it will be
+    after the write (``links.write_reach``); :func:`_relink` reuses those verdicts.
+    """
+    if not plan.active:
+        return WriteReach({})
+    candidates = yield from _candidates(core, plan.active)
+    args = (plan.put, plan.drop, candidates, core.registry, core.legacy_key, tuple(exclude))
+    reach: WriteReach = yield Work(write_reach, args)
+    return reach
+
+
+def _candidates(core: Core, infos: Sequence[CorrectionInfo]) -> Flow[list[Record]]:
+    """Read the records that may name a string of these corrections (a superset).
+
+    A regex that cannot miss (``_prefilter``) narrows the candidates, in the corrections'
+    scope when they share one.
+    """
     where: Where | None = None
     scopes = {info.scope for info in infos}
     scope = next(iter(scopes))
@@ -486,11 +515,10 @@ def _reach(
     phrases = [p for info in infos for p in info.deprecates]
     # Chroma filters documents only: in a text_key store every record of the scope is read.
     prefilter = None if core.text_key else {"$regex": candidate_regex(phrases)}
-    candidates = yield from read_all(where=where, where_document=prefilter, text_key=core.text_key)
-    found: dict[str, list[Record]] = yield Work(
-        reach_of, (infos, candidates, core.registry, core.legacy_key, tuple(exclude))
+    candidates: list[Record] = yield from read_all(
+        where=where, where_document=prefilter, text_key=core.text_key
     )
-    return found
+    return candidates
 
 
 def _update_metadatas(core: Core, ids: list[str], metas: list[dict[str, Any]]) -> Flow[None]:
@@ -511,13 +539,16 @@ def _relink(
     correction_ids: Iterable[str],
     reached: Iterable[Record] = (),
     keep: Iterable[str] = (),
+    judged: Judged | None = None,
 ) -> Flow[None]:
     """Store what the registry says now as the links of the records these corrections held.
 
     ``reached`` adds records a write's new corrections reach. Every record gets one patch,
     computed from the registry after the change (never from links read before it), so a
-    call that drops one correction and adds another leaves no stale link behind. Every
-    correction a patch links to is read back by id first (verify on use).
+    call that drops one correction and adds another leaves no stale link behind; ``judged``
+    holds verdicts already computed for that registry (a write's reach), used while the
+    registry is at their version. Every correction a patch links to is read back by id first
+    (verify on use).
     """
     touched: dict[str, Record] = {}
     for cid in dict.fromkeys(correction_ids):
@@ -527,7 +558,7 @@ def _relink(
         touched.update((r.id, r) for r in held)
     for record in reached:
         touched.setdefault(record.id, record)
-    args = (list(touched.values()), core.registry, core.legacy_key, tuple(keep))
+    args = (list(touched.values()), core.registry, core.legacy_key, tuple(keep), judged)
     ids, metas = yield Work(relink_patches, args)
     for _ in range(3):
         if not (yield from core.verify(_linked(metas))):
@@ -700,13 +731,13 @@ def write_flow(
         return _reach(core, infos, exclude=())
 
     active = plan.active
-    reach: dict[str, list[Record]] = {}
+    planned = yield from _write_reach(core, plan, exclude=plan.landing)
+    reach = planned.found
     if active:
-        reach = yield from _reach(core, active, exclude=plan.landing)
         own = _own_links(req.ids, final, plan.landing)
         counts = {info.id: len(reach[info.id]) + own[info.id] for info in active}
         setting = core.max_reach if max_reach == "default" else max_reach
-        total = (yield Count()) if setting is not None else 0
+        total = (yield Count()) if needs_total(setting, counts.values()) else 0
         for info in active:
             try:
                 yield from persons_flow(info, persons.get(info.id, ()), reach_of_probes)
@@ -744,21 +775,32 @@ def write_flow(
     # that held a string of an older one as new (a rename back) revives it: the older one's
     # records are linked anew when the reviver comes, changes or goes.
     was_reviving = _revived_by(core.registry, _infos(core, (*plan.relink, *plan.drop)))
-    for info in plan.put:
-        core.registry.put(info)
-    for cid in plan.drop:
-        core.registry.drop(cid)
+    new = _new_corrections(core, plan, known)
+    judged = planned.judged(*core.registry.apply(plan.put, plan.drop))
     now_reviving = _revived_by(core.registry, plan.put)
     yield from core.marked(token)
     regained = yield from _regained(core, [c for c in was_reviving if c not in now_reviving])
     yield from _relink(
         core,
-        [*plan.relink, *plan.drop, *now_reviving],
+        [c for c in (*plan.relink, *plan.drop, *now_reviving) if c not in new],
         reached=(r for records in (*reach.values(), regained) for r in records),
         keep=plan.landing,
+        judged=judged,
     )
     own = _own_links(req.ids, final, plan.landing)
     return {info.id: len(reach.get(info.id, ())) + own[info.id] for info in plan.put}
+
+
+def _new_corrections(core: Core, plan: WritePlan, known: Mapping[str, Record]) -> set[str]:
+    """Return the corrections a write puts that neither the registry nor the store held.
+
+    No stored record links to such an id yet, bar this write's own (its reach is relinked
+    anyway), so :func:`_relink` need not read the records that hold it: a correction that a
+    new one revives in the same write (a rename and its rename back) is one. Call it before
+    the registry takes the write in. An id deleted around nowline may still be in stale
+    links; the write of a new correction never read those, and ``repair()`` clears them.
+    """
+    return {i.id for i in plan.put if i.id not in known and i.id not in core.registry}
 
 
 def _revived_by(registry: Registry, infos: Iterable[CorrectionInfo]) -> list[str]:

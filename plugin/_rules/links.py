@@ -16,17 +16,20 @@ from typing import Any, Literal
 from . import records as R
 from .records import CorrectionInfo, Record, correction_info
 from .registry import PlannedRegistry, Registry
-from .verdict import direct_of, verdict
+from .verdict import Verdict, direct_of, verdict
 
 __all__ = [
+    "Judged",
     "RepairPlan",
     "WritePlan",
+    "WriteReach",
     "batch_metadata",
     "plan_write",
     "reach_of",
     "relink_patches",
     "repair_plan",
     "stored_links",
+    "write_reach",
 ]
 
 Op = Literal["add", "upsert", "update"]
@@ -229,27 +232,113 @@ def reach_of(
     return found
 
 
+@dataclass(frozen=True)
+class Judged:
+    """Verdicts of records, each the rules' answer while the registry is at ``version``.
+
+    Attributes:
+        version: the :attr:`Registry.version` the verdicts hold at.
+        verdicts: by record id, the record as it was judged and its verdict.
+    """
+
+    version: int
+    verdicts: Mapping[str, tuple[Record, Verdict]]
+
+
+@dataclass(frozen=True)
+class WriteReach:
+    """Whom a write's corrections reach, and the verdicts of those records after the write.
+
+    Attributes:
+        found: per active correction the write puts, the stored records it will supersede.
+        verdicts: by record id, every record in ``found`` and its verdict once the write has
+            landed.
+        planned_at: the registry's version they were computed over (a
+            :class:`PlannedRegistry` of it); None if it changed while they were computed.
+    """
+
+    found: dict[str, list[Record]]
+    verdicts: dict[str, tuple[Record, Verdict]] = field(default_factory=dict)
+    planned_at: int | None = None
+
+    def judged(self, before: int, after: int) -> Judged | None:
+        """Return the verdicts for :func:`relink_patches` once the write is in the registry.
+
+        ``before`` and ``after`` are the registry's versions around the write's own changes
+        (:meth:`Registry.apply`). Only a write applied to the version the verdicts were
+        planned over makes the registry what they were judged against.
+        """
+        if self.planned_at is None or self.planned_at != before:
+            return None
+        return Judged(after, self.verdicts)
+
+
+def write_reach(
+    put: Sequence[CorrectionInfo],
+    drop: Sequence[str],
+    candidates: Iterable[Record],
+    registry: Registry,
+    legacy_key: str | None,
+    exclude: Iterable[str] = (),
+) -> WriteReach:
+    """Return whom a write's active corrections reach, each record judged once.
+
+    A candidate that one of them supersedes gets its whole verdict against the registry as
+    it will be once the write has put ``put`` and dropped ``drop`` (:class:`PlannedRegistry`;
+    a candidate they do not reach is not scanned for the registry's other corrections). That
+    verdict is also the record's links after the write, which :func:`relink_patches` reuses
+    while the registry is as planned (:meth:`WriteReach.judged`). Reach is thus exactly what
+    the write will link: the rule of :func:`reach_of`, with the revivals by the registry's
+    other corrections as well.
+    """
+    found: dict[str, list[Record]] = {info.id: [] for info in put if info.retracted is None}
+    if not found:
+        return WriteReach(found)
+    skip = set(exclude)
+    # The base's corrections are scanned for only where the write's own reach the record.
+    view = PlannedRegistry(registry, put, drop).reaching()
+    verdicts: dict[str, tuple[Record, Verdict]] = {}
+    since = registry.version
+    for record in candidates:
+        if record.id in skip or record.document is None:
+            continue
+        judged = verdict(record, view, legacy_key)
+        reached = [cid for cid in judged.direct if cid in found]
+        if reached:
+            for cid in reached:
+                found[cid].append(record)
+            verdicts[record.id] = (record, judged)
+    return WriteReach(found, verdicts, since if registry.version == since else None)
+
+
 def relink_patches(
     records: Iterable[Record],
     registry: Registry,
     legacy_key: str | None,
     keep: Iterable[str] = (),
+    judged: Judged | None = None,
 ) -> tuple[list[str], list[dict[str, Any]]]:
     """Return patches that set the links of ``records`` to what the registry says now.
 
     Used, after a write, retraction or deletion, for the records that the changed corrections
     held and the records that new corrections reach: links are recomputed, never added to
-    links read before the change.
+    links read before the change. A record that ``judged`` holds a verdict of is not judged
+    again: where it is that very record (not one read since) and the registry is still at
+    ``judged.version``.
     """
     skip = set(keep)
+    known = judged.verdicts if judged is not None and judged.version == registry.version else {}
     ids: list[str] = []
     metas: list[dict[str, Any]] = []
     for record in records:
         if record.id in skip:
             continue
-        judged = verdict(record, registry, legacy_key)
+        pair = known.get(record.id)
+        ruling = pair[1] if pair is not None and pair[0] is record else None
+        if ruling is None:
+            ruling = verdict(record, registry, legacy_key)
         ids.append(record.id)
-        metas.append({R.BY: sorted(judged.direct) or None, R.ROLE: R.role_value(judged.role)})
+        metas.append({R.BY: sorted(ruling.direct) or None, R.ROLE: R.role_value(ruling.role)})
     return ids, metas
 
 

@@ -18,7 +18,7 @@ import logging
 import os
 import re
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from typing import Protocol
 
 from ..matchers import Match, Matcher, fold
@@ -446,18 +446,28 @@ class Registry:
             ]
         return [i.id for i in sorted(older, key=lambda i: i.order)]
 
-    def revived(self, info: CorrectionInfo, phrase: str, as_of: float | None = None) -> bool:
+    def revived(
+        self,
+        info: CorrectionInfo,
+        phrase: str,
+        as_of: float | None = None,
+        *,
+        without: Container[str] = (),
+    ) -> bool:
         """Return whether ``phrase``, deprecated by ``info``, is revived (at ``as_of``).
 
         A newer active correction of its scope holds it as a new value: a rename back.
-        Retracting that correction ends the revival.
+        Retracting that correction ends the revival. The corrections ``without`` names are
+        left out (a write that changes or drops them: :class:`PlannedRegistry`).
         """
         with self._lock:
             ids = self._holders().get(_key(phrase))
             if not ids:
                 return False
             return any(
-                (other := self._infos.get(cid)) is not None and _revives(other, info, as_of)
+                cid not in without
+                and (other := self._infos.get(cid)) is not None
+                and _revives(other, info, as_of)
                 for cid in ids
             )
 
@@ -492,6 +502,20 @@ class Registry:
                     self._automata[0].discard(correction_id)
                     self._automata[1].discard(correction_id)
                 self._changed()
+
+    def apply(self, put: Iterable[CorrectionInfo], drop: Iterable[str] = ()) -> tuple[int, int]:
+        """Put and drop corrections in one step; return :attr:`version` before and after.
+
+        No other thread's change comes between, so a caller that planned against the version
+        before (:class:`PlannedRegistry`) knows the version after is exactly its plan.
+        """
+        with self._lock:
+            before = self.version
+            for info in put:
+                self.put(info)
+            for cid in drop:
+                self.drop(cid)
+            return before, self.version
 
     def retract(self, correction_id: str, when: float) -> None:
         """Mark a correction retracted at ``when``."""
@@ -558,18 +582,45 @@ class Registry:
             order: the record's sort key if it is a correction, else None.
             as_of: leave out corrections whose time is after this (epoch seconds).
         """
+        return self._direct_as(
+            text,
+            self._infos.get,
+            self.revived,
+            record_id=record_id,
+            scope=scope,
+            order=order,
+            as_of=as_of,
+        )
+
+    def _direct_as(
+        self,
+        text: str,
+        info_of: Callable[[str], CorrectionInfo | None],
+        revived: Revived,
+        *,
+        record_id: str,
+        scope: Scoped,
+        order: Order | None,
+        as_of: float | None,
+    ) -> dict[str, list[Match[str]]]:
+        """Scan ``text`` with this registry's automata, judging hits by another view's rules.
+
+        ``info_of`` and ``revived`` say what a correction is and whether a string of it is
+        revived: this registry's own (:meth:`direct`), or those of a write planned over it
+        (:class:`PlannedRegistry`), which thus scans a text with these automata once.
+        """
         with self._lock:
             deprecated, anchors = self._matchers()
             return _direct(
                 text,
                 deprecated,
                 anchors,
-                self._infos.get,
+                info_of,
                 record_id=record_id,
                 scope=scope,
                 order=order,
                 as_of=as_of,
-                revived=self.revived,
+                revived=revived,
             )
 
     def newest(self, correction_id: str, as_of: float | None = None) -> str:
@@ -643,7 +694,11 @@ class PlannedRegistry:
     """The registry as it will be after a write that puts and drops some corrections.
 
     A write plans its links against this view, so the shared registry changes only once the
-    write has landed: readers in other threads never see a correction that may yet fail.
+    write has landed: readers in other threads never see a correction that may yet fail. The
+    view is exact: while ``base`` does not change, :meth:`direct` returns what
+    :meth:`Registry.direct` will return once ``base`` has put ``put`` and dropped ``drop``
+    (:meth:`Registry.apply`), revivals included (a correction this write changes or drops
+    revives nothing any more; one it puts may revive).
     """
 
     def __init__(
@@ -654,11 +709,21 @@ class PlannedRegistry:
         self._put = {info.id: info for info in put}
         self._hidden = set(self._put) | set(drop)
         self._deprecated, self._anchors = _automata_of(i for i in put if i.retracted is None)
+        # The write's active corrections by the key of each new value they hold (revivers).
+        self._holding: dict[str, list[CorrectionInfo]] = {}
+        for info in self._put.values():
+            if info.retracted is None:
+                for key in dict.fromkeys(_key(v) for v in info.replaced_by):
+                    self._holding.setdefault(key, []).append(info)
 
     def get(self, correction_id: str) -> CorrectionInfo | None:
         """Return the correction as it will be, or None."""
         if correction_id in self._put:
             return self._put[correction_id]
+        return self._kept(correction_id)
+
+    def _kept(self, correction_id: str) -> CorrectionInfo | None:
+        """Return a correction of ``base`` that this write leaves as it is, or None."""
         if correction_id in self._hidden:
             return None
         return self._base.get(correction_id)
@@ -672,40 +737,95 @@ class PlannedRegistry:
         order: Order | None,
         as_of: float | None = None,
     ) -> dict[str, list[Match[str]]]:
-        """Return what :meth:`Registry.direct` will return once the write has landed."""
-        base = self._base.direct(text, record_id=record_id, scope=scope, order=order, as_of=as_of)
-        found: dict[str, list[Match[str]]] = {}
-        for cid, hits in base.items():
-            info = self._base.get(cid)
-            if cid in self._hidden or info is None:
-                continue
-            kept = [m for m in hits if not self._planned_revives(info, m.phrase, as_of)]
-            if kept:
-                found[cid] = kept
-        if self._put:
-            found.update(
-                _direct(
-                    text,
-                    self._deprecated,
-                    self._anchors,
-                    self._put.get,
-                    record_id=record_id,
-                    scope=scope,
-                    order=order,
-                    as_of=as_of,
-                    revived=self._revived,
-                )
-            )
+        """Return what :meth:`Registry.direct` will return once the write has landed.
+
+        The text is scanned once with the base's automata (the corrections this write
+        changes or drops left out) and once with the write's own.
+        """
+        found = self._kept_direct(text, record_id, scope, order, as_of)
+        found.update(self._put_direct(text, record_id, scope, order, as_of))
         return found
 
-    def _planned_revives(self, info: CorrectionInfo, phrase: str, as_of: float | None) -> bool:
-        """Return whether a correction this write puts revives ``phrase`` in ``info``."""
-        key = _key(phrase)
-        return any(
-            _revives(other, info, as_of) and any(_key(v) == key for v in other.replaced_by)
-            for other in self._put.values()
+    def reaching(self) -> _Reaching:
+        """Return this view as reach asks it: only of the records the write's corrections reach.
+
+        Its :meth:`~_Reaching.direct` is this view's for a record that one of the corrections
+        this write puts supersedes, and empty for any other record, whose text is then not
+        scanned with the base's automata (:func:`nowline._rules.links.write_reach`).
+        """
+        return _Reaching(self)
+
+    def _kept_direct(
+        self, text: str, record_id: str, scope: Scoped, order: Order | None, as_of: float | None
+    ) -> dict[str, list[Match[str]]]:
+        """Return the base's corrections this write leaves that will supersede the record."""
+        return self._base._direct_as(
+            text,
+            self._kept,
+            self._revived,
+            record_id=record_id,
+            scope=scope,
+            order=order,
+            as_of=as_of,
+        )
+
+    def _put_direct(
+        self, text: str, record_id: str, scope: Scoped, order: Order | None, as_of: float | None
+    ) -> dict[str, list[Match[str]]]:
+        """Return the corrections this write puts that will supersede the record."""
+        if not self._put:
+            return {}
+        return _direct(
+            text,
+            self._deprecated,
+            self._anchors,
+            self._put.get,
+            record_id=record_id,
+            scope=scope,
+            order=order,
+            as_of=as_of,
+            revived=self._revived,
         )
 
     def _revived(self, info: CorrectionInfo, phrase: str, as_of: float | None) -> bool:
-        """Return whether ``phrase`` is revived in ``info`` once the write has landed."""
-        return self._base.revived(info, phrase, as_of) or self._planned_revives(info, phrase, as_of)
+        """Return whether ``phrase`` is revived in ``info`` once the write has landed.
+
+        Its revivers are then the base's that this write leaves as they are, and its own.
+        """
+        if any(_revives(other, info, as_of) for other in self._holding.get(_key(phrase), ())):
+            return True
+        return self._base.revived(info, phrase, as_of, without=self._hidden)
+
+
+class _Reaching:
+    """A planned write's view, asked only about the records its own corrections reach.
+
+    For such a record, :meth:`direct` is the view's (:meth:`PlannedRegistry.direct`); for
+    any other it is empty: the record's verdict is then no use, and reach never uses it.
+    """
+
+    def __init__(self, view: PlannedRegistry) -> None:
+        """Ask ``view``."""
+        self._view = view
+
+    def get(self, correction_id: str) -> CorrectionInfo | None:
+        """Return the correction as it will be, or None."""
+        return self._view.get(correction_id)
+
+    def direct(
+        self,
+        text: str,
+        *,
+        record_id: str,
+        scope: Scoped,
+        order: Order | None,
+        as_of: float | None = None,
+    ) -> dict[str, list[Match[str]]]:
+        """Return the view's direct corrections if the write's own are among them, else none."""
+        view = self._view
+        mine = view._put_direct(text, record_id, scope, order, as_of)
+        if not mine:
+            return {}
+        found = view._kept_direct(text, record_id, scope, order, as_of)
+        found.update(mine)
+        return found

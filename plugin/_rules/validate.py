@@ -63,6 +63,7 @@ __all__ = [
     "insert_request",
     "json_kind",
     "metadata_arg",
+    "needs_total",
     "new_id",
     "parse_about",
     "parse_deprecates",
@@ -245,6 +246,16 @@ def reach_limit(setting: float | int | None, total: int) -> int | None:
     if isinstance(setting, float):
         return max(REACH_FLOOR, math.floor(setting * total))
     return setting
+
+
+def needs_total(setting: float | int | None, reaches: Iterable[int]) -> bool:
+    """Return whether judging these reaches against ``setting`` needs the store's size.
+
+    A limit never shrinks as the store grows (:func:`reach_limit`), so a reach within the
+    limit of an empty store is within the limit of any: the store need not be counted.
+    """
+    least = reach_limit(setting, 0)
+    return least is not None and any(reach > least for reach in reaches)
 
 
 # ------------------------------------------------------------- correction strings

@@ -17,6 +17,7 @@ import asyncio
 import copy
 import re
 import uuid
+from collections import Counter
 from collections.abc import Callable, Mapping
 from types import SimpleNamespace
 from typing import Any
@@ -31,7 +32,9 @@ from nowline._io.execute import run_async, run_sync
 from nowline._io.freshness import MARKED
 from nowline._io.journal import Journal
 from nowline._io.mark import new_mark, state_of
-from nowline._rules.verbs import CorrectArgs, RecallArgs, RememberArgs
+from nowline._rules import links
+from nowline._rules import records as R
+from nowline._rules.verbs import CorrectArgs, InsertArgs, RecallArgs, RememberArgs
 
 
 class StoreDown(ConnectionError):
@@ -488,3 +491,159 @@ def test_the_async_driver_asks_the_same_of_the_store() -> None:
         for store in stores
     )
     assert sync_records == async_records
+
+
+# ------------------------------------------------------------ each reached text judged once
+
+
+def _counting_verdicts(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """Count, per record id, every time the write-time rules match a record's text.
+
+    That is each verdict they ask (``verdict``) and each reach test (``direct_of``).
+    """
+    calls: Counter[str] = Counter()
+
+    def counting(judge: Callable[..., Any]) -> Callable[..., Any]:
+        def counted(record: Any, *args: Any, **kwargs: Any) -> Any:
+            calls[record.id] += 1
+            return judge(record, *args, **kwargs)
+
+        return counted
+
+    monkeypatch.setattr(links, "verdict", counting(links.verdict))
+    monkeypatch.setattr(links, "direct_of", counting(links.direct_of))
+    return calls
+
+
+def test_a_correction_judges_each_memory_it_reaches_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A correct() matches each reached memory's text once: its reach is its links.
+
+    The reach step judges every candidate against the registry as it will be after the
+    write; the links stored after the write are those verdicts, not a second scan. A new
+    correction's id can be in no stored ``nowline_by``, so no such read is made either.
+    """
+    records = {f"m{i}": (f"deploy {i} from ufo-org/ufo-server", {"team": "ops"}) for i in range(7)}
+    records["near"] = ("deploy from ufo-org/ufo-server-hosted", {"team": "ops"})
+    records["both"] = ("ufo-org/ufo-server docs at wiki.example.dev", None)
+    store = ScriptedStore(records)
+    subject = Subject(store)
+    subject.correct("The wiki moved to wiki.acme.dev.", ["wiki.example.dev"], "c0")
+    calls = _counting_verdicts(monkeypatch)
+    store.log.clear()
+    report = subject.correct(MOVE, ["ufo-org/ufo-server"], "c1")
+    reached = [f"m{i}" for i in range(7)] + ["both"]
+    assert report.reached == len(reached)
+    assert {rid: calls[rid] for rid in reached} == dict.fromkeys(reached, 1)
+    assert calls["near"] <= 1  # a candidate the prefilter lets through, judged once at most
+    assert not [op for op in store.ops("Get") if "nowline_by" in str(op.where)]
+    for rid in reached:
+        meta = store.records[rid][1] or {}
+        assert meta["nowline_role"] == "historical"
+        assert meta["nowline_by"] == (["c0", "c1"] if rid == "both" else ["c1"])
+    assert "nowline_by" not in (store.records["near"][1] or {})
+
+
+def _put_elsewhere(subject: Subject, store: ScriptedStore) -> None:
+    """Write a correction as another thread of this process would: in the store and registry."""
+    meta = {"deprecates": ["wiki.example.dev"], "nowline_correction": True, "nowline_time": 1.0}
+    store.records["c0"] = ("The wiki moved to wiki.acme.dev.", meta)
+    info = R.correction_info(R.Record("c0", *store.records["c0"]))
+    assert info is not None
+    subject._core.registry.put(info)
+
+
+@pytest.mark.parametrize(
+    "between",
+    ["reach and the write", "the write and the links"],
+)
+def test_a_registry_change_before_the_links_are_stored_is_judged_again(
+    between: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Verdicts from the reach are reused only while the registry is as they were planned.
+
+    Another thread puts a correction that also names a reached memory, once before this
+    write's corrections enter the registry and once after (before the links are stored):
+    either way the memory's stored links name both corrections, its text judged again.
+    """
+    store = ScriptedStore(
+        {
+            "m1": ("deploy from ufo-org/ufo-server, docs at wiki.example.dev", None),
+            "m2": ("deploy from ufo-org/ufo-server", None),
+        }
+    )
+    subject = Subject(store)
+    calls = _counting_verdicts(monkeypatch)
+
+    def meddle(op: Any) -> bool:
+        kind = type(op).__name__
+        if between == "reach and the write":
+            hit = kind == "Write" and op.op == "add"
+        else:
+            hit = kind == "WriteMark" and state_of(op.value) == "done"
+        if hit and "c0" not in store.records:
+            _put_elsewhere(subject, store)
+        return False
+
+    store.fail = meddle  # it sees every operation before the store answers; it fails none
+    report = subject.correct(MOVE, ["ufo-org/ufo-server"], "c1")
+    assert "c0" in store.records, "the change was made"
+    assert report.reached == 2
+    assert (store.records["m1"][1] or {})["nowline_by"] == ["c0", "c1"]
+    assert (store.records["m2"][1] or {})["nowline_by"] == ["c1"]
+    assert calls["m1"] == 2 and calls["m2"] == 2  # the registry changed: both judged again
+
+
+def test_the_store_is_counted_only_for_a_reach_no_store_size_allows() -> None:
+    """A share-based limit allows at least ``REACH_FLOOR`` in any store: no Count below it.
+
+    An absolute limit needs no size either, unless a reach passes it: then the refusal names
+    the store's size.
+    """
+    store = ScriptedStore(UFO)
+    subject = Subject(store)
+
+    def correct(rid: str, max_reach: float | int) -> None:
+        call = CorrectArgs(MOVE, deprecates=["ufo-org/ufo-server"], id=rid, max_reach=max_reach)
+        subject.run(subject._correct_path(call))
+
+    store.log.clear()
+    correct("c1", 0.25)
+    assert not store.ops("Count")
+    subject.run(subject._retract_path("c1"))
+    store.log.clear()
+    with pytest.raises(nowline.CorrectionTooBroad, match=r"would reach 1 of 3 records"):
+        correct("c2", 0)
+    assert len(store.ops("Count")) == 1
+
+
+def test_a_correction_new_in_the_write_costs_no_read_of_its_links() -> None:
+    """No stored record can link to a correction id new in this write: its links are not read.
+
+    A rename and its rename back written in one call: the second revives the first, whose
+    links would be read again if it were an older correction; being new, it has none.
+    """
+    store = ScriptedStore(
+        {
+            "app": ("Clone github.com/acme/app for the mobile client.", None),
+            "app2": ("acme/app2 builds on Fridays.", None),
+        }
+    )
+    subject = Subject(store)
+    store.log.clear()
+    call = InsertArgs(
+        ["there", "back"],
+        documents=["acme/app was renamed to acme/app2.", "acme/app2 was renamed back to acme/app."],
+        metadatas=[
+            {"deprecates": ["acme/app"], "nowline_time": 2.0},
+            {"deprecates": ["acme/app2"], "nowline_time": 3.0},
+        ],
+    )
+    subject.run(subject._insert_path("add", call))
+    assert not [op for op in store.ops("Get") if "nowline_by" in str(op.where)]
+    assert "nowline_by" not in (store.records["app"][1] or {})  # revived: current
+    assert (store.records["app2"][1] or {})["nowline_by"] == ["back"]
+    # An edit of a stored correction reads the records that link to it.
+    store.log.clear()
+    call = InsertArgs(["back"], documents=["acme/app2 was renamed back to acme/app in May."])
+    subject.run(subject._insert_path("update", call))
+    assert [op for op in store.ops("Get") if "nowline_by" in str(op.where)]

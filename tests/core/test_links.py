@@ -16,8 +16,9 @@ from nowline._rules.links import (
     relink_patches,
     repair_plan,
     stored_links,
+    write_reach,
 )
-from nowline._rules.records import CorrectionInfo, Record
+from nowline._rules.records import CorrectionInfo, Record, Scoped
 from nowline._rules.registry import PlannedRegistry, Registry
 
 MOVE = "Moved from a/b to c/d."
@@ -187,6 +188,93 @@ def test_reach_leaves_out_retracted_and_newer_corrections() -> None:
     retracted = _correction("dead", 1.0, **{R.RETRACTED: 3.0})
     found = reach_of([older], [newer, retracted], Registry(), None)
     assert found == {"old": []}
+
+
+def _rename(cid: str, t: float, old: str, new: str) -> CorrectionInfo:
+    """Return a correction at time ``t`` that renamed ``old`` to ``new``."""
+    return _info(
+        Record(
+            cid,
+            f"{old} was renamed to {new}.",
+            {R.DEPRECATES: [old], R.TIME: t, R.NEW: f'["{new}"]'},
+        )
+    )
+
+
+def test_a_planned_view_is_the_registry_after_the_write_revivals_included() -> None:
+    """A string revived by a correction the write drops or edits is outdated again in the view.
+
+    ``back`` renames ``acme/app2`` back to ``acme/app``, which revives ``there``'s string: the
+    memory is current. A write that drops ``back``, or edits it to hold another new value,
+    makes ``there`` supersede the memory again; the view planned for that write must say so
+    before it lands, as the registry says once it has.
+    """
+    there = _rename("there", 2.0, "acme/app", "acme/app2")
+    back = _rename("back", 3.0, "acme/app2", "acme/app")
+    texts = ["clone acme/app", "clone acme/app2", "acme/app and acme/app2"]
+    judged = {"record_id": "m", "scope": Scoped.of_record({R.TIME: 1.0}, None), "order": None}
+    edited = _rename("back", 3.0, "acme/app2", "acme/app3")
+    for put, drop in (([], ["back"]), ([edited], [])):
+        registry = Registry([there, back])
+        assert set(registry.direct(texts[0], **judged)) == set()
+        view = PlannedRegistry(registry, put, drop)
+        planned = [set(view.direct(t, **judged)) for t in texts]
+        registry.apply(put, drop)
+        assert planned == [set(registry.direct(t, **judged)) for t in texts]
+        assert planned[0] == {"there"}
+
+
+def test_a_write_judges_each_record_it_reaches_once_while_the_registry_is_as_planned() -> None:
+    """The reach's verdicts are the links after the write; a registry changed meanwhile is not.
+
+    ``write_reach`` judges each candidate once against the registry as it will be; applied at
+    the version planned over, ``relink_patches`` stores those verdicts as they are. Once
+    anything else changed the registry, every record is judged again.
+    """
+    other = _info(_correction("o", 1.5, "x/y"))
+    new = _info(_correction("c", 2.0))
+    candidates = [
+        _memory("m1", "deploy from a/b"),
+        _memory("m2", "a/b and x/y"),
+        _memory("near", "a/b-hosted"),
+    ]
+    registry = Registry([other])
+    scanned: list[str] = []
+    scan = registry._direct_as
+
+    def counted(text: str, *args: Any, **kwargs: Any) -> Any:
+        scanned.append(text)
+        return scan(text, *args, **kwargs)
+
+    registry._direct_as = counted  # type: ignore[method-assign]
+    reach = write_reach([new], [], candidates, registry, None)
+    del registry._direct_as
+    assert [r.id for r in reach.found["c"]] == ["m1", "m2"]
+    # The registry's automata scan only what the write reaches: a near miss is not scanned.
+    assert scanned == ["deploy from a/b", "a/b and x/y"]
+    judged = reach.judged(*registry.apply([new]))
+    assert judged is not None and set(judged.verdicts) == {"m1", "m2"}
+    fresh = relink_patches(reach.found["c"], registry, None)
+    assert relink_patches(reach.found["c"], registry, None, judged=judged) == fresh
+    assert fresh == (
+        ["m1", "m2"],
+        [
+            {R.BY: ["c"], R.ROLE: "historical"},
+            {R.BY: ["c", "o"], R.ROLE: "historical"},
+        ],
+    )
+    # Only the very record judged is reused: a record read again is judged again.
+    again = Record("m1", "no longer names it", {R.TIME: 1.0})
+    assert relink_patches([again], registry, None, judged=judged) == (
+        ["m1"],
+        [{R.BY: None, R.ROLE: None}],
+    )
+    # Another correction enters the registry: the planned verdicts no longer hold.
+    registry.put(_info(_correction("p", 1.8, "deploy from")))
+    _, metas = relink_patches(reach.found["c"], registry, None, judged=judged)
+    assert metas[0] == {R.BY: ["c", "p"], R.ROLE: "historical"}
+    # A write applied over another version than the one planned gets no verdicts at all.
+    assert reach.judged(registry.version - 1, registry.version) is None
 
 
 # ------------------------------------------------------------------- relink and repair

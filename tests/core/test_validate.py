@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 import nowline
+from nowline._rules.validate import needs_total
 from tests.conftest import snapshot
 
 UFO = "UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo."
@@ -183,3 +184,11 @@ def test_flags_must_be_booleans(memory: nowline.Collection) -> None:
         nowline.wrap(memory.raw, annotate="no")  # type: ignore[arg-type]
     with pytest.raises(nowline.InvalidInput, match="decorates a function"):
         memory.guard(5)  # type: ignore[arg-type]
+
+
+def test_a_reach_within_an_empty_stores_limit_needs_no_count() -> None:
+    """A limit never shrinks as the store grows, so only a reach past the floor needs its size."""
+    assert not needs_total(None, [10**6])
+    assert not needs_total(0.25, [0, nowline.REACH_FLOOR])
+    assert needs_total(0.25, [3, nowline.REACH_FLOOR + 1])
+    assert not needs_total(5, [5]) and needs_total(5, [6]) and needs_total(0, [1])
