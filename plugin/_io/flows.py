@@ -81,6 +81,7 @@ from ..models import (
     Trip,
 )
 from ..render import strip_annotation
+from . import journal as J
 from .freshness import (
     Freshness,
     Shared,
@@ -94,7 +95,21 @@ from .guards import persons_flow, suggestions_flow, unreached_flow
 from .guards import preview_flow as guards_preview_flow
 from .mark import DONE
 from .mark import state_of as mark_state
-from .ops import Count, Delete, Embed, Flow, Get, Lock, Modify, Query, ReadMark, Work, Write
+from .ops import (
+    Count,
+    Delete,
+    DropEntries,
+    Embed,
+    Flow,
+    Get,
+    Lock,
+    Modify,
+    Query,
+    ReadJournal,
+    ReadMark,
+    Work,
+    Write,
+)
 from .reads import PAGE, read_all, read_by_ids, read_range, records_of
 
 __all__ = [
@@ -1031,23 +1046,27 @@ def repair_flow(core: Core) -> Flow[RepairReport]:
     process catches up with what it found, where it stores anything, where the corrections it
     lists differ from what this process held (an edit made around nowline), or where the
     store's mark is not a *done* one (a writing mark left by a writer that died mid-write, or
-    none). A repair that finds nothing of the kind writes nothing at all, so it needs no
-    writer lock (a local store held by another writer process can still be checked).
+    none), or where the change journal holds entries still *writing*, which it then deletes.
+    A repair that finds nothing of the kind writes nothing at all, so it needs no writer lock
+    (a local store held by another writer process can still be checked).
     """
     start = time.perf_counter()
     mark = yield ReadMark()
+    stale = J.writing((yield ReadJournal()))
     records = yield from read_all(text_key=core.text_key)
     infos = yield Work(R.correction_infos, (records, core.legacy_key))
     held = {i.id: i for i in core.registry.infos()}
     core.registry.replace_all(infos)
     plan = yield Work(repair_plan, (records, core.registry, core.legacy_key, now()))
     news = held != {i.id: i for i in infos}
-    if plan.ids or news or mark_state(mark) != DONE:
+    if plan.ids or news or stale or mark_state(mark) != DONE:
         yield Lock()
         token = yield from core.marking(None)  # every process lists (a reset)
         if plan.ids:
             yield from _update_metadatas(core, plan.ids, plan.metas)
         yield from core.marked(token)
+        if stale:  # entries left writing by writers that died: their reset is this one
+            yield DropEntries(stale)
     return RepairReport(
         records=len(records),
         corrections=len(infos),

@@ -56,6 +56,7 @@ __all__ = [
     "to_read",
     "wants_compaction",
     "write_entry",
+    "writing",
 ]
 
 LIMIT = 1000
@@ -227,6 +228,17 @@ def to_read(applied: Applied | None, journal: Journal | None, token: str | None)
             return None
         wanted |= entry.ids
     return wanted
+
+
+def writing(journal: Journal | None) -> list[str]:
+    """Return the entries still *writing* (a writer that died mid-write leaves one for good).
+
+    ``repair()`` deletes them after its reset, which makes every process list anyway; a
+    writer that was only slow sets its entry done again (the upsert makes it anew).
+    """
+    if journal is None:
+        return []
+    return sorted(e.id for e in journal.entries.values() if e.state == "writing")
 
 
 def wants_compaction(token: str) -> bool:

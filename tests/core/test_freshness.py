@@ -526,3 +526,18 @@ def test_a_whole_write_between_a_writers_first_read_and_its_mark_is_caught() -> 
     store.log.clear()
     assert run_sync(refresh_flow(fresh, registry, None), store) is True
     assert set(registry.held()) == {"a", "b", "c"} and _reads(store) == [["b"]]
+
+
+def test_repair_deletes_the_entries_a_dead_writer_left_writing() -> None:
+    """A writer that died mid-write leaves its entry writing; repair's reset replaces it."""
+    from nowline._io.flows import repair_flow
+    from tests.core.test_flows import Subject
+
+    store = ScriptedStore({"c": _row("a/b", 1.0)})
+    _write(store, "c", _row("a/b", 1.0))
+    run_sync(marking_flow(Freshness(refresh_seconds=0), ["dead"]), store)  # and it died
+    (left,) = [e.id for e in store.entries.values() if e.state == "writing"]
+    run_sync(repair_flow(Subject(store)._core), store)
+    assert left not in store.entries
+    assert [e.ids for e in store.entries.values() if e.state == "writing"] == []
+    assert any(e.ids is None for e in store.entries.values())  # the repair's reset
