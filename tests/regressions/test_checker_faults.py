@@ -235,3 +235,21 @@ def test_edit_keeps_the_scope_of_the_correction(server: ChromaServer, tmp_path: 
         ["remember", "w0", "m1", "note on svc/a", "bob"],
     ], observe="rotate")  # fmt: skip
     _holds(checker.run_program(server, tmp_path, program))
+
+
+def test_stats_count_a_link_to_a_correction_deleted_around_nowline_as_current(
+    server: ChromaServer, tmp_path: Path
+) -> None:
+    """The long run of 2026-12-04 (seed 1004): the checker's own expectation was wrong.
+
+    While links lag (a write around nowline since the last repair), ``stats()`` counts a
+    stored historical record whose only link names a correction deleted around nowline as
+    current, as its docstring says; the checker counted the stored role. It now counts alike.
+    """
+    program = Program(4, [_worker("w0"), _worker("w1", kind="async", cache="B")], [
+        ["correct", "w0", "c0", *MOVE, None, None],
+        ["remember", "w1", "m1", "note on svc/a", None],
+        ["raw_add", "m2", "note on svc/c", None, [], []],
+        ["raw_delete", "c0"],
+    ])  # fmt: skip
+    _holds(checker.run_program(server, tmp_path, program))
