@@ -197,12 +197,13 @@ _CHANGE = re.compile(
     r"migr(?:ó|ado|ada)|renombr\w+|pasó|traslad\w+)\b",
     re.IGNORECASE,
 )
-_KILL = re.compile(
-    r"\b(?:if|whether|could|would|might|maybe|perhaps|propos\w*|(?:consider|discuss)\w*\s+"
-    r"(?:\w+ing|whether|about|a\s+move|the\s+(?:move|switch|idea))|plan(?:ned|ning|s?\s+to)|"
+_KILL = re.compile(  # a word of an identifier ("if/a", "acme/never-x") is no cue
+    r"(?<![\w/@.-])(?:if|whether|could|would|might|maybe|perhaps|propos\w*|"
+    r"(?:consider|discuss)\w*\s+(?:\w+ing|whether|about|a\s+move|the\s+(?:move|switch|idea))|plan(?:ned|ning|s?\s+to)|"
     r"should(?!\s+now)|(?:did|do|does|was|is|are|were|has|have|will)\s+not|"
     r"(?:did|do|does|was|were|is|are|has|have|wo)n['\u2019]t|never|not\s+yet|still|cancel\w*|"
-    r"stays?|remains?|wrong|incorrect|mistaken|a\s+mistake|wenn|falls|sollten?)\b",
+    r"stays?|remains?|wrong|incorrect|mistaken|a\s+mistake|wenn|falls|sollten?)"
+    r"(?![\w/@]|[-.:][\w.-]*[/@])",
     re.I,
 )
 _TO = {"from": r"to|into|→|->", "von": r"zu|nach|auf|in", "de": r"à|a|en", "desde": r"a|hasta"}

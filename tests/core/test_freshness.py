@@ -433,6 +433,7 @@ def test_a_folded_journal_costs_a_reader_that_applied_it_nothing(
     from nowline._io import journal
 
     monkeypatch.setattr(journal, "KEEP", 3)
+    monkeypatch.setattr(journal, "wants_compaction", lambda token: False)  # folds: by hand
     store = ScriptedStore({"c": _row("a/b", 1.0)})
     _write(store, "c", _row("a/b", 1.0))
     fresh, registry = _loaded(store, refresh_seconds=0)
@@ -459,6 +460,7 @@ def test_a_fold_beyond_the_limit_is_a_reset(monkeypatch: pytest.MonkeyPatch) -> 
 
     monkeypatch.setattr(journal, "KEEP", 1)
     monkeypatch.setattr(journal, "LIMIT", 2)
+    monkeypatch.setattr(journal, "wants_compaction", lambda token: False)  # folds: by hand
     store = ScriptedStore()
     _write(store, "a", _row("a/a", 1.0))
     fresh, registry = _loaded(store, refresh_seconds=0)

@@ -367,3 +367,19 @@ def test_values_are_substrings_at_their_spans(text: str) -> None:
                 assert text[span[0] : span[1]] == value
                 assert value.strip() == value and value
     assert not set(new_values(text)) & set(old_values(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "new"),
+    [
+        ("The repo moved from a/a to if/a.", ("if/a",)),
+        ("The repo moved from a/a to if-x/a.", ("if-x/a",)),
+        ("The repo moved from ab-if/c to x/y.", ("x/y",)),
+        ("The repo moved from acme/app to acme/never-x.", ("acme/never-x",)),
+        ("If the repo moved from a/a to b/b, use it.", ()),
+        ("We never moved from a/a to b/b.", ()),
+    ],
+)
+def test_a_cue_word_inside_an_identifier_is_no_cue(text: str, new: tuple[str, ...]) -> None:
+    """A cue word ("if", "never") inside a repository's name makes no change hypothetical."""
+    assert new_values(text) == new
