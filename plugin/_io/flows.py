@@ -173,7 +173,7 @@ class Core:
         """
         if changed is not None and not changed:
             return None
-        ids = None if changed is None else list(dict.fromkeys(changed))
+        ids = None if changed is None else list(changed)
         return Marking((yield from marking_flow(self.fresh, ids)), ids)
 
     def marked(self, marking: Marking | None) -> Flow[None]:

@@ -236,13 +236,7 @@ def catch_up_flow(
         return (yield from list_flow(fresh, registry, legacy_key, mark, journal, text_key))
     started = time.monotonic()
     since = registry.version
-    found: dict[str, CorrectionInfo | None] = {}
-    if wanted:
-        ids = sorted(wanted)
-        rows = yield from read_by_ids(ids, text_key=text_key)
-        for cid in ids:
-            row = rows.get(cid)
-            found[cid] = None if row is None else correction_info(row, legacy_key)
+    found = yield from _read_corrections(sorted(wanted), legacy_key, text_key)
     changed = registry.reconcile(found, since)
     fresh.journal_reads += 1
     fresh.catch_up_cost = time.monotonic() - started
@@ -252,6 +246,19 @@ def catch_up_flow(
     _caught_up(fresh, mark, journal)
     yield from _save(fresh, registry)
     return changed
+
+
+def _read_corrections(
+    ids: Sequence[str], legacy_key: str | None, text_key: str | None
+) -> Flow[dict[str, CorrectionInfo | None]]:
+    """Read corrections by id: each as it is now (None: deleted, or no correction any more)."""
+    if not ids:
+        return {}
+    rows = yield from read_by_ids(list(ids), text_key=text_key)
+    return {
+        cid: None if (row := rows.get(cid)) is None else correction_info(row, legacy_key)
+        for cid in ids
+    }
 
 
 def _caught_up(fresh: Freshness, mark: str | None, journal: J.Journal | None) -> None:
@@ -282,11 +289,7 @@ def list_flow(
     found: dict[str, CorrectionInfo | None] = dict((yield Work(_infos_by_id, (rows, legacy_key))))
     held = registry.held()
     unlisted = [i for i in held if i not in found]
-    if unlisted:
-        extra = yield from read_by_ids(unlisted, text_key=text_key)
-        for cid in unlisted:
-            row = extra.get(cid)
-            found[cid] = None if row is None else correction_info(row, legacy_key)
+    found.update((yield from _read_corrections(unlisted, legacy_key, text_key)))
     changed = registry.reconcile(found, since)
     fresh.listings += 1
     fresh.listing_cost = time.monotonic() - started

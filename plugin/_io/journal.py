@@ -165,7 +165,7 @@ NO_COMPANION = ""
 """The companion id of a journal read where no companion existed yet (no write ever marked)."""
 
 
-def applied_from(journal: Journal | None, mark: str | None = "") -> Applied | None:
+def applied_from(journal: Journal | None, mark: str | None) -> Applied | None:
     """Return what a process has applied once it has read every entry of ``journal``.
 
     A store with no companion at all (no journal, and no ``mark``) has nothing to apply: a

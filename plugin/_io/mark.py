@@ -31,7 +31,7 @@ import contextlib
 import os
 import secrets
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final, Literal, TypeVar
 
 from .._rules import records as R
@@ -207,18 +207,23 @@ class SyncMarks(_Marks):
             self._companion = made.id
         return self._companion
 
-    def write(self, value: str) -> None:
-        """Write the mark (creating the companion at the first write), then the file."""
-        meta = {MARK_KEY: value}
+    def _on_companion(self, meta: dict[str, str], act: Callable[[Any], object]) -> None:
+        """Call ``act`` with the companion's id, making the companion again if it is gone."""
         for attempt in (0, 1):
             try:
-                companion = self._companion_id(meta)
-                self._api._modify(id=companion, new_metadata=meta, **self._scope)
-                break
+                act(self._companion_id(meta))
+                return
             except Exception as exc:
                 self._companion = None  # deleted by a raw client, say: make it again
                 if attempt or not _missing(exc):
                     raise
+
+    def write(self, value: str) -> None:
+        """Write the mark (creating the companion at the first write), then the file."""
+        meta = {MARK_KEY: value}
+        self._on_companion(
+            meta, lambda c: self._api._modify(id=c, new_metadata=meta, **self._scope)
+        )
         self._after_write(value)
 
     def read_journal(self) -> J.Journal | None:
@@ -234,15 +239,10 @@ class SyncMarks(_Marks):
 
     def write_entry(self, entry: J.Entry) -> None:
         """Store a journal entry (making the companion, under a writing mark, if need be)."""
-        for attempt in (0, 1):
-            try:
-                companion = self._companion_id({MARK_KEY: new_mark("writing", entry.id)})
-                self._api._upsert(collection_id=companion, **_entry_args(entry), **self._scope)
-                return
-            except Exception as exc:
-                self._companion = None
-                if attempt or not _missing(exc):
-                    raise
+        self._on_companion(
+            {MARK_KEY: new_mark("writing", entry.id)},
+            lambda c: self._api._upsert(collection_id=c, **_entry_args(entry), **self._scope),
+        )
 
     def drop_entries(self, ids: list[str]) -> None:
         """Delete journal entries (a fold's parts); a companion that is gone has none."""
@@ -275,18 +275,25 @@ class AsyncMarks(_Marks):
             self._companion = made.id
         return self._companion
 
+    async def _on_companion(
+        self, meta: dict[str, str], act: Callable[[Any], Awaitable[object]]
+    ) -> None:
+        """Await ``act`` with the companion's id, making the companion again if it is gone."""
+        for attempt in (0, 1):
+            try:
+                await act(await self._companion_id(meta))
+                return
+            except Exception as exc:
+                self._companion = None  # deleted by a raw client, say: make it again
+                if attempt or not _missing(exc):
+                    raise
+
     async def write(self, value: str) -> None:
         """Write the mark (creating the companion at the first write)."""
         meta = {MARK_KEY: value}
-        for attempt in (0, 1):
-            try:
-                companion = await self._companion_id(meta)
-                await self._api._modify(id=companion, new_metadata=meta, **self._scope)
-                break
-            except Exception as exc:
-                self._companion = None
-                if attempt or not _missing(exc):
-                    raise
+        await self._on_companion(
+            meta, lambda c: self._api._modify(id=c, new_metadata=meta, **self._scope)
+        )
         self._after_write(value)
 
     async def read_journal(self) -> J.Journal | None:
@@ -302,17 +309,10 @@ class AsyncMarks(_Marks):
 
     async def write_entry(self, entry: J.Entry) -> None:
         """Store a journal entry (making the companion, under a writing mark, if need be)."""
-        for attempt in (0, 1):
-            try:
-                companion = await self._companion_id({MARK_KEY: new_mark("writing", entry.id)})
-                await self._api._upsert(
-                    collection_id=companion, **_entry_args(entry), **self._scope
-                )
-                return
-            except Exception as exc:
-                self._companion = None
-                if attempt or not _missing(exc):
-                    raise
+        await self._on_companion(
+            {MARK_KEY: new_mark("writing", entry.id)},
+            lambda c: self._api._upsert(collection_id=c, **_entry_args(entry), **self._scope),
+        )
 
     async def drop_entries(self, ids: list[str]) -> None:
         """Delete journal entries (a fold's parts); a companion that is gone has none."""

@@ -205,21 +205,21 @@ class Worker:
         ``strict`` (the journal profile) asks ``check()`` first: ``corrections()`` lists every
         correction, which would hide what the catch-ups by the journal missed.
         """
+
         # Otherwise corrections() and stats() first: recall() and check() read back by id the
         # corrections they show, which would hide from the others what the process knew.
+        def trips() -> list[Any]:
+            return [_guarded(lambda t=text, m=meta: self.trips(t, m)) for text, meta in probes]
+
         out: dict[str, Any] = {}
         if strict:
-            out["trips"] = [
-                _guarded(lambda t=text, m=meta: self.trips(t, m)) for text, meta in probes
-            ]
+            out["trips"] = trips()
         out["corrections"] = _guarded(
             lambda: sorted([c.id, c.status] for c in self.call("corrections"))
         )
         out["stats"] = _guarded(lambda: self.call("stats"))
         if not strict:
-            out["trips"] = [
-                _guarded(lambda t=text, m=meta: self.trips(t, m)) for text, meta in probes
-            ]
+            out["trips"] = trips()
         out["recall"] = _guarded(self.recall_all)
         return out
 
