@@ -1,7 +1,7 @@
 """The writer benchmark's cases: stated changes, the memories they make stale, and act cases.
 
-Imported by ``bench/reader.py`` (the ``writer`` and ``act`` tasks). Three sets of stated changes,
-kept apart so that the test set stays a fair check:
+Imported by ``bench/reader.py`` (the ``writer`` and ``act`` tasks). Three splits of stated
+changes (dev, test and fresh), kept apart so that a held-out set stays a fair check:
 
 * :data:`WRITER_CASES`: the 30 changes of the first writer benchmark. They were looked at when
   the prompt and schemas were studied, so they are **dev** cases now, with
@@ -10,7 +10,17 @@ kept apart so that the test set stays a fair check:
 * :data:`WRITER_TEST_CASES`: 30 fresh **test** cases of other names and phrasings, written
   before any measurement on them and never used to choose: renames and moves, channels and
   URLs, owner and role changes of people, numbers with a subject, changes back, and changes
-  whose new value the store already names.
+  whose new value the store already names. They have been looked at since, so they are no
+  longer blind.
+* :data:`WRITER_FRESH_CASES`: 30 **fresh** cases (``f01`` to ``f30``), written after the test
+  cases had been looked at, blind to how any model did on the others, before any measurement
+  on them and never used to choose: the same six kinds, about five each (renames and moves of
+  repositories, packages, images and buckets; Slack, Discord and Teams channels and wiki and
+  form URLs; owner and role changes of people, by full and first name, whose memory c names the
+  same person in another role; numbers with a subject, whose memory c uses the same number for
+  something else; changes back; new values the store already names), with new organisations,
+  people, hosts and values and phrasings of their own (``X is now Y``, ``X → Y``, ``Y replaces
+  X``, ``from X to Y``, the passive, a short chat note, a long sentence with an extra clause).
 
 Each case may carry ``prior`` corrections (stored before the model's call: what a change back
 undoes) and a ``gold`` call, the arguments a careful writer would send; a test checks that
@@ -18,7 +28,7 @@ every gold call is right, so every case can be solved from the user's message al
 
 :func:`act_cases` makes the end-to-end cases: the user states a change, the model stores it
 through the tools, and a later session asks it to act (clone a repository, post to a channel,
-email someone) from what it recalls.
+email someone) from what it recalls; each split draws them from seeds of its own.
 """
 
 from __future__ import annotations
@@ -30,6 +40,7 @@ from typing import Any
 __all__ = [
     "WRITER_CASES",
     "WRITER_DEV_EXTRA",
+    "WRITER_FRESH_CASES",
     "WRITER_TEST_CASES",
     "ActCase",
     "Prior",
@@ -810,9 +821,384 @@ WRITER_TEST_CASES = (
 )
 
 
+# ------------------------------------ fresh: 30 more cases, written blind, never used to choose
+
+WRITER_FRESH_CASES = (
+    # renames and moves
+    _case(
+        "f01 GitHub repository renamed",
+        "rename or move",
+        "saltmarsh/ledger-sync is now saltmarsh/ledgerd.",
+        "Ledger Sync's code lives in saltmarsh/ledger-sync.",
+        "Run the Ledger Sync tests after gh repo clone saltmarsh/ledger-sync.",
+        "saltmarsh/ledger-sync-docs builds the Ledger Sync handbook.",
+        ("saltmarsh/ledgerd",),
+        ("saltmarsh/ledger-sync",),
+    ),
+    _case(
+        "f02 GitLab subgroup move",
+        "rename or move",
+        "The Terraform modules project was moved into the platform subgroup, so "
+        "gitlab.com/quarrylane/infra-modules is gitlab.com/quarrylane/platform/infra-modules now.",
+        "Terraform modules: gitlab.com/quarrylane/infra-modules.",
+        "Bump module versions with a merge request on gitlab.com/quarrylane/infra-modules.",
+        "The infra-modules naming rules are in the Quarrylane style guide.",
+        ("gitlab.com/quarrylane/platform/infra-modules",),
+        ("gitlab.com/quarrylane/infra-modules",),
+    ),
+    _case(
+        "f03 PyPI package replaced",
+        "rename or move",
+        "corvid-tools is dead on PyPI, pip install corvidkit instead.",
+        "pip install corvid-tools for the Corvid CLI.",
+        "corvid-tools is pinned below 4.0 in the data jobs.",
+        "corvid-toolsmith scaffolds new Corvid plugins.",
+        ("corvidkit",),
+        ("corvid-tools",),
+    ),
+    _case(
+        "f04 container registry move",
+        "rename or move",
+        "ghcr.io/lindenfold/ingest replaces quay.io/lindenfold/ingest; the Quay repository was "
+        "deleted.",
+        "Deploy quay.io/lindenfold/ingest:stable to production.",
+        "Vulnerability scans cover quay.io/lindenfold/ingest every night.",
+        "quay.io/lindenfold/ingestor is the old prototype, kept for reference.",
+        ("ghcr.io/lindenfold/ingest",),
+        ("quay.io/lindenfold/ingest",),
+    ),
+    _case(
+        "f05 bucket, long sentence",
+        "rename or move",
+        "Since the data-lake migration, which also moved the table schemas, raw clickstream files "
+        "land in s3://wickerbay-lake/raw instead of s3://wickerbay-raw.",
+        "Raw clickstream files are dropped into s3://wickerbay-raw.",
+        "The Spark jobs read events from s3://wickerbay-raw/events/.",
+        "s3://wickerbay-raw-archive holds the 2022 files.",
+        ("s3://wickerbay-lake/raw",),
+        ("s3://wickerbay-raw",),
+    ),
+    # channels and URLs
+    _case(
+        "f06 Slack channel, arrow note",
+        "channel",
+        "#frontend-guild → #web-platform (Slack rename, same people)",
+        "Frontend questions go to #frontend-guild on Slack.",
+        "Post the Storybook preview links in #frontend-guild.",
+        "The frontend guild meets on the first Thursday of the month.",
+        ("#web-platform",),
+        ("#frontend-guild",),
+    ),
+    _case(
+        "f07 Discord channel retired",
+        "channel",
+        "The #ask-here channel on our Discord was retired, use #q-and-a.",
+        "Community members ask questions in #ask-here on Discord.",
+        "Pin the install FAQ in #ask-here.",
+        "#ask-here-es is the Spanish-language help channel.",
+        ("#q-and-a",),
+        ("#ask-here",),
+    ),
+    _case(
+        "f08 Teams channel renamed",
+        "channel",
+        "In Teams, the Thornbury Dispatch channel was renamed to Thornbury Logistics.",
+        "Driver issues go to the Thornbury Dispatch channel in Teams.",
+        "Shift swaps are posted in Thornbury Dispatch on Teams.",
+        "Thornbury's dispatch desk opens at 7am.",
+        ("Thornbury Logistics",),
+        ("Thornbury Dispatch",),
+    ),
+    _case(
+        "f09 wiki page, long sentence",
+        "URL",
+        "Since we left self-hosted Confluence for the cloud, which also means new logins for "
+        "everyone, the ops playbooks live at "
+        "https://brackenridge.atlassian.net/wiki/spaces/OPS/pages/playbooks and "
+        "https://confluence.brackenridge.org/display/OPS/Playbooks is read-only.",
+        "Ops playbooks: https://confluence.brackenridge.org/display/OPS/Playbooks.",
+        "Link https://confluence.brackenridge.org/display/OPS/Playbooks in every incident ticket.",
+        "The HR handbook is at https://brackenridge.atlassian.net/wiki/spaces/HR.",
+        ("https://brackenridge.atlassian.net/wiki/spaces/OPS/pages/playbooks",),
+        ("https://confluence.brackenridge.org/display/OPS/Playbooks",),
+    ),
+    _case(
+        "f10 form URL, new value first",
+        "URL",
+        "https://forms.gle/Pm3XcY8bDa is the new bug bash sign-up form; "
+        "https://forms.gle/Hq7ZtR2kVn stopped accepting answers.",
+        "Sign up for the bug bash at https://forms.gle/Hq7ZtR2kVn.",
+        "Share https://forms.gle/Hq7ZtR2kVn in the bug bash invite.",
+        "The offsite RSVP form is https://forms.gle/Hq7ZtR2kVm.",
+        ("https://forms.gle/Pm3XcY8bDa",),
+        ("https://forms.gle/Hq7ZtR2kVn",),
+    ),
+    # owner and role changes of people
+    _case(
+        "f11 data protection officer, full name",
+        "person",
+        "Dmitri Valcourt handed the data protection officer role to Annika Solberg.",
+        "Dmitri Valcourt is our data protection officer.",
+        "GDPR requests need sign-off from the data protection officer, Dmitri Valcourt.",
+        "Dmitri Valcourt runs the lunchtime chess club.",
+        ("Annika Solberg",),
+        ("Dmitri Valcourt",),
+        ("data protection officer",),
+    ),
+    _case(
+        "f12 customer contact, first name",
+        "person",
+        "Our contact at Vantorra is Ruairi now; Tove moved over to their legal team.",
+        "Tove is our contact at Vantorra.",
+        "Vantorra's contact for renewals is Tove.",
+        "Tove joined Vantorra's legal team this month.",
+        ("Ruairi",),
+        ("Tove",),
+        ("contact",),
+    ),
+    _case(
+        "f13 owning team",
+        "person",
+        "Revenue Engineering has taken over the invoice generator from Billing Ops.",
+        "Billing Ops owns the invoice generator.",
+        "Invoice generator alerts page Billing Ops.",
+        "Billing Ops runs the month-end close.",
+        ("Revenue Engineering",),
+        ("Billing Ops",),
+        ("invoice generator",),
+    ),
+    _case(
+        "f14 manager, full name",
+        "person",
+        "As of this sprint, Callum Reyes reports to Leticia Amaral instead of Gideon Fairweather.",
+        "Callum Reyes's manager is Gideon Fairweather.",
+        "Gideon Fairweather approves leave for Callum Reyes.",
+        "Gideon Fairweather leads the platform org's hiring.",
+        ("Leticia Amaral",),
+        ("Gideon Fairweather",),
+        ("Callum Reyes",),
+    ),
+    _case(
+        "f15 on-call coordinator, first name",
+        "person",
+        "fyi the Sundial on-call coordinator is Mireille now (was Bartek)",
+        "Bartek is the Sundial on-call coordinator.",
+        "Swap Sundial shifts through the on-call coordinator, Bartek.",
+        "Bartek maintains the Sundial build scripts.",
+        ("Mireille",),
+        ("Bartek",),
+        ("on-call coordinator",),
+    ),
+    # numbers with a subject
+    _case(
+        "f16 gateway port",
+        "number",
+        "Heads-up for firewall rules: the Pellucid gateway now listens on 9443; 9440 is closed.",
+        "The Pellucid gateway listens on port 9440.",
+        "Open 9440 in the firewall for the Pellucid gateway.",
+        "The Nimbrel metrics agent uses port 9440.",
+        ("9443",),
+        ("9440",),
+        ("Pellucid gateway",),
+    ),
+    _case(
+        "f17 seat price",
+        "number",
+        "An Enterprise seat is €135 a month now instead of €120.",
+        "An Enterprise seat costs €120 a month.",
+        "Quote €120 per Enterprise seat to resellers.",
+        "The onboarding workshop costs €120 per attendee.",
+        ("€135",),
+        ("€120",),
+        ("Enterprise seat",),
+    ),
+    _case(
+        "f18 database version",
+        "number",
+        "Ravelin was upgraded and runs Postgres 16; Postgres 14 is gone from that cluster.",
+        "Ravelin runs on Postgres 14.",
+        "Ravelin migrations must stay compatible with Postgres 14.",
+        "The reporting replica still runs Postgres 14.",
+        ("Postgres 16",),
+        ("Postgres 14",),
+        ("Ravelin",),
+    ),
+    _case(
+        "f19 session timeout",
+        "number",
+        "Idle sessions in the Brindle admin console now last 60 minutes, up from 15 minutes.",
+        "The Brindle admin console logs you out after 15 minutes idle.",
+        "Brindle admin sessions expire after 15 minutes.",
+        "Keep the standup under 15 minutes.",
+        ("60 minutes",),
+        ("15 minutes",),
+        ("Brindle",),
+    ),
+    _case(
+        "f20 attachment limit, passive",
+        "number",
+        "The attachment limit in Mossgiel has been lowered from 25 MB to 10 MB.",
+        "Mossgiel accepts attachments up to 25 MB.",
+        "Mossgiel rejects files over 25 MB.",
+        "Gmail caps attachments at 25 MB.",
+        ("10 MB",),
+        ("25 MB",),
+        ("Mossgiel",),
+    ),
+    # a change back
+    _case(
+        "f21 change back, repository",
+        "change back",
+        "Reverting last week's rename, we switched driftwood-co/sandpiper-web back to "
+        "driftwood-co/sandpiper-ui.",
+        "The Sandpiper UI code is in driftwood-co/sandpiper-web.",
+        "Tag Sandpiper releases in driftwood-co/sandpiper-web.",
+        "driftwood-co/sandpiper-ui's old issues are still searchable.",
+        ("driftwood-co/sandpiper-ui",),
+        ("driftwood-co/sandpiper-web",),
+        prior=(
+            Prior(
+                "Renamed driftwood-co/sandpiper-ui to driftwood-co/sandpiper-web.",
+                ("driftwood-co/sandpiper-ui",),
+                ("driftwood-co/sandpiper-web",),
+            ),
+        ),
+    ),
+    _case(
+        "f22 change back, email",
+        "change back",
+        "Customer support mail goes to care@lunewick.com again; support@lunewick.zendesk.com "
+        "is retired.",
+        "Forward customer complaints to support@lunewick.zendesk.com.",
+        "support@lunewick.zendesk.com opens a ticket for every message.",
+        "care@lunewick.com is printed on the packaging inserts.",
+        ("care@lunewick.com",),
+        ("support@lunewick.zendesk.com",),
+        prior=(
+            Prior(
+                "Customer support moved from care@lunewick.com to support@lunewick.zendesk.com.",
+                ("care@lunewick.com",),
+                ("support@lunewick.zendesk.com",),
+            ),
+        ),
+    ),
+    _case(
+        "f23 change back, channel",
+        "change back",
+        "We reverted the channel rename, so #ai-lab is now called #ml-research again.",
+        "Paper discussions happen in #ai-lab.",
+        "#ai-lab hosts the reading group schedule.",
+        "The 2023 reading list is pinned in #ml-research.",
+        ("#ml-research",),
+        ("#ai-lab",),
+        prior=(Prior("#ml-research was renamed #ai-lab.", ("#ml-research",), ("#ai-lab",)),),
+    ),
+    _case(
+        "f24 change back, gateway host",
+        "change back",
+        "We rolled back the gateway move: edge.pemberton.cloud was switched off and the API "
+        "gateway moved back to gw.pemberton.cloud.",
+        "Point the mobile app at edge.pemberton.cloud.",
+        "edge.pemberton.cloud terminates TLS for the public API.",
+        "gw.pemberton.cloud still answers the legacy SOAP calls.",
+        ("gw.pemberton.cloud",),
+        ("edge.pemberton.cloud",),
+        prior=(
+            Prior(
+                "The API gateway moved from gw.pemberton.cloud to edge.pemberton.cloud.",
+                ("gw.pemberton.cloud",),
+                ("edge.pemberton.cloud",),
+            ),
+        ),
+    ),
+    _case(
+        "f25 change back, environment variable",
+        "change back",
+        "The old Helm charts broke, so we changed GRISTMILL_DATABASE_URL back to GRISTMILL_DB_DSN.",
+        "Set GRISTMILL_DATABASE_URL in the worker's .env file.",
+        "The Gristmill migrations read GRISTMILL_DATABASE_URL.",
+        "The 2023 Helm charts still set GRISTMILL_DB_DSN.",
+        ("GRISTMILL_DB_DSN",),
+        ("GRISTMILL_DATABASE_URL",),
+        prior=(
+            Prior(
+                "GRISTMILL_DB_DSN was renamed to GRISTMILL_DATABASE_URL.",
+                ("GRISTMILL_DB_DSN",),
+                ("GRISTMILL_DATABASE_URL",),
+            ),
+        ),
+    ),
+    # a change whose new value the store already names
+    _case(
+        "f26 new value stored, repository",
+        "new value in the store",
+        "We moved off bitbucket.org/copperline/field-app to github.com/copperline/field-app "
+        "for the Android code.",
+        "The Android field app is in bitbucket.org/copperline/field-app.",
+        "git clone https://bitbucket.org/copperline/field-app.git to build the field app.",
+        "github.com/copperline/field-app already runs the Dependabot checks.",
+        ("github.com/copperline/field-app",),
+        ("bitbucket.org/copperline/field-app",),
+    ),
+    _case(
+        "f27 new value stored, channel",
+        "new value in the store",
+        "#copydesk has been archived in favour of #editorial.",
+        "Send headline drafts to #copydesk for a second read.",
+        "#copydesk signs off the style of every press release.",
+        "#editorial gets the weekly newsletter draft.",
+        ("#editorial",),
+        ("#copydesk",),
+    ),
+    _case(
+        "f28 new value stored, search host",
+        "new value in the store",
+        "Log queries: use search.birchmoor.internal, es01.birchmoor.internal was decommissioned.",
+        "Query the logs on es01.birchmoor.internal:9200.",
+        "Kibana reads from es01.birchmoor.internal.",
+        "search.birchmoor.internal also serves the product catalogue index.",
+        ("search.birchmoor.internal",),
+        ("es01.birchmoor.internal",),
+    ),
+    _case(
+        "f29 new value stored, email",
+        "new value in the store",
+        "Vendor invoices go to ap@kilnworth.com; finance@kilnworth.com no longer takes them.",
+        "Vendors email their invoices to finance@kilnworth.com.",
+        "finance@kilnworth.com confirms when an invoice is paid.",
+        "ap@kilnworth.com also handles expense reimbursements.",
+        ("ap@kilnworth.com",),
+        ("finance@kilnworth.com",),
+    ),
+    _case(
+        "f30 new value stored, image",
+        "new value in the store",
+        "From docker.io/library/nginx to cr.brightmoss.net/ops/nginx-hardened: the ingress "
+        "deployment switched its image today.",
+        "The ingress proxy runs docker.io/library/nginx:1.25.",
+        "Pin docker.io/library/nginx in the ingress Helm values.",
+        "cr.brightmoss.net/ops/nginx-hardened already fronts the status site.",
+        ("cr.brightmoss.net/ops/nginx-hardened",),
+        ("docker.io/library/nginx",),
+    ),
+)
+
+
+_SPLITS = ("dev", "test", "fresh")
+
+
+def _check_split(split: str) -> None:
+    """Exit with a message naming the splits when ``split`` is none of them."""
+    if split not in _SPLITS:
+        raise SystemExit(f"unknown split {split!r}: choose one of {', '.join(_SPLITS)}")
+
+
 def writer_cases(split: str) -> tuple[WriterCase, ...]:
-    """Return the writer cases of ``split``: dev (the first 30 and the extra kinds) or test."""
-    return WRITER_CASES + WRITER_DEV_EXTRA if split == "dev" else WRITER_TEST_CASES
+    """Return the writer cases of ``split``: dev (the first 30 and extra kinds), test or fresh."""
+    _check_split(split)
+    if split == "dev":
+        return WRITER_CASES + WRITER_DEV_EXTRA
+    return WRITER_FRESH_CASES if split == "fresh" else WRITER_TEST_CASES
 
 
 # --------------------------------------------------------------- the end-to-end act cases
@@ -919,10 +1305,12 @@ def _act_case(seed: int, action: str) -> ActCase:
 
 
 def act_cases(split: str, n: int) -> list[ActCase]:
-    """Return ``n`` act cases of ``split`` (dev and test come from disjoint seeds).
+    """Return ``n`` act cases of ``split`` (dev, test and fresh come from disjoint seeds).
 
-    The actions take turns: clone a repository, post to a channel, email someone.
+    The actions take turns: clone a repository, post to a channel, email someone. The seeds
+    start at 1000 (dev), 2000 (test) and 3000 (fresh), so up to 1000 cases a split stay apart.
     """
-    base = 1000 if split == "dev" else 2000
+    _check_split(split)
+    base = {"dev": 1000, "test": 2000, "fresh": 3000}[split]
     actions = ("clone", "post", "email")
     return [_act_case(base + i, actions[i % 3]) for i in range(n)]

@@ -262,6 +262,37 @@ def _tools(
     return copy.deepcopy(tools)
 
 
+# the library's about line and field, asking for a word the old memories use: a small model's
+# anchors were descriptions of the subject ("Harbor API rate limit", "Node version") that no
+# memory names
+_ABOUT_LINE = (
+    "  - about: leave it empty, unless an old value is a person's name, a first name, a common "
+    "word or a number: then the role or subject that changed, copied from the user's words.\n"
+)
+_ABOUT_WORDS = (
+    "  - about: leave it empty, unless an old value is a person's name, a first name, a common "
+    "word or a number: then one or two words of the user's message that name what it belongs "
+    "to (the product, team, company or role), as the old memories would write them.\n"
+)
+PROMPT_ABOUT_WORDS = SYSTEM_PROMPT.replace(_ABOUT_LINE, _ABOUT_WORDS)
+assert PROMPT_ABOUT_WORDS != SYSTEM_PROMPT
+_ABOUT_WORDS_FIELD = (
+    "Usually empty. Only when an old value is a person's name, a first name, a common word or "
+    "a number: one or two words of body naming what it belongs to (the product, team, company "
+    "or role), as the old memories would write them. Never a part of an old value."
+)
+
+
+def _about_words() -> tuple[str, list[dict[str, Any]]]:
+    tools = openai_tools()
+    for tool in tools:
+        fn = tool["function"]
+        if fn["name"] == "correct":
+            about = fn["parameters"]["properties"]["about"]
+            fn["parameters"]["properties"]["about"] = dict(about, description=_ABOUT_WORDS_FIELD)
+    return PROMPT_ABOUT_WORDS, tools
+
+
 VARIANTS: dict[str, Callable[[], tuple[str, list[dict[str, Any]]]]] = {
     "library": lambda: (SYSTEM_PROMPT, openai_tools()),
     "before": lambda: (PROMPT_BEFORE, _tools(SCHEMA_BEFORE)),
@@ -274,6 +305,7 @@ VARIANTS: dict[str, Callable[[], tuple[str, list[dict[str, Any]]]]] = {
         PROMPT_FIRST,
         _tools(None, append={"recall": _RECALL_NOT_STORE}, first="correct"),
     ),
+    "about-words": _about_words,
 }
 """Each variant's system-prompt section and tools (OpenAI's format)."""
 

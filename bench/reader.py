@@ -52,7 +52,10 @@ The tasks:
   back, the earlier correction); right when it is stored and marks exactly the stale memories
   (the right ``deprecates``, and ``about`` where the old value still holds elsewhere), never
   with the new value deprecated. When nowline refuses the call, its error text goes back to the
-  model once, as an agent loop would hand it back, and the second call is scored too. Mistakes
+  model once, as an agent loop would hand it back, and the second call is scored too; so does
+  the answer of a ``recall``, ``remember``, ``check`` or ``preview`` called instead of
+  ``correct`` (where the text states a change that memories still name as current, those tools
+  say so and name the strings to deprecate). Mistakes
   are classified (no call, another tool, refused and why, new value in deprecates, missed or
   extra memories). The cases are in ``bench/_writer.py``: ``dev`` the 30 of the first writer
   benchmark and 4 of the kinds they lack, ``test`` 30 fresh ones (see that module).
@@ -216,8 +219,9 @@ class FakeModel:
     now-line moves to, else the first one of the first memory. Writer task: it calls
     ``correct`` with the string after "from" in the user's message, except that where the
     message says "moved" it first deprecates the new value (after "to"); handed the tool's
-    error, it calls again with the old one. It measures nothing; it lets the tests run every
-    code path.
+    error, it calls again with the old one. A message that says "instead of" it recalls
+    first, then calls ``correct`` with the strings the recall's answer names. It measures
+    nothing; it lets the tests run every code path.
     """
 
     name = "fake (smoke)"
@@ -237,6 +241,17 @@ class FakeModel:
             retry = messages[-1]["role"] == "tool"
             text = next(m["content"] for m in messages if m["role"] == "user")
             m = re.search(r"\bfrom (\S+?) to (\S+?)[.,;]?(?:\s|$)", text)
+            named = re.search(r"deprecates (\[.*?\])", messages[-1]["content"]) if retry else None
+            if not m and named:  # handed a recall's answer that names the strings
+                args = {"body": text, "deprecates": json.loads(named.group(1).replace("'", '"'))}
+                return (
+                    "<tool_call>\n"
+                    + json.dumps({"name": "correct", "arguments": args})
+                    + "\n</tool_call>"
+                )
+            if not m and "instead of" in text and not retry:
+                call = {"name": "recall", "arguments": {"query": text}}
+                return "<tool_call>\n" + json.dumps(call) + "\n</tool_call>"
             if not m:
                 return "Noted."
             wrong = "moved" in text and not retry
@@ -1076,11 +1091,14 @@ def writer_call(
     )
     scored = writer_score(stores, case, reply, col=col)
     bar.update(1)
-    if "error" in scored:  # refused: the agent loop hands the error back, once
+    answer = scored.get("error") or _answer_instead(col, reply, scored["outcome"])
+    if answer is not None:  # the agent loop hands nowline's answer back, once
+        if "error" not in scored:
+            scored["answer"] = answer
         again = [
             *messages,
             {"role": "assistant", "content": reply},
-            {"role": "tool", "content": scored["error"]},
+            {"role": "tool", "content": answer},
         ]
         retry = model.chat(
             again, tools=tools, temperature=run.temperature, seed=run.seed, max_tokens=256
@@ -1088,6 +1106,32 @@ def writer_call(
         scored["retry"] = writer_score(stores, case, retry, col=col)
         bar.update(1)
     return scored
+
+
+_INSTEAD = ("recall", "remember", "check", "preview")
+"""Tools a model calls instead of ``correct`` whose answer goes back to it, as a loop would."""
+
+
+def _answer_instead(col: Any, reply: str, outcome: str) -> str | None:
+    """Run a first call that went to another of nowline's tools; return its answer.
+
+    An agent loop answers a ``recall`` (or ``remember``, ``check``, ``preview``) and asks the
+    model again, so the model's second call is scored as its retry. None when the reply made
+    no such single call (a malformed one, or none).
+    """
+    if not outcome.startswith("called "):
+        return None
+    calls = parse_calls(reply) or []
+    if len(calls) != 1 or calls[0].get("name") not in _INSTEAD:
+        return None
+    args = calls[0].get("arguments")
+    if isinstance(args, str):
+        try:
+            args = json.loads(args)
+        except json.JSONDecodeError:
+            return None
+    result = run_tool(col, str(calls[0]["name"]), args if isinstance(args, dict) else {})
+    return result.text
 
 
 def writer_task(
@@ -1359,10 +1403,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--threads", type=int, default=1, help="CPU threads for the model (default 1)")
     p.add_argument(
         "--split",
-        choices=("dev", "test"),
+        choices=("dev", "test", "fresh"),
         default="test",
         help="dev: the variations and questions formats are chosen on; test: fresh ones to "
-        "report (SituatedQA: dev split, and train for test; its test split is not here)",
+        "report (SituatedQA: dev split, and train for test; its test split is not here); "
+        "fresh: the writer and act cases written after the test ones were looked at (the "
+        "other tasks use the test split's)",
     )
     p.add_argument("--variations", type=int, default=30, help="clone variations (default 30)")
     p.add_argument("--questions", type=int, default=30, help="SituatedQA questions (default 30)")
@@ -1582,7 +1628,7 @@ def merge(args: argparse.Namespace) -> int:
     data["partial"] = any(p.get("partial") for p in parts)
     data["seconds"] = sum(p.get("seconds", 0.0) for p in parts)
     data["command"] = C.command_line()
-    cases = {c.key: c for c in (*W.writer_cases("dev"), *W.writer_cases("test"))}
+    cases = {c.key: c for split in ("dev", "test", "fresh") for c in W.writer_cases(split)}
     stores = Stores()
     weights: dict[str, dict[str, list[float]]] = {}
     for part in parts:
@@ -1602,6 +1648,8 @@ def merge(args: argparse.Namespace) -> int:
                         if "retry" in row:
                             case = cases[row["case"]]
                             scored["retry"] = writer_score(stores, case, row["retry"]["reply"])
+                        if "answer" in row:
+                            scored["answer"] = row["answer"]
                         into["runs"].setdefault(label, []).append({"case": row["case"], **scored})
                 into["variant"] = block.get("variant")
                 into["summary"] = writer_summary(into["runs"])

@@ -40,6 +40,7 @@ from ._io.ops import Flow
 from ._io.snapshot import path_for as snapshot_path
 from ._rules import records as R
 from ._rules import verbs as V
+from ._rules.generic import is_identifier
 from ._rules.guards import Allowances
 from ._rules.validate import (
     DEFAULT_MAX_REACH,
@@ -48,7 +49,6 @@ from ._rules.validate import (
     check_max_reach,
     check_scope_key,
     correct_metadata,
-    deprecates_kept,
     get_request,
     insert_request,
     metadata_arg,
@@ -62,8 +62,10 @@ from ._rules.validate import (
     scope_needed,
     text_arg,
     time_arg,
+    values_settled,
 )
 from .errors import InvalidCorrection, InvalidInput
+from .matchers import Matcher, fold
 from .models import CorrectionReport, CorrectionSummary, Hit, Preview, Recall, RepairReport, Trip
 
 __all__ = [
@@ -372,8 +374,9 @@ class Facade(CollectionCommon[Any], Generic[C]):
         meta = correct_metadata(
             call.metadata, call.deprecates, call.about, call.observed_at, call.replaced_by
         )
-        olds, dropped_old = deprecates_kept(meta[R.DEPRECATES], meta.get(R.REPLACED_BY, ()))
-        _, dropped = anchors_kept(olds, meta.get(R.ABOUT, ()))
+        settled = values_settled(meta[R.DEPRECATES], meta.get(R.REPLACED_BY, ()), body)
+        olds = settled.deprecates
+        _, dropped = anchors_kept(olds, meta.get(R.ABOUT, ()), body)
         if self._core.text_key is not None:
             meta[self._core.text_key] = body
         allow = Allowances(
@@ -394,10 +397,10 @@ class Facade(CollectionCommon[Any], Generic[C]):
 
         def finish(result: tuple[str, dict[str, int], F.Repaired]) -> CorrectionReport:
             new, reached, repaired = result
-            notes = [_new_value_note(p) for p in dropped_old]
+            given_new = {fold(v) for v in meta.get(R.REPLACED_BY, ())}
+            notes = [_new_value_note(p, fold(p) in given_new) for p in settled.dropped_old]
+            notes += [_old_value_note(p) for p in settled.dropped_new]
             notes += [_dropped_note(a, list(olds)) for a in dropped]
-            if repaired.anchors:
-                notes.append(_unanchored_note(repaired.anchors, olds, reached.get(new, 0)))
             if repaired.absent:
                 notes.append(_absent_note(repaired.absent))
             return CorrectionReport(
@@ -459,8 +462,8 @@ class Facade(CollectionCommon[Any], Generic[C]):
         else:
             phrases = parse_deprecates(call.deprecates)
         given = None if call.replaced_by is None else parse_replaced_by(call.replaced_by)
-        phrases, _ = deprecates_kept(phrases, given or ())
-        anchors, _ = anchors_kept(phrases, parse_about(call.about))
+        phrases = values_settled(phrases, given or (), body).deprecates
+        anchors, _ = anchors_kept(phrases, parse_about(call.about), body)
         meta = metadata_arg(call.metadata)
         return Path(F.preview_flow(self._core, phrases, anchors, meta, body, given), _same)
 
@@ -539,16 +542,32 @@ class CreateArgs(OpenArgs):
 
 
 def _dropped_note(anchor: str, deprecates: list[str]) -> str:
-    """Return the report's note on an anchor dropped for being part of a deprecated string."""
-    inside = ", ".join(repr(p) for p in deprecates)
-    return f"The anchor {anchor!r} is part of {inside}, so it narrows nothing: it was dropped."
+    """Return the report's note on an anchor dropped (:func:`anchors_kept` says which kind)."""
+    listed = ", ".join(repr(p) for p in deprecates)
+    if all(is_identifier(p) for p in deprecates):
+        return (
+            f"The anchor {anchor!r} was dropped: {listed} names one thing wherever it is "
+            "written, so the correction holds for every memory and command that names it."
+        )
+    if not any(Matcher([(anchor, 0)]).find(p) for p in deprecates):
+        return (
+            f"The anchor {anchor!r} is a new value by the text's wording, and the outdated "
+            "memories name the old one: it was dropped."
+        )
+    return f"The anchor {anchor!r} is part of {listed}, so it narrows nothing: it was dropped."
 
 
-def _new_value_note(phrase: str) -> str:
+def _new_value_note(phrase: str, given: bool) -> str:
     """Return the report's note on a deprecated string dropped for being a new value too."""
+    why = "also a new value (replaced_by)" if given else "a new value by the text's wording"
+    return f"{phrase!r} is {why}, so it stays current: it was dropped from deprecates."
+
+
+def _old_value_note(phrase: str) -> str:
+    """Return the report's note on a string given as old and new that the text calls old."""
     return (
-        f"{phrase!r} is also a new value (replaced_by), so it stays current: it was dropped "
-        "from deprecates."
+        f"{phrase!r} was given both as an old and as a new value; the text says it no longer "
+        "holds, so it is stored as an old value only (dropped from replaced_by)."
     )
 
 
@@ -559,18 +578,6 @@ def _absent_note(strings: Sequence[str]) -> str:
         f"The text does not name {listed}, but memories do, so it was accepted as an old "
         "value: the line is shown beneath them. Name the old value in the text to make the "
         "line say what changed."
-    )
-
-
-def _unanchored_note(anchors: Sequence[str], deprecates: Sequence[str], reached: int) -> str:
-    """Return the report's note on anchors dropped because no record names them with a string."""
-    listed = ", ".join(repr(a) for a in anchors)
-    olds = ", ".join(repr(p) for p in deprecates)
-    return (
-        f"No record names {olds} together with the anchor {listed}; {olds} is specific, so "
-        f"the anchor was dropped and the correction reaches every record that names it "
-        f"({reached}). Retract it and anchor it to a word those memories name if only some "
-        "of them are outdated."
     )
 
 

@@ -35,7 +35,6 @@ from .._rules.guards import (
     Allowances,
     Holders,
     absent_forgiven,
-    anchors_optional,
     check_correction,
     check_reach,
     check_scope,
@@ -62,11 +61,12 @@ from .._rules.validate import (
     MAX_COUNT,
     InsertRequest,
     QueryRequest,
+    anchors_kept,
     insert_request,
     needs_total,
 )
 from .._rules.verbs import InsertArgs
-from ..errors import AbsentString, InvalidCorrection, InvalidInput, UnknownRecord, Unreached
+from ..errors import AbsentString, InvalidCorrection, InvalidInput, UnknownRecord
 from ..models import (
     CURRENT,
     HISTORICAL,
@@ -860,13 +860,10 @@ class Repaired:
     """What ``correct()`` repaired instead of refusing (:func:`correct_flow`).
 
     Attributes:
-        anchors: anchors dropped: no record names them with the correction's strings, which
-            are all identifiers (:func:`~nowline._rules.guards.anchors_optional`).
         absent: deprecated strings its text does not name, accepted because the store names
             each of them as written (:func:`~nowline._rules.guards.absent_forgiven`).
     """
 
-    anchors: tuple[str, ...] = ()
     absent: tuple[str, ...] = ()
 
 
@@ -883,8 +880,8 @@ def correct_flow(
     """Store one correction (``correct()``).
 
     Returns its id, what each write reached, and what was repaired instead of refused: the
-    anchors dropped and the absent strings accepted (:class:`Repaired`). Each repair is tried
-    once, after the refusal it answers; any other refusal stands.
+    absent strings accepted (:class:`Repaired`). The repair is tried once, after the refusal
+    it answers; any other refusal stands.
     """
     new = yield from _unused_id(rid, given)
     repaired = Repaired()
@@ -894,14 +891,6 @@ def correct_flow(
         )
         try:
             reached = yield from write_flow(core, req, allow=allow, max_reach=max_reach)
-        except Unreached as exc:
-            if repaired.anchors or not exc.anchors:
-                raise
-            if not anchors_optional(metadata[R.DEPRECATES]):
-                raise
-            metadata = {k: v for k, v in metadata.items() if k != R.ABOUT}
-            repaired = replace(repaired, anchors=tuple(exc.anchors))
-            continue
         except AbsentString as exc:
             if allow.absent:
                 raise
@@ -919,11 +908,12 @@ def _memories_naming(
 ) -> Flow[dict[str, int]]:
     """Return how many memories each string reaches, as a correction of ``metadata`` would.
 
-    Beside identifiers the anchors are left out, as ``correct()`` would drop them where they
-    make the reach zero.
+    The anchors are those the correction keeps (:func:`~nowline._rules.validate.anchors_kept`).
     """
-    if anchors_optional(metadata[R.DEPRECATES]):
-        metadata = {k: v for k, v in metadata.items() if k != R.ABOUT}
+    kept, _ = anchors_kept(metadata[R.DEPRECATES], metadata.get(R.ABOUT) or (), text)
+    metadata = {k: v for k, v in metadata.items() if k != R.ABOUT}
+    if kept:
+        metadata[R.ABOUT] = list(kept)
     probes = []
     for i, phrase in enumerate(strings):
         record = Record(f"\x00absent{i}", text, {**metadata, R.DEPRECATES: [phrase]})

@@ -50,12 +50,12 @@ from ..terms import active
 from .records import CorrectionInfo
 from .validate import (
     anchors_kept,
-    deprecates_kept,
     parse_about,
     parse_deprecates,
     reach_limit,
     reserved_key,
     text_arg,
+    values_settled,
 )
 from .wording import old_values, says_new, says_old
 
@@ -64,7 +64,6 @@ __all__ = [
     "Holders",
     "absent_forgiven",
     "anchor_candidates",
-    "anchors_optional",
     "check_correction",
     "check_reach",
     "check_scope",
@@ -122,23 +121,6 @@ def absent_forgiven(reached: Mapping[str, int]) -> bool:
     word for word at the retry.
     """
     return bool(reached) and all(n > 0 for n in reached.values())
-
-
-def anchors_optional(deprecates: Sequence[str]) -> bool:
-    """Return whether a correction's anchors may be dropped when they make it reach nothing.
-
-    Anchors are for strings that name more than one thing: a common word, a number, a person
-    who stays. An identifier (``org/repo``, a URL, ``#chan``, an email address) names one
-    thing, and a correction of it holds wherever it is written. So where every deprecated
-    string is an identifier and no record names it together with an anchor, the anchors are
-    dropped with a note, not refused as a near miss. Measured on the writer benchmark: a small
-    model fills ``about`` on nearly every call, with words the memories do not name
-    ("repository", "role or subject that changed"), and a refusal only taught it to set
-    ``allow_unreached``, storing a correction that marked nothing.
-    """
-    from .generic import is_identifier
-
-    return bool(deprecates) and all(is_identifier(p) for p in deprecates)
 
 
 def _check_anchors(about: Sequence[str]) -> None:
@@ -667,8 +649,8 @@ def validate_correction(
 
     body = text_arg(text)
     new = parse_replaced_by(replaced_by)
-    phrases, _ = deprecates_kept(parse_deprecates(deprecates), new)
-    kept, dropped = anchors_kept(phrases, parse_about(about))
+    phrases = values_settled(parse_deprecates(deprecates), new, body).deprecates
+    kept, dropped = anchors_kept(phrases, parse_about(about), body)
     given = replaced_by is not None
     info = CorrectionInfo(
         id="",

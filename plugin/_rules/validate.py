@@ -51,6 +51,7 @@ __all__ = [
     "REACH_FLOOR",
     "InsertRequest",
     "QueryRequest",
+    "Settled",
     "anchors_kept",
     "check_flag",
     "check_max_reach",
@@ -58,7 +59,6 @@ __all__ = [
     "check_scope_key",
     "chroma_range",
     "correct_metadata",
-    "deprecates_kept",
     "get_request",
     "insert_request",
     "json_kind",
@@ -76,6 +76,7 @@ __all__ = [
     "text_arg",
     "text_field",
     "time_arg",
+    "values_settled",
 ]
 
 DEFAULT_MAX_REACH = 0.25
@@ -321,42 +322,120 @@ def parse_deprecates(value: object) -> tuple[str, ...]:
 
 
 def anchors_kept(
-    deprecates: Sequence[str], about: Sequence[str]
+    deprecates: Sequence[str], about: Sequence[str], text: str | None = None
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Return the anchors that narrow, and those dropped: each a deprecated string or part of one.
+    """Return the anchors that narrow, and those dropped, with a note in the report.
 
-    An anchor that occurs in a deprecated string (``about=["acme"]`` for ``acme/app``), or is
-    one (``about=["39"]`` for ``["39"]``), holds wherever that string holds, so it narrows
-    nothing: it is dropped (the report notes it), not refused. Kept, the anchor that is a
-    deprecated string would even undo the others (a record needs one anchor of them, and that
-    one it always names). Measured on the writer benchmark: a small model puts the deprecated
-    string among its anchors in a third of its calls.
+    Three kinds of anchor are dropped, not refused:
+
+    - an anchor that occurs in a deprecated string (``about=["acme"]`` for ``acme/app``), or
+      is one (``about=["39"]`` for ``["39"]``): it holds wherever that string holds, so it
+      narrows nothing; kept, the anchor that is a deprecated string would even undo the others
+      (a record needs one anchor of them, and that one it always names). Measured on the
+      writer benchmark: a small model puts the deprecated string among its anchors in a third
+      of its calls;
+    - every anchor of a correction whose deprecated strings are all identifiers (``org/repo``,
+      a URL, a host, ``#chan``, an email address: :func:`~nowline._rules.generic.is_identifier`).
+      An identifier names one thing, and a correction of it holds wherever it is written: in a
+      memory that never names the subject, and in a command (``git clone``) that ``check()``
+      and the hook read, which names no subject at all. Measured on the writer benchmark: a
+      small model fills ``about`` on nearly every call, and beside identifiers its anchors
+      left stale memories unmarked in 7 of 98 calls while they never marked the right ones
+      where the call without them did not;
+    - an anchor that the correction's text presents as a new value only ("changed to 020 7946
+      0321"): the stale memories name the old value, not what replaced it. Measured on the
+      writer benchmark: a small model lists the new value among its anchors beside a number.
     """
+    from .generic import is_identifier
+    from .wording import read_changes
+
+    if deprecates and about and all(is_identifier(p) for p in deprecates):
+        return (), tuple(about)
+    news: set[str] = set()
+    if text and about:
+        changes = read_changes(text)
+        olds = {fold(c.old) for c in changes if c.old is not None}
+        news = {fold(c.new) for c in changes if c.new is not None} - olds
     kept: list[str] = []
     dropped: list[str] = []
     for anchor in about:
         inside = any(bool(Matcher([(anchor, 0)]).find(p)) for p in deprecates)
-        (dropped if inside else kept).append(anchor)
+        (dropped if inside or fold(anchor) in news else kept).append(anchor)
     return tuple(kept), tuple(dropped)
 
 
-def deprecates_kept(
-    deprecates: Sequence[str], replaced_by: Sequence[str]
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Return the deprecated strings kept, and those dropped for being given as new values too.
+@dataclass(frozen=True)
+class Settled:
+    """A correction's old and new values once its wording has settled what its fields mix up.
 
-    A string given both in ``deprecates`` and in ``replaced_by`` is the writer's own new value
-    (``deprecates=["600", "1200"], replaced_by=["1200"]``): it is dropped from the old values
-    with a note, while others remain. Where every deprecated string is a new value, nothing
-    is dropped, and the new-value guard refuses the correction (it cannot tell which is old).
-    Measured on the writer benchmark: a small model lists the new value beside the old one in
-    a third of its calls.
+    Attributes:
+        deprecates: the old values kept.
+        replaced_by: the new values kept (as given, less those the text calls old).
+        dropped_old: deprecated strings dropped: new values by the fields or by the text.
+        dropped_new: strings given as both, kept as old only because the text calls them old.
     """
-    new = {fold(v) for v in replaced_by}
-    dropped = tuple(p for p in deprecates if fold(p) in new)
-    if not dropped or len(dropped) == len(deprecates):
-        return tuple(deprecates), ()
-    return tuple(p for p in deprecates if fold(p) not in new), dropped
+
+    deprecates: tuple[str, ...]
+    replaced_by: tuple[str, ...]
+    dropped_old: tuple[str, ...] = ()
+    dropped_new: tuple[str, ...] = ()
+
+
+def values_settled(
+    deprecates: Sequence[str], replaced_by: Sequence[str], text: str | None = None
+) -> Settled:
+    """Return the old and new values kept where a writer's fields contradict each other.
+
+    A string given both in ``deprecates`` and in ``replaced_by`` carries no sign of which it
+    is, so the correction's own wording (:mod:`~nowline._rules.wording`) settles it where it
+    is sure, and nothing is guessed where it is not:
+
+    - the text presents it as old only ("ci.saltire.dev is switched off"): it stays in
+      ``deprecates`` and leaves ``replaced_by``;
+    - otherwise it is dropped from ``deprecates`` while other old values remain
+      (``deprecates=["600", "1200"], replaced_by=["1200"]``);
+    - where none remain, nothing is dropped, and the new-value guard refuses the correction.
+
+    A deprecated string that the text presents as new only ("changed to s3://b-eu"), given
+    beside other old values, is dropped the same way. Measured on the writer benchmark: a
+    small model copies the same strings into both fields in about one call in six, and its
+    retry repeated the mix-up.
+
+    Args:
+        deprecates: the old values as given.
+        replaced_by: the new values as given (empty: none given).
+        text: the correction's text; None when it is not known (an update of metadata alone).
+    """
+    from .wording import read_changes
+
+    olds: set[str] = set()
+    news: set[str] = set()
+    if text:
+        for change in read_changes(text):  # the wording alone: what the fields mix up
+            if change.old is not None:
+                olds.add(fold(change.old))
+            if change.new is not None:
+                news.add(fold(change.new))
+    given = {fold(v) for v in replaced_by}
+
+    def old_only(p: str) -> bool:
+        return fold(p) in olds and fold(p) not in news
+
+    as_old = {fold(p) for p in deprecates if fold(p) in given and old_only(p)}
+    new_too = [
+        p
+        for p in deprecates
+        if fold(p) not in as_old and (fold(p) in given or (fold(p) in news and fold(p) not in olds))
+    ]
+    if len(new_too) == len(deprecates):
+        new_too = []  # which is old is not known: the new-value guard refuses it
+    kept = tuple(p for p in deprecates if p not in new_too)
+    return Settled(
+        deprecates=kept,
+        replaced_by=tuple(v for v in replaced_by if fold(v) not in as_old),
+        dropped_old=tuple(new_too),
+        dropped_new=tuple(v for v in replaced_by if fold(v) in as_old),
+    )
 
 
 def parse_replaced_by(value: object) -> tuple[str, ...]:
@@ -606,8 +685,12 @@ def insert_request(op: Verb, call: InsertArgs, *, max_batch: int) -> InsertReque
 
     records = prepare(None)
     metas = records["metadatas"]
-    clean = [_clean_metadata(m, op) for m in metas] if metas is not None else None
     docs = records["documents"]
+    clean = (
+        [_clean_metadata(m, op, docs[i] if docs is not None else None) for i, m in enumerate(metas)]
+        if metas is not None
+        else None
+    )
     return InsertRequest(
         op=op,
         ids=list(records["ids"]),
@@ -619,7 +702,7 @@ def insert_request(op: Verb, call: InsertArgs, *, max_batch: int) -> InsertReque
     )
 
 
-def _clean_metadata(meta: Metadata | None, op: Verb) -> dict[str, Any] | None:
+def _clean_metadata(meta: Metadata | None, op: Verb, text: str | None) -> dict[str, Any] | None:
     """Copy a caller's metadata: drop nowline's keys, absorb Chroma quirks, check our keys.
 
     nowline's keys are recomputed, never taken from callers (a ``query()`` result written
@@ -643,11 +726,13 @@ def _clean_metadata(meta: Metadata | None, op: Verb) -> dict[str, Any] | None:
         for key, parse in ((R.ABOUT, parse_about), (R.REPLACED_BY, parse_replaced_by)):
             if out.get(key) is not None:
                 out[key] = list(parse(out[key])) or None
-        if out.get(R.REPLACED_BY) is not None:
-            kept_old, _ = deprecates_kept(out[R.DEPRECATES], out[R.REPLACED_BY])
-            out[R.DEPRECATES] = list(kept_old)
+        if out.get(R.REPLACED_BY) is not None or text:
+            settled = values_settled(out[R.DEPRECATES], out.get(R.REPLACED_BY) or (), text)
+            out[R.DEPRECATES] = list(settled.deprecates)
+            if out.get(R.REPLACED_BY) is not None:
+                out[R.REPLACED_BY] = list(settled.replaced_by) or None
         if out.get(R.ABOUT) is not None:
-            kept, _ = anchors_kept(out[R.DEPRECATES], out[R.ABOUT])
+            kept, _ = anchors_kept(out[R.DEPRECATES], out[R.ABOUT], text)
             out[R.ABOUT] = list(kept) or None
         for key in (R.ABOUT, R.REPLACED_BY):
             if key in out and out[key] is None and op == "add":

@@ -16,7 +16,7 @@ new. Patterns, X old and Y new (German, French and Spanish forms where listed):
   ``de|desde X a Y`` with a change verb of that language; ``moved|went up to Y from X``.
 - ``X → Y`` (also ``->``, ``=>``, ``⇒``, ``⟶``, ``➔``, ``➜``); in ``A → B → C`` only C is new.
 - ``renamed|moved|migrated|changed|switched|transferred X (back) to|into|as Y``; ``renamed X``:
-  X old.
+  X old; ``moved|transferred|switched off|out of|away from X (to Y)``.
 - ``X was|has been renamed (to) Y``, ``X moved (again) to Y``, ``raised|lowered|upgraded|...
   (the <noun>) to Y``; ``umbenannt in``, ``renommé en``, ``renombrado a``. In a relative or
   past-perfect clause (``which moved to Y``, ``had moved to Y``) Y is an earlier value: old
@@ -34,11 +34,12 @@ new. Patterns, X old and Y new (German, French and Spanish forms where listed):
   ``was|previously X, now Y``, ``Y, up|down from X``; ``vorher``, ``früher``, ``ehemals``,
   ``bisher``, ``auparavant``, ``anciennement``, ``antes (era)``.
 - ``Y, not X`` and ``Y (not X)``; ``no longer X but Y``; ``nicht mehr X``.
-- ``X is deprecated|archived|retired|decommissioned|shut down|deleted|gone|dead|read-only|
-  offline|closed|no longer ...`` (X old), with ``use Y``, ``go(es) to Y``, ``write to Y``,
+- ``X is deprecated|archived|retired|decommissioned|shut down|switched off|disconnected|
+  deleted|gone|dead|read-only|offline|closed|no longer ...`` and ``NAME left (the company)``
+  (X old), with ``use Y``, ``go(es) to Y``, ``write to Y``,
   ``duplicate of Y`` or ``...; Y is.`` elsewhere in the sentence (Y new).
 - ``the old (one,) X``, ``X is the old one|name``; ``a new <role>: Y``, ``New location: Y``,
-  ``Y is the new one|name``, ``successor|replacement is Y``.
+  ``Y is the new one|name``, ``NAME is the new <role>``, ``successor|replacement is Y``.
 """
 
 from __future__ import annotations
@@ -327,6 +328,12 @@ _SPECS = sorted(
         _s("X (now Y)", r"\s*\(\s*now\s+", "o", "n"),
         _s("in favour of Y", r"\bin\s+favou?r\s+of\s+", "", "n"),
         _s("Y is the new one", rf"\s+(?:is|are)\s+(?:now\s+)?the\s+new\s+{_ROLE}", "n", ""),
+        _s(
+            "NAME is the new <role>",
+            r"\s+(?:is|are)\s+(?:now\s+)?(?:the|our|their|its)\s+new\s+(?!one\b|name\b)[a-z]",
+            "n",
+            "",
+        ),
         _s("X is the old one", rf"\s+(?:is|are|was)\s+the\s+old\s+{_ROLE}", "o", ""),
         _s("Y now", r"\b(?:is|are|to|at|in|on|under|via|uses?|be)\s+", "", "n", flags="W"),
         _s("X is Y again", r"\b(?:is|are)\s+", "o", "n", flags="A"),
@@ -390,6 +397,16 @@ _SPECS = sorted(
         ),
         _s("formerly known as X", r"\bformerly\s+known\s+as\s+", "", "o"),
         _s(
+            "moved off X (to Y)",
+            r"\b(?:moved|moving|migrated|migrating|transferred|switched|switching)\s+"
+            r"(?:(?:it|them)\s+)?(?:out\s+of|off(?:\s+of)?|away\s+from)\s+",
+            "",
+            "o",
+            r"to|onto|into",
+            "n",
+            "O",
+        ),
+        _s(
             "was X, now Y",
             r"\b(?:was|previously|formerly|before|earlier)\s+",
             "",
@@ -413,7 +430,9 @@ _SPECS = sorted(
             "X is deprecated",
             rf"\b{_AUX}(?:now\s+)?(?:deprecated|archived|retired|decommissioned|"
             r"shut\s+down|deleted|removed|discontinued|disabled|gone|dead|sunset|read-only|"
-            r"turned\s+off|offline|closed|stepped\s+down)\b",
+            r"turned\s+off|switched\s+off|disconnected|offline|closed|"
+            r"stepped\s+down|left(?=\s+(?:the\s+(?:company|team|firm|organi[sz]ation)|us)\b"
+            r"|\s*(?:[.;!]|$)))\b",
             "o",
             "",
         ),

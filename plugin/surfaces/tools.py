@@ -28,7 +28,7 @@ A store is opened with :func:`nowline.stores.open_collection` (a folder, a serve
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, TypeVar
 
@@ -44,7 +44,8 @@ from pydantic import (
 from ..aio import AsyncCollection
 from ..collection import Collection
 from ..errors import InvalidCorrection, InvalidInput, NowlineError, StoreBusy, UnknownRecord
-from ..models import CorrectionReport, CorrectionSummary, Recall, Trip, stale_message
+from ..matchers import fold
+from ..models import CURRENT, CorrectionReport, CorrectionSummary, Recall, Trip, stale_message
 from ..render import format_lines, iso_times, json_text, one_line, sanitize
 from ..requests import (
     MAX_PHRASE_LENGTH,
@@ -178,8 +179,10 @@ class CorrectInput(_Input):
         A small model copies the schema's description into ``body`` (9 of 30 calls of the
         act task) while it fills ``deprecates`` and ``replaced_by`` right; stored, the
         description would be shown beneath memories as the change. Where both lists are
-        given, the text says the change ("Changed from A to B."); without ``replaced_by``
-        the call is refused (:meth:`_Input._not_the_schema`).
+        given, the text says the change ("Changed from A to B."), leaving out of the old
+        values those also given as new (as ``correct()`` drops them); without ``replaced_by``,
+        or where every old value is also given as new (a text made of the lists would guess
+        which is old), the call is refused (:meth:`_Input._not_the_schema`).
         """
         if not isinstance(data, dict):
             return data
@@ -191,6 +194,10 @@ class CorrectInput(_Input):
             return data
         if not (isinstance(news, list) and news and all(isinstance(v, str) for v in news)):
             return data
+        new = {fold(v) for v in news}
+        olds = [v for v in olds if fold(v) not in new]  # a value given as both is the new one
+        if not olds:
+            return data  # which is old is not known: a text made of the two lists would guess
         return {**data, "body": f"Changed from {' and '.join(olds)} to {' and '.join(news)}."}
 
 
@@ -686,7 +693,44 @@ def _remember(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, Bas
     if hit is not None and hit.direct:
         text += " It names something a stored correction marks as outdated; recall will show:\n"
         text += "\n".join(format_lines(hit.lines()))
+    text += yield from _change_hint(args.body, binding, exclude=rid)
     return text, RememberOutput(id=rid, superseded_by=by)
+
+
+def _change_hint(text: str, binding: dict[str, Any], *, exclude: str = "") -> _Steps[str]:
+    """Return a line for a tool's answer when ``text`` states a change that no correction holds.
+
+    A model told of a change sometimes recalls or remembers it instead of calling correct.
+    ``preview`` proposes the old values the text states that name memories; where some of
+    those memories are still current (no correction covers them yet), the answer says which
+    strings to deprecate, so the model's next call can store the change.
+    """
+    try:
+        found = yield from _call("preview", [], metadata=binding or None, text=text)
+    except NowlineError:
+        return ""
+    ids = [i for i in found if i != exclude]
+    if not found.deprecates or not ids:
+        return ""
+    hits = yield from _call("hits", ids)
+    current = sum(1 for h in hits if h.role == CURRENT)
+    if not current:
+        return ""
+    noun = "memory still names" if current == 1 else "memories still name"
+    hint = (
+        f"\nThis states a change: {current} {noun} {_listed(found.deprecates)} as current. "
+        f"If the user told you of this change, store it: call correct with body {text!r} and "
+        f"deprecates {list(found.deprecates)!r}."
+    )
+    if found.refusal is not None:
+        hint += f" As it is, correct would refuse it: {found.refusal}"
+    return hint
+
+
+def _listed(values: Sequence[str]) -> str:
+    """Return strings as a readable list: 'a', 'b' or 'c'."""
+    quoted = [repr(v) for v in values]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
 
 
 def _correct(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, BaseModel]]:
@@ -748,7 +792,8 @@ def _recall(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, BaseM
     recall = yield from _call(
         "recall", args.query, n_results=args.k, as_of=as_of or None, where=_where(binding)
     )
-    return recall.render(), recall
+    hint = "" if as_of else (yield from _change_hint(args.query, binding))
+    return recall.render() + hint, recall
 
 
 def _preview(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, BaseModel]]:

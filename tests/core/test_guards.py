@@ -16,7 +16,6 @@ import nowline
 from nowline._rules.guards import (
     Allowances,
     anchor_candidates,
-    anchors_optional,
     check_correction,
     check_reach,
     check_scope,
@@ -24,7 +23,7 @@ from nowline._rules.guards import (
     validate_correction,
 )
 from nowline._rules.records import CorrectionInfo, new_values_of
-from nowline._rules.validate import anchors_kept, deprecates_kept
+from nowline._rules.validate import Settled, anchors_kept, values_settled
 from nowline.terms import CLI_TERMS, TOOL_TERMS, using
 
 
@@ -94,10 +93,12 @@ def test_a_given_new_value_is_never_deprecated() -> None:
 
 def test_a_given_new_value_beside_an_old_one_is_dropped_from_deprecates() -> None:
     """``deprecates=["600", "1200"], replaced_by=["1200"]``: 1200 is dropped, 600 kept."""
-    assert deprecates_kept(["600", "1200"], ["1200"]) == (("600",), ("1200",))
-    assert deprecates_kept(["Node 18", "node 22"], ["Node 22"]) == (("Node 18",), ("node 22",))
-    assert deprecates_kept(["acme/app2"], ["acme/app2"]) == (("acme/app2",), ())
-    assert deprecates_kept(["a/b"], []) == (("a/b",), ())
+    assert values_settled(["600", "1200"], ["1200"]) == Settled(("600",), ("1200",), ("1200",))
+    assert values_settled(["Node 18", "node 22"], ["Node 22"]) == Settled(
+        ("Node 18",), ("Node 22",), ("node 22",)
+    )
+    assert values_settled(["acme/app2"], ["acme/app2"]) == Settled(("acme/app2",), ("acme/app2",))
+    assert values_settled(["a/b"], []) == Settled(("a/b",), ())
     kept, anchors = nowline.validate_correction(
         "The Pro plan went from 39 to 49 dollars.",
         ["Pro plan", "39"],
@@ -105,6 +106,67 @@ def test_a_given_new_value_beside_an_old_one_is_dropped_from_deprecates() -> Non
         replaced_by=["Pro plan", "49"],
     )
     assert (kept, anchors) == (["39"], ["Pro plan"])
+
+
+@pytest.mark.parametrize(
+    ("text", "deprecates", "replaced_by", "settled"),
+    [
+        # given as both, the text calls it old: old only
+        (
+            "ci.saltire.dev is switched off.",
+            ["ci.saltire.dev"],
+            ["ci.saltire.dev"],
+            Settled(("ci.saltire.dev",), (), (), ("ci.saltire.dev",)),
+        ),
+        # every string given as both: the text sorts them
+        (
+            "The facilities hotline changed to 020 7946 0321; 020 7946 0999 is disconnected.",
+            ["020 7946 0321", "020 7946 0999"],
+            ["020 7946 0321", "020 7946 0999"],
+            Settled(("020 7946 0999",), ("020 7946 0321",), ("020 7946 0321",), ("020 7946 0999",)),
+        ),
+        # one the text calls old, one it calls new, one it does not name: the old one stays
+        (
+            "Kofi is the new head of sales; Elena left the company.",
+            ["Brightwater", "Kofi", "Elena"],
+            ["Brightwater", "Kofi", "Elena"],
+            Settled(("Elena",), ("Brightwater", "Kofi"), ("Brightwater", "Kofi"), ("Elena",)),
+        ),
+        # the text's new value given beside the old one, replaced_by not given
+        (
+            "Backups moved from s3://acme-backups to s3://acme-backups-eu.",
+            ["s3://acme-backups", "s3://acme-backups-eu"],
+            [],
+            Settled(("s3://acme-backups",), (), ("s3://acme-backups-eu",)),
+        ),
+        # the text's new value alone: nothing is dropped (the guard refuses it)
+        (
+            "Moved from metalcraftai/ufo to ufo-ai/ufo.",
+            ["ufo-ai/ufo"],
+            [],
+            Settled(("ufo-ai/ufo",), ()),
+        ),
+        # a chain step (old and new in the text): never dropped as new
+        (
+            "Moved from a/one to a/two, then from a/two to a/three.",
+            ["a/one", "a/two"],
+            [],
+            Settled(("a/one", "a/two"), ()),
+        ),
+        # a string the text does not sort, given as both, alone: kept (the guard refuses it)
+        (
+            "The repository is gone.",
+            ["acme/app2"],
+            ["acme/app2"],
+            Settled(("acme/app2",), ("acme/app2",)),
+        ),
+    ],
+)
+def test_the_wording_settles_fields_that_contradict_each_other(
+    text: str, deprecates: list[str], replaced_by: list[str], settled: Settled
+) -> None:
+    """A string given as both old and new is what the text says it is, where it says so."""
+    assert values_settled(deprecates, replaced_by, text) == settled
 
 
 def test_old_and_new_side_by_side_refuses_the_new_one() -> None:
@@ -164,9 +226,9 @@ def test_a_chain_step_may_deprecate_the_current_value() -> None:
 def test_anchors_that_do_not_meet_speak_of_different_things() -> None:
     """Acme's new CEO is not Globex's: a holder anchored elsewhere does not refuse."""
     acme = info("Acme's CEO changed from Ann Lee to Dario Ruiz.", ["Ann Lee"], ["Acme"], id="a")
-    globex = info("Globex: Dario Ruiz left.", ["Dario Ruiz"], ["Globex"], replaced_by=[])
+    globex = info("Globex: a note on Dario Ruiz.", ["Dario Ruiz"], ["Globex"], replaced_by=[])
     assert check_correction(globex, holders=held_by(acme), given_new=True) == ()
-    same = info("Acme: Dario Ruiz left.", ["Dario Ruiz"], ["Acme"], replaced_by=[])
+    same = info("Acme: a note on Dario Ruiz.", ["Dario Ruiz"], ["Acme"], replaced_by=[])
     with pytest.raises(nowline.NewValue):
         check_correction(same, holders=held_by(acme), given_new=True)
 
@@ -174,7 +236,7 @@ def test_anchors_that_do_not_meet_speak_of_different_things() -> None:
 def test_an_anchor_the_other_text_never_names_is_another_subject() -> None:
     """One anchored, one not: they meet only where the unanchored text names the anchor."""
     plain = info("Our CEO changed from Ann Lee to Dario Ruiz.", ["Ann Lee"], id="p")
-    globex = info("Globex: Dario Ruiz left.", ["Dario Ruiz"], ["Globex"], replaced_by=[])
+    globex = info("Globex: a note on Dario Ruiz.", ["Dario Ruiz"], ["Globex"], replaced_by=[])
     assert check_correction(globex, holders=held_by(plain), given_new=True) == ()
     named = info("Globex's CEO changed from Ann Lee to Dario Ruiz.", ["Ann Lee"], id="n")
     with pytest.raises(nowline.NewValue):
@@ -203,7 +265,7 @@ def test_anchors_that_narrow_nothing_are_refused(
 def test_the_deprecated_string_itself_as_an_anchor_is_dropped() -> None:
     """It holds wherever the string holds: dropped like an anchor inside a deprecated string."""
     assert anchors_kept(["Michelle"], ["michelle", "billing"]) == (("billing",), ("michelle",))
-    assert anchors_kept(["acme/app"], ["acme", "mobile"]) == (("mobile",), ("acme",))
+    assert anchors_kept(["Platform Core"], ["platform", "search"]) == (("search",), ("platform",))
 
 
 @pytest.mark.parametrize(
@@ -218,11 +280,10 @@ def test_the_deprecated_string_itself_as_an_anchor_is_dropped() -> None:
         ([], False),
     ],
 )
-def test_anchors_are_optional_only_beside_identifiers(
-    deprecates: list[str], optional: bool
-) -> None:
+def test_anchors_are_dropped_only_beside_identifiers(deprecates: list[str], optional: bool) -> None:
     """An identifier names one thing; a name, a word or a number needs its anchor to hold."""
-    assert anchors_optional(deprecates) is optional
+    kept, dropped = anchors_kept(deprecates, ["mobile"])
+    assert (kept, dropped) == (((), ("mobile",)) if optional else (("mobile",), ()))
 
 
 @pytest.mark.parametrize(
@@ -255,11 +316,21 @@ def test_without_an_anchor_a_given_name_or_a_year_is_generic() -> None:
 
 
 def test_validate_correction_drops_an_anchor_inside_the_string() -> None:
-    """``about=['ufo']`` inside ``metalcraftai/ufo`` narrows nothing: dropped, not refused."""
+    """``about=['Rivera']`` inside ``Michelle Rivera`` narrows nothing: dropped, not refused."""
+    phrases, kept = validate_correction(
+        "The billing owner changed from Michelle Rivera to Dana Wu.",
+        ["Michelle Rivera"],
+        ["Rivera", "billing owner"],
+    )
+    assert phrases == ["Michelle Rivera"] and kept == ["billing owner"]
+
+
+def test_validate_correction_drops_every_anchor_beside_identifiers() -> None:
+    """An identifier names one thing: ``about`` beside ``metalcraftai/ufo`` is dropped."""
     phrases, kept = validate_correction(
         "Moved from metalcraftai/ufo to ufo-ai/ufo.", ["metalcraftai/ufo"], ["ufo", "UFO core"]
     )
-    assert phrases == ["metalcraftai/ufo"] and kept == ["UFO core"]
+    assert phrases == ["metalcraftai/ufo"] and kept == []
 
 
 # ------------------------------------------------------------------------------- people

@@ -92,8 +92,9 @@ def test_zero_reach_without_a_near_miss_is_stored(notes: nowline.Collection) -> 
 
 def test_a_near_miss_outside_the_anchor_is_not_suggested(notes: nowline.Collection) -> None:
     """Suggestions count with the correction's anchors: none where the anchor never holds."""
+    notes.remember("Kofi Mensah runs the Acme account.", id="k")
     report = notes.correct(
-        "Globex: wiki.nortwind.dev is gone.", deprecates=["wiki.nortwind.dev"], about=["Globex"]
+        "Globex: Kofi Mensha left.", deprecates=["Kofi Mensha"], about=["Globex"]
     )
     assert report.reached == 0
 

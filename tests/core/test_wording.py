@@ -36,6 +36,21 @@ PATTERNS = [
     ("Le dépôt a migré de org/a à org/b.", ["org/a"], ["org/b"]),
     ("El canal cambió de #viejo a #nuevo.", ["#viejo"], ["#nuevo"]),
     ("The quota went up to 900 from 300.", ["300"], ["900"]),
+    # moved off / out of / away from X (to Y)
+    (
+        "We moved off bitbucket.org/a/app to github.com/a/app.",
+        ["bitbucket.org/a/app"],
+        ["github.com/a/app"],
+    ),
+    ("It was transferred out of jnovak/web.", ["jnovak/web"], []),
+    # X is switched off | disconnected; NAME left; NAME is the new <role>
+    ("ci.acme.dev is switched off.", ["ci.acme.dev"], []),
+    (
+        "The line changed to 020 7946 0321; 020 7946 0999 is disconnected.",
+        ["020 7946 0999"],
+        ["020 7946 0321"],
+    ),
+    ("Kofi is the new head of sales; Elena left the company.", ["Elena"], ["Kofi"]),
     # arrows
     ("db1.acme.io -> db2.acme.io", ["db1.acme.io"], ["db2.acme.io"]),
     ("#a => #b", ["#a"], ["#b"]),
@@ -220,6 +235,9 @@ def test_every_value_is_its_span() -> None:
 
 # ------------------------------------------------------------------ negatives
 NEGATIVES = [
+    "Should we move off zed/a to zed/b?",
+    "Is Kofi the new head of sales?",
+    "We left zed/a as it was.",
     "Should we move from zed/a to zed/b?",
     "If the repo moves to zed/b, update CI.",
     "We did not migrate from MySQL to Postgres.",

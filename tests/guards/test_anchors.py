@@ -135,17 +135,38 @@ def test_any_word_the_memories_name_is_an_anchor(
 def test_an_anchor_inside_the_deprecated_string_is_dropped_with_a_note(
     billing: nowline.Collection,
 ) -> None:
-    """``about=['billing']`` for ``acme/billing`` narrows nothing: dropped, as the report says."""
-    billing.remember("Deploy acme/billing on Fridays.", id="dep")
+    """``about=['Core']`` for ``Platform Core`` narrows nothing: dropped, as the report says."""
+    billing.remember("Page Platform Core for search incidents.", id="dep")
     report = billing.correct(
-        "acme/billing moved to acme/payments.", deprecates=["acme/billing"], about=["billing"]
+        "Search moved from Platform Core to Discovery.",
+        deprecates=["Platform Core"],
+        about=["Core", "search"],
     )
     assert report.reached == 1
     assert report.notes == [
-        "The anchor 'billing' is part of 'acme/billing', so it narrows nothing: it was dropped."
+        "The anchor 'Core' is part of 'Platform Core', so it narrows nothing: it was dropped."
+    ]
+    (summary,) = [c for c in billing.corrections() if c.id == report.id]
+    assert summary.about == ["search"]
+
+
+def test_anchors_beside_identifiers_are_dropped_with_a_note(
+    billing: nowline.Collection,
+) -> None:
+    """An identifier names one thing: its anchors go, so a command without the subject trips."""
+    billing.remember("Deploy acme/billing on Fridays.", id="dep")
+    report = billing.correct(
+        "acme/billing moved to acme/payments.", deprecates=["acme/billing"], about=["invoices"]
+    )
+    assert report.reached == 1
+    assert report.notes == [
+        "The anchor 'invoices' was dropped: 'acme/billing' names one thing wherever it is "
+        "written, so the correction holds for every memory and command that names it."
     ]
     (summary,) = [c for c in billing.corrections() if c.id == report.id]
     assert summary.about == []
+    trips = billing.check("git clone git@github.com:acme/billing.git")
+    assert [o.phrase for t in trips for o in t.occurrences] == ["acme/billing"]
 
 
 def test_allow_generic_accepts_a_function_word_anchor(billing: nowline.Collection) -> None:

@@ -36,6 +36,27 @@ def test_remember_says_when_a_new_memory_is_already_outdated(memory: nowline.Col
     assert RememberOutput.model_validate(late.data).superseded_by == [fixed.data["id"]]
 
 
+def test_recall_and_remember_name_a_change_no_correction_holds(memory: nowline.Collection) -> None:
+    """A change told to recall or remember: the answer names the strings to deprecate."""
+    run_tool(memory, "remember", {"body": "UFO core lives in metalcraftai/ufo."})
+    run_tool(memory, "remember", {"body": "Clone metalcraftai/ufo for the UFO core."})
+    hint = (
+        "This states a change: 2 memories still name 'metalcraftai/ufo' as current. If the "
+        f"user told you of this change, store it: call correct with body {UFO!r} and "
+        "deprecates ['metalcraftai/ufo']."
+    )
+    assert run_tool(memory, "recall", {"query": UFO}).text.endswith("\n" + hint)
+    assert hint not in run_tool(memory, "recall", {"query": "UFO core repository"}).text
+    before = snapshot(memory)
+    told = run_tool(memory, "remember", {"body": UFO})
+    assert told.text.startswith("Stored memory ") and told.text.endswith("\n" + hint)
+    assert snapshot(memory)["count"] == before["count"] + 1  # remember still stores it
+    run_tool(memory, "correct", {"body": UFO, "deprecates": ["metalcraftai/ufo"]})
+    assert "This states a change" not in run_tool(memory, "recall", {"query": UFO}).text
+    past = run_tool(memory, "recall", {"query": UFO, "as_of": "2000-01-01"})
+    assert "This states a change" not in past.text
+
+
 def test_recall_as_of_answers_for_a_past_time(memory: nowline.Collection) -> None:
     """as_of leaves out the later correction, so the old memory reads as current."""
     memory.remember("metalcraftai/ufo — PR #1705 passed review.", observed_at="2025-01-01")
@@ -277,3 +298,22 @@ def test_a_copied_body_is_written_from_the_old_and_new_values(
     (stored,) = memory.corrections()
     assert stored.document == "Changed from riverstone/willow to riverstone-inc/willow."
     assert memory.hits(["old"])[0].role == "historical"
+    mixed = run_tool(
+        memory,
+        "correct",
+        {"body": described, "deprecates": ["#data-hub"], "replaced_by": ["#data-hub"]},
+    )
+    assert mixed.is_error and "description" in mixed.text  # nothing to write it from
+    assert len(memory.corrections()) == 1
+    memory.remember("Post data updates in #data-general.", id="chan")
+    beside = run_tool(
+        memory,
+        "correct",
+        {
+            "body": described,
+            "deprecates": ["#data-general", "#data-hub"],
+            "replaced_by": ["#data-hub"],
+        },
+    )
+    assert not beside.is_error, beside.text
+    assert "Changed from #data-general to #data-hub." in [c.document for c in memory.corrections()]

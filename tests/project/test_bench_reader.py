@@ -137,6 +137,15 @@ def test_smoke_writer_retries_once_with_the_tools_error(smoke: dict[str, Any]) -
     assert "after one retry" in smoke["_markdown"]
 
 
+def test_smoke_writer_answers_a_recall_called_instead_of_correct(smoke: dict[str, Any]) -> None:
+    """A first call to recall is run; its answer names the strings, and the retry is scored."""
+    rows = smoke["tasks"]["writer"]["runs"]["greedy"]
+    told = next(r for r in rows if r["case"] == "t07 release channel")
+    assert told["outcome"] == "called recall" and "error" not in told
+    assert "deprecates ['#announce-releases']" in told["answer"]
+    assert told["retry"]["outcome"] == "right"
+
+
 def test_smoke_act_stores_the_change_then_acts_on_the_recall(smoke: dict[str, Any]) -> None:
     """The act task: the fake's own call is stored; a later session acts on the recall."""
     rows = smoke["tasks"]["act"]["runs"]["greedy"]
@@ -153,12 +162,15 @@ def test_every_gold_call_is_right() -> None:
     """Each writer and act case can be solved from the message alone: its gold call is right."""
     stores = reader.Stores()
     try:
-        cases = [*W.writer_cases("dev"), *W.writer_cases("test")]
-        cases += [a.writer for split in ("dev", "test") for a in W.act_cases(split, 30)]
+        splits = ("dev", "test", "fresh")
+        cases = [c for split in splits for c in W.writer_cases(split)]
+        cases += [a.writer for split in splits for a in W.act_cases(split, 30)]
         wrong = {
             c.key: reader.writer_score(stores, c, reader.gold_reply(c)) for c in cases if c.gold
         }
         assert len(wrong) == len(cases) - len(W.WRITER_CASES)  # the first 30 have no gold
+        # the dev extras, 30 test, 30 fresh and 3 x 30 act cases, each key once
+        assert len(wrong) == len(W.WRITER_DEV_EXTRA) + 30 + 30 + 3 * 30
         assert {k: r["outcome"] for k, r in wrong.items() if r["outcome"] != "right"} == {}
     finally:
         stores.close()
@@ -170,6 +182,41 @@ def test_writer_splits_are_apart() -> None:
     assert len(test) >= 30 and not {c.message for c in dev} & {c.message for c in test}
     dev_act, test_act = W.act_cases("dev", 30), W.act_cases("test", 30)
     assert not {a.writer.key for a in dev_act} & {a.writer.key for a in test_act}
+
+
+def _named(cases: Any) -> set[str]:
+    """Return the new and gold deprecated strings of some writer cases, case-folded."""
+    return {s.casefold() for c in cases for s in (*c.new, *c.gold.get("deprecates", ()))}
+
+
+def _texts(cases: Any) -> list[str]:
+    """Return the messages, memories and prior corrections of some writer cases, case-folded."""
+    return [
+        t.casefold()
+        for c in cases
+        for t in (c.message, *(m for _, m in c.memories), *(p.text for p in c.prior))
+    ]
+
+
+def test_fresh_cases_are_apart_from_dev_and_test() -> None:
+    """The fresh cases share no message, stale or new string, or act seed with dev and test."""
+    fresh = W.writer_cases("fresh")
+    seen = [*W.writer_cases("dev"), *W.writer_cases("test")]
+    assert fresh == W.WRITER_FRESH_CASES and len(fresh) == 30
+    assert [c.key[:4] for c in fresh] == [f"f{i:02d} " for i in range(1, 31)]
+    assert all(c.gold and c.stale == frozenset("ab") for c in fresh)
+    assert not {c.message for c in fresh} & {c.message for c in seen}
+    assert not _named(fresh) & _named(seen)
+    # nor does any dev or test text name a fresh case's old or new value
+    assert [(s, t) for s in _named(fresh) for t in _texts(seen) if s in t] == []
+    fresh_act = {a.writer.key for a in W.act_cases("fresh", 30)}
+    assert len(fresh_act) == 30
+    for split in ("dev", "test"):
+        assert not fresh_act & {a.writer.key for a in W.act_cases(split, 30)}
+    with pytest.raises(SystemExit, match="dev, test, fresh"):
+        W.writer_cases("train")
+    with pytest.raises(SystemExit, match="dev, test, fresh"):
+        W.act_cases("train", 3)
 
 
 def test_smoke_report_names_the_model_and_the_caveat(smoke: dict[str, Any]) -> None:
