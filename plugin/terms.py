@@ -155,7 +155,6 @@ CLI_TERMS = Terms(
 TOOL_TERMS = Terms(
     "tools",
     {
-        "allow_unreached": "allow_unreached true",
         "text": "body",
         "about": "about [{value}]",
         "deprecates": "deprecates [{value}]",

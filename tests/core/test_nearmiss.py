@@ -138,20 +138,24 @@ def test_preview_tells_an_absent_string_when_given_the_text(notes: nowline.Colle
 
 
 def test_the_correct_tool_returns_the_suggestion_as_an_error(notes: nowline.Collection) -> None:
-    """The correct tool answers is_error naming the suggestion; allow_unreached stores it."""
+    """The correct tool answers is_error naming the suggestion, and offers no way past it.
+
+    A model set ``allow_unreached`` on its retry and stored wrong corrections (the writer
+    benchmark), so the tools have no such field: the call is refused as a mistake.
+    """
     before = snapshot(notes)
     typo = run_tool(notes, "correct", {"body": WIKI, "deprecates": ["wiki.nortwind.dev"]})
     assert typo.is_error and "'wiki.northwind.dev' (named by 2 records" in typo.text
-    assert "allow_unreached" in typo.text and "Nothing was stored" in typo.text
+    assert "allow_unreached" not in typo.text and "Nothing was stored" in typo.text
     swap = run_tool(notes, "correct", {"body": SWAP, "deprecates": ["#deploys"]})
     assert swap.is_error and "'#ops-deploys'" in swap.text
-    assert snapshot(notes) == before
-    stored = run_tool(
+    forced = run_tool(
         notes,
         "correct",
         {"body": WIKI, "deprecates": ["wiki.nortwind.dev"], "allow_unreached": True},
     )
-    assert not stored.is_error, stored.text
+    assert forced.is_error and "allow_unreached" in forced.text
+    assert snapshot(notes) == before
 
 
 def test_the_preview_tool_shows_the_near_miss(notes: nowline.Collection) -> None:

@@ -103,7 +103,7 @@ def test_correct_description_explains_deprecates() -> None:
     assert props["about"]["description"].startswith("Usually empty.")
     # the new value's field comes before the anchors, so a model that fills fields in order
     # has a place for the new value before it reaches about
-    assert list(props) == ["body", "deprecates", "replaced_by", "about", "allow_unreached"]
+    assert list(props) == ["body", "deprecates", "replaced_by", "about"]
     assert tool["input_schema"]["required"] == ["body", "deprecates"]
 
 
