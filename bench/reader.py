@@ -1624,7 +1624,7 @@ def merge(args: argparse.Namespace) -> int:
         raise SystemExit("--merge needs at least one JSON result")
     if len({p["model"]["sha256"] for p in parts}) != 1:
         raise SystemExit("--merge: the results come from different models")
-    data = dict(parts[0], tasks={}, merged_from=[str(p) for p in args.merge])
+    data = dict(parts[0], tasks={}, merged_from=[C.portable(str(p)) for p in args.merge])
     data["partial"] = any(p.get("partial") for p in parts)
     data["seconds"] = sum(p.get("seconds", 0.0) for p in parts)
     data["command"] = C.command_line()
