@@ -347,21 +347,32 @@ def anchors_kept(
       writer benchmark: a small model lists the new value among its anchors beside a number.
     """
     from .generic import is_identifier
-    from .wording import read_changes
 
     if deprecates and about and all(is_identifier(p) for p in deprecates):
         return (), tuple(about)
-    news: set[str] = set()
-    if text and about:
-        changes = read_changes(text)
-        olds = {fold(c.old) for c in changes if c.old is not None}
-        news = {fold(c.new) for c in changes if c.new is not None} - olds
+    olds, news = _read_values(text) if about else (frozenset(), frozenset())
+    news -= olds
     kept: list[str] = []
     dropped: list[str] = []
     for anchor in about:
         inside = any(bool(Matcher([(anchor, 0)]).find(p)) for p in deprecates)
         (dropped if inside or fold(anchor) in news else kept).append(anchor)
     return tuple(kept), tuple(dropped)
+
+
+def _read_values(text: str | None) -> tuple[frozenset[str], frozenset[str]]:
+    """Return the values ``text``'s wording presents as old and as new, folded.
+
+    The wording alone, without the writer's strings as hints: it settles what the writer's
+    fields mix up (:func:`values_settled`, :func:`anchors_kept`). Empty without a text.
+    """
+    from .wording import read_changes
+
+    if not text:
+        return frozenset(), frozenset()
+    changes = read_changes(text)
+    olds = frozenset(fold(c.old) for c in changes if c.old is not None)
+    return olds, frozenset(fold(c.new) for c in changes if c.new is not None)
 
 
 @dataclass(frozen=True)
@@ -406,16 +417,7 @@ def values_settled(
         replaced_by: the new values as given (empty: none given).
         text: the correction's text; None when it is not known (an update of metadata alone).
     """
-    from .wording import read_changes
-
-    olds: set[str] = set()
-    news: set[str] = set()
-    if text:
-        for change in read_changes(text):  # the wording alone: what the fields mix up
-            if change.old is not None:
-                olds.add(fold(change.old))
-            if change.new is not None:
-                news.add(fold(change.new))
+    olds, news = _read_values(text)
     given = {fold(v) for v in replaced_by}
 
     def old_only(p: str) -> bool:
