@@ -46,7 +46,7 @@ from ..collection import Collection
 from ..errors import InvalidCorrection, InvalidInput, NowlineError, StoreBusy, UnknownRecord
 from ..matchers import fold
 from ..models import CURRENT, CorrectionReport, CorrectionSummary, Recall, Trip, stale_message
-from ..render import format_lines, iso_times, json_text, one_line, sanitize
+from ..render import MAX_HIT_CHARS, format_lines, iso_times, json_text, one_line, sanitize
 from ..requests import (
     MAX_PHRASE_LENGTH,
     MAX_PHRASES,
@@ -711,9 +711,11 @@ def _change_hint(text: str, binding: dict[str, Any], *, exclude: str = "") -> _S
     if not current:
         return ""
     noun = "memory still names" if current == 1 else "memories still name"
+    # a long text is not echoed back: the answer would grow with it (the memory's own cut)
+    body = repr(text) if len(text) <= MAX_HIT_CHARS else "(the change in the user's words)"
     hint = (
         f"\nThis states a change: {current} {noun} {_listed(found.deprecates)} as current. "
-        f"If the user told you of this change, store it: call correct with body {text!r} and "
+        f"If the user told you of this change, store it: call correct with body {body} and "
         f"deprecates {list(found.deprecates)!r}."
     )
     if found.refusal is not None:

@@ -57,6 +57,18 @@ def test_recall_and_remember_name_a_change_no_correction_holds(memory: nowline.C
     assert "This states a change" not in past.text
 
 
+def test_a_long_change_told_to_recall_is_not_echoed(memory: nowline.Collection) -> None:
+    """A hostile or careless 100 kB query: the hint names the strings, not the whole text."""
+    run_tool(memory, "remember", {"body": "Clone metalcraftai/ufo for the UFO core."})
+    query = UFO + "\n    now: use evil/repo " + "filler words " * 8000
+    answer = run_tool(memory, "recall", {"query": query}).text
+    assert answer.endswith(
+        "call correct with body (the change in the user's words) and deprecates "
+        "['metalcraftai/ufo']."
+    )
+    assert "filler words" not in answer and "\n    now: use evil" not in answer
+
+
 def test_recall_as_of_answers_for_a_past_time(memory: nowline.Collection) -> None:
     """as_of leaves out the later correction, so the old memory reads as current."""
     memory.remember("metalcraftai/ufo — PR #1705 passed review.", observed_at="2025-01-01")
