@@ -27,7 +27,9 @@ The tree::
     │                                       store names a near miss
     ├── StaleReference (ValueError)         a guarded action names a superseded string
     ├── UnknownRecord (KeyError)            no record has the given id
-    └── StoreBusy (RuntimeError)            another process holds the store's writer lock
+    ├── StoreBusy (RuntimeError)            another process holds the store's writer lock
+    └── SnapshotDamaged (RuntimeError)      the snapshot a process started from was damaged
+                                            while it read it (the next operation lists)
 
 Callers should branch on the class, never on the message text.
 """
@@ -52,6 +54,7 @@ __all__ = [
     "NowlineError",
     "OutOfRange",
     "PersonName",
+    "SnapshotDamaged",
     "StaleReference",
     "StoreBusy",
     "StoreNotFound",
@@ -243,6 +246,14 @@ class UnknownRecord(NowlineError, KeyError):
 
 class StoreBusy(NowlineError, RuntimeError):
     """Another process already writes to this local store; run a Chroma server instead."""
+
+
+class SnapshotDamaged(NowlineError, RuntimeError):
+    """The snapshot a process started from was damaged while it read it; nothing was written.
+
+    The process then holds no corrections it can vouch for, and its next operation reads
+    them from the store (seconds at 100k corrections). Retry the operation.
+    """
 
 
 class AbsentString(InvalidCorrection):

@@ -21,10 +21,10 @@ How the mark is read without chromadb, and why:
   their metadata, the companion's mark among them. chromadb's HTTP client would cost the
   whole chromadb import this path exists to avoid.
 
-The corrections come from the snapshot's index (:func:`nowline._io.snapshot.open_index`),
-written by the same process and under the same mark as the snapshot: only the corrections
-that can matter to the text are read from it (:func:`nowline._rules.registry.closure`), so
-the cost of an answer does not grow with the number of corrections. The answer is the one
+The corrections come from the snapshot (:func:`nowline._io.snapshot.open_index`), whose
+index files the active corrections by key: only the corrections that can matter to the text
+are read from it (:func:`nowline._rules.registry.closure`), so the cost of an answer does not
+grow with the number of corrections. The answer is the one
 ``Collection.check`` gives: the rules are the registry's and
 :func:`nowline._rules.assembly.trips_of`, and no automaton over every correction is built.
 """

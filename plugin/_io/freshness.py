@@ -16,9 +16,11 @@ else does:
   (:func:`list_flow`) only where the journal cannot say what changed.
 * **The snapshot** (:mod:`nowline._io.snapshot`): the registry as a process had it, with the
   mark it was caught up under. It is used at start-up only while the store's mark equals that
-  one; then the process reads no listing.
+  one; then the process reads no listing, and its registry reads from the snapshot only what
+  its texts can trip until it needs every correction (:meth:`Registry.defer`).
 * **The resync**: a listing at a slow interval (:data:`RESYNC_SECONDS`, stretched so listings
-  take at most :data:`RESYNC_SHARE` of a process's time), for writes made around nowline,
+  take at most :data:`RESYNC_SHARE` of a process's time; from the process's start where it
+  started from a snapshot), for writes made around nowline,
   which change no mark. A correction such a write adds is also taken in when a read returns
   it (:func:`observe`), and ``repair()`` marks it and changes the mark.
 
@@ -36,13 +38,14 @@ import time
 import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
 
 from chromadb.api.types import Where
 
 from .._rules import records as R
 from .._rules.records import CorrectionInfo, Record, correction_info
 from .._rules.registry import Registry
+from ..errors import SnapshotDamaged
 from . import journal as J
 from .mark import DONE, WRITING, new_mark, state_of, token_of
 from .ops import (
@@ -197,6 +200,8 @@ def refresh_flow(
     a watcher's first read). Returns whether the registry changed.
     """
     now = time.monotonic()
+    if registry.lost:  # its snapshot failed (SnapshotDamaged): list the store
+        fresh.known = False
     if (
         not force
         and fresh.known
@@ -291,6 +296,8 @@ def list_flow(
     unlisted = [i for i in held if i not in found]
     found.update((yield from _read_corrections(unlisted, legacy_key, text_key)))
     changed = registry.reconcile(found, since)
+    if changed is not None:
+        registry.lost = False  # every correction was read from the store
     fresh.listings += 1
     fresh.listing_cost = time.monotonic() - started
     fresh.listed_at, fresh.listed_wall = started, wall
@@ -446,19 +453,21 @@ def load_flow(
     now = time.monotonic()
     mark = yield ReadMark()
     fresh.read_at = now
-    if snapshot is not None and state_of(mark) == "done":
-        saved = yield Work(_snapshot.read, (snapshot,))
-        if saved is not None and saved.mark == mark:
-            registry.replace_all(saved.infos)
-            yield from _build_meanwhile(registry)
+    if snapshot is not None and state_of(mark) == DONE:
+        index = yield Work(_snapshot.open_index, (snapshot,))
+        if index is not None and index.mark != mark:
+            index.close()
+        elif index is not None and _deferred(registry, index):
+            # The registry reads from the snapshot only what the texts it scans can trip,
+            # and the whole of it when first asked for everything (Registry.defer).
             fresh.mark, fresh.known, fresh.settled = mark, True, True
-            fresh.applied = saved.applied
-            # The snapshot stands for the listing it was taken from: the resync is due when
-            # it would have been in the process that listed (at once where that is past, or
-            # where the listing's time is ahead of this clock).
-            age = time.time() - saved.listed
-            fresh.listed_wall = saved.listed
-            fresh.listed_at = now - age if 0 <= age < fresh.resync_interval() else -float("inf")
+            fresh.applied = index.applied
+            # The snapshot stands for a listing: this process lists again (the resync) a
+            # resync interval after it starts, as one that listed now would; until then a
+            # write made around nowline since the snapshot's listing is seen when a read
+            # returns it (or after repair()).
+            fresh.listed_wall = index.listed
+            fresh.listed_at = now
             fresh.snapshot, fresh.saved = (snapshot if save else None), mark
             return
     journal = yield ReadJournal()
@@ -475,6 +484,15 @@ def load_flow(
     fresh.applied = J.applied_from(journal, mark)
     fresh.snapshot = snapshot if save else None
     yield from _save(fresh, registry)
+
+
+def _deferred(registry: Registry, index: Any) -> bool:
+    """Defer ``registry`` to a snapshot's index; False if the index fails at once (then list)."""
+    try:
+        registry.defer(index)
+    except SnapshotDamaged:
+        return False
+    return True
 
 
 def _build_meanwhile(registry: Registry) -> Flow[None]:

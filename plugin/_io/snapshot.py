@@ -1,9 +1,9 @@
 """A snapshot of the correction registry beside the store, so a new process starts fast.
 
 Reading 100k corrections back from Chroma takes seconds, and every process that opens a store
-pays it. A snapshot holds the registry as a process last had it, in a JSON file, with the
+pays it. A snapshot holds the registry as a process last had it, in one SQLite file, with the
 generation mark (:mod:`nowline._io.mark`) it was caught up under: beside a local store
-(``<store>/nowline/<collection id>.registry.json``) or, for a server, in the user's cache
+(``<store>/nowline/<collection id>.snapshot.sqlite``) or, for a server, in the user's cache
 folder (``$NOWLINE_CACHE_DIR``, else ``$XDG_CACHE_HOME/nowline``, else ``~/.cache/nowline``).
 
 A snapshot is used only while the store's mark equals the one it holds
@@ -14,17 +14,18 @@ a value of the wrong type anywhere, is ignored too. It is written only under a m
 the last write is done, never by a process told not to write one (``NOWLINE_SNAPSHOT_WRITE=0``:
 ``nowline hook`` sets it, and so may a process on a read-only store).
 
-Beside it, the same writer keeps an index of the active corrections (``<collection
-id>.registry.index.sqlite``, SQLite): each filed under the keys of
-:func:`nowline._rules.registry.index_keys`, with the same mark. ``nowline hook`` and ``nowline
-check`` answer from it (:mod:`nowline.fastpath`): they look up only what a text can trip,
-so their cost does not grow with the number of corrections. The JSON file is read whole by
-a wrapper that loads its registry; the index is never read whole.
+The file holds every correction (one row each, in the registry's order) and an index of the
+active ones: each filed under the keys of :func:`nowline._rules.registry.index_keys`. It is
+opened read-only and immutable (:func:`open_index`) and never read whole at start-up: a new
+process's registry asks it only for what the texts it reads can trip
+(:meth:`nowline._rules.registry.Registry.defer`), as ``nowline hook`` and ``nowline check``
+do (:mod:`nowline.fastpath`), and reads it whole only when it first needs every correction
+(a write, a listing). A file is replaced, never written in place, and an open connection
+keeps reading the file it opened: what a process reads later is of the same mark.
 
-JSON, not pickle: the file lives where other programs can write, and must never run code.
-The corrections are stored by column (one list of ids, one of documents, ...), which parses
-faster than a list per correction; a file whose columns do not have the types the registry
-needs is not read at all.
+SQLite rows of JSON arrays, not pickle: the file lives where other programs can write, and
+must never run code. Its schema is not trusted to run anything (``trusted_schema = OFF``), a
+file whose size is not its pages' is not opened, and a row of the wrong shape is an error.
 """
 
 from __future__ import annotations
@@ -54,7 +55,6 @@ __all__ = [
     "WRITE_ENV",
     "Index",
     "Saved",
-    "index_path",
     "open_index",
     "path_for",
     "read",
@@ -66,13 +66,12 @@ __all__ = [
 
 logger = logging.getLogger("nowline")
 
-FORMAT = 5
+FORMAT = 6
 
 WRITE_ENV = "NOWLINE_SNAPSHOT_WRITE"
 """The environment variable that, set to ``0``, keeps a process from writing any snapshot."""
 
-_SUFFIX = ".registry.json"
-_INDEX_SUFFIX = ".registry.index.sqlite"
+_SUFFIX = ".snapshot.sqlite"
 
 
 @dataclass(frozen=True)
@@ -101,11 +100,6 @@ def path_for(api: Any, collection_id: str, persist_directory: str | None) -> str
     return os.path.join(root, server, name)
 
 
-def index_path(path: str) -> str:
-    """Return where the index of the snapshot at ``path`` lives (beside it)."""
-    return path.removesuffix(_SUFFIX) + _INDEX_SUFFIX
-
-
 def _version() -> str:
     """Return nowline's version (a snapshot of another version is not read)."""
     return VERSION
@@ -120,8 +114,8 @@ def state_of(registry: Any, fresh: Any) -> Any:
     """Return the state to save for a registry and the mark it is caught up under.
 
     It holds the registry's corrections as a list (a copy taken at once); :func:`write` lays
-    them out as the file's columns, in the background for a large registry, so a catch-up
-    does not wait for that (0.25 s at 100k corrections).
+    them out as the file's rows, in the background for a large registry, so a catch-up does
+    not wait for that.
     """
     return {
         "format": FORMAT,
@@ -133,38 +127,23 @@ def state_of(registry: Any, fresh: Any) -> Any:
     }
 
 
-def _columns(infos: list[CorrectionInfo]) -> dict[str, list[Any]]:
-    """Return corrections as the file's columns (tuples are written as JSON arrays)."""
-    infos = sorted(infos, key=lambda i: i.order)  # oldest first, as the registry lists them
-    # zip(*rows) transposes in C (an attribute read per field and correction took 0.2 s at 100k)
-    transposed = zip(*infos, strict=True) if infos else ([] for _ in CorrectionInfo._fields)
-    return {name: list(c) for name, c in zip(CorrectionInfo._fields, transposed, strict=True)}
-
-
 def write(path: str, state: dict[str, Any]) -> None:
     """Write a snapshot atomically (a reader sees the old file or the new one, never half)."""
     if not writes():
         return
-    saved = {k: v for k, v in state.items() if k != "infos"}
-    state = {**saved, "corrections": _columns(state["infos"]), "collection": _collection_of(path)}
     folder = os.path.dirname(path)
     tmp = None
     try:
-        data = orjson.dumps(state)  # before any file exists: a failure leaves nothing behind
+        rows = _rows(state["infos"])  # before any file exists: a failure leaves nothing behind
         if _in_cache(folder):
             os.makedirs(folder, exist_ok=True)
         else:  # beside a store: one removed meanwhile (a temporary folder) is not brought back
             with contextlib.suppress(FileExistsError):
                 os.mkdir(folder)
         fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-        tmp = None
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
         os.close(fd)
-        _write_index(tmp, state)
-        os.replace(tmp, index_path(path))
+        _write_file(tmp, state, _collection_of(path), rows)
+        os.replace(tmp, path)
         tmp = None
     except (OSError, TypeError, sqlite3.Error):  # a read-only store or cache: only slower
         # (TypeError: orjson.JSONEncodeError, a text Chroma would not have stored either)
@@ -175,42 +154,49 @@ def write(path: str, state: dict[str, Any]) -> None:
                 os.remove(tmp)
 
 
-_SCOPE = CorrectionInfo._fields.index("scope")
-_RETRACTED = CorrectionInfo._fields.index("retracted")
+def _rows(infos: list[CorrectionInfo]) -> list[tuple[CorrectionInfo, bytes]]:
+    """Return the corrections oldest first, each with its row (a JSON array of its fields)."""
+    ordered = sorted(infos, key=lambda i: i.order)  # the registry's order
+    return [(info, orjson.dumps(tuple(info))) for info in ordered]
+
 
 _SCHEMA = """
 PRAGMA journal_mode = OFF;
 PRAGMA synchronous = OFF;
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE corrections (row INTEGER PRIMARY KEY, info BLOB NOT NULL);
+CREATE TABLE corrections (row INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, info BLOB NOT NULL);
 CREATE TABLE runs (run TEXT NOT NULL, row INTEGER NOT NULL, PRIMARY KEY (run, row)) WITHOUT ROWID;
 CREATE TABLE holders (key TEXT NOT NULL, row INTEGER NOT NULL, PRIMARY KEY (key, row))
     WITHOUT ROWID;
 CREATE TABLE always (row INTEGER PRIMARY KEY);
 """
+_TABLES = ("meta", "corrections", "runs", "holders", "always")
 
 
-def _write_index(tmp: str, state: dict[str, Any]) -> None:
-    """Write the index of a snapshot's state into the new file ``tmp`` (see the module)."""
+def _write_file(
+    tmp: str, state: dict[str, Any], collection: str, rows: list[tuple[CorrectionInfo, bytes]]
+) -> None:
+    """Write a snapshot's state into the new file ``tmp`` (see the module)."""
     from .._rules.registry import index_keys
 
-    columns = state["corrections"]
-    rows_of = list(zip(*(columns[name] for name in CorrectionInfo._fields), strict=True))
-    keys = sorted({row[_SCOPE][0] for row in rows_of if row[_SCOPE]})
+    keys = sorted({info.scope[0] for info, _ in rows if info.scope})
     meta = {
         "format": str(FORMAT),
         "nowline": _version(),
-        "collection": state["collection"],
+        "collection": collection,
         "mark": state["mark"],
+        "listed": orjson.dumps(state["listed"]).decode(),
+        "applied": orjson.dumps(state["applied"]).decode(),
         "scope_keys": orjson.dumps(keys).decode(),
+        "active": str(sum(1 for info, _ in rows if info.retracted is None)),
     }
-    rows: list[tuple[int, bytes]] = []
     runs: list[tuple[str, int]] = []
     holders: list[tuple[str, int]] = []
     always: list[tuple[int]] = []
-    for row, values in enumerate(v for v in rows_of if v[_RETRACTED] is None):
-        rows.append((row, orjson.dumps(values)))
-        filed, anywhere, holds = index_keys(tuple.__new__(CorrectionInfo, values))
+    for row, (info, _) in enumerate(rows):
+        if info.retracted is not None:
+            continue  # read by id only
+        filed, anywhere, holds = index_keys(info)
         runs.extend((run, row) for run in filed)
         holders.extend((key, row) for key in holds)
         if anywhere:
@@ -219,7 +205,10 @@ def _write_index(tmp: str, state: dict[str, Any]) -> None:
     try:
         conn.executescript(_SCHEMA)
         conn.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
-        conn.executemany("INSERT INTO corrections VALUES (?, ?)", rows)
+        conn.executemany(
+            "INSERT INTO corrections VALUES (?, ?, ?)",
+            ((row, info.id, data) for row, (info, data) in enumerate(rows)),
+        )
         conn.executemany("INSERT OR IGNORE INTO runs VALUES (?, ?)", sorted(runs))
         conn.executemany("INSERT OR IGNORE INTO holders VALUES (?, ?)", sorted(holders))
         conn.executemany("INSERT INTO always VALUES (?)", always)
@@ -229,39 +218,79 @@ def _write_index(tmp: str, state: dict[str, Any]) -> None:
 
 
 class Index:
-    """A snapshot's index, open read-only: a :class:`nowline._rules.registry.Lookup`.
+    """A snapshot, open read-only: a :class:`nowline._rules.registry.Source`.
+
+    Every method returns corrections checked as the registry needs them; a row of the wrong
+    shape raises ``ValueError`` (a file someone else wrote). The lookups that file by key
+    return active corrections only; :meth:`by_ids` and :meth:`everything` return retracted
+    ones too.
 
     Attributes:
-        mark: the generation mark the index was written under.
+        mark: the generation mark the snapshot was written under.
         scope_keys: the scope keys the collection's corrections carry.
+        listed: when the listing the snapshot reflects began (``time.time()``).
+        applied: the journal entries it reflects (None: unknown).
+        active: how many active corrections it holds.
     """
 
-    def __init__(self, conn: sqlite3.Connection, mark: str, scope_keys: frozenset[str]) -> None:
+    def __init__(self, conn: sqlite3.Connection, meta: dict[str, Any]) -> None:
         self._conn = conn
-        self.mark = mark
-        self.scope_keys = scope_keys
+        self.mark: str = meta["mark"]
+        self.scope_keys: frozenset[str] = meta["scope_keys"]
+        self.listed: float = meta["listed"]
+        self.applied: Applied | None = meta["applied"]
+        self.active: int = meta["active"]
         self._seen: dict[int, CorrectionInfo] = {}
 
     def close(self) -> None:
-        """Close the index."""
+        """Close the snapshot."""
         self._conn.close()
 
     def by_runs(self, runs: set[str]) -> list[CorrectionInfo]:
         """Return the corrections filed under one of ``runs``."""
-        return self._rows("runs", "run", runs)
+        return self._filed("runs", "run", runs)
 
     def always(self) -> list[CorrectionInfo]:
         """Return the corrections with a string that has no token characters."""
         found = self._conn.execute(
             "SELECT c.row, c.info FROM always a JOIN corrections c ON c.row = a.row"
         ).fetchall()
-        return self._infos(found)
+        return self._active(found)
 
     def holding(self, keys: set[str]) -> list[CorrectionInfo]:
         """Return the corrections holding one of ``keys`` as a new value."""
-        return self._rows("holders", "key", keys)
+        return self._filed("holders", "key", keys)
 
-    def _rows(self, table: str, column: str, keys: set[str]) -> list[CorrectionInfo]:
+    def by_ids(self, ids: set[str]) -> list[CorrectionInfo]:
+        """Return the corrections (active or retracted) with one of these ids."""
+        if not ids:
+            return []
+        found = self._conn.execute(
+            "SELECT row, info FROM corrections WHERE id IN (SELECT value FROM json_each(?))",
+            (orjson.dumps(sorted(ids)).decode(),),
+        ).fetchall()
+        infos = self._infos(found)
+        if any(i.id not in ids for i in infos):
+            raise ValueError("not a snapshot: a row's id is not its correction's")
+        return infos
+
+    def everything(self) -> list[CorrectionInfo]:
+        """Return every correction, oldest first."""
+        with paused():  # hundreds of thousands of containers, none of them garbage
+            found = self._conn.execute("SELECT row, info FROM corrections ORDER BY row").fetchall()
+            infos = self._infos(found)
+        if len({i.id for i in infos}) != len(infos):
+            raise ValueError("not a snapshot: one id in two rows")
+        if sum(1 for i in infos if i.retracted is None) != self.active:
+            raise ValueError("not a snapshot: another number of active corrections")
+        return infos
+
+    def count(self) -> int:
+        """Return how many corrections (active or retracted) the snapshot holds."""
+        (n,) = self._conn.execute("SELECT count(*) FROM corrections").fetchone()
+        return int(n)
+
+    def _filed(self, table: str, column: str, keys: set[str]) -> list[CorrectionInfo]:
         """Return the corrections a table files under any of ``keys``."""
         if not keys:
             return []
@@ -270,7 +299,14 @@ class Index:
             f"WHERE t.{column} IN (SELECT value FROM json_each(?))",
             (orjson.dumps(sorted(keys)).decode(),),
         ).fetchall()
-        return self._infos(found)
+        return self._active(found)
+
+    def _active(self, found: list[tuple[Any, Any]]) -> list[CorrectionInfo]:
+        """Return the corrections of fetched rows that an index files: active ones only."""
+        infos = self._infos(found)
+        if any(i.retracted is not None for i in infos):
+            raise ValueError("not a snapshot: a retracted correction is filed")
+        return infos
 
     def _infos(self, found: list[tuple[Any, Any]]) -> list[CorrectionInfo]:
         """Return the corrections of fetched rows, each parsed and checked once."""
@@ -278,50 +314,69 @@ class Index:
         if new:
             parsed = [orjson.loads(info) for _, info in new]
             if not all(type(p) is list and len(p) == len(CorrectionInfo._fields) for p in parsed):
-                raise ValueError("not a snapshot index")
+                raise ValueError("not a snapshot: a row is not a correction")
             columns = dict(
                 zip(CorrectionInfo._fields, map(list, zip(*parsed, strict=True)), strict=True)
             )
             infos = _infos(columns)
-            if infos is None or any(i.retracted is not None for i in infos):
-                raise ValueError("not a snapshot index")
+            if infos is None:
+                raise ValueError("not a snapshot: a row is not a correction")
             self._seen.update(zip((row for row, _ in new), infos, strict=True))
         return [self._seen[row] for row, _ in found]
 
 
 def open_index(path: str) -> Index | None:
-    """Open the index of the snapshot at ``path`` read-only; None if missing or not this format.
+    """Open the snapshot at ``path`` read-only; None if missing, damaged or not this format.
 
     Nothing is created or changed: the file is opened as immutable (it is replaced, never
     written in place), so no lock or journal is made, and its schema is not trusted to run
-    anything.
+    anything. A file whose size is not the size of its pages (cut short, or grown) is not
+    opened. The connection may be used from any thread, one at a time (the registry's lock).
     """
     from urllib.parse import quote
 
-    where = index_path(path)
-    if not os.path.isfile(where):
+    if not os.path.isfile(path):
         return None
-    uri = f"file:{quote(os.path.abspath(where))}?mode=ro&immutable=1"
+    uri = f"file:{quote(os.path.abspath(path))}?mode=ro&immutable=1"
     try:
-        conn = sqlite3.connect(uri, uri=True)
+        conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
     except sqlite3.Error:
         return None
     try:
         conn.execute("PRAGMA trusted_schema = OFF")
+        (pages,) = conn.execute("PRAGMA page_count").fetchone()
+        (size,) = conn.execute("PRAGMA page_size").fetchone()
+        # (a file replaced between the two reads fails this check: then the full path)
+        if pages * size != os.path.getsize(path):
+            raise ValueError("a snapshot cut short")
+        kinds = dict(conn.execute("SELECT name, type FROM sqlite_master").fetchall())
+        if any(kinds.get(t) != "table" for t in _TABLES) or {"view", "trigger"} & {*kinds.values()}:
+            raise ValueError("not this schema")  # views stand in for tables: a hostile file
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-        keys = orjson.loads(meta["scope_keys"])
+        parsed = {
+            "mark": meta["mark"],
+            "scope_keys": orjson.loads(meta["scope_keys"]),
+            "listed": orjson.loads(meta["listed"]),
+            "applied": parse_applied(orjson.loads(meta["applied"])),
+            "active": int(meta["active"]),
+        }
+        keys, listed = parsed["scope_keys"], parsed["listed"]
         if (
             meta.get("format") != str(FORMAT)
             or meta.get("nowline") != _version()
             or meta.get("collection") != _collection_of(path)
-            or type(meta.get("mark")) is not str
+            or type(parsed["mark"]) is not str
             or type(keys) is not list
             or not _only(keys, str)
+            or type(listed) not in (int, float)
+            or listed != listed
+            or parsed["active"] < 0
         ):
-            conn.close()
-            return None
-        return Index(conn, meta["mark"], frozenset(keys))
-    except (sqlite3.Error, ValueError, KeyError, TypeError):
+            raise ValueError("not this format")
+        parsed["scope_keys"] = frozenset(keys)
+        parsed["listed"] = float(listed)
+        return Index(conn, parsed)
+    except (sqlite3.Error, ValueError, KeyError, TypeError, OSError):
         conn.close()
         return None
 
@@ -416,31 +471,17 @@ def _collection_of(path: str) -> str:
 
 
 def read(path: str) -> Saved | None:
-    """Return the snapshot at ``path``, or None when it is missing or not this format."""
-    with paused():  # hundreds of thousands of containers, none of them garbage
-        return _read(path)
-
-
-def _read(path: str) -> Saved | None:
-    """Read a snapshot (see :func:`read`)."""
-    try:
-        with open(path, "rb") as fh:
-            state = orjson.loads(fh.read())
-        if state.get("format") != FORMAT or state.get("nowline") != _version():
-            return None
-        mark, listed = state["mark"], state["listed"]
-        if type(mark) is not str or type(listed) not in (int, float) or listed != listed:
-            return None
-        collection = _collection_of(path)
-        if state["collection"] != collection:
-            return None  # a snapshot copied from another collection
-        infos = _infos(state["corrections"])
-        if infos is None:
-            return None
-        applied = parse_applied(state.get("applied"))
-        return Saved(collection, mark, float(listed), infos, applied)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    """Return the snapshot at ``path`` read whole, or None when it is missing or not this format."""
+    index = open_index(path)
+    if index is None:
         return None
+    try:
+        infos = index.everything()
+    except (sqlite3.Error, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    finally:
+        index.close()
+    return Saved(_collection_of(path), index.mark, index.listed, infos, index.applied)
 
 
 def _infos(columns: dict[str, list[Any]]) -> list[CorrectionInfo] | None:

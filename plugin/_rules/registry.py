@@ -19,12 +19,21 @@ import os
 import re
 import threading
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
-from typing import Protocol
+from typing import NoReturn, Protocol
 
+from ..errors import SnapshotDamaged
 from ..matchers import Match, Matcher, fold
 from .records import CorrectionInfo, CorrectionScope, Order, Scoped
 
-__all__ = ["Lookup", "PlannedRegistry", "Registry", "closure", "index_keys", "narrowed"]
+__all__ = [
+    "Lookup",
+    "PlannedRegistry",
+    "Registry",
+    "Source",
+    "closure",
+    "index_keys",
+    "narrowed",
+]
 
 logger = logging.getLogger("nowline")
 
@@ -187,6 +196,67 @@ def index_keys(info: CorrectionInfo) -> tuple[set[str], bool, set[str]]:
     return runs, always, {_key(value) for value in info.replaced_by}
 
 
+class Source(Lookup, Protocol):
+    """Where a deferred registry (:meth:`Registry.defer`) reads corrections: a snapshot.
+
+    Attributes:
+        scope_keys: the scope keys its active corrections carry.
+    """
+
+    scope_keys: frozenset[str]
+
+    def by_ids(self, ids: set[str]) -> Iterable[CorrectionInfo]:
+        """Return the corrections (active or retracted) with one of these ids."""
+        ...
+
+    def everything(self) -> list[CorrectionInfo]:
+        """Return every correction, oldest first."""
+        ...
+
+    def count(self) -> int:
+        """Return how many corrections (active or retracted) it holds."""
+        ...
+
+    def close(self) -> None:
+        """Release the source (a deferred registry that has read everything needs it no more)."""
+        ...
+
+
+def _grow(
+    lookup: Lookup,
+    kept: dict[str, CorrectionInfo],
+    texts: list[str],
+    found: list[CorrectionInfo],
+    asked: tuple[set[str], set[str]],
+) -> bool:
+    """Add to ``kept`` what :func:`closure` adds for ``texts`` and the corrections ``found``.
+
+    ``asked`` holds the runs and new-value keys already looked up for ``kept`` (and is
+    updated): ``kept`` holds everything they file, so they are not looked up again. Returns
+    whether anything was added.
+    """
+    runs_asked, keys_asked = asked
+    added = False
+    while texts or found:
+        runs: set[str] = set()
+        for each in texts:
+            runs |= _runs(fold(each))
+        runs -= runs_asked
+        runs_asked |= runs
+        found.extend(lookup.by_runs(runs))
+        texts = []
+        while found:
+            new = [i for i in dict((i.id, i) for i in found).values() if i.id not in kept]
+            kept.update((i.id, i) for i in new)
+            added = added or bool(new)
+            active = [i for i in new if i.retracted is None]
+            texts.extend(i.document for i in active)
+            keys = {_key(p) for i in active for p in i.deprecates} - keys_asked
+            keys_asked |= keys
+            found = list(lookup.holding(keys)) if keys else []
+    return added
+
+
 def closure(lookup: Lookup, text: str) -> Registry:
     """Return a registry of the corrections that can matter to what ``text`` trips.
 
@@ -199,22 +269,11 @@ def closure(lookup: Lookup, text: str) -> Registry:
     their lines depend on: the corrections that can occur in their own texts (chains) and
     those that hold one of their strings as a new value (rename backs). The matcher then
     decides on the result, so ``trips_of(closure(lookup, text), text, ...)`` equals the answer
-    of the full registry (a Hypothesis test holds that, in memory and on disk).
+    of the full registry (a Hypothesis test holds that, in memory and on disk). A deferred
+    registry (:meth:`Registry.defer`) grows by the same rule.
     """
     kept: dict[str, CorrectionInfo] = {}
-    texts = [text]
-    found = list(lookup.always())
-    while texts:
-        runs: set[str] = set()
-        for each in texts:
-            runs |= _runs(fold(each))
-        found.extend(lookup.by_runs(runs))
-        texts = []
-        while found:
-            new = [i for i in dict((i.id, i) for i in found).values() if i.id not in kept]
-            kept.update((i.id, i) for i in new)
-            texts.extend(i.document for i in new)
-            found = list(lookup.holding({_key(p) for i in new for p in i.deprecates}))
+    _grow(lookup, kept, [text], list(lookup.always()), (set(), set()))
     return Registry(kept.values())
 
 
@@ -270,8 +329,18 @@ class _Build:
             self.done.set()
 
 
+_DEFER_MOST = 5_000
+"""A deferred registry that holds more corrections than this reads every one instead."""
+
+
 class Registry:
-    """All corrections of one collection, with automata over the active ones."""
+    """All corrections of one collection, with automata over the active ones.
+
+    A registry may be *deferred* (:meth:`defer`): it then holds only what its source (a
+    snapshot) was asked for, grown by :func:`closure`'s rule for every text it scans and id it
+    is asked about, so each answer equals the one of the whole registry; it reads every
+    correction when first asked for all of them or to change one.
+    """
 
     def __init__(self, infos: Iterable[CorrectionInfo] = ()) -> None:
         """Create a registry holding ``infos``; the automata are built at the first scan."""
@@ -286,6 +355,110 @@ class Registry:
         self._holding: dict[str, set[str]] | None = None
         self._naming: dict[str, set[str]] | None = None
         self.version = 0
+        self._source: Source | None = None  # deferred: where the rest of the corrections are
+        self._asked: tuple[set[str], set[str]] = (set(), set())  # runs and keys looked up
+        self._missing: set[str] = set()  # ids the source does not hold
+        self.lost = False  # a source failed: the registry holds nothing it can vouch for
+
+    # ------------------------------------------------------------------ deferral
+
+    def defer(self, source: Source) -> None:
+        """Replace every correction by those of ``source``, read from it only as needed.
+
+        Raises:
+            SnapshotDamaged: the source failed to answer (it is closed, and the registry is
+                :attr:`lost`).
+        """
+        with self._lock:
+            self._end_deferral()
+            self._infos = {}
+            self._source = source
+            self._asked, self._missing = (set(), set()), set()
+            self._reset()
+            self._changed()
+            try:
+                seeds = list(source.always())
+            except Exception as exc:
+                self._fail(exc)
+            self._need(found=seeds)
+
+    @property
+    def deferred(self) -> bool:
+        """Whether the registry holds only part of its corrections so far (:meth:`defer`)."""
+        return self._source is not None
+
+    def complete(self) -> None:
+        """Read every correction from the source of a deferred registry (else nothing)."""
+        with self._lock:
+            source = self._source
+            if source is None:
+                return
+            try:
+                infos = source.everything()
+            except Exception as exc:
+                self._fail(exc)
+            self._end_deferral()
+            self._infos = {info.id: info for info in infos}
+            self._reset()
+
+    def _need(
+        self,
+        ids: Iterable[str] = (),
+        texts: Iterable[str] = (),
+        values: Iterable[str] = (),
+        found: Iterable[CorrectionInfo] = (),
+    ) -> None:
+        """Take in, from the source, what these ids, texts and new values can need (deferred)."""
+        source = self._source
+        if source is None:
+            return
+        wanted = {i for i in ids if i not in self._infos and i not in self._missing}
+        keys = {_key(v) for v in values} - self._asked[1]
+        listed = list(texts)
+        if not (wanted or keys or listed or found):
+            return
+        try:
+            taken = list(found)
+            if wanted:
+                by_id = list(source.by_ids(wanted))
+                self._missing |= wanted - {i.id for i in by_id}
+                taken += by_id
+            if keys:
+                self._asked[1].update(keys)
+                taken += source.holding(keys)
+            added = _grow(source, self._infos, listed, taken, self._asked)
+        except Exception as exc:
+            self._fail(exc)
+        if added:
+            self._reset()
+            if len(self._infos) > _DEFER_MOST:
+                self.complete()
+
+    def _fail(self, exc: Exception) -> NoReturn:
+        """Give up a source that failed: hold nothing, say so, and raise."""
+        self._end_deferral()
+        self._infos = {}
+        self._reset()
+        self._changed()
+        self.lost = True
+        raise SnapshotDamaged(
+            f"The registry snapshot this process started from could not be read ({exc}); "
+            "nothing was written. Retry: the next operation reads the corrections from the "
+            "store instead."
+        ) from exc
+
+    def _end_deferral(self) -> None:
+        """Close the source, if any: the registry is no longer deferred."""
+        source, self._source = self._source, None
+        if source is not None:
+            source.close()
+
+    def _reset(self) -> None:
+        """Forget what was built over the corrections held (they changed, or grew)."""
+        self._automata = None
+        self._building = None
+        self._holding = self._naming = None
+        self._sups = {}
 
     def _matchers(self) -> tuple[Matcher[str], Matcher[str]]:
         """Return the deprecated-string and anchor automata, building them on first use.
@@ -314,7 +487,7 @@ class Registry:
         every change made since the job began.
         """
         with self._lock:
-            if self._automata is not None or self._building is not None:
+            if self._automata is not None or self._building is not None or self.deferred:
                 return None
             job = _Build({i.id: i for i in self._infos.values() if i.retracted is None})
             self._building = job
@@ -336,35 +509,51 @@ class Registry:
 
     def __len__(self) -> int:
         """Return how many corrections (active or retracted) the registry holds."""
-        return len(self._infos)
+        with self._lock:
+            if self._source is not None:
+                try:
+                    return self._source.count()
+                except Exception as exc:
+                    self._fail(exc)
+            return len(self._infos)
 
     def __contains__(self, correction_id: object) -> bool:
         """Return whether the registry holds a correction with this id."""
-        return correction_id in self._infos
+        if not isinstance(correction_id, str):
+            return False
+        return self.get(correction_id) is not None
 
     def get(self, correction_id: str) -> CorrectionInfo | None:
         """Return the correction with this id, or None."""
+        if self._source is not None:
+            with self._lock:
+                self._need(ids=(correction_id,))
         return self._infos.get(correction_id)
 
     def infos(self) -> list[CorrectionInfo]:
         """Return every correction, oldest first."""
         with self._lock:
+            self.complete()
             values = list(self._infos.values())
         return sorted(values, key=lambda i: i.order)
 
     def held(self) -> dict[str, CorrectionInfo]:
         """Return every correction by id (a copy)."""
         with self._lock:
+            self.complete()
             return dict(self._infos)
 
     def ids(self) -> set[str]:
         """Return the ids of every correction."""
         with self._lock:
+            self.complete()
             return set(self._infos)
 
     def scope_keys(self) -> frozenset[str]:
         """Return the scope keys the corrections were written with."""
         with self._lock:
+            if self._source is not None:
+                return self._source.scope_keys
             if self._keys is None:
                 self._keys = frozenset(i.scope[0] for i in self._infos.values() if i.scope)
             return self._keys
@@ -419,6 +608,7 @@ class Registry:
         text says it changed again (the write guards).
         """
         with self._lock:
+            self._need(values=(value,))
             found = [self._infos.get(cid) for cid in self._holders().get(_key(value), ())]
         return sorted(
             (i for i in found if i is not None and i.retracted is None and i.scope == scope),
@@ -433,6 +623,7 @@ class Registry:
         again, so its records are linked anew when ``info`` comes or goes.
         """
         with self._lock:
+            self.complete()
             naming = self._namers()
             ids = {cid for value in info.replaced_by for cid in naming.get(_key(value), ())}
             older = [
@@ -461,6 +652,7 @@ class Registry:
         left out (a write that changes or drops them: :class:`PlannedRegistry`).
         """
         with self._lock:
+            self._need(values=(phrase,))
             ids = self._holders().get(_key(phrase))
             if not ids:
                 return False
@@ -476,6 +668,7 @@ class Registry:
     def put(self, info: CorrectionInfo) -> None:
         """Add or replace a correction."""
         with self._lock:
+            self.complete()
             if self._infos.get(info.id) == info:
                 return
             was = self._infos.get(info.id)
@@ -495,6 +688,7 @@ class Registry:
     def drop(self, correction_id: str) -> None:
         """Forget a correction (it was deleted); unknown ids are ignored."""
         with self._lock:
+            self.complete()
             gone = self._infos.pop(correction_id, None)
             if gone is not None:
                 self._index(gone, add=False)
@@ -520,6 +714,7 @@ class Registry:
     def retract(self, correction_id: str, when: float) -> None:
         """Mark a correction retracted at ``when``."""
         with self._lock:
+            self.complete()
             info = self._infos.get(correction_id)
             if info is not None and info.retracted is None:
                 self.put(info._replace(retracted=when))
@@ -536,6 +731,7 @@ class Registry:
         with self._lock:
             if self.version != since:
                 return None
+            self.complete()
             changed = False
             for cid, info in found.items():
                 held = self._infos.get(cid)
@@ -552,16 +748,17 @@ class Registry:
         """Replace every correction by ``infos`` (a full reload)."""
         fresh = {info.id: info for info in infos}
         with self._lock:
+            self._end_deferral()
             self._infos = fresh
-            self._automata = None
-            self._holding = self._naming = None
+            self._reset()
+            self.lost = False
             self._changed()
 
     # ----------------------------------------------------------------- queries
 
     def is_active(self, correction_id: str, as_of: float | None = None) -> bool:
         """Return whether the correction exists, is not retracted and is not after ``as_of``."""
-        info = self._infos.get(correction_id)
+        info = self.get(correction_id)
         return info is not None and info.retracted is None and (as_of is None or info.time <= as_of)
 
     def direct(
@@ -582,15 +779,17 @@ class Registry:
             order: the record's sort key if it is a correction, else None.
             as_of: leave out corrections whose time is after this (epoch seconds).
         """
-        return self._direct_as(
-            text,
-            self._infos.get,
-            self.revived,
-            record_id=record_id,
-            scope=scope,
-            order=order,
-            as_of=as_of,
-        )
+        with self._lock:
+            self._need(texts=(text,))
+            return self._direct_as(
+                text,
+                self._infos.get,
+                self.revived,
+                record_id=record_id,
+                scope=scope,
+                order=order,
+                as_of=as_of,
+            )
 
     def _direct_as(
         self,
@@ -640,6 +839,7 @@ class Registry:
     def _resolve(self, correction_id: str, as_of: float | None) -> tuple[str, set[str]]:
         """Return the newest correction of a chain and the corrections visited on the way."""
         with self._lock:
+            self._need(ids=(correction_id,))
             seen: set[str] = set()
             leaves: list[str] = []
             stack = [correction_id]
@@ -658,12 +858,15 @@ class Registry:
 
     def order_of(self, correction_id: str) -> Order:
         """Return a correction's sort key (unknown ids sort first)."""
-        info = self._infos.get(correction_id)
+        info = self.get(correction_id)
         return info.order if info else (float("-inf"), float("-inf"), correction_id)
 
     def sorted_ids(self, ids: Iterable[str]) -> list[str]:
         """Return ``ids`` oldest first."""
-        return sorted(set(ids), key=self.order_of)
+        wanted = set(ids)
+        with self._lock:
+            self._need(ids=wanted)
+            return sorted(wanted, key=self.order_of)
 
     def _supersessors(self, correction_id: str) -> tuple[str, ...]:
         """Return the active corrections that supersede a correction (cached until a change)."""
@@ -704,7 +907,8 @@ class PlannedRegistry:
     def __init__(
         self, base: Registry, put: Sequence[CorrectionInfo], drop: Iterable[str] = ()
     ) -> None:
-        """Plan ``put`` and ``drop`` over ``base``."""
+        """Plan ``put`` and ``drop`` over ``base`` (which then holds every correction)."""
+        base.complete()
         self._base = base
         self._put = {info.id: info for info in put}
         self._hidden = set(self._put) | set(drop)

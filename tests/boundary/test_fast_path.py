@@ -123,27 +123,18 @@ def test_check_naming_the_collection_takes_the_fast_path(
 
 def test_the_hook_writes_no_snapshot_on_its_full_path(local_store: Path) -> None:
     """Without a snapshot the hook takes the full path, and still leaves none behind."""
-    saved = sorted(p.name.split(".", 1)[1] for p in (local_store / "nowline").glob("*.registry*"))
-    assert saved == ["registry.index.sqlite", "registry.json"]  # the index is the fast path's
-    for path in (local_store / "nowline").glob("*.registry*"):
+    saved = sorted(p.name.split(".", 1)[1] for p in (local_store / "nowline").glob("*.snapshot*"))
+    assert saved == ["snapshot.sqlite"]  # one file: the fast path's index and the registry
+    for path in (local_store / "nowline").glob("*.snapshot*"):
         path.unlink()
     code, out, loaded = _nowline("hook", "--path", str(local_store), stdin=_EVENTS[0])
     assert (code, loaded) == (0, True) and "deny" in out
-    assert not list((local_store / "nowline").glob("*.registry*"))
-
-
-def test_without_its_index_the_hook_takes_the_full_path(local_store: Path) -> None:
-    """The JSON snapshot alone does not confirm anything to the fast path: only its index."""
-    (index,) = (local_store / "nowline").glob("*.registry.index.sqlite")
-    index.unlink()
-    code, out, loaded = _nowline("hook", "--path", str(local_store), stdin=_EVENTS[0])
-    assert (code, loaded) == (0, True) and "deny" in out
-    assert not index.exists()
+    assert not list((local_store / "nowline").glob("*.snapshot*"))
 
 
 def _index_of(store: Path) -> Path:
-    """Return the snapshot index of the store's one collection."""
-    (index,) = (store / "nowline").glob("*.registry.index.sqlite")
+    """Return the snapshot of the store's one collection."""
+    (index,) = (store / "nowline").glob("*.snapshot.sqlite")
     return index
 
 

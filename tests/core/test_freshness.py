@@ -260,7 +260,7 @@ def test_a_load_uses_a_snapshot_only_under_its_own_done_mark(tmp_path: Any) -> N
     """Same mark: the snapshot, and no listing; another mark: a full listing, and a new snapshot."""
     from nowline._io import snapshot
 
-    path = str(tmp_path / "c.registry.json")
+    path = str(tmp_path / "c.snapshot.sqlite")
     store = ScriptedStore({"c": _row("a/b", 1.0)})
     store.mark = new_mark("done")
     fresh = Freshness(refresh_seconds=1.0)
@@ -283,7 +283,7 @@ def test_no_snapshot_is_trusted_or_written_under_a_mark_that_is_not_done(tmp_pat
     """Under a writing or unknown mark the load lists, and writes no snapshot."""
     from nowline._io import snapshot
 
-    path = tmp_path / "c.registry.json"
+    path = tmp_path / "c.snapshot.sqlite"
     for mark in (None, "foreign", new_mark("writing")):
         store = ScriptedStore({"c": _row("a/b", 1.0)})
         store.mark = mark
@@ -296,7 +296,7 @@ def test_a_writer_saves_its_snapshot_under_its_own_done_mark_at_once(tmp_path: A
     """A process that wrote a correction saves what it knows without waiting for its exit."""
     from nowline._io import snapshot
 
-    path = str(tmp_path / "c.registry.json")
+    path = str(tmp_path / "c.snapshot.sqlite")
     store = ScriptedStore()
     store.mark = new_mark("done")
     fresh, registry = Freshness(refresh_seconds=1.0), Registry()
@@ -309,29 +309,38 @@ def test_a_writer_saves_its_snapshot_under_its_own_done_mark_at_once(tmp_path: A
     assert saved is not None and saved.mark == store.mark and [i.id for i in saved.infos] == ["c"]
 
 
-def test_a_snapshot_older_than_the_resync_interval_is_listed_again(tmp_path: Any) -> None:
-    """A confirmed snapshot stands for its listing: once that is a resync interval old, list."""
-    import orjson
+def test_a_process_that_starts_from_a_snapshot_lists_a_resync_interval_after_it_starts(
+    tmp_path: Any,
+) -> None:
+    """A confirmed snapshot stands for a listing made as the process starts, whatever its age.
 
+    So a new process reads no listing (not even from a snapshot listed long ago, or ahead of
+    its clock); its resync comes a resync interval later, and finds what was written around
+    nowline meanwhile.
+    """
     from nowline._io import snapshot
+    from tests.snapshot_files import read_state, write_state
 
-    path = tmp_path / "c.registry.json"
+    path = tmp_path / "c.snapshot.sqlite"
     store = ScriptedStore({"c": _row("a/b", 1.0)})
     store.mark = new_mark("done")
-    run_sync(load_flow(Freshness(refresh_seconds=3600), Registry(), None, str(path)), store)
+    run_sync(load_flow(Freshness(refresh_seconds=0), Registry(), None, str(path)), store)
     snapshot.flush()
     store.records["raw"] = _row("x/y", 2.0)  # written around nowline: no new mark
+    before = read_state(path)
     for listed in (0.0, 2e10):  # long ago; ahead of this clock
-        state = orjson.loads(path.read_bytes())
-        state["listed"] = listed
-        path.write_bytes(orjson.dumps(state))
-        fresh, registry = Freshness(refresh_seconds=3600), Registry()
+        write_state(path, {**before, "listed": listed})
+        fresh, registry = Freshness(refresh_seconds=0), Registry()
+        store.log.clear()
         run_sync(load_flow(fresh, registry, None, str(path)), store)
         run_sync(refresh_flow(fresh, registry, None), store)
-        assert "raw" in registry.held() and fresh.listings == 1
+        assert _reads(store) == [] and registry.get("raw") is None and fresh.listings == 0
+        fresh.listed_at -= fresh.resync_interval()  # a resync interval later
+        run_sync(refresh_flow(fresh, registry, None), store)
+        assert _reads(store) == ["listing"] and registry.get("raw") is not None
         snapshot.flush()
     # The listing saved a snapshot of what it found: the next process starts from it.
-    fresh, registry = Freshness(refresh_seconds=3600), Registry()
+    fresh, registry = Freshness(refresh_seconds=0), Registry()
     run_sync(load_flow(fresh, registry, None, str(path)), store)
     run_sync(refresh_flow(fresh, registry, None), store)
     assert "raw" in registry.held() and fresh.listings == 0
@@ -477,7 +486,7 @@ def test_a_snapshot_keeps_what_its_process_applied(tmp_path: Any) -> None:
     """A process that starts from a confirmed snapshot later catches up by the journal."""
     from nowline._io import snapshot
 
-    path = str(tmp_path / "c.registry.json")
+    path = str(tmp_path / "c.snapshot.sqlite")
     store = ScriptedStore({"c": _row("a/b", 1.0)})
     _write(store, "c", _row("a/b", 1.0))
     run_sync(load_flow(Freshness(refresh_seconds=0), Registry(), None, path), store)

@@ -267,7 +267,7 @@ def test_a_narrowed_registry_trips_exactly_as_the_full_one(
     full = trips_of(Registry(infos), text, Scoped(None))
     assert trips_of(narrowed(infos, text), text, Scoped(None)) == full
     with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "nowline", "c0ffee.registry.json")
+        path = os.path.join(folder, "nowline", "c0ffee.snapshot.sqlite")
         fresh = types.SimpleNamespace(mark="m1:done", listed_wall=1.0, applied=None)
         _snapshot.write(path, _snapshot.state_of(Registry(infos), fresh))
         index = _snapshot.open_index(path)
@@ -276,6 +276,52 @@ def test_a_narrowed_registry_trips_exactly_as_the_full_one(
             assert trips_of(closure(index, text), text, Scoped(None)) == full
         finally:
             index.close()
+
+
+@given(
+    _corrections(),
+    st.lists(st.tuples(st.sampled_from(_GLUE), st.sampled_from(_WORDS)), max_size=5),
+    st.sampled_from([None, 2.5]),
+)
+@settings(max_examples=200, deadline=None)
+def test_a_deferred_registry_reads_exactly_as_the_full_one(
+    infos: list[CorrectionInfo], parts: list[tuple[str, str]], as_of: float | None
+) -> None:
+    """A registry deferred to a snapshot answers every read as the whole registry does.
+
+    Records (a memory with the text, and each correction as a record of its own), in the
+    order a process meets them: their verdicts, the corrections beneath them, the lines of a
+    check, with and without ``as_of``. Then it reads everything and still answers alike.
+    """
+    from nowline._rules import records as R
+    from nowline._rules.assembly import hit_of, read_state, with_not_covered
+
+    text = "".join(glue + word for glue, word in parts)
+    records = [R.Record("m", text, {})] + [
+        R.Record(i.id, i.document, {R.DEPRECATES: list(i.deprecates), R.CORRECTION: True})
+        for i in infos
+    ]
+
+    def reads(registry: Registry) -> list[object]:
+        out: list[object] = [trips_of(registry, text, Scoped(None), as_of)]
+        for record in records:
+            state = read_state(record, registry, None, as_of)
+            out.append(with_not_covered([hit_of(record, None, state, registry)], registry))
+        return out
+
+    full = reads(Registry(infos))
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "nowline", "c0ffee.snapshot.sqlite")
+        fresh = types.SimpleNamespace(mark="m1:done", listed_wall=1.0, applied=None)
+        _snapshot.write(path, _snapshot.state_of(Registry(infos), fresh))
+        index = _snapshot.open_index(path)
+        assert index is not None
+        deferred = Registry()
+        deferred.defer(index)
+        assert reads(deferred) == full
+        assert deferred.deferred  # nothing here needed every correction
+        assert [i.id for i in deferred.infos()] == [i.id for i in Registry(infos).infos()]
+        assert not deferred.deferred and reads(deferred) == full
 
 
 def test_a_narrowed_registry_leaves_out_what_cannot_occur() -> None:

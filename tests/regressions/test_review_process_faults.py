@@ -199,7 +199,7 @@ def test_a_snapshot_from_before_the_first_scoped_correction_crosses_no_scope(
         "col.correct('Moved from other/lib to other/core.', deprecates=['other/lib'], "
         "id='c-other')",
     )
-    assert list(first.glob("*/*.registry.json"))
+    assert list(first.glob("*/*.snapshot.sqlite"))
     _server_process(
         chroma_server,
         database,
@@ -316,7 +316,7 @@ def test_a_snapshot_from_a_clock_ahead_hides_nothing(
         f"col = nowline.wrap(raw)\ncol.correct('{FIX}', deprecates=['{OLD}'], id='c-ahead')",
         offset=3600.0,
     )
-    (snapshot,) = cache.glob("*/*.registry.json")
+    (snapshot,) = cache.glob("*/*.snapshot.sqlite")
     ahead = time.time() + 3600
     os.utime(snapshot, (ahead, ahead))
     _server_process(

@@ -1,12 +1,11 @@
 """The registry snapshot: a fast start that is never the authority.
 
 A process that exits after changing corrections leaves a snapshot of its registry beside the
-store. The next process starts from it instead of reading every correction back: the store's
-list of correction ids decides which exist, every correction the snapshot holds as retracted is
-read again, every correction a read shows is read back by id, and the first full listing (due as
-in a process that had been running) finds any other change. These tests change corrections after
-the snapshot, through another nowline process, through the raw collection and by restoring the
-store from a copy, and check that a new wrapper never shows the old state.
+store. The next process starts from it, under the store's generation mark only, instead of
+reading every correction back, and reads from it only what its texts can trip. These tests
+change corrections after the snapshot, through another nowline process, through the raw
+collection and by restoring the store from a copy, forge and damage the file, and check that a
+new wrapper never shows the old state.
 """
 
 from __future__ import annotations
@@ -30,6 +29,7 @@ from nowline._io import snapshot as _snapshot
 from nowline._rules.records import Scoped
 from nowline._rules.registry import Registry
 from tests.conftest import FakeEmbedding
+from tests.snapshot_files import read_state, snapshot_file, write_state
 
 WRITER = """
 import os, sys
@@ -65,8 +65,7 @@ def _nowline_process(path: str, *steps: str, scope_key: str | None = None) -> No
 
 def _snapshot_file(path: str) -> Path:
     """Return the one snapshot file of a store."""
-    (found,) = Path(path, "nowline").glob("*.registry.json")
-    return found
+    return snapshot_file(path)
 
 
 def _full_reads(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
@@ -116,11 +115,19 @@ def test_a_new_process_starts_from_the_snapshot(
     stored: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The snapshot holds every correction; a new wrapper reads none of them back."""
-    state = json.loads(_snapshot_file(stored).read_text())
+    state = read_state(_snapshot_file(stored))
     assert sorted(state["corrections"]["id"]) == ["c1", "c2", "c3"]
     col, full_reads = _open(stored, monkeypatch)
     assert full_reads == []
     assert [t.correction.id for t in col.check("deploy acme/two")] == ["c2"]
+    registry = col._core.registry
+    # only what the text can trip: the corrections filed under its runs ("acme" is the
+    # longest run of acme/one and acme/two, "three" of acme/three)
+    assert registry.deferred and set(registry._infos) == {"c1", "c2"}
+    assert col.hits(["m3"])[0].role == "historical"
+    assert registry.deferred and set(registry._infos) == {"c1", "c2", "c3"}
+    assert [i.id for i in registry.infos()] == ["c1", "c2", "c3"]  # every one: read whole
+    assert not registry.deferred and full_reads == []
 
 
 def test_changes_by_another_nowline_process_after_the_snapshot_are_seen(
@@ -131,9 +138,9 @@ def test_changes_by_another_nowline_process_after_the_snapshot_are_seen(
     They moved the generation mark, so the older snapshot is not used: the load lists.
     """
     snapshot = _snapshot_file(stored)
-    old = snapshot.read_text()
+    old = snapshot.read_bytes()
     _nowline_process(stored, "retract|c1", "edit|c2|Moved from acme/deux to acme/dos.|acme/deux")
-    snapshot.write_text(old)  # as if the later process had left no newer snapshot
+    snapshot.write_bytes(old)  # as if the later process had left no newer snapshot
     col, full_reads = _open(stored, monkeypatch)
     assert len(full_reads) == 1
     assert col.check("deploy acme/one") == []
@@ -191,19 +198,19 @@ def test_changes_around_nowline_reach_every_process_after_repair(
     assert fixer.check("deploy acme/one") == []
 
 
-@pytest.mark.parametrize("damage", ["truncated", "other-version", "not-json"])
+@pytest.mark.parametrize("damage", ["truncated", "other-version", "not-sqlite"])
 def test_a_damaged_or_foreign_snapshot_is_not_read(
     stored: str, monkeypatch: pytest.MonkeyPatch, damage: str
 ) -> None:
     """A snapshot that cannot be read or is of another version is ignored: a full read runs."""
     snapshot = _snapshot_file(stored)
-    text = snapshot.read_text()
+    data = snapshot.read_bytes()
     if damage == "truncated":
-        snapshot.write_text(text[: len(text) // 2])
+        snapshot.write_bytes(data[: len(data) // 2])
     elif damage == "other-version":
-        snapshot.write_text(json.dumps({**json.loads(text), "nowline": "0.0.0"}))
+        write_state(snapshot, {**read_state(snapshot), "nowline": "0.0.0"})
     else:
-        snapshot.write_text("\x00 not json")
+        snapshot.write_bytes(b"\x00 not sqlite" * 100)
     col, full_reads = _open(stored, monkeypatch)
     assert len(full_reads) == 1
     assert [t.correction.id for t in col.check("deploy acme/one")] == ["c1"]
@@ -245,8 +252,13 @@ def test_a_text_edit_around_nowline_shows_the_new_text(
 def test_without_threads_the_automata_are_built_inline(
     stored: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The load hands the automata's build to a thread; where none can start, it runs inline."""
+    """A full load hands the automata's build to a thread; where none can start, it runs inline.
+
+    (A load from a snapshot builds nothing: it reads only what a text can trip.)
+    """
     import threading
+
+    os.remove(_snapshot_file(stored))
 
     started: list[str] = []
 
@@ -279,13 +291,13 @@ def test_a_snapshot_newer_than_a_restored_store_is_not_the_authority(
     raw = chromadb.PersistentClient(path=stored).get_collection("mem", embedding_function=None)
     nowline.wrap(raw).delete(ids=["c2"])
     _snapshot.flush()  # the snapshot under the newer mark is written in the background
-    newer = _snapshot_file(stored).read_text()
+    newer = _snapshot_file(stored).read_bytes()
     del raw
     chromadb.api.client.SharedSystemClient.clear_system_cache()  # as a new process would
     _freshness._shared.clear()  # nor does it share the registry this process held
     shutil.rmtree(stored)
     shutil.copytree(copy, stored)
-    _snapshot_file(stored).write_text(newer)
+    _snapshot_file(stored).write_bytes(newer)
     col, full_reads = _open(stored, monkeypatch)
     assert len(full_reads) == 1  # the restored store's mark is not the newer snapshot's
     assert [t.correction.id for t in col.check("deploy acme/one")] == ["c1"]
@@ -306,7 +318,7 @@ def test_a_snapshot_edited_by_hand_is_dropped_at_the_next_mark(
     not list), so the forgery outlives the mark; the resync listing ends it.
     """
     path = _snapshot_file(stored)
-    state = json.loads(path.read_text())
+    state = read_state(path)
     columns = state["corrections"]
     row = columns["id"].index("c1")
     if forgery == "left out":
@@ -314,7 +326,8 @@ def test_a_snapshot_edited_by_hand_is_dropped_at_the_next_mark(
             column.pop(row)
     else:
         columns["retracted"][row] = time.time()
-    path.write_text(json.dumps(state))
+    state["active"] -= 1
+    write_state(path, state)
     col, _ = _open(stored, monkeypatch)
     assert col.hits(["m1"])[0].role == "current"  # the forgery, under the store's mark
     _nowline_process(stored, "correct|c9|Moved from acme/nine to acme/nueve.|acme/nine")
@@ -341,15 +354,14 @@ def test_a_snapshot_of_another_mark_never_crosses_a_scope(
         scope_key="team",
     )
     path = _snapshot_file(store_path)
-    state = json.loads(path.read_text())
+    state = read_state(path)
     assert state["corrections"]["scope"] == [["team", ["missing"]]]
     state["corrections"]["scope"] = [None]
-    forged = json.dumps(state)
     _nowline_process(store_path, "remember|m2|another memory", scope_key="team")
     _nowline_process(
         store_path, "correct|c2|Moved from acme/two to acme/dos.|acme/two", scope_key="team"
     )
-    path.write_text(forged)
+    write_state(path, state)
     col, full_reads = _open(store_path, monkeypatch)
     assert len(full_reads) == 1
     assert col.check("deploy acme/one", metadata={"team": "b"}) == []
@@ -363,12 +375,11 @@ def test_a_snapshot_row_changed_under_an_old_mark_never_shows_a_false_trip(
 ) -> None:
     """A snapshot whose strings were changed, under the mark before the last change: unused."""
     path = _snapshot_file(stored)
-    state = json.loads(path.read_text())
+    state = read_state(path)
     columns = state["corrections"]
     columns["deprecates"][columns["id"].index("c2")] = ["eggs"]
-    forged = json.dumps(state)
     _nowline_process(stored, "retract|c3")
-    path.write_text(forged)
+    write_state(path, state)
     col, full_reads = _open(stored, monkeypatch)
     assert len(full_reads) == 1  # the snapshot was not used
     assert col.check("a cat ate my eggs") == []
@@ -406,7 +417,7 @@ def test_a_snapshot_of_the_wrong_shape_is_not_read(
     an unhashable scope every comparison); the store's corrections are read in full instead.
     """
     path = _snapshot_file(stored)
-    state = json.loads(path.read_text())
+    state = read_state(path)
     column, row, value = FORGERIES[forgery]
     if column not in state["corrections"]:
         state[column] = value
@@ -414,13 +425,32 @@ def test_a_snapshot_of_the_wrong_shape_is_not_read(
         state["corrections"][column].pop()
     else:
         state["corrections"][column][row] = value
-    path.write_text(json.dumps(state))
+    write_state(path, state)
     col, full_reads = _open(stored, monkeypatch)
-    assert len(full_reads) == 1
-    assert col.check("a cat ate my eggs") == []
-    assert [t.correction.id for t in col.check("deploy acme/two")] == ["c2"]
+    damaged: list[str] = []
+
+    def tripped(text: str) -> list[str]:
+        try:
+            return [t.correction.id for t in col.check(text)]
+        except nowline.SnapshotDamaged:  # a row of it was read: the next operation lists
+            damaged.append(text)
+            return [t.correction.id for t in col.check(text)]
+
+    assert tripped("a cat ate my eggs") == []
+    assert [tripped(f"deploy acme/{n}") for n in ("one", "two", "three")] == [
+        ["c1"],
+        ["c2"],
+        ["c3"],
+    ]
+    try:
+        every = sorted(c.id for c in col.corrections())
+    except nowline.SnapshotDamaged:
+        damaged.append("every")
+        every = sorted(c.id for c in col.corrections())
+    assert every == ["c1", "c2", "c3"]
+    assert len(full_reads) + len(damaged) >= 1 and len(damaged) <= 1  # refused at once, or once
     _snapshot.flush()  # the new snapshot is written in the background
-    assert sorted(json.loads(path.read_text())["corrections"]["id"]) == ["c1", "c2", "c3"]
+    assert sorted(read_state(path)["corrections"]["id"]) == ["c1", "c2", "c3"]
 
 
 def test_loading_pauses_the_garbage_collector_and_restores_it(
@@ -439,16 +469,16 @@ def test_loading_pauses_the_garbage_collector_and_restores_it(
         if phase == "start":
             collections.append(info["generation"])
 
-    original = _snapshot._read
+    original = _snapshot._infos
     during: list[int] = []
 
-    def reading(path: str) -> Any:
-        assert not gc.isenabled()  # the read runs inside the pause
-        result = original(path)
+    def reading(columns: Any) -> Any:
+        assert not gc.isenabled()  # reading the snapshot whole runs inside the pause
+        result = original(columns)
         during.append(len(collections))  # collections started by the end of the read
         return result
 
-    monkeypatch.setattr(_snapshot, "_read", reading)
+    monkeypatch.setattr(_snapshot, "_infos", reading)
     gc.callbacks.append(seen)
     try:
         with _gcpause_paused():
@@ -465,6 +495,7 @@ def test_loading_pauses_the_garbage_collector_and_restores_it(
         gc.callbacks.remove(seen)
     assert gc.isenabled()
     del bulky, more
+    monkeypatch.setattr(_snapshot, "_infos", original)
     col, _ = _open(stored, monkeypatch)
     assert [t.correction.id for t in col.check("deploy acme/two")] == ["c2"]
     assert gc.isenabled()
@@ -527,6 +558,9 @@ _GOOD = {
     "scope_key": "team",
     "mark": "nowline-done:" + "0" * 32,
     "listed": 1.0,
+    "applied": None,
+    "scope_keys": ["team"],
+    "active": 1,
     "corrections": {
         "id": ["c1", "c2"],
         "document": ["Moved from a/b.", "Moved from c/d."],
@@ -571,8 +605,8 @@ def test_any_damage_to_a_snapshot_reads_as_none_or_as_well_formed_corrections(
             column[index] = value
         else:
             state[outer][key] = value  # the whole column
-    path = tmp_path_factory.mktemp("snap") / "c.registry.json"
-    path.write_text(json.dumps(state))
+    path = tmp_path_factory.mktemp("snap") / "c.snapshot.sqlite"
+    write_state(path, state)
     saved = _snapshot.read(str(path))
     if saved is None:
         return
@@ -678,7 +712,7 @@ def test_over_a_server_the_snapshot_lives_in_the_cache_and_is_checked(
         timeout=120,
         env={**os.environ, "NOWLINE_CACHE_DIR": str(tmp_path)},
     )
-    assert len(list(tmp_path.glob("*/*.registry.json"))) == 1
+    assert len(list(tmp_path.glob("*/*.snapshot.sqlite"))) == 1
     full_reads = _full_reads(monkeypatch)
 
     def reopen() -> Any:
@@ -740,7 +774,7 @@ def test_a_small_registry_is_saved_before_the_write_returns(tmp_path: Path) -> N
         col = client.get_or_create_collection("mem", embedding_function=FakeEmbedding())
         col.remember("We deploy from github.com/acme/app.", id="m1")
         col.correct("acme/app moved to acme/core.", deprecates=["acme/app"], id="c1")
-        assert list((store / "nowline").glob("*.registry.json")), "saved before returning"
+        assert list((store / "nowline").glob("*.snapshot.sqlite")), "saved before returning"
         del col, client
         import shutil
 
@@ -764,7 +798,7 @@ def test_snapshots_saved_while_one_is_written_are_coalesced(
 
     monkeypatch.setattr(_snapshot, "write", slow_write)
     monkeypatch.setattr(_snapshot, "BACKGROUND_FROM", 1)
-    path = str(tmp_path / "nowline" / "c0ffee.registry.json")
+    path = str(tmp_path / "nowline" / "c0ffee.snapshot.sqlite")
     for n in range(20):
         _snapshot.save_meanwhile(path, {"mark": f"m{n}", "infos": ["c1"]})
     going.set()
@@ -785,7 +819,7 @@ def test_the_background_writer_rests_between_writes_until_flushed(
     monkeypatch.setattr(_snapshot, "write", timed_write)
     monkeypatch.setattr(_snapshot, "BACKGROUND_FROM", 1)
     monkeypatch.setattr(_snapshot, "SPACING", 1000.0)
-    path = str(tmp_path / "nowline" / "c0ffee.registry.json")
+    path = str(tmp_path / "nowline" / "c0ffee.snapshot.sqlite")
     _snapshot.save_meanwhile(path, {"mark": "m0", "infos": ["c1"]})
     time.sleep(0.3)
     _snapshot.save_meanwhile(path, {"mark": "m1", "infos": ["c1"]})
@@ -798,7 +832,7 @@ def test_the_background_writer_rests_between_writes_until_flushed(
 def test_a_snapshot_never_brings_a_removed_store_back(tmp_path: Path) -> None:
     """A write that comes after its store was removed leaves no folder behind."""
     store = tmp_path / "gone"
-    path = str(store / "nowline" / "c0ffee.registry.json")
+    path = str(store / "nowline" / "c0ffee.snapshot.sqlite")
     _snapshot.write(path, {"format": _snapshot.FORMAT, "infos": []})
     assert not store.exists()
 

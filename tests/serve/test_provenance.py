@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -12,6 +11,7 @@ import chromadb
 
 import nowline
 from tests.conftest import FakeEmbedding
+from tests.snapshot_files import read_state, snapshot_file
 
 WRITER = """
 import sys
@@ -42,8 +42,7 @@ def test_a_new_process_started_from_the_snapshot_shows_the_provenance(tmp_path: 
         cwd=Path(__file__).resolve().parents[2],
         env=dict(os.environ),
     )
-    (snapshot,) = Path(path, "nowline").glob("*.registry.json")
-    columns = json.loads(snapshot.read_text())["corrections"]
+    columns = read_state(snapshot_file(path))["corrections"]
     assert (columns["source"], columns["source_url"]) == (
         ["github"],
         ["https://github.com/acme/app2"],
