@@ -312,7 +312,9 @@ def list_flow(
 def _save(fresh: Freshness, registry: Registry, listed: bool = False) -> Flow[None]:
     """Save the registry as a snapshot in the background, where it is caught up.
 
-    Only under a *done* mark, where this process may write snapshots
+    Only for a registry that holds every correction (a deferred one leaves the save to the
+    process that wrote the change, which reads everything to write), under a *done* mark,
+    where this process may write snapshots
     (``NOWLINE_SNAPSHOT_WRITE``), and when the snapshot would say something new: a mark the
     last one this process saved did not have, or a newer listing (``listed``: a new process
     then knows the writes made around nowline that this listing found).
@@ -321,6 +323,7 @@ def _save(fresh: Freshness, registry: Registry, listed: bool = False) -> Flow[No
 
     if (
         fresh.snapshot is None
+        or registry.deferred  # it holds part of the corrections: the writer saves its own
         or not (fresh.known and fresh.settled)
         or state_of(fresh.mark) != DONE
         or (fresh.saved == fresh.mark and not listed)

@@ -179,7 +179,10 @@ def _write_file(
     """Write a snapshot's state into the new file ``tmp`` (see the module)."""
     from .._rules.registry import index_keys
 
-    keys = sorted({info.scope[0] for info, _ in rows if info.scope})
+    counts: dict[str, int] = {}
+    for info, _ in rows:
+        if info.scope:
+            counts[info.scope[0]] = counts.get(info.scope[0], 0) + 1
     meta = {
         "format": str(FORMAT),
         "nowline": _version(),
@@ -187,7 +190,7 @@ def _write_file(
         "mark": state["mark"],
         "listed": orjson.dumps(state["listed"]).decode(),
         "applied": orjson.dumps(state["applied"]).decode(),
-        "scope_keys": orjson.dumps(keys).decode(),
+        "scope_keys": orjson.dumps(counts, option=orjson.OPT_SORT_KEYS).decode(),
         "active": str(sum(1 for info, _ in rows if info.retracted is None)),
     }
     runs: list[tuple[str, int]] = []
@@ -228,6 +231,7 @@ class Index:
     Attributes:
         mark: the generation mark the snapshot was written under.
         scope_keys: the scope keys the collection's corrections carry.
+        scope_counts: how many corrections carry each of them.
         listed: when the listing the snapshot reflects began (``time.time()``).
         applied: the journal entries it reflects (None: unknown).
         active: how many active corrections it holds.
@@ -236,7 +240,8 @@ class Index:
     def __init__(self, conn: sqlite3.Connection, meta: dict[str, Any]) -> None:
         self._conn = conn
         self.mark: str = meta["mark"]
-        self.scope_keys: frozenset[str] = meta["scope_keys"]
+        self.scope_counts: dict[str, int] = meta["scope_keys"]
+        self.scope_keys = frozenset(self.scope_counts)
         self.listed: float = meta["listed"]
         self.applied: Applied | None = meta["applied"]
         self.active: int = meta["active"]
@@ -366,14 +371,13 @@ def open_index(path: str) -> Index | None:
             or meta.get("nowline") != _version()
             or meta.get("collection") != _collection_of(path)
             or type(parsed["mark"]) is not str
-            or type(keys) is not list
-            or not _only(keys, str)
+            or type(keys) is not dict
+            or not all(type(n) is int and n > 0 for n in keys.values())
             or type(listed) not in (int, float)
             or listed != listed
             or parsed["active"] < 0
         ):
             raise ValueError("not this format")
-        parsed["scope_keys"] = frozenset(keys)
         parsed["listed"] = float(listed)
         return Index(conn, parsed)
     except (sqlite3.Error, ValueError, KeyError, TypeError, OSError):
@@ -612,8 +616,8 @@ def save_at_exit(core: Any, path: str | None) -> None:
         from .mark import state_of as mark_state
 
         state = ref()
-        if state is None or state.registry.version == loaded:
-            return
+        if state is None or state.registry.version == loaded or state.registry.deferred:
+            return  # unchanged, or holding part of the corrections (the writer saved its own)
         fresh = state.fresh
         if not (fresh.known and fresh.settled and mark_state(fresh.mark) == DONE):
             return

@@ -200,10 +200,10 @@ class Source(Lookup, Protocol):
     """Where a deferred registry (:meth:`Registry.defer`) reads corrections: a snapshot.
 
     Attributes:
-        scope_keys: the scope keys its active corrections carry.
+        scope_counts: how many of its corrections (active or retracted) carry each scope key.
     """
 
-    scope_keys: frozenset[str]
+    scope_counts: Mapping[str, int]
 
     def by_ids(self, ids: set[str]) -> Iterable[CorrectionInfo]:
         """Return the corrections (active or retracted) with one of these ids."""
@@ -310,6 +310,67 @@ def narrowed(infos: Iterable[CorrectionInfo], text: str) -> Registry:
     return closure(_InMemory(infos), text)
 
 
+class _Overlaid:
+    """A deferred registry's source with the changes taken in since (a :class:`Source`).
+
+    A catch-up or a write of a deferred registry notes each correction it puts or drops here
+    instead of reading the whole source: lookups answer from the source with the changed
+    corrections left out, and from the changes.
+    """
+
+    def __init__(self, source: Source) -> None:
+        self.source = source
+        self.changes: dict[str, CorrectionInfo | None] = {}  # None: dropped
+        self._filed = _InMemory(())
+
+    @property
+    def scope_keys(self) -> frozenset[str]:
+        """Return the scope keys the corrections carry, the changes taken in."""
+        counts = dict(self.source.scope_counts)
+        if self.changes:
+            for was in self.source.by_ids(set(self.changes)):
+                if was.scope:
+                    counts[was.scope[0]] -= 1
+            for now in self.changes.values():
+                if now is not None and now.scope:
+                    counts[now.scope[0]] = counts.get(now.scope[0], 0) + 1
+        return frozenset(key for key, n in counts.items() if n > 0)
+
+    def note(self, correction_id: str, info: CorrectionInfo | None) -> None:
+        """Take in a correction as it is now (None: dropped)."""
+        self.changes[correction_id] = info
+        self._filed = _InMemory(i for i in self.changes.values() if i is not None)
+
+    def _kept(self, found: Iterable[CorrectionInfo]) -> list[CorrectionInfo]:
+        """Return what the source found, less the corrections that changed."""
+        return [i for i in found if i.id not in self.changes]
+
+    def by_runs(self, runs: set[str]) -> Iterable[CorrectionInfo]:
+        return [*self._kept(self.source.by_runs(runs)), *self._filed.by_runs(runs)]
+
+    def always(self) -> Iterable[CorrectionInfo]:
+        return [*self._kept(self.source.always()), *self._filed.always()]
+
+    def holding(self, keys: set[str]) -> Iterable[CorrectionInfo]:
+        return [*self._kept(self.source.holding(keys)), *self._filed.holding(keys)]
+
+    def by_ids(self, ids: set[str]) -> Iterable[CorrectionInfo]:
+        changed = [i for cid in ids if cid in self.changes and (i := self.changes[cid])]
+        return [*self.source.by_ids(ids - set(self.changes)), *changed]
+
+    def everything(self) -> list[CorrectionInfo]:
+        held = self._kept(self.source.everything())
+        return [*held, *(i for i in self.changes.values() if i is not None)]
+
+    def count(self) -> int:
+        present = {i.id for i in self.source.by_ids(set(self.changes))}
+        kept = sum(1 for i in self.changes.values() if i is not None)
+        return self.source.count() - len(present) + kept
+
+    def close(self) -> None:
+        self.source.close()
+
+
 class _Build:
     """A build of the automata over the active corrections as they were when it was made."""
 
@@ -331,6 +392,9 @@ class _Build:
 
 _DEFER_MOST = 5_000
 """A deferred registry that holds more corrections than this reads every one instead."""
+
+_DEFER_CHANGES = 1_000
+"""A deferred registry that took in more changes than this reads every correction instead."""
 
 
 class Registry:
@@ -355,7 +419,7 @@ class Registry:
         self._holding: dict[str, set[str]] | None = None
         self._naming: dict[str, set[str]] | None = None
         self.version = 0
-        self._source: Source | None = None  # deferred: where the rest of the corrections are
+        self._source: _Overlaid | None = None  # deferred: where the rest of the corrections are
         self._asked: tuple[set[str], set[str]] = (set(), set())  # runs and keys looked up
         self._missing: set[str] = set()  # ids the source does not hold
         self.lost = False  # a source failed: the registry holds nothing it can vouch for
@@ -372,12 +436,12 @@ class Registry:
         with self._lock:
             self._end_deferral()
             self._infos = {}
-            self._source = source
+            self._source = _Overlaid(source)
             self._asked, self._missing = (set(), set()), set()
             self._reset()
             self._changed()
             try:
-                seeds = list(source.always())
+                seeds = list(self._source.always())
             except Exception as exc:
                 self._fail(exc)
             self._need(found=seeds)
@@ -553,7 +617,10 @@ class Registry:
         """Return the scope keys the corrections were written with."""
         with self._lock:
             if self._source is not None:
-                return self._source.scope_keys
+                try:
+                    return self._source.scope_keys
+                except Exception as exc:
+                    self._fail(exc)
             if self._keys is None:
                 self._keys = frozenset(i.scope[0] for i in self._infos.values() if i.scope)
             return self._keys
@@ -668,7 +735,9 @@ class Registry:
     def put(self, info: CorrectionInfo) -> None:
         """Add or replace a correction."""
         with self._lock:
-            self.complete()
+            if self._source is not None:
+                self._put_deferred(info)
+                return
             if self._infos.get(info.id) == info:
                 return
             was = self._infos.get(info.id)
@@ -685,10 +754,33 @@ class Registry:
                     anchors.add_many((p, info.id) for p in info.about)
             self._changed()
 
+    def _put_deferred(self, info: CorrectionInfo) -> None:
+        """Put a correction into a deferred registry: noted, held, and closed over."""
+        source = self._source
+        assert source is not None
+        if self.get(info.id) == info:
+            return
+        source.note(info.id, info)
+        self._infos.pop(info.id, None)
+        self._missing.discard(info.id)
+        self._changed()
+        self._reset()
+        self._need(found=(info,))  # it, and what its own text and strings can need
+        if len(source.changes) > _DEFER_CHANGES:
+            self.complete()
+
     def drop(self, correction_id: str) -> None:
         """Forget a correction (it was deleted); unknown ids are ignored."""
         with self._lock:
-            self.complete()
+            source = self._source
+            if source is not None:
+                if self.get(correction_id) is not None:
+                    source.note(correction_id, None)
+                    del self._infos[correction_id]
+                    self._missing.add(correction_id)
+                    self._reset()
+                    self._changed()
+                return
             gone = self._infos.pop(correction_id, None)
             if gone is not None:
                 self._index(gone, add=False)
@@ -714,8 +806,7 @@ class Registry:
     def retract(self, correction_id: str, when: float) -> None:
         """Mark a correction retracted at ``when``."""
         with self._lock:
-            self.complete()
-            info = self._infos.get(correction_id)
+            info = self.get(correction_id)
             if info is not None and info.retracted is None:
                 self.put(info._replace(retracted=when))
 
@@ -731,10 +822,9 @@ class Registry:
         with self._lock:
             if self.version != since:
                 return None
-            self.complete()
             changed = False
             for cid, info in found.items():
-                held = self._infos.get(cid)
+                held = self.get(cid)
                 if info is None:
                     if held is not None:
                         self.drop(cid)

@@ -282,16 +282,24 @@ def test_a_narrowed_registry_trips_exactly_as_the_full_one(
     _corrections(),
     st.lists(st.tuples(st.sampled_from(_GLUE), st.sampled_from(_WORDS)), max_size=5),
     st.sampled_from([None, 2.5]),
+    _corrections(),
+    st.lists(st.tuples(st.sampled_from(["put", "drop", "retract"]), st.integers(0, 7))),
 )
 @settings(max_examples=200, deadline=None)
 def test_a_deferred_registry_reads_exactly_as_the_full_one(
-    infos: list[CorrectionInfo], parts: list[tuple[str, str]], as_of: float | None
+    infos: list[CorrectionInfo],
+    parts: list[tuple[str, str]],
+    as_of: float | None,
+    others: list[CorrectionInfo],
+    changes: list[tuple[str, int]],
 ) -> None:
     """A registry deferred to a snapshot answers every read as the whole registry does.
 
     Records (a memory with the text, and each correction as a record of its own), in the
     order a process meets them: their verdicts, the corrections beneath them, the lines of a
-    check, with and without ``as_of``. Then it reads everything and still answers alike.
+    check, with and without ``as_of``. Then both take in the same changes (new and edited
+    corrections, drops, retractions: a catch-up or a write), which the deferred one notes
+    without reading everything, and still answer alike; then it reads everything.
     """
     from nowline._rules import records as R
     from nowline._rules.assembly import hit_of, read_state, with_not_covered
@@ -303,10 +311,15 @@ def test_a_deferred_registry_reads_exactly_as_the_full_one(
     ]
 
     def reads(registry: Registry) -> list[object]:
-        out: list[object] = [trips_of(registry, text, Scoped(None), as_of)]
-        for record in records:
-            state = read_state(record, registry, None, as_of)
-            out.append(with_not_covered([hit_of(record, None, state, registry)], registry))
+        out: list[object] = []
+        for when in dict.fromkeys([as_of, None]):
+            out.append(trips_of(registry, text, Scoped(None), when))
+            hits = []
+            for record in records:
+                state = read_state(record, registry, None, when)
+                hits.append(hit_of(record, None, state, registry))
+                out.append(with_not_covered(hits[-1:], registry))
+            out.append(with_not_covered(hits, registry))  # siblings labelled across hits
         return out
 
     full = reads(Registry(infos))
@@ -320,7 +333,21 @@ def test_a_deferred_registry_reads_exactly_as_the_full_one(
         deferred.defer(index)
         assert reads(deferred) == full
         assert deferred.deferred  # nothing here needed every correction
-        assert [i.id for i in deferred.infos()] == [i.id for i in Registry(infos).infos()]
+        whole = Registry(infos)
+        for verb, n in changes:
+            for registry in (whole, deferred):
+                if verb == "put" and n < len(others):
+                    # a new correction, or (same id) an edit of one, ordered after the rest
+                    registry.put(others[n]._replace(time=10.0 + n, written=10.0 + n))
+                elif verb == "drop":
+                    registry.drop(f"c{n}")
+                elif verb == "retract":
+                    registry.retract(f"c{n}", 9.5)
+        records += [R.Record(i.id, i.document, {R.DEPRECATES: list(i.deprecates)}) for i in others]
+        full = reads(whole)
+        assert reads(deferred) == full and deferred.deferred
+        assert len(deferred) == len(whole) and deferred.deferred
+        assert deferred.infos() == whole.infos()
         assert not deferred.deferred and reads(deferred) == full
 
 

@@ -559,7 +559,7 @@ _GOOD = {
     "mark": "nowline-done:" + "0" * 32,
     "listed": 1.0,
     "applied": None,
-    "scope_keys": ["team"],
+    "scope_keys": {"team": 2},
     "active": 1,
     "corrections": {
         "id": ["c1", "c2"],
