@@ -40,6 +40,7 @@ import os
 import random
 import re
 import shutil
+import sqlite3
 import subprocess
 import sys
 import time
@@ -62,6 +63,7 @@ from tests.reliability.reference import (
     expected_trips,
     stored_links,
 )
+from tests.snapshot_files import read_state, write_state
 
 __all__ = [
     "BOUND",
@@ -704,10 +706,9 @@ class Run:
             elif how == "garbage":
                 path.write_bytes(random.Random(self.step_index).randbytes(200))
             elif how == "future":  # its listing dated an hour ahead of this clock
-                with contextlib.suppress(ValueError, OSError):
-                    state = json.loads(path.read_bytes())
-                    state["listed"] = float(state["listed"]) + 3600
-                    path.write_text(json.dumps(state))
+                with contextlib.suppress(sqlite3.Error, KeyError, ValueError, OSError):
+                    state = read_state(path)
+                    write_state(path, {**state, "listed": float(state["listed"]) + 3600})
 
     def other_snapshot(self, cache: str) -> list[Path]:
         """Write the other collection's snapshot into a folder (a wrapper opened here)."""

@@ -623,6 +623,22 @@ def test_any_damage_to_a_snapshot_reads_as_none_or_as_well_formed_corrections(
     Registry(saved.infos).direct("a/b c/d repo", record_id="m", scope=Scoped(None), order=None)
 
 
+def _in_fork(child: Any) -> str:
+    """Run ``child()`` in a forked child; return the text it returned (the child exits at once)."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.write(write, child().encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as fh:
+        report = fh.read()
+    os.waitpid(pid, 0)
+    return report
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 def test_a_child_forked_during_a_pause_collects_again() -> None:
     """Fork while another thread is inside the pause: the child's collector is on again.
@@ -642,26 +658,41 @@ def test_a_child_forked_during_a_pause_collects_again() -> None:
     thread = threading.Thread(target=other)
     thread.start()
     assert inside.wait(10)
+
+    def child() -> str:
+        on_after_fork = gc.isenabled()
+        with _gcpause_paused():
+            off_inside = not gc.isenabled()
+        return f"{on_after_fork} {off_inside} {gc.isenabled()}"
+
     try:
-        read, write = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the child: report, then leave at once
-            try:
-                on_after_fork = gc.isenabled()
-                with _gcpause_paused():
-                    off_inside = not gc.isenabled()
-                os.write(write, f"{on_after_fork} {off_inside} {gc.isenabled()}".encode())
-            finally:
-                os._exit(0)
-        os.close(write)
-        with os.fdopen(read) as fh:
-            report = fh.read()
-        os.waitpid(pid, 0)
+        report = _in_fork(child)
     finally:
         leave.set()
         thread.join(10)
     assert report == "True True True"
     assert gc.isenabled()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_a_fork_reads_the_snapshot_whole_first(
+    stored: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that forks while its registry is deferred reads it whole first.
+
+    The child (a pre-forking server's worker) must not share the parent's SQLite connection;
+    it starts with every correction, and answers as the parent does.
+    """
+    col, full_reads = _open(stored, monkeypatch)
+    assert [t.correction.id for t in col.check("deploy acme/two")] == ["c2"]
+    assert col._core.registry.deferred
+
+    def child() -> str:
+        got = [t.correction.id for t in col.check("deploy acme/three")]
+        return f"{col._core.registry.deferred} {got}"
+
+    assert _in_fork(child) == "False ['c3']"
+    assert not col._core.registry.deferred and full_reads == []
 
 
 def test_the_pause_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
