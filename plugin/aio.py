@@ -60,7 +60,7 @@ from ._io.mark import companion_name, is_companion, visible_page
 from ._io.snapshot import save_at_exit
 from ._rules import verbs as V
 from ._rules.guard import raise_if_stale, text_arguments
-from .errors import InvalidInput, NowlineError
+from .errors import InvalidInput, NowlineError, SnapshotDamaged
 from .models import annotated
 
 __all__ = ["AsyncClient", "AsyncCollection"]
@@ -114,9 +114,23 @@ class AsyncCollection(Facade[ChromaAsyncCollection], ChromaAsyncCollection):
             save_at_exit(self._core, self._snapshot)
 
     async def _arun(self, prepare: Callable[..., Path[Any, U]], *args: Any) -> U:
-        """Prepare a path (after loading) and run it with awaited I/O; writes one at a time."""
+        """Prepare a path (after loading) and run it with awaited I/O; writes one at a time.
+
+        A path that found the snapshot this process started from damaged
+        (:class:`~nowline.errors.SnapshotDamaged`, raised before anything is written) runs
+        once more: its registry is then read from the store.
+        """
         await self._ready()
-        path = prepare(*args)
+        for again in (False, True):
+            try:
+                return await self._arun_once(prepare(*args))
+            except SnapshotDamaged:
+                if again:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _arun_once(self, path: Path[Any, U]) -> U:
+        """Run a prepared path with awaited I/O; writes one at a time."""
         if not path.writes:
             return path.finish(await run_async(path.flow, self._store))
         if self._write_lock is None:

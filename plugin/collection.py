@@ -28,7 +28,7 @@ from ._io.freshness import retry_delays
 from ._io.snapshot import save_at_exit
 from ._rules import verbs as V
 from ._rules.guard import guard_call, raise_if_stale
-from .errors import InvalidInput, NowlineError
+from .errors import InvalidInput, NowlineError, SnapshotDamaged
 from .models import annotated
 
 __all__ = ["Collection", "Options"]
@@ -68,12 +68,24 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
             self._load = None
         save_at_exit(self._core, self._snapshot)
 
-    def _run(self, path: Path[Any, U]) -> U:
-        """Run a prepared path with blocking I/O; one writing path at a time per wrapper."""
-        if path.writes:
-            with self._lock:
+    def _run(self, prepare: Callable[..., Path[Any, U]], *args: Any) -> U:
+        """Prepare a path and run it with blocking I/O; one writing path at a time per wrapper.
+
+        A path that found the snapshot this process started from damaged
+        (:class:`~nowline.errors.SnapshotDamaged`, raised before anything is written) runs
+        once more: its registry is then read from the store.
+        """
+        for again in (False, True):
+            path = prepare(*args)
+            try:
+                if path.writes:
+                    with self._lock:
+                        return path.finish(run_sync(path.flow, self._store))
                 return path.finish(run_sync(path.flow, self._store))
-        return path.finish(run_sync(path.flow, self._store))
+            except SnapshotDamaged:
+                if again:
+                    raise
+        raise AssertionError("unreachable")
 
     # ------------------------------------------------------------------ attributes
 
@@ -97,7 +109,7 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
             InvalidCorrection: a correction breaks a guard; nothing is written.
             CorrectionTooBroad: a correction would reach too much of the store.
         """
-        self._run(self._insert_path("add", call))
+        self._run(self._insert_path, "add", call)
 
     @V.takes(V.InsertArgs)
     def upsert(self, call: V.InsertArgs) -> None:
@@ -105,7 +117,7 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
 
         It raises what :meth:`add` raises, for the same reasons, and then stores nothing.
         """
-        self._run(self._insert_path("upsert", call))
+        self._run(self._insert_path, "upsert", call)
 
     @V.takes(V.InsertArgs)
     def update(self, call: V.InsertArgs) -> None:
@@ -115,7 +127,7 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
         still carries nowline's lines from ``query()`` is stored without them. It raises what
         :meth:`add` raises, for the same reasons, and then stores nothing.
         """
-        self._run(self._insert_path("update", call))
+        self._run(self._insert_path, "update", call)
 
     @V.takes(V.DeleteArgs)
     def delete(self, call: V.DeleteArgs) -> DeleteResult:
@@ -124,7 +136,7 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
         A deleted correction's records become current again unless another correction still
         holds them. Arguments chromadb refuses are refused before anything changes.
         """
-        return self._run(self._delete_path(call))
+        return self._run(self._delete_path, call)
 
     @V.takes(V.GetArgs)
     def get(self, call: V.GetArgs) -> GetResult:
@@ -133,11 +145,11 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
         Order, ``limit`` and ``offset`` are chromadb's; reads larger than Chroma's row limit
         (about 32k rows with metadatas) are paged. Stored documents come back as stored.
         """
-        return self._run(self._get_path(call))
+        return self._run(self._get_path, call)
 
     def peek(self, limit: int = 10) -> GetResult:
         """Return the first ``limit`` records, as chromadb's ``peek``, without nowline's keys."""
-        return self._run(self._peek_path(limit))
+        return self._run(self._peek_path, limit)
 
     @V.takes(V.QueryArgs)
     def query(self, call: V.QueryArgs) -> QueryResult:
@@ -149,7 +161,7 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
         ``nowline_role``, ``nowline_by`` (the direct corrections) and ``nowline_now`` (the
         newest); a recalled retracted correction carries its ``retracted:`` mark.
         """
-        return self._run(self._query_path(call))
+        return self._run(self._query_path, call)
 
     def modify(
         self,
@@ -158,7 +170,7 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
         configuration: UpdateCollectionConfiguration | None = None,
     ) -> None:
         """Rename the collection or change its metadata, as ``chromadb.Collection.modify``."""
-        self._run(self._modify_path(name, metadata, configuration))
+        self._run(self._modify_path, name, metadata, configuration)
 
     def fork(self, new_name: str) -> Collection:
         """Fork the collection (hosted Chroma only), as chromadb's; the fork is wrapped too."""
@@ -179,7 +191,7 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
         Raises:
             InvalidInput: the text, id, metadata or time cannot be used, or ``id`` exists.
         """
-        return self._run(self._remember_path(call))
+        return self._run(self._remember_path, call)
 
     @V.takes(V.CorrectArgs)
     def correct(self, call: V.CorrectArgs) -> models.CorrectionReport:  # noqa: D417 (Args: those takes() gives)
@@ -225,7 +237,7 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
                 ``text`` that names records: the old and new values swapped); the error
                 lists them, and nothing is written.
         """
-        return self._run(self._correct_path(call))
+        return self._run(self._correct_path, call)
 
     @V.takes(V.RecallArgs)
     def recall(self, call: V.RecallArgs) -> models.Recall:  # noqa: D417 (Args: those takes() gives)
@@ -247,7 +259,7 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
         Raises:
             InvalidInput: the text is empty, or an argument has the wrong type.
         """
-        return self._run(self._recall_path(call))
+        return self._run(self._recall_path, call)
 
     def hits(
         self, ids: Sequence[str], *, as_of: str | float | int | None = None
@@ -257,7 +269,7 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
         Each hit carries its role and corrections exactly as ``recall()`` would show it (its
         distance is None). Missing ids are left out.
         """
-        return self._run(self._hits_path(ids, as_of))
+        return self._run(self._hits_path, ids, as_of)
 
     @V.takes(V.PreviewArgs)
     def preview(self, call: V.PreviewArgs) -> models.Preview:  # noqa: D417 (Args: those takes() gives)
@@ -283,7 +295,7 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
         Raises:
             InvalidCorrection: ``deprecates`` or ``about`` is malformed.
         """
-        return self._run(self._preview_path(call))
+        return self._run(self._preview_path, call)
 
     def retract(self, correction_id: str) -> None:
         """Undo a wrong correction; the correction record stays, marked retracted.
@@ -295,7 +307,7 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
             UnknownRecord: no record has this id.
             InvalidInput: the record is not a correction.
         """
-        self._run(self._retract_path(correction_id))
+        self._run(self._retract_path, correction_id)
 
     def repair(self) -> models.RepairReport:
         """Rebuild every link from the documents and persist what differs. Idempotent.
@@ -305,15 +317,15 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
         before a repair; ``repair()`` makes the stored links (and so ``where`` filters on
         roles) agree.
         """
-        return self._run(self._repair_path())
+        return self._run(self._repair_path)
 
     def corrections(self) -> list[models.CorrectionSummary]:
         """Return every correction, oldest first: its strings, status, reach and newest."""
-        return self._run(self._corrections_path())
+        return self._run(self._corrections_path)
 
     def stats(self) -> dict[str, int]:
         """Return how many records hold each stored role, and the total (``records``)."""
-        return self._run(self._stats_path())
+        return self._run(self._stats_path)
 
     def changes(self, *, poll_seconds: float | None = None) -> Iterator[models.CorrectionChange]:
         """Yield each change of a correction this wrapper observes, from the first ``next()``.
@@ -338,7 +350,7 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
             """One catch-up; a store that cannot be reached is tried again, with backoff."""
             for delay in retry_delays():
                 try:
-                    return self._run(self._changes_path(baseline))
+                    return self._run(self._changes_path, baseline)
                 except NowlineError:
                     raise
                 except Exception:  # the store went away (a server restarting, say)
@@ -375,7 +387,7 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
         Raises:
             InvalidInput: the collection has a scope key and ``metadata`` does not give it.
         """
-        return self._run(self._check_path(text, metadata))
+        return self._run(self._check_path, text, metadata)
 
     def annotate(self, text: str, *, metadata: Mapping[str, Any] | None = None) -> str:
         """Return ``text`` with the lines of the corrections it trips beneath it.

@@ -28,8 +28,8 @@ The tree::
     ├── StaleReference (ValueError)         a guarded action names a superseded string
     ├── UnknownRecord (KeyError)            no record has the given id
     ├── StoreBusy (RuntimeError)            another process holds the store's writer lock
-    └── SnapshotDamaged (RuntimeError)      the snapshot a process started from was damaged
-                                            while it read it (the next operation lists)
+    └── SnapshotDamaged (RuntimeError)      the snapshot a process started from was damaged,
+                                            and the run again from the store failed too
 
 Callers should branch on the class, never on the message text.
 """
@@ -251,8 +251,8 @@ class StoreBusy(NowlineError, RuntimeError):
 class SnapshotDamaged(NowlineError, RuntimeError):
     """The snapshot a process started from was damaged while it read it; nothing was written.
 
-    The process then holds no corrections it can vouch for, and its next operation reads
-    them from the store (seconds at 100k corrections). Retry the operation.
+    An operation that meets it runs once more with the corrections read from the store
+    (seconds at 100k corrections); this reaches the caller only if that fails too.
     """
 
 

@@ -528,8 +528,9 @@ class Registry:
         self.lost = True
         raise SnapshotDamaged(
             f"The registry snapshot this process started from could not be read ({exc}); "
-            "nothing was written. Retry: the next operation reads the corrections from the "
-            "store instead."
+            "nothing was written. The operation runs again with the corrections read from "
+            "the store; if this reaches you, that failed too: delete the snapshot file and "
+            "retry."
         ) from exc
 
     def _end_deferral(self) -> None:

@@ -453,6 +453,34 @@ def test_a_snapshot_of_the_wrong_shape_is_not_read(
     assert sorted(read_state(path)["corrections"]["id"]) == ["c1", "c2", "c3"]
 
 
+@pytest.mark.parametrize("verb", ["check", "recall", "correct"])
+def test_an_operation_that_meets_a_damaged_row_runs_again_from_the_store(
+    stored: str, monkeypatch: pytest.MonkeyPatch, verb: str
+) -> None:
+    """A row of the wrong shape, filed where a text finds it: the caller never sees it.
+
+    The operation that reads it meets ``SnapshotDamaged`` before writing anything, and runs
+    once more with the corrections read from the store (a one-shot process, such as the
+    hook's full path, would otherwise fail on every run while the file stays damaged).
+    """
+    path = _snapshot_file(stored)
+    state = read_state(path)
+    columns = state["corrections"]
+    columns["time"][columns["id"].index("c2")] = "yesterday"
+    write_state(path, state)
+    col, full_reads = _open(stored, monkeypatch)
+    assert full_reads == [] and col._core.registry.deferred  # the row is not read at start
+    if verb == "check":
+        assert [t.correction.id for t in col.check("deploy acme/two")] == ["c2"]
+    elif verb == "recall":
+        (hit,) = [h for h in col.recall("deploy acme/two now", n_results=3).hits if h.id == "m2"]
+        assert [c.id for c in hit.now] == ["c2"]
+    else:
+        col.correct("Moved from acme/two to acme/zwei.", deprecates=["acme/two"], id="c9")
+        assert [c.id for c in col.hits(["m2"])[0].now] == ["c9"]
+    assert len(full_reads) == 1 and not col._core.registry.lost
+
+
 def test_loading_pauses_the_garbage_collector_and_restores_it(
     stored: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
