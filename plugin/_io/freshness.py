@@ -312,20 +312,16 @@ def list_flow(
 def _save(fresh: Freshness, registry: Registry, listed: bool = False) -> Flow[None]:
     """Save the registry as a snapshot in the background, where it is caught up.
 
-    Only for a registry that holds every correction (a deferred one leaves the save to the
-    process that wrote the change, which reads everything to write), under a *done* mark,
-    where this process may write snapshots
-    (``NOWLINE_SNAPSHOT_WRITE``), and when the snapshot would say something new: a mark the
-    last one this process saved did not have, or a newer listing (``listed``: a new process
-    then knows the writes made around nowline that this listing found).
+    Only where :func:`nowline._io.snapshot.confirmable` says so, where this process may
+    write snapshots (``NOWLINE_SNAPSHOT_WRITE``), and when the snapshot would say something
+    new: a mark the last one this process saved did not have, or a newer listing (``listed``:
+    a new process then knows the writes made around nowline that this listing found).
     """
     from . import snapshot as _snapshot
 
     if (
         fresh.snapshot is None
-        or registry.deferred  # it holds part of the corrections: the writer saves its own
-        or not (fresh.known and fresh.settled)
-        or state_of(fresh.mark) != DONE
+        or not _snapshot.confirmable(registry, fresh)
         or (fresh.saved == fresh.mark and not listed)
         or not _snapshot.writes()
     ):

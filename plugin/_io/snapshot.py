@@ -55,6 +55,7 @@ __all__ = [
     "WRITE_ENV",
     "Index",
     "Saved",
+    "confirmable",
     "open_index",
     "path_for",
     "read",
@@ -596,11 +597,25 @@ def _token(value: Any) -> Any:
     return tuple(value)
 
 
+def confirmable(registry: Any, fresh: Any) -> bool:
+    """Return whether a registry may be saved as the snapshot of the mark it is caught up under.
+
+    It must hold every correction (a deferred one leaves the save to the process that wrote
+    the change, which reads everything to write) and be caught up, settled, under a *done*
+    mark: a registry that may lag the store is never saved as confirmed.
+    """
+    from .mark import DONE
+    from .mark import state_of as mark_state
+
+    return (
+        not registry.deferred and fresh.known and fresh.settled and mark_state(fresh.mark) == DONE
+    )
+
+
 def save_at_exit(core: Any, path: str | None) -> None:
     """Write the snapshot when the process exits, if the registry changed since it was read.
 
-    It is written only while the registry is caught up under a mark that says the last write
-    is done (``Freshness``): a registry that may lag the store is never saved as confirmed.
+    It is written only where :func:`confirmable` says so.
     Only a weak reference to the wrapper's state is kept, so a wrapper that is dropped early
     costs nothing at exit.
     """
@@ -612,15 +627,10 @@ def save_at_exit(core: Any, path: str | None) -> None:
     loaded = core.registry.version
 
     def save() -> None:
-        from .mark import DONE
-        from .mark import state_of as mark_state
-
         state = ref()
-        if state is None or state.registry.version == loaded or state.registry.deferred:
-            return  # unchanged, or holding part of the corrections (the writer saved its own)
-        fresh = state.fresh
-        if not (fresh.known and fresh.settled and mark_state(fresh.mark) == DONE):
+        if state is None or state.registry.version == loaded:
             return
-        write(path, state_of(state.registry, fresh))
+        if confirmable(state.registry, state.fresh):
+            write(path, state_of(state.registry, state.fresh))
 
     atexit.register(save)
