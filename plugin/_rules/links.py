@@ -374,7 +374,7 @@ def repair_plan(
             if meta.get(R.CORRECTION) is not True:
                 patch[R.CORRECTION] = True
                 patch[R.CHANGED] = changed
-            if meta.get(R.REPLACED_BY) is None and meta.get(R.NEW) is None:
+            if not R.new_values_stored(meta, record.document or ""):
                 patch[R.NEW] = R.with_new_values(meta, record.document or "")[R.NEW]
         elif meta.get(R.CORRECTION) is True:
             patch[R.CORRECTION] = False

@@ -8,6 +8,7 @@ after a write (chromadb merges metadata keys). The functions are pure: records i
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import math
@@ -59,6 +60,7 @@ __all__ = [
     "json_string_list",
     "merge",
     "new_values_of",
+    "new_values_stored",
     "order_of",
     "record_of",
     "role_of",
@@ -85,7 +87,12 @@ ABOUT = "about"
 REPLACED_BY = "replaced_by"
 """User-facing, on corrections only: the new values (a list of strings, as given)."""
 NEW = "nowline_new"
-"""The new values read from a correction's wording where ``replaced_by`` is not given (JSON)."""
+"""The new values read from a correction's wording where ``replaced_by`` is not given.
+
+JSON: ``{"of": <fingerprint of the text and strings read>, "values": [...]}``. The values hold
+only while the record's text and strings are the ones read: after an edit around nowline,
+nowline reads the wording again (and ``repair()`` stores what it reads).
+"""
 OBSERVED_AT = "observed_at"
 """User-facing: when the fact was observed (ISO 8601 text or epoch seconds)."""
 TIME = "nowline_time"
@@ -280,6 +287,17 @@ def json_string_list(value: object) -> list[str] | None:
     return None
 
 
+def _json_object(value: object) -> dict[str, Any] | None:
+    """Return the object a JSON object string holds (``'{"of": ...}'``), else None."""
+    if not isinstance(value, str) or not value.lstrip().startswith("{"):
+        return None
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        return None
+    return parsed if isinstance(parsed, dict) else None
+
+
 def stored_phrases(value: object) -> tuple[str, ...] | None:
     """Return stored ``deprecates``/``about`` strings, stripped, or None when malformed.
 
@@ -441,13 +459,16 @@ def with_new_values(meta: Mapping[str, Any], text: str) -> dict[str, Any]:
 
     ``replaced_by`` given: it is the new values, and :data:`NEW` goes. Otherwise the values
     the text states now (read again: the text or the strings may have changed) are stored
-    under :data:`NEW`, as JSON (an empty list where it states none, so a load never reads the
-    text again).
+    under :data:`NEW` with the fingerprint of the text and strings they were read from (an
+    empty list where it states none, so a load never reads the text again).
     """
     out = {k: v for k, v in meta.items() if k != NEW}
     if out.get(REPLACED_BY) is None:
         phrases = stored_phrases(out.get(DEPRECATES)) or ()
-        out[NEW] = json.dumps(list(new_values_of(out, text, phrases)))
+        from .wording import new_values
+
+        values = new_values(text, list(phrases))
+        out[NEW] = json.dumps({"of": _read_from(text, phrases), "values": list(values)})
     return out
 
 
@@ -455,14 +476,47 @@ def new_values_of(meta: Mapping[str, Any], text: str, deprecates: Sequence[str])
     """Return a correction's new values: ``replaced_by`` as given, else its wording's.
 
     nowline stores what the wording states when it writes a correction (:data:`NEW`), so a
-    load reads it back; a correction written around nowline is read from its text here.
+    load reads it back while the text and strings are the ones it was read from; otherwise (a
+    correction written or edited around nowline) the text is read here.
     """
-    for key in (REPLACED_BY, NEW):
-        if meta.get(key) is not None:
-            return stored_phrases(meta[key]) or ()
+    if meta.get(REPLACED_BY) is not None:
+        return stored_phrases(meta[REPLACED_BY]) or ()
+    stored = _stored_new(meta.get(NEW), text, deprecates)
+    if stored is not None:
+        return stored
     from .wording import new_values
 
-    return new_values(text, deprecates)
+    return new_values(text, list(deprecates))
+
+
+def new_values_stored(meta: Mapping[str, Any], text: str) -> bool:
+    """Return whether a correction's new values are stored for its text and strings as they are.
+
+    True where ``replaced_by`` is given or :data:`NEW` holds the values read from exactly this
+    text and these strings; ``repair()`` rewrites :data:`NEW` where it is False.
+    """
+    if meta.get(REPLACED_BY) is not None:
+        return True
+    phrases = stored_phrases(meta.get(DEPRECATES)) or ()
+    value = _json_object(meta.get(NEW))
+    return value is not None and value.get("of") == _read_from(text, phrases)
+
+
+def _read_from(text: str, deprecates: Sequence[str]) -> str:
+    """Return the fingerprint of a text and strings that new values are read from."""
+    basis = "\x00".join([f"{len(text)}:{text}", *deprecates])
+    return hashlib.blake2b(basis.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+
+
+def _stored_new(value: object, text: str, deprecates: Sequence[str]) -> tuple[str, ...] | None:
+    """Return the stored new values if they hold for this text and these strings, else None."""
+    stored = _json_object(value)
+    if stored is None:
+        return None
+    values = stored.get("values")
+    if stored.get("of") != _read_from(text, deprecates) or not isinstance(values, list):
+        return None
+    return stored_phrases(values)
 
 
 def _text(value: object) -> str | None:

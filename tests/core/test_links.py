@@ -26,8 +26,9 @@ MOVE = "Moved from a/b to c/d."
 
 def _correction(cid: str, t: float, deprecates: str = "a/b", **extra: Any) -> Record:
     """Return a stored correction of ``deprecates`` with time ``t``."""
-    meta = {R.DEPRECATES: [deprecates], R.TIME: t, R.CORRECTION: True, R.NEW: '["c/d"]', **extra}
-    return Record(cid, f"Moved from {deprecates} to c/d.", meta)
+    text = f"Moved from {deprecates} to c/d."
+    meta = {R.DEPRECATES: [deprecates], R.TIME: t, R.CORRECTION: True, **extra}
+    return Record(cid, text, R.with_new_values(meta, text))
 
 
 def _info(record: Record) -> CorrectionInfo:
@@ -196,7 +197,7 @@ def _rename(cid: str, t: float, old: str, new: str) -> CorrectionInfo:
         Record(
             cid,
             f"{old} was renamed to {new}.",
-            {R.DEPRECATES: [old], R.TIME: t, R.NEW: f'["{new}"]'},
+            {R.DEPRECATES: [old], R.TIME: t, R.REPLACED_BY: [new]},
         )
     )
 
@@ -313,7 +314,7 @@ def test_repair_fixes_links_roles_marks_and_times_and_counts_them() -> None:
         R.ROLE: "transition",
         R.CORRECTION: True,
         R.CHANGED: 55.0,
-        R.NEW: "[]",
+        R.NEW: R.with_new_values({R.DEPRECATES: ["x/y"]}, "Moved from x/y to z.")[R.NEW],
     }
     assert patches["m"] == {R.BY: ["c"], R.ROLE: "historical"}
     assert patches["was"] == {R.CORRECTION: False, R.CHANGED: 55.0}

@@ -7,6 +7,7 @@ order, scope and role, and how it looks after a write.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -212,14 +213,25 @@ def test_a_stored_correction_reads_back_as_its_info() -> None:
 
 
 def test_new_values_are_replaced_by_as_given_else_stored_else_read() -> None:
-    """``replaced_by`` wins; else what nowline stored (``nowline_new``); else the text's."""
+    """``replaced_by`` wins; else what nowline stored for this text; else the text's."""
     assert R.correction_info(_stored(**{R.REPLACED_BY: ["x/y"]})).replaced_by == ("x/y",)
-    assert R.correction_info(_stored(**{R.NEW: '["e/f"]'})).replaced_by == ("e/f",)
-    assert R.correction_info(_stored(**{R.NEW: "[]"})).replaced_by == ()
-    assert R.correction_info(_stored()).replaced_by == ("c/d",)
     written = R.with_new_values({R.DEPRECATES: ["a/b"]}, "a/b moved to c/d")
-    assert written[R.NEW] == '["c/d"]'
+    assert json.loads(written[R.NEW])["values"] == ["c/d"]
+    assert R.new_values_stored(written, "a/b moved to c/d")
     assert R.NEW not in R.with_new_values({R.DEPRECATES: ["a/b"], R.REPLACED_BY: ["x"]}, "")
+    # What is stored is read back (not the text) while the text and strings are the same.
+    forged = json.dumps({**json.loads(written[R.NEW]), "values": ["e/f"]})
+    assert R.correction_info(_stored(**{R.NEW: forged})).replaced_by == ("e/f",)
+    # A text or strings changed since (an edit around nowline): the text is read again.
+    other = R.with_new_values({R.DEPRECATES: ["a/b"]}, "a/b moved to x/y")[R.NEW]
+    assert R.correction_info(_stored(**{R.NEW: other})).replaced_by == ("c/d",)
+    strings = R.with_new_values({R.DEPRECATES: ["a/b", "q/r"]}, "a/b moved to c/d")[R.NEW]
+    assert R.correction_info(_stored(**{R.NEW: strings})).replaced_by == ("c/d",)
+    assert not R.new_values_stored({R.DEPRECATES: ["a/b"], R.NEW: other}, "a/b moved to c/d")
+    # Anything else under the key (a bare list, not JSON, another shape): the text is read.
+    for value in ['["e/f"]', "[]", "e/f", '{"of": 1}', '{"values": ["e/f"]}', 7]:
+        assert R.correction_info(_stored(**{R.NEW: value})).replaced_by == ("c/d",)
+    assert R.correction_info(_stored()).replaced_by == ("c/d",)
 
 
 def test_a_stored_correction_is_marked_only_by_true() -> None:

@@ -329,3 +329,29 @@ def test_a_correction_written_again_as_stored_is_not_judged_again(
     assert meta is not None and meta["k"] == 2 and meta["deprecates"] == [OLD]
     with pytest.raises(nowline.AbsentString):  # setting the text anew is judged as ever
         memory.upsert(ids=["fix"], documents=["Moved, see the wiki."], metadatas=[{"k": 3}])
+
+
+def test_new_values_are_read_again_after_an_edit_of_the_text_around_nowline(
+    memory: nowline.Collection,
+) -> None:
+    """A correction's stored new values hold only for the text and strings they were read from.
+
+    "back" renames acme/app2 back to acme/app, so acme/app reads as current again (a change
+    back revives). A plain chromadb client then edits its text so that it renames acme/app2 to
+    acme/app3. Before, nowline kept the new values it had read from the old text, so acme/app
+    stayed revived and a check of it found nothing. The state machine found it with an edit of
+    the strings (a correction that deprecated its own stale new value).
+    """
+    memory.remember("Clone github.com/acme/app for the mobile client.", id="app")
+    memory.correct("acme/app was renamed to acme/app2.", deprecates=["acme/app"], id="there")
+    memory.correct("acme/app2 was renamed back to acme/app.", deprecates=["acme/app2"], id="back")
+    assert memory.check("clone acme/app") == []  # revived by "back"
+    text = "acme/app2 was renamed to acme/app3."
+    memory.raw.update(ids=["back"], documents=[text], embeddings=FakeEmbedding()([text]))
+    memory.hits(["back"])  # a read that returns it takes the edit in (README, Freshness)
+    assert [t.correction.id for t in memory.check("clone acme/app")] == ["there"]
+    assert [r.replaced_by for r in memory.corrections() if r.id == "back"] == [["acme/app3"]]
+    memory.repair()
+    (meta,) = memory.raw.get(ids=["back"])["metadatas"] or [None]
+    assert meta is not None and '"acme/app3"' in str(meta["nowline_new"])
+    assert memory.hits(["app"])[0].role == "historical"

@@ -9,9 +9,8 @@ occurrence is a slow loop over ``str.find`` on folded text, chains are a memoise
 
 Inputs it reads from a record's metadata: ``deprecates`` (a correction), the scope key,
 ``nowline_time`` and ``nowline_written`` (order), ``nowline_retracted`` (retraction), and a
-correction's new values (``replaced_by`` as given; else ``nowline_new``, what nowline read from
-the wording when it wrote the correction; else the wording itself, read by nowline's reader:
-the one input taken from nowline, since the reader is tested on its own in
+correction's new values (``replaced_by`` as given; else the wording itself, read by nowline's
+reader: the one input taken from nowline, since the reader is tested on its own in
 ``tests/core/test_wording.py`` and ``bench/wording.py``). Outputs it never reads:
 ``nowline_by`` and ``nowline_role``; those are what it checks.
 """
@@ -130,10 +129,10 @@ class Record:
         """Return the correction's new values, folded (§6): what it names as current now."""
         if not self.deprecates:
             return frozenset()
-        for key in ("replaced_by", "nowline_new"):
-            value = self.metadata.get(key)
-            if value is None:
-                continue
+        # What nowline stores under nowline_new is what it read from the wording, and holds
+        # only for the text it read: the reference reads the wording itself.
+        value = self.metadata.get("replaced_by")
+        if value is not None:
             if isinstance(value, str):
                 try:
                     parsed = json.loads(value)
