@@ -21,7 +21,7 @@ from nowline._rules.registry import index_keys
 
 __all__ = ["read_state", "snapshot_file", "write_state"]
 
-_JSON_META = ("listed", "applied", "scope_keys")
+_JSON_META = ("listed", "listing_cost", "applied", "scope_keys")
 _FIELDS = CorrectionInfo._fields
 
 

@@ -123,6 +123,7 @@ class Freshness:
     listed_at: float = -float("inf")  # time.monotonic() the last listing began
     listed_wall: float = 0.0  # time.time() the last listing began (saved with the snapshot)
     listing_cost: float = 0.0  # seconds the last listing took
+    snapshot_listing_cost: float = 0.0  # what a listing took the writer of the snapshot read
     listings: int = 0  # listings this process made (a count for tests and benchmarks)
     applied: J.Applied | None = None  # the journal entries the registry reflects (None: unknown)
     journal_reads: int = 0  # catch-ups that read only the changed corrections (journal)
@@ -134,6 +135,14 @@ class Freshness:
         """Return the seconds between resync listings (for writes made around nowline)."""
         return max(resync_seconds(), self.listing_cost / RESYNC_SHARE)
 
+    def listing_estimate(self) -> float:
+        """Return the seconds a listing of the store takes, as known to this process.
+
+        Its own last listing; before it has listed, what a listing took the writer of the
+        snapshot it started from.
+        """
+        return self.listing_cost if self.listings else self.snapshot_listing_cost
+
     def bounds(self) -> tuple[float, float]:
         """Return the seconds within which changes made elsewhere are seen, as measured.
 
@@ -141,10 +150,8 @@ class Freshness:
         catch-up by the journal reads less, but a bulk write or a repair lists), the second for
         writes made around nowline (the resync interval plus a listing).
         """
-        return (
-            self.refresh_seconds + self.listing_cost,
-            self.resync_interval() + self.listing_cost,
-        )
+        cost = self.listing_estimate()
+        return (self.refresh_seconds + cost, self.resync_interval() + cost)
 
     def due(self, mark: str | None, now: float) -> bool:
         """Return whether a process that has just read ``mark`` must catch up."""
@@ -467,6 +474,9 @@ def load_flow(
             # returns it (or after repair()).
             fresh.listed_wall = index.listed
             fresh.listed_at = now
+            # What a listing of this store cost the process that listed it: this process's
+            # bounds count it until it lists itself.
+            fresh.snapshot_listing_cost = index.listing_cost
             fresh.snapshot, fresh.saved = (snapshot if save else None), mark
             return
     journal = yield ReadJournal()

@@ -123,6 +123,7 @@ def state_of(registry: Any, fresh: Any) -> Any:
         "nowline": _version(),
         "mark": fresh.mark,
         "listed": fresh.listed_wall,  # when the listing it reflects began (time.time())
+        "listing_cost": fresh.listing_estimate(),  # how long a listing of the store takes (s)
         "applied": saved_applied(fresh.applied),  # the journal entries it reflects
         "infos": list(registry.held().values()),  # sorted when written
     }
@@ -190,6 +191,7 @@ def _write_file(
         "collection": collection,
         "mark": state["mark"],
         "listed": orjson.dumps(state["listed"]).decode(),
+        "listing_cost": orjson.dumps(float(state.get("listing_cost", 0.0))).decode(),
         "applied": orjson.dumps(state["applied"]).decode(),
         "scope_keys": orjson.dumps(counts, option=orjson.OPT_SORT_KEYS).decode(),
         "active": str(sum(1 for info, _ in rows if info.retracted is None)),
@@ -234,6 +236,7 @@ class Index:
         scope_keys: the scope keys the collection's corrections carry.
         scope_counts: how many corrections carry each of them.
         listed: when the listing the snapshot reflects began (``time.time()``).
+        listing_cost: how long a listing of the store took its writer (seconds).
         applied: the journal entries it reflects (None: unknown).
         active: how many active corrections it holds.
     """
@@ -244,6 +247,7 @@ class Index:
         self.scope_counts: dict[str, int] = meta["scope_keys"]
         self.scope_keys = frozenset(self.scope_counts)
         self.listed: float = meta["listed"]
+        self.listing_cost: float = meta["listing_cost"]
         self.applied: Applied | None = meta["applied"]
         self.active: int = meta["active"]
         self._seen: dict[int, CorrectionInfo] = {}
@@ -363,10 +367,11 @@ def open_index(path: str) -> Index | None:
             "mark": meta["mark"],
             "scope_keys": orjson.loads(meta["scope_keys"]),
             "listed": orjson.loads(meta["listed"]),
+            "listing_cost": orjson.loads(meta["listing_cost"]),
             "applied": parse_applied(orjson.loads(meta["applied"])),
             "active": int(meta["active"]),
         }
-        keys, listed = parsed["scope_keys"], parsed["listed"]
+        keys, listed, cost = parsed["scope_keys"], parsed["listed"], parsed["listing_cost"]
         if (
             meta.get("format") != str(FORMAT)
             or meta.get("nowline") != _version()
@@ -376,10 +381,12 @@ def open_index(path: str) -> Index | None:
             or not all(type(n) is int and n > 0 for n in keys.values())
             or type(listed) not in (int, float)
             or listed != listed
+            or type(cost) not in (int, float)
+            or not 0 <= cost < float("inf")
             or parsed["active"] < 0
         ):
             raise ValueError("not this format")
-        parsed["listed"] = float(listed)
+        parsed["listed"], parsed["listing_cost"] = float(listed), float(cost)
         return Index(conn, parsed)
     except (sqlite3.Error, ValueError, KeyError, TypeError, OSError):
         conn.close()

@@ -78,7 +78,7 @@ def test_the_resync_interval_stretches_with_the_listing_and_the_bounds_follow() 
     """Listings for writes around nowline take at most their share of a process's time."""
     fresh = Freshness(refresh_seconds=1.0)
     assert fresh.resync_interval() == RESYNC_SECONDS
-    fresh.listing_cost = 20.0
+    fresh.listing_cost, fresh.listings = 20.0, 1
     assert fresh.resync_interval() == pytest.approx(20.0 / RESYNC_SHARE)
     assert fresh.bounds() == pytest.approx((21.0, 20.0 / RESYNC_SHARE + 20.0))
 
@@ -344,6 +344,36 @@ def test_a_process_that_starts_from_a_snapshot_lists_a_resync_interval_after_it_
     run_sync(load_flow(fresh, registry, None, str(path)), store)
     run_sync(refresh_flow(fresh, registry, None), store)
     assert "raw" in registry.held() and fresh.listings == 0
+
+
+def test_a_process_that_starts_from_a_snapshot_counts_the_listing_cost_it_records(
+    tmp_path: Any,
+) -> None:
+    """The bounds of a process that has not listed yet count what a listing cost its writer.
+
+    Before, such a process reported ``refresh_seconds`` alone as its first bound, though a
+    catch-up that must list (after a repair or a bulk write) takes a listing's time; and the
+    cost passes on through every process that starts from a snapshot and saves one.
+    """
+    from nowline._io import snapshot
+    from tests.snapshot_files import read_state, write_state
+
+    path = str(tmp_path / "c.snapshot.sqlite")
+    store = ScriptedStore({"c": _row("a/b", 1.0)})
+    store.mark = new_mark("done")
+    writer = Freshness(refresh_seconds=1.0)
+    run_sync(load_flow(writer, Registry(), None, path), store)
+    snapshot.flush()
+    assert read_state(path)["listing_cost"] == pytest.approx(writer.listing_cost)
+    write_state(path, {**read_state(path), "listing_cost": 30.0})  # a big store's listing
+    fresh = Freshness(refresh_seconds=1.0)
+    run_sync(load_flow(fresh, Registry(), None, path), store)
+    assert fresh.listings == 0
+    # (the resync interval stretches with this process's own listings only)
+    assert fresh.bounds() == pytest.approx((31.0, RESYNC_SECONDS + 30.0))
+    assert snapshot.state_of(Registry(), fresh)["listing_cost"] == 30.0
+    run_sync(refresh_flow(fresh, Registry(), None, force=True), store)  # it lists itself
+    assert fresh.listings == 1 and fresh.bounds()[0] == pytest.approx(1.0 + fresh.listing_cost)
 
 
 # ----------------------------------------------------------------------------- journal

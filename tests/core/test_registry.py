@@ -268,7 +268,9 @@ def test_a_narrowed_registry_trips_exactly_as_the_full_one(
     assert trips_of(narrowed(infos, text), text, Scoped(None)) == full
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "nowline", "c0ffee.snapshot.sqlite")
-        fresh = types.SimpleNamespace(mark="m1:done", listed_wall=1.0, applied=None)
+        fresh = types.SimpleNamespace(
+            mark="m1:done", listed_wall=1.0, listing_estimate=lambda: 0.1, applied=None
+        )
         _snapshot.write(path, _snapshot.state_of(Registry(infos), fresh))
         index = _snapshot.open_index(path)
         assert index is not None and index.mark == "m1:done"
@@ -325,7 +327,9 @@ def test_a_deferred_registry_reads_exactly_as_the_full_one(
     full = reads(Registry(infos))
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "nowline", "c0ffee.snapshot.sqlite")
-        fresh = types.SimpleNamespace(mark="m1:done", listed_wall=1.0, applied=None)
+        fresh = types.SimpleNamespace(
+            mark="m1:done", listed_wall=1.0, listing_estimate=lambda: 0.1, applied=None
+        )
         _snapshot.write(path, _snapshot.state_of(Registry(infos), fresh))
         index = _snapshot.open_index(path)
         assert index is not None

@@ -404,6 +404,8 @@ FORGERIES: dict[str, Any] = {
     "another collection's snapshot": ("collection", None, "other-collection"),
     "a mark that is no string": ("mark", None, 5),
     "a listing time that is a string": ("listed", None, "now"),
+    "a listing cost that is negative": ("listing_cost", None, -1.0),
+    "a listing cost that is a string": ("listing_cost", None, "1"),
 }
 
 
@@ -586,6 +588,7 @@ _GOOD = {
     "scope_key": "team",
     "mark": "nowline-done:" + "0" * 32,
     "listed": 1.0,
+    "listing_cost": 0.5,
     "applied": None,
     "scope_keys": {"team": 2},
     "active": 1,
@@ -910,6 +913,8 @@ def test_repair_writes_a_mark_only_where_something_changed(stored: str) -> None:
     assert _mark.read_file(path) == before, "nothing changed: no mark, no writer lock needed"
     text = "acme/one is gone; use acme/uno."
     raw.update(ids=["c1"], documents=[text], embeddings=FakeEmbedding()([text]))  # no link moves
+    # (its new values, stored for the old text, are stored again for the new one)
+    assert col.repair().updated == 1
     assert col.repair().updated == 0
     after = _mark.read_file(path)
     assert after != before and _mark.state_of(after) == _mark.DONE
