@@ -284,6 +284,9 @@ class GenericString(InvalidCorrection):
             full name), ``overlap`` (an anchor that is the deprecated string itself) or
             ``function`` (an anchor of function words, such as ``the``).
         field: ``deprecates`` or ``about``: where the string was given.
+        anchors: for a generic deprecated string, the anchors suggested from the correction's
+            text, each with how many of the records the string reaches also name it (those
+            that narrow first; counted where the store could be read, else 0).
     """
 
     def __init__(
@@ -294,6 +297,7 @@ class GenericString(InvalidCorrection):
         reason: str,
         kind: str = "word",
         field: str = "deprecates",
+        anchors: list[tuple[str, int]] | None = None,
     ) -> None:
         """Create the error with the generic ``phrase``, the ``reason``, its kind and field."""
         super().__init__(message)
@@ -301,6 +305,7 @@ class GenericString(InvalidCorrection):
         self.reason = reason
         self.kind = kind
         self.field = field
+        self.anchors = list(anchors or [])
 
 
 class Unreached(InvalidCorrection):

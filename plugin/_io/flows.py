@@ -91,7 +91,7 @@ from .freshness import (
     observe,
     refresh_flow,
 )
-from .guards import persons_flow, suggestions_flow, unreached_flow
+from .guards import generic_flow, persons_flow, suggestions_flow, unreached_flow
 from .guards import preview_flow as guards_preview_flow
 from .mark import DONE
 from .mark import state_of as mark_state
@@ -664,6 +664,9 @@ def _prepare_write(
 def _refuse(core: Core, refused: Refused) -> Flow[NoReturn]:
     """Raise a refusal with its suggestions: the strings to deprecate instead, with reach."""
     error = refused.error
+    error = yield from generic_flow(
+        refused.info, error, lambda infos: _reach(core, infos, exclude=())
+    )
     if not error.suggestions:
         extra = [s for s, _ in getattr(error, "near_misses", [])]
         found = yield from suggestions_flow(

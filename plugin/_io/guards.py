@@ -11,6 +11,8 @@ its anchor, or with a suggested string, under ids no record has.
   makes the correction reach nothing where without it it would reach records.
 * **People** (:func:`persons_flow`): a person's full name without an anchor is refused, and the
   message says which of the records it would reach also name the anchors the text suggests.
+  A generic string's refusal counts its suggested anchors the same way
+  (:func:`generic_flow`).
 * **Suggestions** (:func:`suggestions_flow`): the strings to deprecate, read from the
   correction's wording and the store, each with its reach; every refusal of the write path
   carries them, and so does :func:`preview_flow`.
@@ -29,6 +31,7 @@ from .._rules.guards import (
     anchor_candidates,
     check_correction,
     check_reach,
+    generic_refusal,
     person_refusal,
 )
 from .._rules.nearmiss import (
@@ -46,7 +49,7 @@ from .._rules.nearmiss import (
 from .._rules.prefilter import candidate_regex
 from .._rules.records import CorrectionInfo, Record
 from .._rules.wording import old_values
-from ..errors import InvalidCorrection, Unreached
+from ..errors import GenericString, InvalidCorrection, Unreached
 from ..matchers import Matcher, fold
 from ..models import Preview
 from ..terms import active
@@ -56,6 +59,7 @@ from .reads import read_all
 __all__ = [
     "STRICT",
     "ReachFn",
+    "generic_flow",
     "near_miss_flow",
     "persons_flow",
     "preview_flow",
@@ -257,6 +261,29 @@ def persons_flow(info: CorrectionInfo, names: Sequence[str], reach: ReachFn) -> 
     raise person_refusal(name, len(records), _counted_anchors(info, info.document, records))
 
 
+def generic_flow(
+    info: CorrectionInfo, error: InvalidCorrection, reach: ReachFn
+) -> Flow[InvalidCorrection]:
+    """Return a generic deprecated string's refusal with its anchors counted in the store.
+
+    The anchors the text suggests are counted in the records the string alone would reach,
+    those that narrow first, so the example the message gives is one the outdated memories
+    name ("plan" for "39" in "the Pro plan now costs $49; it was $39"). Any other refusal
+    is returned as it is.
+    """
+    if (
+        not isinstance(error, GenericString)
+        or error.field != "deprecates"
+        or error.phrase not in info.deprecates
+        or not info.document.strip()
+    ):
+        return error
+    probe = _probe(info, "generic", deprecates=(error.phrase,), about=())
+    records = (yield from reach([probe]))[probe.id]
+    counted = _counted_anchors(info, info.document, records)
+    return generic_refusal(error.phrase, error.kind, error.reason, (), counted, len(records))
+
+
 def suggestions_flow(
     info: CorrectionInfo, reach: ReachFn, extra: Sequence[str] = ()
 ) -> Flow[list[tuple[str, int]]]:
@@ -314,7 +341,7 @@ def preview_flow(
         )
         yield from persons_flow(info, persons, reach)
     except InvalidCorrection as exc:
-        refusal = str(exc)
+        refusal = str((yield from generic_flow(info, exc, reach)) if text else exc)
     if refusal is None and max_reach is not None:
         total = yield Count()
         try:

@@ -67,6 +67,7 @@ __all__ = [
     "check_correction",
     "check_reach",
     "check_scope",
+    "generic_refusal",
     "missing_text",
     "person_refusal",
     "validate_correction",
@@ -264,25 +265,55 @@ _GENERIC_ADVICE = {
 }
 
 
-def _generic_refusal(phrase: str, kind: str, reason: str, dropped: Sequence[str]) -> GenericString:
-    """Return the refusal of a generic deprecated string, with the two ways forward."""
+def generic_refusal(
+    phrase: str,
+    kind: str,
+    reason: str,
+    dropped: Sequence[str] = (),
+    anchors: Sequence[tuple[str, int]] = (),
+    reached: int = -1,
+) -> GenericString:
+    """Return the refusal of a generic deprecated string, with the two ways forward.
+
+    Args:
+        phrase: the generic string.
+        kind: its kind (:func:`nowline._rules.generic.assess`).
+        reason: why it is generic.
+        dropped: anchors dropped for being part of it (for the message).
+        anchors: the anchors the correction's text suggests, each with how many of the
+            records the string reaches also name it (those that narrow first), or 0 each
+            where the store was not read.
+        reached: how many records the string reaches (-1: not counted, no store).
+
+    The example anchor in the message is the first suggested one that those records name
+    (the first of the text's where the store was not read): measured on the writer
+    benchmark, a small model copies the example, and a placeholder came back verbatim.
+    """
     terms = active()
-    about = terms.give("about", ["<the subject>"]) or "an anchor"
+    shown = [a for a, n in anchors if n > 0 or reached < 0]
+    about = terms.give("about", [shown[0] if shown else "<the subject>"]) or "an anchor"
     note = (
         f" (The anchor{'s' if len(dropped) > 1 else ''} {_q(dropped)} "
         f"{'are' if len(dropped) > 1 else 'is'} part of it, so narrow nothing.)"
         if dropped
         else ""
     )
+    counted = ", ".join(f"{a!r} {n}" for a, n in anchors if n > 0)
+    evidence = (
+        f" Of the {reached} records it would reach, these also name: {counted}."
+        if counted and reached >= 0
+        else ""
+    )
     return GenericString(
         f"{phrase!r} is {reason}, so it names no particular thing: it would reach unrelated "
-        f"memories and link unrelated corrections.{note} "
+        f"memories and link unrelated corrections.{note}{evidence} "
         + _GENERIC_ADVICE[kind].format(about=about)
         + terms.or_switch("allow_generic")
         + ".",
         phrase=phrase,
         reason=reason,
         kind=kind,
+        anchors=list(anchors),
     )
 
 
@@ -551,7 +582,10 @@ def check_correction(
         if not allow.generic:
             found = assess(phrase, info.document if has_text else None)
             if found is not None:
-                raise _generic_refusal(phrase, found[0], found[1], dropped)
+                words = anchor_candidates(info.document, (*info.deprecates, *info.replaced_by))
+                raise generic_refusal(
+                    phrase, found[0], found[1], dropped, [(w, 0) for w in words if has_text]
+                )
         if not allow.person and is_person_name(phrase):
             persons.append(phrase)
     return tuple(persons)

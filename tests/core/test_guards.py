@@ -308,7 +308,9 @@ def test_without_an_anchor_a_given_name_or_a_year_is_generic() -> None:
     with pytest.raises(nowline.GenericString) as caught:
         check_correction(info("The billing owner changed from Michelle to Dana.", ["Michelle"]))
     assert caught.value.kind == "name"
-    assert "about=['<the subject>']" in str(caught.value)
+    # (no store here: the text's first role or subject word, uncounted)
+    assert "about=['billing']" in str(caught.value)
+    assert caught.value.anchors == [("billing", 0), ("owner", 0)]
     assert "allow_generic=True" in str(caught.value)
     with pytest.raises(nowline.GenericString):
         check_correction(info("The figure was 1948, now 1950.", ["1948"]))

@@ -259,6 +259,40 @@ def test_a_person_needs_a_role_anchor(ufo: nowline.Collection, surface: str, wri
     assert roles == {"billing": "historical", "guide": "current"}
 
 
+PRO = {
+    "library": "about=['Pro']",
+    "cli": "--about Pro",
+    "tools": 'about ["Pro"]',
+    "mcp": 'about ["Pro"]',
+    "jsonl": '"about": ["Pro"]',
+    "http": '"about": ["Pro"]',
+}
+
+
+def test_a_bare_number_is_refused_with_an_anchor_the_memories_name(
+    ufo: nowline.Collection, surface: str, write: Write
+) -> None:
+    """A generic string's refusal suggests, counted, a word of the text its memories name.
+
+    Before, the message offered a placeholder (``about=['<the subject>']``), which a small
+    model sent back verbatim on the writer benchmark.
+    """
+    ufo.remember("The Pro plan costs $39 a month per seat.", id="price")
+    ufo.remember("Room 39 is booked for the offsite.", id="room")
+    before = snapshot(ufo)
+    text = "The Pro plan now costs $49 a month; it was $39."
+    message = _refused(write(text=text, deprecates=["39"]), surface, before, ufo)
+    assert "<the subject>" not in message and PRO[surface] in message, message
+    if surface != "jsonl":  # an import checks every line before it reads the store
+        assert "Of the 2 records it would reach, these also name: 'Pro' 1, 'plan' 1" in message
+    stored = write(text=text, deprecates=["39"], about=["plan"])
+    assert stored.stored, stored.message
+    assert {h.id: h.role for h in ufo.hits(["price", "room"])} == {
+        "price": "historical",
+        "room": "current",
+    }
+
+
 def test_an_anchor_that_narrows_nothing_is_refused(
     ufo: nowline.Collection, surface: str, write: Write
 ) -> None:
