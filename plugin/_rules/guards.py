@@ -385,11 +385,12 @@ def anchor_candidates(text: str, exclude: Sequence[str]) -> list[str]:
     """Return the words of a correction's text that could anchor it: the role or subject.
 
     Its words of three letters or more that are not part of the deprecated strings or the
-    new values (``exclude``), not capitalised given names, and not function words or change
-    verbs: for "the billing owner changed from Michelle Rivera to Dana Wu", ``billing`` and
-    ``owner``.
+    new values (``exclude``), not capitalised given names, and not function words (of any
+    language the anchor rule knows: :func:`~nowline._rules.generic.is_function_word`, so a
+    suggestion is never refused as an anchor) or change verbs: for "the billing owner changed
+    from Michelle Rivera to Dana Wu", ``billing`` and ``owner``.
     """
-    from .generic import strip_edges
+    from .generic import is_function_word, strip_edges
     from .names import is_given_name
 
     taken = Matcher((p, p) for p in exclude if p.strip())
@@ -407,6 +408,8 @@ def anchor_candidates(text: str, exclude: Sequence[str]) -> list[str]:
         if any(start < b_end and b_start < at for b_start, b_end in blocked):
             continue
         if word[0].isupper() and is_given_name(word):
+            continue
+        if is_function_word(word):
             continue
         if word.casefold() not in {w.casefold() for w in out}:
             out.append(word)

@@ -422,3 +422,18 @@ def test_a_persons_suggested_anchor_is_never_a_word_of_the_message_frame() -> No
     )
     assert words[:2] == ["billing", "owner"]
     assert "Update" not in anchor_candidates("Note: Update on the CEO: Dana Wu.", [])
+
+
+def test_a_suggested_anchor_is_never_refused_as_an_anchor() -> None:
+    """The anchors a refusal suggests pass the anchor rule: no function word of any language.
+
+    The writer benchmark's retry sent ``about=["Pro"]`` for "The Pro plan now costs $49", as
+    suggested, and was refused ("pro" is a function word in Czech and Portuguese).
+    """
+    from nowline._rules.guards import _check_anchors, anchor_candidates
+
+    text = "The Pro plan now costs $49 a month; it was $39. Per seat, con VAT, des taxes."
+    words = anchor_candidates(text, ["39", "49"])
+    assert words[:3] == ["plan", "costs", "month"] and "Pro" not in words
+    for word in words:
+        _check_anchors([word])  # raises for a function word
