@@ -243,26 +243,29 @@ def _held_as_current(info: CorrectionInfo, phrase: str, holders: Holders) -> New
 _GENERIC_ADVICE = {
     "number": (
         "A number or a version names nothing by itself: anchor the correction to what it "
-        "belongs to ({about}, the product, API or account), or use the full, specific "
-        "identifier that changed"
+        "belongs to{about}, or use the full, specific identifier that changed"
     ),
     "word": (
         "Use the full, specific string that changed (an address, identifier or full name), "
-        "or anchor the correction to its subject ({about})"
+        "or anchor the correction to its subject{about}"
     ),
     "name": (
         "A given name alone names anyone of that name: anchor the correction to the role or "
-        "subject that changed ({about}), or use the full name as the memories write it: more "
+        "subject that changed{about}, or use the full name as the memories write it: more "
         "specific (a person who stays needs an anchor too)"
     ),
     "phrase": (
-        "Use the full, specific string that changed, or anchor the correction to its subject "
-        "({about})"
+        "Use the full, specific string that changed, or anchor the correction to its subject{about}"
     ),
-    "title": (
-        "Anchor the correction to the subject it belongs to ({about}, the company, team or project)"
-    ),
+    "title": "Anchor the correction to the subject it belongs to{about}",
 }
+"""The way forward for each kind of generic string; ``{about}`` is the anchor to give.
+
+Where the text suggests no anchor, ``{about}`` names the field, empty, and what belongs there
+(the product, account, team or role), with no example: measured on the writer benchmark, a small
+model sent back a placeholder example verbatim, and copied the words of a list of examples as
+anchors.
+"""
 
 
 def generic_refusal(
@@ -290,15 +293,23 @@ def generic_refusal(
     benchmark, a small model copies the example, and a placeholder came back verbatim.
     """
     terms = active()
-    shown = [a for a, n in anchors if n > 0 or reached < 0]
-    about = terms.give("about", [shown[0] if shown else "<the subject>"]) or "an anchor"
+    named = [(a, n) for a, n in anchors if n > 0]
+    # Those that narrow (named by some of the records, not all) are the ones worth showing.
+    narrow = [(a, n) for a, n in named if n < reached] or named
+    shown = [a for a, _ in narrow] if reached >= 0 else [a for a, _ in anchors]
+    field = (terms.say("about", value="") or terms.name_of("about")).strip()
+    about = (
+        f" ({terms.give('about', [shown[0]]) or field})"
+        if shown
+        else f" ({field} with the product, account, team or role it belongs to)"
+    )
     note = (
         f" (The anchor{'s' if len(dropped) > 1 else ''} {_q(dropped)} "
         f"{'are' if len(dropped) > 1 else 'is'} part of it, so narrow nothing.)"
         if dropped
         else ""
     )
-    counted = ", ".join(f"{a!r} {n}" for a, n in anchors if n > 0)
+    counted = ", ".join(f"{a!r} {n}" for a, n in narrow)
     evidence = (
         f" Of the {reached} records it would reach, these also name: {counted}."
         if counted and reached >= 0
