@@ -261,10 +261,10 @@ _GENERIC_ADVICE = {
 }
 """The way forward for each kind of generic string; ``{about}`` is the anchor to give.
 
-Where the text suggests no anchor, ``{about}`` names the field, empty, and what belongs there
-(the product, account, team or role), with no example: measured on the writer benchmark, a small
-model sent back a placeholder example verbatim, and copied the words of a list of examples as
-anchors.
+Where the text suggests no anchor, ``{about}`` names the field, empty, and what belongs there,
+with no example word: measured on the writer benchmark, a small model sent back a placeholder
+example verbatim (``<the subject>``), and copied the words of a list of examples (``API``,
+``account``, ``product``) as anchors.
 """
 
 
@@ -301,7 +301,7 @@ def generic_refusal(
     about = (
         f" ({terms.give('about', [shown[0]]) or field})"
         if shown
-        else f" ({field} with the product, account, team or role it belongs to)"
+        else f" ({field}, with a word the outdated memories name beside it)"
     )
     note = (
         f" (The anchor{'s' if len(dropped) > 1 else ''} {_q(dropped)} "
