@@ -304,12 +304,16 @@ def measure_size(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     floor: list[dict[str, float]] = []
     bare_floor: list[dict[str, float]] = []  # the same on the bare copy (rows without links)
     runs = []
+
+    def floors(r: int) -> None:
+        floor.append(_chroma_floor(wrapped.raw, sorted(stale_ids), r))
+        bare_floor.append(_chroma_floor(bare, sorted(stale_ids), r))
+
     for r in range(args.repeats):
         # The floor and nowline's run alternate, in alternating order: an update's cost drifts
         # with the store's write log, so a block of floors then a block of runs is biased.
         if r % 2 == 0:
-            floor.append(_chroma_floor(wrapped.raw, sorted(stale_ids), r))
-            bare_floor.append(_chroma_floor(bare, sorted(stale_ids), r))
+            floors(r)
         phases: dict[str, float] = {}
         C.instrument(wrapped, phases)
         start = time.perf_counter()
@@ -339,8 +343,7 @@ def measure_size(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
         # correction would link it too. Deleting it restores the starting state exactly.
         wrapped.delete(ids=[report.id])
         if r % 2 == 1:
-            floor.append(_chroma_floor(wrapped.raw, sorted(stale_ids), r))
-            bare_floor.append(_chroma_floor(bare, sorted(stale_ids), r))
+            floors(r)
     # 4. repair() of the whole store: reads every record, recomputes its links, stores the
     # differences (here: none, every write went through nowline).
     start = time.perf_counter()
@@ -412,10 +415,10 @@ def _chroma_floor(col: Any, stale: list[str], run: int) -> dict[str, float]:
     """Time what chromadb itself needs for a propagation: read the candidates, update rows.
 
     The read uses nowline's own prefilter regex (``$contains`` if that private module moves);
-    the update writes the two keys nowline writes to each reached record. On the wrapped
-    store's own collection (``col`` is its raw chromadb collection) the rows then get their
-    two keys back as they were (untimed), so the store carries the same rows and the same
-    write log as nowline's runs, each a ``correct()`` and a ``retract()``.
+    the update writes the two keys nowline writes to each reached record. The rows then get
+    their two keys back as they were (untimed): on the wrapped store's own collection (``col``
+    its raw chromadb collection) the store so carries the same rows and the same write log as
+    nowline's runs, each a ``correct()`` and a ``retract()``.
     """
     try:
         from nowline._rules.prefilter import candidate_regex
@@ -452,6 +455,19 @@ def _pass(ok: bool) -> str:
     return "yes" if ok else "**no**"
 
 
+def _ratio_row(label: str, bare_s: float, wrapped_s: float, target: str | None = None) -> list[Any]:
+    """Return a table row: bare and nowline times, their ratio, and its bar (None: none)."""
+    ratio = wrapped_s / bare_s
+    return [
+        label,
+        C.fmt_s(bare_s),
+        C.fmt_s(wrapped_s),
+        C.fmt_ratio(ratio),
+        f"≤ {TARGETS[target]}x" if target else "–",
+        _pass(ratio <= TARGETS[target]) if target else "–",
+    ]
+
+
 def core_markdown(data: dict[str, Any]) -> str:
     """Return the markdown summary of the core measurements."""
     sizes = data["sizes"]
@@ -471,37 +487,25 @@ def core_markdown(data: dict[str, Any]) -> str:
     for s in sizes:
         q = s["query"]
         rows.append(
-            [
+            _ratio_row(
                 f"query p50, n_results=10, {s['size']:,} records",
-                C.fmt_s(q["bare"]["p50"]),
-                C.fmt_s(q["wrapped"]["p50"]),
-                C.fmt_ratio(q["p50_ratio"]),
-                f"≤ {TARGETS['query_p50_ratio']}x",
-                _pass(q["p50_ratio"] <= TARGETS["query_p50_ratio"]),
-            ]
+                q["bare"]["p50"],
+                q["wrapped"]["p50"],
+                "query_p50_ratio",
+            )
         )
     for s in sizes:
         q = s["query"]
-        rows.append(
-            [
-                f"query p95, {s['size']:,} records",
-                C.fmt_s(q["bare"]["p95"]),
-                C.fmt_s(q["wrapped"]["p95"]),
-                C.fmt_ratio(q["p95_ratio"]),
-                "–",
-                "–",
-            ]
-        )
+        label = f"query p95, {s['size']:,} records"
+        rows.append(_ratio_row(label, q["bare"]["p95"], q["wrapped"]["p95"]))
         if "recall_bare" in q:  # runs before 2026-12-05 timed recall() apart from the queries
             rows.append(
-                [
+                _ratio_row(
                     f"recall() p50 vs a bare query of the same text, {s['size']:,} records",
-                    C.fmt_s(q["recall_bare"]["p50"]),
-                    C.fmt_s(q["recall"]["p50"]),
-                    C.fmt_ratio(q["recall_p50_ratio"]),
-                    f"≤ {TARGETS['recall_p50_ratio']}x",
-                    _pass(q["recall_p50_ratio"] <= TARGETS["recall_p50_ratio"]),
-                ]
+                    q["recall_bare"]["p50"],
+                    q["recall"]["p50"],
+                    "recall_p50_ratio",
+                )
             )
     for s in sizes:
         p = s["propagation"]
@@ -519,7 +523,7 @@ def core_markdown(data: dict[str, Any]) -> str:
         )
         if p["propagation_s_median"] is not None:
             rows.append(
-                [
+                _ratio_row(
                     "…propagation phase alone (find + persist links), median; chromadb floor: "
                     "the same regex read + an update of the same rows of the same collection"
                     + (
@@ -527,15 +531,10 @@ def core_markdown(data: dict[str, Any]) -> str:
                         if "bare_floor_s_median" in p
                         else ""
                     ),
-                    C.fmt_s(p["floor_s_median"]),
-                    C.fmt_s(p["propagation_s_median"]),
-                    C.fmt_ratio(p["propagation_s_median"] / p["floor_s_median"]),
-                    f"≤ {TARGETS['propagation_floor_ratio']}x",
-                    _pass(
-                        p["propagation_s_median"] / p["floor_s_median"]
-                        <= TARGETS["propagation_floor_ratio"]
-                    ),
-                ]
+                    p["floor_s_median"],
+                    p["propagation_s_median"],
+                    "propagation_floor_ratio",
+                )
             )
     rrows = [
         [

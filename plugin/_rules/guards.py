@@ -596,10 +596,12 @@ def check_correction(
         if not allow.generic:
             found = assess(phrase, info.document if has_text else None)
             if found is not None:
-                words = anchor_candidates(info.document, (*info.deprecates, *info.replaced_by))
-                raise generic_refusal(
-                    phrase, found[0], found[1], dropped, [(w, 0) for w in words if has_text]
+                words = (
+                    anchor_candidates(info.document, (*info.deprecates, *info.replaced_by))
+                    if has_text
+                    else []
                 )
+                raise generic_refusal(phrase, found[0], found[1], dropped, [(w, 0) for w in words])
         if not allow.person and is_person_name(phrase):
             persons.append(phrase)
     return tuple(persons)

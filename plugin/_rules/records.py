@@ -498,8 +498,7 @@ def new_values_stored(meta: Mapping[str, Any], text: str) -> bool:
     if meta.get(REPLACED_BY) is not None:
         return True
     phrases = stored_phrases(meta.get(DEPRECATES)) or ()
-    value = _json_object(meta.get(NEW))
-    return value is not None and value.get("of") == _read_from(text, phrases)
+    return _stored_new(meta.get(NEW), text, phrases) is not None
 
 
 def _read_from(text: str, deprecates: Sequence[str]) -> str:
