@@ -228,6 +228,10 @@ def test_new_values_are_replaced_by_as_given_else_stored_else_read() -> None:
     strings = R.with_new_values({R.DEPRECATES: ["a/b", "q/r"]}, "a/b moved to c/d")[R.NEW]
     assert R.correction_info(_stored(**{R.NEW: strings})).replaced_by == ("c/d",)
     assert not R.new_values_stored({R.DEPRECATES: ["a/b"], R.NEW: other}, "a/b moved to c/d")
+    # A right fingerprint with values of the wrong shape is read again, and so stored again.
+    broken = json.dumps({**json.loads(written[R.NEW]), "values": [5]})
+    assert R.correction_info(_stored(**{R.NEW: broken})).replaced_by == ("c/d",)
+    assert not R.new_values_stored({R.DEPRECATES: ["a/b"], R.NEW: broken}, "a/b moved to c/d")
     # Anything else under the key (a bare list, not JSON, another shape): the text is read.
     for value in ['["e/f"]', "[]", "e/f", '{"of": 1}', '{"values": ["e/f"]}', 7]:
         assert R.correction_info(_stored(**{R.NEW: value})).replaced_by == ("c/d",)
