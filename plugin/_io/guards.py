@@ -130,7 +130,10 @@ def _probe(info: CorrectionInfo, tag: str, **changes: object) -> CorrectionInfo:
 
 
 def _counted_anchors(
-    info: CorrectionInfo, source: str, records: Sequence[Record]
+    info: CorrectionInfo,
+    source: str,
+    records: Sequence[Record],
+    words: Sequence[str] | None = None,
 ) -> list[tuple[str, int]]:
     """Return the anchor candidates of ``source``, each with how many ``records`` name it.
 
@@ -142,14 +145,20 @@ def _counted_anchors(
     benchmark, a small model retried with the first suggestion, and a word every record names
     marked the unrelated ones too.
     """
-    texts = [r.document or "" for r in records]
-    counted = []
-    for word in anchor_candidates(source, (*info.deprecates, *info.replaced_by)):
-        matcher = Matcher([(word, 0)])
-        if any(matcher.find(p) for p in info.deprecates):
-            continue
-        counted.append((word, sum(1 for t in texts if matcher.find(t))))
-    counted.sort(key=lambda c: (c[1] >= len(texts), -c[1]))
+    if words is None:
+        words = anchor_candidates(source, (*info.deprecates, *info.replaced_by))
+    if not words:
+        return []
+    # One automaton of every candidate, one scan of each text: linear in what is read, where
+    # a matcher per candidate made a long correction text quadratic.
+    matcher = Matcher((w, w) for w in words)
+    inside = set().union(*(matcher.keys(p) for p in info.deprecates))
+    counts = dict.fromkeys(words, 0)
+    for record in records:
+        for word in matcher.keys(record.document or ""):
+            counts[word] += 1
+    counted = [(w, counts[w]) for w in words if w not in inside]
+    counted.sort(key=lambda c: (c[1] >= len(records), -c[1]))
     return counted[:MAX_SUGGESTIONS]
 
 
@@ -280,7 +289,9 @@ def generic_flow(
         return error
     probe = _probe(info, "generic", deprecates=(error.phrase,), about=())
     records = (yield from reach([probe]))[probe.id]
-    counted = _counted_anchors(info, info.document, records)
+    # the refusal holds the text's candidates already (check_correction read them)
+    words = [w for w, _ in error.anchors]
+    counted = _counted_anchors(info, info.document, records, words)
     return generic_refusal(error.phrase, error.kind, error.reason, (), counted, len(records))
 
 

@@ -60,6 +60,7 @@ from .validate import (
 from .wording import old_values, says_new, says_old
 
 __all__ = [
+    "ANCHOR_CANDIDATES",
     "Allowances",
     "Holders",
     "absent_forgiven",
@@ -392,6 +393,14 @@ _NOT_ANCHORS = frozenset(
 )
 
 
+ANCHOR_CANDIDATES = 64
+"""The most words of a correction's text that are offered as anchors (its first ones).
+
+A correction's text is a sentence or two; the bound keeps a hostile one of many thousands of
+words linear and short (the function-word test reads 42 languages' frequencies per word).
+"""
+
+
 def anchor_candidates(text: str, exclude: Sequence[str]) -> list[str]:
     """Return the words of a correction's text that could anchor it: the role or subject.
 
@@ -399,14 +408,18 @@ def anchor_candidates(text: str, exclude: Sequence[str]) -> list[str]:
     new values (``exclude``), not capitalised given names, and not function words (of any
     language the anchor rule knows: :func:`~nowline._rules.generic.is_function_word`, so a
     suggestion is never refused as an anchor) or change verbs: for "the billing owner changed
-    from Michelle Rivera to Dana Wu", ``billing`` and ``owner``.
+    from Michelle Rivera to Dana Wu", ``billing`` and ``owner``. At most
+    :data:`ANCHOR_CANDIDATES`, in the text's order.
     """
     from .generic import is_function_word, strip_edges
     from .names import is_given_name
 
     taken = Matcher((p, p) for p in exclude if p.strip())
-    blocked = [(m.start, m.end) for m in taken.find(text)]
+    blocked = bytearray(len(text))  # 1 where an excluded string occurs (linear in the text)
+    for m in taken.find(text):
+        blocked[m.start : m.end] = b"\x01" * (m.end - m.start)
     out: list[str] = []
+    seen: set[str] = set()
     at = 0
     for raw in text.split():
         start = text.index(raw, at)
@@ -416,14 +429,17 @@ def anchor_candidates(text: str, exclude: Sequence[str]) -> list[str]:
             word = word.removesuffix(possessive)
         if len(word) < 3 or not word.isalpha() or word.casefold() in _NOT_ANCHORS:
             continue
-        if any(start < b_end and b_start < at for b_start, b_end in blocked):
+        if 1 in blocked[start:at]:
             continue
         if word[0].isupper() and is_given_name(word):
             continue
         if is_function_word(word):
             continue
-        if word.casefold() not in {w.casefold() for w in out}:
+        if word.casefold() not in seen:
+            seen.add(word.casefold())
             out.append(word)
+            if len(out) == ANCHOR_CANDIDATES:
+                break
     return out
 
 

@@ -437,3 +437,27 @@ def test_a_suggested_anchor_is_never_refused_as_an_anchor() -> None:
     assert words[:3] == ["plan", "costs", "month"] and "Pro" not in words
     for word in words:
         _check_anchors([word])  # raises for a function word
+
+
+def test_anchor_candidates_are_the_first_of_a_long_text_and_skip_every_excluded_occurrence() -> (
+    None
+):
+    """A text of thousands of words gives its first ANCHOR_CANDIDATES words, once each.
+
+    A hostile correction text (many words, many occurrences of the deprecated string) made
+    the candidates quadratic and a refusal took a minute; they are read in one pass now.
+    """
+    from nowline._rules.guards import ANCHOR_CANDIDATES, anchor_candidates
+
+    words = [
+        f"w{chr(97 + i % 26)}{chr(97 + i // 26 % 26)}{chr(97 + i // 676 % 26)}x"
+        for i in range(5000)
+    ]
+    text = (
+        "It was 39 39. "
+        + " ".join(w for pair in zip(words, words, strict=True) for w in pair)
+        + " 39" * 5000
+    )
+    got = anchor_candidates(text, ["39"])
+    assert len(got) == ANCHOR_CANDIDATES and got == words[:ANCHOR_CANDIDATES]
+    assert anchor_candidates("plan 39 39plan plan", ["39"]) == ["plan"]
