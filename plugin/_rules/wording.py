@@ -146,7 +146,12 @@ def _lex(text: str, known: Sequence[str]) -> list[_Cand]:
     for m in _LEX.finditer(text):
         s, tok, group = m.start(), m.group(), m.lastgroup
         if group == "q":
-            cands.append(_Cand(s + 1, m.end() - 1, "thing"))
+            # the quoted value without the space inside its quotes ("' 1'" reads as 1)
+            inner = tok[1:-1]
+            lo = s + 1 + len(inner) - len(inner.lstrip())
+            hi = m.end() - 1 - (len(inner) - len(inner.rstrip()))
+            if lo < hi:
+                cands.append(_Cand(lo, hi, "thing"))
             continue
         if group == "url":  # a sentence's punctuation is not part of a URL
             while tok[-1] in ".,;:!?'\"" or (

@@ -7,7 +7,7 @@ properties against generated sentences.
 from __future__ import annotations
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 from nowline._rules.wording import Change, new_values, old_values, read_changes, says_new, says_old
@@ -376,6 +376,7 @@ def test_generated_changes_read_y_new_and_never_x(x: str, y: str, template: str,
 
 
 @given(st.text(alphabet=st.sampled_from(list("ab/.-@#:$€ 1→to from,;()'\"`Xnowis")), max_size=60))
+@example("' 1'→")  # a quoted value read with the space inside its quotes (found by this test)
 def test_values_are_substrings_at_their_spans(text: str) -> None:
     """On any text, every value read is the text at its span and no value is old and new."""
     changes = read_changes(text)
