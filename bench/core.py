@@ -30,12 +30,17 @@ plain records. Both stores thus hold the same N + 1,000 records.
 
 Measurements and their caveats:
 
-* add: the memories are added in batches of ``--batch`` (1,000) with precomputed embeddings,
-  alternately to the bare and the wrapped collection (order swapped every batch, so drift from
-  other processes and from the growing index hits both equally). The ratio is total wrapped
-  time over total bare time; the median of the per-batch ratios is given too. Chroma's HNSW
-  insert dominates both sides, and the machine is shared with other jobs, so single batches
-  are noisy; compare ratios, not absolute rates, across machines.
+* add: the memories are added in batches of ``--batch`` (1,000) with precomputed embeddings to
+  three collections in turn: the bare one, the wrapped one, and a second bare copy (the
+  order rotates every batch, so drift from other processes and from the growing index hits
+  all equally). The ratio is total wrapped time over total bare time; the median of the
+  per-batch ratios is given too, and the second bare copy's ratio to the first: what two
+  identical collections differ by in the same run (an A/A check: 0.96x to 1.09x in 10-batch
+  trials on this machine). A size below ``--add-records`` (30,000) is built that many times
+  over (10k: three builds, each of fresh collections) so that its ratio rests on 30 batches;
+  the first build's stores are the ones measured further. Chroma's HNSW insert dominates
+  every side, and the machine is shared with other jobs, so single batches are noisy; compare
+  ratios, not absolute rates, across machines.
 * query: ``--queries`` random unit vectors, ``n_results=10``, chromadb's default ``include``,
   each run on both collections back to back (order alternating) after a warm-up. Random
   queries hit random records, so about 2% of hits are historical and carry now-lines (what
@@ -190,16 +195,48 @@ def _client(args: argparse.Namespace, tmp: Path, n: int) -> Any:
     return chromadb.HttpClient(host=host, port=port, settings=Settings(anonymized_telemetry=False))
 
 
+def _add_round(
+    client: Any,
+    tag: str,
+    fixes: Sequence[tuple[str, str, dict[str, Any]]],
+    fix_emb: np.ndarray,
+    mems: Sequence[tuple[str, str, dict[str, Any]]],
+    mem_emb: np.ndarray,
+    batch: int,
+) -> tuple[Any, Any, dict[str, Any]]:
+    """Build a bare, a wrapped and a twin collection of the same records; time their adds.
+
+    The twin is a second bare collection: its ratio to the bare one is what the measurement
+    itself varies by (an A/A check). The three take turns per batch, each first in turn.
+    """
+    bare = C.new_collection(client, f"bare-{tag}")
+    twin = C.new_collection(client, f"twin-{tag}")
+    wrapped = nowline.wrap(
+        C.new_collection(client, f"wrapped-{tag}"), embedding_function=C.HashEmbedding()
+    )
+    fix_times = {"bare": 0.0, "wrapped": 0.0}
+    for start in range(0, len(fixes), batch):
+        kw = _add_kwargs(fixes[start : start + batch], fix_emb[start : start + batch])
+        fix_times["bare"] += C.timed(lambda kw=kw: bare.add(**kw))
+        fix_times["wrapped"] += C.timed(lambda kw=kw: wrapped.add(**kw))
+        twin.add(**kw)
+    times: dict[str, list[float]] = {"bare": [], "wrapped": [], "twin": []}
+    cols = (("bare", bare), ("wrapped", wrapped), ("twin", twin))
+    batches = range(0, len(mems), batch)
+    for b, start in enumerate(C.progress(batches, desc=f"add {len(mems):,} (x3)", unit="batch")):
+        kw = _add_kwargs(mems[start : start + batch], mem_emb[start : start + batch])
+        for name, col in cols[b % 3 :] + cols[: b % 3]:
+            times[name].append(C.timed(lambda kw=kw, c=col: c.add(**kw)))
+    assert bare.count() == wrapped.count() == twin.count(), "stores differ in size"
+    return bare, wrapped, {"times": times, "corrections_write_s": fix_times}
+
+
 def measure_size(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     """Build both stores of ``n`` memories and measure add, query and propagation."""
     client = _client(args, tmp, n)
     # New names on every run: a server may hold an earlier run's collections, and deleting
     # them can leak their list-valued metadata into later records (chroma#7594).
     tag = f"{n}-{int(time.time())}"
-    bare = C.new_collection(client, f"bare-{tag}")
-    wrapped = nowline.wrap(
-        C.new_collection(client, f"wrapped-{tag}"), embedding_function=C.HashEmbedding()
-    )
     reach, sibling = reach_of(n, args)
     pairs = rare_identifiers(args.corrections, args.seed)
     fixes = correction_records(pairs)
@@ -207,39 +244,34 @@ def measure_size(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     fix_emb = random_embeddings(len(fixes), seed=args.seed + 2)
     mem_emb = random_embeddings(n, seed=args.seed + 3)
 
-    # 1. the corrections, then the memories, alternating bare and wrapped per batch.
-    fix_times = {"bare": 0.0, "wrapped": 0.0}
-    for start in range(0, len(fixes), args.batch):
-        part = fixes[start : start + args.batch]
-        kw = _add_kwargs(part, fix_emb[start : start + args.batch])
-        fix_times["bare"] += C.timed(lambda kw=kw: bare.add(**kw))
-        fix_times["wrapped"] += C.timed(lambda kw=kw: wrapped.add(**kw))
-    bare_t: list[float] = []
-    wrap_t: list[float] = []
-    batches = range(0, n, args.batch)
-    for b, start in enumerate(C.progress(batches, desc=f"add {n:,} (x2)", unit="batch")):
-        kw = _add_kwargs(mems[start : start + args.batch], mem_emb[start : start + args.batch])
-        first, second = (
-            ((bare, bare_t), (wrapped, wrap_t))
-            if b % 2 == 0
-            else ((wrapped, wrap_t), (bare, bare_t))
-        )
-        first[1].append(C.timed(lambda kw=kw, c=first[0]: c.add(**kw)))
-        second[1].append(C.timed(lambda kw=kw, c=second[0]: c.add(**kw)))
-    assert bare.count() == wrapped.count() == n + len(fixes), "stores differ in size"
+    # 1. the corrections, then the memories: bare, wrapped and twin take turns per batch. A
+    # small store is built again (--add-records in all) so that its ratio rests on as many
+    # batches as a large one's; the first round's stores are measured further.
+    rounds = max(1, -(-args.add_records // n))
+    bare, wrapped, first = _add_round(client, tag, fixes, fix_emb, mems, mem_emb, args.batch)
+    laps = [first]
+    for r in range(1, rounds):
+        laps.append(_add_round(client, f"{tag}-r{r}", fixes, fix_emb, mems, mem_emb, args.batch)[2])
+    bare_t = [t for lap in laps for t in lap["times"]["bare"]]
+    wrap_t = [t for lap in laps for t in lap["times"]["wrapped"]]
+    twin_t = [t for lap in laps for t in lap["times"]["twin"]]
     per_batch = [w / b for w, b in zip(wrap_t, bare_t, strict=True) if b > 0]
     add = {
         "records": n,
         "batch": args.batch,
+        "rounds": rounds,
         "active_corrections": len(C.paged_ids(wrapped.raw, where={"nowline_correction": True})),
         "rare_mentions": sum(1 for _, t, _m in mems if "(see " in t),
         "bare_s": sum(bare_t),
         "wrapped_s": sum(wrap_t),
-        "bare_docs_per_s": n / sum(bare_t),
-        "wrapped_docs_per_s": n / sum(wrap_t),
+        "twin_s": sum(twin_t),
+        "bare_docs_per_s": n * rounds / sum(bare_t),
+        "wrapped_docs_per_s": n * rounds / sum(wrap_t),
         "ratio": sum(wrap_t) / sum(bare_t),
         "median_batch_ratio": float(np.median(per_batch)),
-        "corrections_write_s": fix_times,
+        "round_ratios": [sum(lap["times"]["wrapped"]) / sum(lap["times"]["bare"]) for lap in laps],
+        "twin_ratio": sum(twin_t) / sum(bare_t),
+        "corrections_write_s": first["corrections_write_s"],
     }
 
     # 2. queries, n_results=10, interleaved.
@@ -468,6 +500,17 @@ def _ratio_row(label: str, bare_s: float, wrapped_s: float, target: str | None =
     ]
 
 
+def _add_spread(add: dict[str, Any]) -> str:
+    """Return what an add ratio rests on: its rounds, and the twin's (A/A) ratio, if measured."""
+    out = ""
+    if len(add.get("round_ratios", ())) > 1:
+        out += f"; {len(add['round_ratios'])} builds: "
+        out += ", ".join(C.fmt_ratio(r) for r in add["round_ratios"])
+    if "twin_ratio" in add:
+        out += f"; a second bare copy: {C.fmt_ratio(add['twin_ratio'])}"
+    return out
+
+
 def core_markdown(data: dict[str, Any]) -> str:
     """Return the markdown summary of the core measurements."""
     sizes = data["sizes"]
@@ -479,7 +522,9 @@ def core_markdown(data: dict[str, Any]) -> str:
                 f"add ({a['active_corrections']} corrections), {s['size']:,} records",
                 f"{a['bare_s']:.1f} s ({a['bare_docs_per_s']:.0f}/s)",
                 f"{a['wrapped_s']:.1f} s ({a['wrapped_docs_per_s']:.0f}/s)",
-                f"{C.fmt_ratio(a['ratio'])} (median batch {C.fmt_ratio(a['median_batch_ratio'])})",
+                f"{C.fmt_ratio(a['ratio'])} (median batch {C.fmt_ratio(a['median_batch_ratio'])}"
+                + _add_spread(a)
+                + ")",
                 f"≤ {TARGETS['add_ratio']}x",
                 _pass(a["ratio"] <= TARGETS["add_ratio"]),
             ]
@@ -790,6 +835,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="a Chroma server (http://host:port) instead of a local store in a temp folder",
     )
     parser.add_argument("--batch", type=int, default=None, help="records per add call (1000)")
+    parser.add_argument(
+        "--add-records",
+        type=int,
+        default=None,
+        help="records added per size in all: a smaller store is built again (30000)",
+    )
     parser.add_argument("--queries", type=int, default=None, help="timed queries per size (300)")
     parser.add_argument("--repeats", type=int, default=None, help="propagation runs per size (7)")
     parser.add_argument(
@@ -806,6 +857,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "reach": 100,
         "sibling": 20,
         "batch": 250,
+        "add_records": 1000,
         "queries": 30,
         "repeats": 1,
     }
@@ -813,6 +865,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "sizes": ",".join(map(str, SIZES)),
         "corrections": 1000,
         "batch": 1000,
+        "add_records": 30_000,
         "queries": 300,
         "repeats": 7,
     }
@@ -849,6 +902,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "reach_share",
             "sibling",
             "batch",
+            "add_records",
             "queries",
             "repeats",
             "seed",
