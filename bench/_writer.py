@@ -1,7 +1,7 @@
 """The writer benchmark's cases: stated changes, the memories they make stale, and act cases.
 
-Imported by ``bench/reader.py`` (the ``writer`` and ``act`` tasks). Three splits of stated
-changes (dev, test and fresh), kept apart so that a held-out set stays a fair check:
+Imported by ``bench/reader.py`` (the ``writer`` and ``act`` tasks). Four splits of stated
+changes (dev, test, fresh and blind), kept apart so that a held-out set stays a fair check:
 
 * :data:`WRITER_CASES`: the 30 changes of the first writer benchmark. They were looked at when
   the prompt and schemas were studied, so they are **dev** cases now, with
@@ -21,14 +21,29 @@ changes (dev, test and fresh), kept apart so that a held-out set stays a fair ch
   something else; changes back; new values the store already names), with new organisations,
   people, hosts and values and phrasings of their own (``X is now Y``, ``X → Y``, ``Y replaces
   X``, ``from X to Y``, the passive, a short chat note, a long sentence with an extra clause).
+* :data:`WRITER_BLIND_CASES`: 30 **blind** cases (``g01`` to ``g30``), written by another
+  engineer who read only the case definitions, the writing guide and the README: blind to
+  every result, report and study of the benchmark, before any measurement on them, and never
+  used to choose a prompt, schema or rule. The same six kinds, five each (renames and moves of
+  repositories, crates, images, buckets and domains; Slack and Discord channels, page and
+  meeting URLs and a mailbox; owner and role changes of people by full and first name; numbers
+  with a subject, a time, a price, a version, a quota and a response time, whose memory c uses
+  the same number for something else; changes back; new values the store already names),
+  with new organisations, people, hosts and values and phrasings of their own (lowercase chat
+  notes, ``deprecated in favour of``, ``we switched to``, ``no longer``, a list, the passive, a
+  long sentence with an extra clause). Their act cases have new phrasings too
+  (``_SAY_BLIND``). A gold call nowline does not yet get right is kept, not rewritten: the
+  tests list it in ``_BLIND_GOLD_NOT_YET_RIGHT``.
 
 Each case may carry ``prior`` corrections (stored before the model's call: what a change back
 undoes) and a ``gold`` call, the arguments a careful writer would send; a test checks that
-every gold call is right, so every case can be solved from the user's message alone.
+every gold call is right (save the blind ones it lists as not yet right), so every case can be
+solved from the user's message alone.
 
 :func:`act_cases` makes the end-to-end cases: the user states a change, the model stores it
 through the tools, and a later session asks it to act (clone a repository, post to a channel,
-email someone) from what it recalls; each split draws them from seeds of its own.
+email someone) from what it recalls; each split draws them from seeds of its own (and the
+blind split from phrasings of its own).
 """
 
 from __future__ import annotations
@@ -38,6 +53,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
+    "WRITER_BLIND_CASES",
     "WRITER_CASES",
     "WRITER_DEV_EXTRA",
     "WRITER_FRESH_CASES",
@@ -1183,8 +1199,387 @@ WRITER_FRESH_CASES = (
     ),
 )
 
+# ------------------------------ blind: 30 cases by another engineer, never used to choose
 
-_SPLITS = ("dev", "test", "fresh")
+WRITER_BLIND_CASES = (
+    # renames and moves
+    _case(
+        "g01 repository transferred, chat note",
+        "rename or move",
+        "heads up, halyard-dev/tidepool got transferred to the new org, it's "
+        "bluefin-systems/tidepool now",
+        "Tidepool's source code is in halyard-dev/tidepool.",
+        "To work on Tidepool, run git clone https://github.com/halyard-dev/tidepool.git",
+        "halyard-dev/tidepool-charts has the Helm charts for Tidepool.",
+        ("bluefin-systems/tidepool",),
+        ("halyard-dev/tidepool",),
+    ),
+    _case(
+        "g02 crate deprecated in favour of another",
+        "rename or move",
+        "The marrow-core crate is deprecated in favour of marrowlib, so new code should depend "
+        "on marrowlib.",
+        'Add marrow-core = "0.9" to Cargo.toml to parse Marrow files.',
+        "The Marrow importer depends on marrow-core.",
+        "marrow-core-macros provides the derive macros for Marrow types.",
+        ("marrowlib",),
+        ("marrow-core",),
+    ),
+    _case(
+        "g03 image, we switched to",
+        "rename or move",
+        "We switched the billing worker to registry.gitlab.com/oxbow/billing-worker; "
+        "oxbowhq/billing-worker on Docker Hub won't get any new tags.",
+        "docker pull oxbowhq/billing-worker:2.3 to run the billing worker locally.",
+        "The staging cluster runs oxbowhq/billing-worker.",
+        "oxbowhq/billing-worker-cron runs the nightly invoice job.",
+        ("registry.gitlab.com/oxbow/billing-worker",),
+        ("oxbowhq/billing-worker",),
+    ),
+    _case(
+        "g04 bucket, no longer",
+        "rename or move",
+        "Training checkpoints are no longer stored in gs://glenmore-ckpt: everything was copied "
+        "to gs://glenmore-ml/checkpoints last night and the old bucket will be deleted.",
+        "Training jobs save their checkpoints to gs://glenmore-ckpt.",
+        "Resume a run with --resume-from gs://glenmore-ckpt/run-417.",
+        "gs://glenmore-ckpt-eval keeps the evaluation snapshots.",
+        ("gs://glenmore-ml/checkpoints",),
+        ("gs://glenmore-ckpt",),
+    ),
+    _case(
+        "g05 domain, long sentence",
+        "rename or move",
+        "We changed domains, and since the certificates were renewed at the same time you may "
+        "see a browser warning once: the site is served from fennick.com now, and fennick.app "
+        "only redirects there until March.",
+        "The marketing site is https://fennick.app.",
+        "Password reset emails link to fennick.app/reset.",
+        "The legacy admin still runs on fennick.appspot.com (Google App Engine).",
+        ("fennick.com",),
+        ("fennick.app",),
+    ),
+    # channels and URLs
+    _case(
+        "g06 Slack channel, X is now Y",
+        "channel",
+        "#mobile-release-train is now #mobile-ship",
+        "Release coordination for the apps happens in #mobile-release-train.",
+        "Post the TestFlight build number in #mobile-release-train.",
+        "#mobile-release-notes collects the public changelog text.",
+        ("#mobile-ship",),
+        ("#mobile-release-train",),
+    ),
+    _case(
+        "g07 Discord channel merged",
+        "channel",
+        "Brackwater Discord cleanup: #newbie-questions was merged into #player-support, so send "
+        "new players there.",
+        "Point new Brackwater players to #newbie-questions on Discord.",
+        "The Brackwater mods answer #newbie-questions every evening.",
+        "#newbie-showcase is where players post their first builds.",
+        ("#player-support",),
+        ("#newbie-questions",),
+    ),
+    _case(
+        "g08 checklist page moved",
+        "URL",
+        "Please update your bookmarks: the onboarding checklist moved from "
+        "notion.so/marlowe/onboarding-checklist to https://handbook.marlowe.team/onboarding.",
+        "New hires work through https://www.notion.so/marlowe/onboarding-checklist in week one.",
+        "Managers tick off laptop setup in notion.so/marlowe/onboarding-checklist.",
+        "Contractors follow notion.so/marlowe/onboarding-checklist-contractors instead.",
+        ("https://handbook.marlowe.team/onboarding",),
+        ("notion.so/marlowe/onboarding-checklist",),
+    ),
+    _case(
+        "g09 press mailbox, passive",
+        "email",
+        "Please note that the press office can now be reached at media@orrinford.org; the "
+        "address press-office@orrinford.org has been shut down.",
+        "Journalists write to press-office@orrinford.org.",
+        "Forward interview requests to press-office@orrinford.org.",
+        "press-office-eu@orrinford.org handles the Brussels press.",
+        ("media@orrinford.org",),
+        ("press-office@orrinford.org",),
+    ),
+    _case(
+        "g10 meeting link, list",
+        "URL",
+        "All-hands link changed:\n- old: https://meet.google.com/qxr-bnvt-kpa\n"
+        "- new: https://meet.google.com/wmd-ytcs-hjo",
+        "Monthly all-hands: https://meet.google.com/qxr-bnvt-kpa.",
+        "Paste https://meet.google.com/qxr-bnvt-kpa into the all-hands calendar invite.",
+        "The design crit uses https://meet.google.com/qxr-bnvt-kpz.",
+        ("https://meet.google.com/wmd-ytcs-hjo",),
+        ("https://meet.google.com/qxr-bnvt-kpa",),
+    ),
+    # owner and role changes of people
+    _case(
+        "g11 reviewer, full name",
+        "person",
+        "Vendor security reviews are Thandiwe Mokoena's job now; Ricardo Albuquerque has moved "
+        "over to procurement.",
+        "Vendor security reviews are done by Ricardo Albuquerque.",
+        "Send the vendor security questionnaire to Ricardo Albuquerque for review.",
+        "Ricardo Albuquerque approves purchase orders for procurement.",
+        ("Thandiwe Mokoena",),
+        ("Ricardo Albuquerque",),
+        ("vendor security",),
+    ),
+    _case(
+        "g12 customer's IT manager, first name",
+        "person",
+        "Just got off a call with Halvorsen Freight. Their IT manager is Søren now, Beatriz "
+        "retired last month.",
+        "Beatriz is the IT manager at Halvorsen Freight.",
+        "VPN access requests for Halvorsen Freight go through Beatriz.",
+        "Beatriz from our finance team books the team travel.",
+        ("Søren",),
+        ("Beatriz",),
+        ("Halvorsen",),
+    ),
+    _case(
+        "g13 security contact, full name",
+        "person",
+        "Quillfeather's security contact is no longer Oluwaseun Adeyemi; vulnerability reports "
+        "should go to Margarethe Lindqvist.",
+        "Oluwaseun Adeyemi is the security contact for Quillfeather.",
+        "Report Quillfeather vulnerabilities privately to the security contact, Oluwaseun Adeyemi.",
+        "Oluwaseun Adeyemi maintains Quillfeather's documentation site.",
+        ("Margarethe Lindqvist",),
+        ("Oluwaseun Adeyemi",),
+        ("security contact",),
+    ),
+    _case(
+        "g14 squad lead, first name",
+        "person",
+        "Ingest squad lead: Teodora from Monday (Anselm is stepping back to IC work).",
+        "Anselm leads the Ingest squad.",
+        "Ingest squad sprint plans need Anselm's sign-off.",
+        "Anselm mentors this year's graduate hires.",
+        ("Teodora",),
+        ("Anselm",),
+        ("Ingest",),
+    ),
+    _case(
+        "g15 account owner, full name",
+        "person",
+        "We reshuffled accounts: Idris Fairbanks takes over Korrigan Bikes from Lucia "
+        "Montenegro, who keeps the rest of her portfolio.",
+        "Lucia Montenegro is the account owner for Korrigan Bikes.",
+        "Escalate Korrigan Bikes billing disputes to Lucia Montenegro.",
+        "Lucia Montenegro owns the Ostrander Tools account.",
+        ("Idris Fairbanks",),
+        ("Lucia Montenegro",),
+        ("Korrigan",),
+    ),
+    # numbers with a subject
+    _case(
+        "g16 backup time, terse",
+        "number",
+        "tamberlane nightly backup runs at 01:15 UTC now instead of 03:45 UTC",
+        "The Tamberlane nightly backup starts at 03:45 UTC.",
+        "Don't deploy Tamberlane around 03:45 UTC, the backup locks the tables.",
+        "The weekly usage report email goes out at 03:45 UTC.",
+        ("01:15 UTC",),
+        ("03:45 UTC",),
+        ("Tamberlane",),
+    ),
+    _case(
+        "g17 tier price",
+        "number",
+        "Price change on the Starter tier: CHF 19 per month from 1 July, up from CHF 15.",
+        "The Starter tier costs CHF 15 per month.",
+        "Sales quote CHF 15 a month for Starter.",
+        "Parking at the Zurich office is CHF 15 a day.",
+        ("CHF 19",),
+        ("CHF 15",),
+        ("Starter",),
+    ),
+    _case(
+        "g18 Python version",
+        "number",
+        "We bumped Lindwurm to Python 3.13; Python 3.11 isn't supported there anymore.",
+        "Lindwurm's CI runs the tests on Python 3.11.",
+        "Lindwurm wheels are built for Python 3.11 only.",
+        "The Orrery notebooks still pin Python 3.11.",
+        ("Python 3.13",),
+        ("Python 3.11",),
+        ("Lindwurm",),
+    ),
+    _case(
+        "g19 disk quota, passive",
+        "number",
+        "The disk quota on the Cormorant build agents has been increased from 80 GB to 200 GB.",
+        "Cormorant build agents have an 80 GB disk quota.",
+        "Clean the Docker cache before a Cormorant agent hits 80 GB.",
+        "The shared drive gives each team 80 GB.",
+        ("200 GB",),
+        ("80 GB",),
+        ("Cormorant",),
+    ),
+    _case(
+        "g20 response time",
+        "number",
+        "New SLA for Pelagic support tickets: first response within 4 hours instead of 24 hours.",
+        "Pelagic support promises a first response within 24 hours.",
+        "Escalate a Pelagic ticket if it has had no reply after 24 hours.",
+        "Deleted files can be restored within 24 hours.",
+        ("4 hours",),
+        ("24 hours",),
+        ("Pelagic",),
+    ),
+    # a change back
+    _case(
+        "g21 change back, repository",
+        "change back",
+        "corvina/platform-monorepo is called corvina/platform again, we undid last sprint's "
+        "rename.",
+        "All platform services live in corvina/platform-monorepo.",
+        "CODEOWNERS for corvina/platform-monorepo lists the platform leads.",
+        "Old wiki pages still link to corvina/platform.",
+        ("corvina/platform",),
+        ("corvina/platform-monorepo",),
+        prior=(
+            Prior(
+                "corvina/platform was renamed to corvina/platform-monorepo.",
+                ("corvina/platform",),
+                ("corvina/platform-monorepo",),
+            ),
+        ),
+    ),
+    _case(
+        "g22 change back, channel, chat note",
+        "change back",
+        "we're going back to #qa-triage for bug triage, #bugs-incoming didn't work out",
+        "New bug reports land in #bugs-incoming.",
+        "The triage rota checks #bugs-incoming twice a day.",
+        "#qa-triage has the pinned severity guide.",
+        ("#qa-triage",),
+        ("#bugs-incoming",),
+        prior=(
+            Prior(
+                "Bug triage moved from #qa-triage to #bugs-incoming.",
+                ("#qa-triage",),
+                ("#bugs-incoming",),
+            ),
+        ),
+    ),
+    _case(
+        "g23 change back, package mirror",
+        "change back",
+        "The package mirror is pypi.ostrava-lab.cz again; the switch to mirror.ostrava-lab.cz "
+        "was rolled back because of TLS errors.",
+        "pip.conf points index-url at https://mirror.ostrava-lab.cz/simple.",
+        "mirror.ostrava-lab.cz caches wheels for the CI runners.",
+        "pypi.ostrava-lab.cz still hosts the internal-only packages.",
+        ("pypi.ostrava-lab.cz",),
+        ("mirror.ostrava-lab.cz",),
+        prior=(
+            Prior(
+                "The package mirror moved from pypi.ostrava-lab.cz to mirror.ostrava-lab.cz.",
+                ("pypi.ostrava-lab.cz",),
+                ("mirror.ostrava-lab.cz",),
+            ),
+        ),
+    ),
+    _case(
+        "g24 change back, email",
+        "change back",
+        "Expense claims: back to expenses@hollowmere.co.uk. The "
+        "claims@hollowmere.expensify.com address has been dropped.",
+        "Email receipts to claims@hollowmere.expensify.com.",
+        "claims@hollowmere.expensify.com auto-replies with a claim number.",
+        "expenses@hollowmere.co.uk is listed on the old finance FAQ page.",
+        ("expenses@hollowmere.co.uk",),
+        ("claims@hollowmere.expensify.com",),
+        prior=(
+            Prior(
+                "Expense claims moved from expenses@hollowmere.co.uk to "
+                "claims@hollowmere.expensify.com.",
+                ("expenses@hollowmere.co.uk",),
+                ("claims@hollowmere.expensify.com",),
+            ),
+        ),
+    ),
+    _case(
+        "g25 change back, API host",
+        "change back",
+        "The v3 API is served from api.tarnwell.io again; we reverted the move to "
+        "gateway.tarnwell.io.",
+        "Call https://gateway.tarnwell.io/v3/orders to list orders.",
+        "The SDK's base URL is gateway.tarnwell.io.",
+        "Webhooks are still signed by api.tarnwell.io.",
+        ("api.tarnwell.io",),
+        ("gateway.tarnwell.io",),
+        prior=(
+            Prior(
+                "The v3 API moved from api.tarnwell.io to gateway.tarnwell.io.",
+                ("api.tarnwell.io",),
+                ("gateway.tarnwell.io",),
+            ),
+        ),
+    ),
+    # a change whose new value the store already names
+    _case(
+        "g26 new value stored, repository",
+        "new value in the store",
+        "Stop using nimbus-ops/deploy-scripts, we've consolidated everything into "
+        "nimbus-ops/shipyard.",
+        "Deploy scripts live in nimbus-ops/deploy-scripts.",
+        "Run ./release.sh from a checkout of nimbus-ops/deploy-scripts.",
+        "nimbus-ops/shipyard already builds the preview environments.",
+        ("nimbus-ops/shipyard",),
+        ("nimbus-ops/deploy-scripts",),
+    ),
+    _case(
+        "g27 new value stored, channel, chat note",
+        "new value in the store",
+        "ok so #design-crit isn't a thing anymore, feedback on mocks goes in #design-review",
+        "Share Figma mocks in #design-crit for feedback.",
+        "#design-crit runs a review thread every Wednesday.",
+        "#design-review gets the final sign-off on UI changes.",
+        ("#design-review",),
+        ("#design-crit",),
+    ),
+    _case(
+        "g28 new value stored, Kafka host",
+        "new value in the store",
+        "Producers should bootstrap from kafka-prod.ashcombe.net; kafka01.ashcombe.net was "
+        "retired last night.",
+        "Kafka bootstrap server: kafka01.ashcombe.net:9092.",
+        "The order events topic lives on kafka01.ashcombe.net.",
+        "kafka-prod.ashcombe.net already serves the audit log topics.",
+        ("kafka-prod.ashcombe.net",),
+        ("kafka01.ashcombe.net",),
+    ),
+    _case(
+        "g29 new value stored, contact, first name",
+        "new value in the store",
+        "Our account manager at Brackenbury Press is Ximena now, she took over from Wolfgang.",
+        "Wolfgang is our account manager at Brackenbury Press.",
+        "Ask Wolfgang at Brackenbury Press for reprint quotes.",
+        "Ximena at Brackenbury Press handles the translation rights.",
+        ("Ximena",),
+        ("Wolfgang",),
+        ("Brackenbury",),
+    ),
+    _case(
+        "g30 new value stored, shipping price",
+        "new value in the store",
+        "Standard shipping on Fairlop orders is €6.90 now, was €4.90.",
+        "Standard shipping on Fairlop orders costs €4.90.",
+        "Tell Fairlop customers that standard delivery is €4.90.",
+        "Express shipping on Fairlop orders costs €6.90.",
+        ("€6.90",),
+        ("€4.90",),
+        ("Fairlop",),
+    ),
+)
+
+
+_SPLITS = ("dev", "test", "fresh", "blind")
 
 
 def _check_split(split: str) -> None:
@@ -1194,11 +1589,15 @@ def _check_split(split: str) -> None:
 
 
 def writer_cases(split: str) -> tuple[WriterCase, ...]:
-    """Return the writer cases of ``split``: dev (the first 30 and extra kinds), test or fresh."""
+    """Return the writer cases of ``split``: dev (the first 30 and extras), test, fresh, blind."""
     _check_split(split)
     if split == "dev":
         return WRITER_CASES + WRITER_DEV_EXTRA
-    return WRITER_FRESH_CASES if split == "fresh" else WRITER_TEST_CASES
+    return {
+        "test": WRITER_TEST_CASES,
+        "fresh": WRITER_FRESH_CASES,
+        "blind": WRITER_BLIND_CASES,
+    }[split]
 
 
 # --------------------------------------------------------------- the end-to-end act cases
@@ -1249,9 +1648,34 @@ _SAY = {
     ],
 }
 
+# the blind split's own phrasings (same keys and fills), so its act messages are new as well
+_SAY_BLIND = {
+    "clone": [
+        "{P} got transferred, it's {new} now (was {old}).",
+        "Stop cloning {old}: the {P} code moved to {new}.",
+        "We switched {P} over to {new}; nothing new lands in {old} anymore.",
+        "{old} has been renamed {new}, in case you had it bookmarked.",
+        "Repo for {P}: was {old}, is now {new}.",
+    ],
+    "post": [
+        "{T} folks moved channels, {old} is dead, it's {new} now.",
+        "From today the {t} team talks in {new}; {old} has been archived.",
+        "{old} was deprecated in favour of {new}.",
+        "Just so you know, we post {t} stuff in {new} these days instead of {old}.",
+        "Channel rename: {old} is called {new} now.",
+    ],
+    "email": [
+        "{T} has a new inbox: {new}. {old} is no longer monitored.",
+        "Mail to {old} now bounces; the {t} team reads {new} instead.",
+        "We switched the {t} address to {new}, so please stop using {old}.",
+        "For anything {t}-related, write to {new} (not {old} any more).",
+        "{old} has been retired in favour of {new}.",
+    ],
+}
 
-def _act_case(seed: int, action: str) -> ActCase:
-    """Return act case ``seed`` of one action (clone, post or email)."""
+
+def _act_case(seed: int, action: str, say: dict[str, list[str]] = _SAY) -> ActCase:
+    """Return act case ``seed`` of one action (clone, post or email), phrased from ``say``."""
     rng = random.Random(seed)
     if action == "clone":
         P = rng.choice(_ACT_PROJECTS)
@@ -1299,18 +1723,21 @@ def _act_case(seed: int, action: str) -> ActCase:
             "address only."
         )
         query = f"{t} email address"
-    message = rng.choice(_SAY[action]).format(**fill)
+    message = rng.choice(say[action]).format(**fill)
     writer = _case(f"act-{seed} {action}", action, message, a, b, c, (new,), (old,))
     return ActCase(writer, question, (new,), (old,), query, action)
 
 
 def act_cases(split: str, n: int) -> list[ActCase]:
-    """Return ``n`` act cases of ``split`` (dev, test and fresh come from disjoint seeds).
+    """Return ``n`` act cases of ``split`` (dev, test, fresh and blind: disjoint seeds).
 
     The actions take turns: clone a repository, post to a channel, email someone. The seeds
-    start at 1000 (dev), 2000 (test) and 3000 (fresh), so up to 1000 cases a split stay apart.
+    start at 1000 (dev), 2000 (test), 3000 (fresh) and 4000 (blind), so up to 1000 cases a
+    split stay apart. The blind split's messages come from phrasings of their own
+    (``_SAY_BLIND``), written by the engineer who wrote its writer cases.
     """
     _check_split(split)
-    base = {"dev": 1000, "test": 2000, "fresh": 3000}[split]
+    base = {"dev": 1000, "test": 2000, "fresh": 3000, "blind": 4000}[split]
+    say = _SAY_BLIND if split == "blind" else _SAY
     actions = ("clone", "post", "email")
-    return [_act_case(base + i, actions[i % 3]) for i in range(n)]
+    return [_act_case(base + i, actions[i % 3], say) for i in range(n)]

@@ -58,7 +58,8 @@ The tasks:
   say so and name the strings to deprecate). Mistakes
   are classified (no call, another tool, refused and why, new value in deprecates, missed or
   extra memories). The cases are in ``bench/_writer.py``: ``dev`` the 30 of the first writer
-  benchmark and 4 of the kinds they lack, ``test`` 30 fresh ones (see that module).
+  benchmark and 4 of the kinds they lack, ``test`` 30 fresh ones, ``fresh`` and ``blind`` 30
+  more each (see that module).
   ``--writer-variant`` picks the prompt and ``correct`` schema (``bench/_writer_prompts.py``:
   ``library`` what nowline ships, ``before`` what it shipped before the writer study, and the
   candidates); ``--writer-cases`` a subset.
@@ -1403,12 +1404,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--threads", type=int, default=1, help="CPU threads for the model (default 1)")
     p.add_argument(
         "--split",
-        choices=("dev", "test", "fresh"),
+        choices=("dev", "test", "fresh", "blind"),
         default="test",
         help="dev: the variations and questions formats are chosen on; test: fresh ones to "
         "report (SituatedQA: dev split, and train for test; its test split is not here); "
-        "fresh: the writer and act cases written after the test ones were looked at (the "
-        "other tasks use the test split's)",
+        "fresh: the writer and act cases written after the test ones were looked at; blind: "
+        "writer and act cases written by another engineer, blind to every result and never "
+        "used to choose (fresh and blind: the other tasks use the test split's)",
     )
     p.add_argument("--variations", type=int, default=30, help="clone variations (default 30)")
     p.add_argument("--questions", type=int, default=30, help="SituatedQA questions (default 30)")
@@ -1628,7 +1630,8 @@ def merge(args: argparse.Namespace) -> int:
     data["partial"] = any(p.get("partial") for p in parts)
     data["seconds"] = sum(p.get("seconds", 0.0) for p in parts)
     data["command"] = C.command_line()
-    cases = {c.key: c for split in ("dev", "test", "fresh") for c in W.writer_cases(split)}
+    splits = ("dev", "test", "fresh", "blind")
+    cases = {c.key: c for split in splits for c in W.writer_cases(split)}
     stores = Stores()
     weights: dict[str, dict[str, list[float]]] = {}
     for part in parts:

@@ -158,20 +158,51 @@ def test_smoke_act_stores_the_change_then_acts_on_the_recall(smoke: dict[str, An
     assert summary["act, nowline"].get("right", 0) >= 1 and "## Act" in smoke["_markdown"]
 
 
+# Blind cases (and blind act cases) whose gold call, a careful writer's, nowline does not yet
+# score right. They are fair and natural (the message alone says which value is old), so they
+# stay in the benchmark as they were written; each is listed here so the failure stays visible.
+# Outcomes when the blind split was written:
+_BLIND_GOLD_NOT_YET_RIGHT = frozenset(
+    {
+        # refused: a current value in deprecates. The change back's text names its new value
+        # ("X is called Y again", "going back to Y", "back to Y.", "served from Y again; we
+        # reverted the move to X"), but nowline reads no new value there, so it takes the
+        # deprecated string (the prior correction's new value) for a current one
+        "g21 change back, repository",
+        "g22 change back, channel, chat note",
+        "g24 change back, email",
+        "g25 change back, API host",
+        # refused: new value in deprecates. "Mail to <old> now bounces; the <t> team reads
+        # <new> instead." is read as "to <old> now", so the old address is taken for the new one
+        "act-4005 email",
+        "act-4011 email",
+        "act-4014 email",
+        "act-4017 email",
+        "act-4026 email",
+        "act-4029 email",
+    }
+)
+
+
 def test_every_gold_call_is_right() -> None:
-    """Each writer and act case can be solved from the message alone: its gold call is right."""
+    """Each writer and act case can be solved from the message alone: its gold call is right.
+
+    Only the blind cases of ``_BLIND_GOLD_NOT_YET_RIGHT`` may still be scored otherwise.
+    """
     stores = reader.Stores()
     try:
-        splits = ("dev", "test", "fresh")
+        splits = ("dev", "test", "fresh", "blind")
         cases = [c for split in splits for c in W.writer_cases(split)]
         cases += [a.writer for split in splits for a in W.act_cases(split, 30)]
         wrong = {
             c.key: reader.writer_score(stores, c, reader.gold_reply(c)) for c in cases if c.gold
         }
         assert len(wrong) == len(cases) - len(W.WRITER_CASES)  # the first 30 have no gold
-        # the dev extras, 30 test, 30 fresh and 3 x 30 act cases, each key once
-        assert len(wrong) == len(W.WRITER_DEV_EXTRA) + 30 + 30 + 3 * 30
-        assert {k: r["outcome"] for k, r in wrong.items() if r["outcome"] != "right"} == {}
+        # the dev extras, 30 test, 30 fresh, 30 blind and 4 x 30 act cases, each key once
+        assert len(wrong) == len(W.WRITER_DEV_EXTRA) + 30 + 30 + 30 + 4 * 30
+        assert set(wrong) >= _BLIND_GOLD_NOT_YET_RIGHT
+        outcomes = {k: r["outcome"] for k, r in wrong.items() if r["outcome"] != "right"}
+        assert {k: o for k, o in outcomes.items() if k not in _BLIND_GOLD_NOT_YET_RIGHT} == {}
     finally:
         stores.close()
 
@@ -213,9 +244,36 @@ def test_fresh_cases_are_apart_from_dev_and_test() -> None:
     assert len(fresh_act) == 30
     for split in ("dev", "test"):
         assert not fresh_act & {a.writer.key for a in W.act_cases(split, 30)}
-    with pytest.raises(SystemExit, match="dev, test, fresh"):
+    with pytest.raises(SystemExit, match="dev, test, fresh, blind"):
         W.writer_cases("train")
-    with pytest.raises(SystemExit, match="dev, test, fresh"):
+    with pytest.raises(SystemExit, match="dev, test, fresh, blind"):
+        W.act_cases("train", 3)
+
+
+def test_blind_cases_are_apart_from_the_others() -> None:
+    """The blind cases share no message, stale or new string, text or act seed with the others."""
+    blind = W.writer_cases("blind")
+    seen = [*W.writer_cases("dev"), *W.writer_cases("test"), *W.writer_cases("fresh")]
+    assert blind == W.WRITER_BLIND_CASES and len(blind) == 30
+    assert [c.key[:4] for c in blind] == [f"g{i:02d} " for i in range(1, 31)]
+    assert all(c.gold and c.stale == frozenset("ab") for c in blind)
+    # five of each of the six kinds (channels, URLs and mailboxes count as one kind)
+    kinds = [{"URL": "channel", "email": "channel"}.get(c.kind, c.kind) for c in blind]
+    assert sorted(kinds.count(k) for k in set(kinds)) == [5] * 6
+    assert all(c.prior for c in blind if c.kind == "change back")
+    assert not {c.message for c in blind} & {c.message for c in seen}
+    assert not _named(blind) & _named(seen)
+    # nor does any dev, test or fresh text name a blind case's old or new value
+    assert [(s, t) for s in _named(blind) for t in _texts(seen) if s in t] == []
+    blind_act = W.act_cases("blind", 30)
+    assert len({a.writer.key for a in blind_act}) == 30
+    for split in ("dev", "test", "fresh"):
+        other = W.act_cases(split, 30)
+        assert not {a.writer.key for a in blind_act} & {a.writer.key for a in other}
+        assert not {a.writer.message for a in blind_act} & {a.writer.message for a in other}
+    with pytest.raises(SystemExit, match="dev, test, fresh, blind"):
+        W.writer_cases("train")
+    with pytest.raises(SystemExit, match="dev, test, fresh, blind"):
         W.act_cases("train", 3)
 
 
