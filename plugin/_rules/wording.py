@@ -712,6 +712,7 @@ def read_changes(text: str, deprecates: Sequence[str] = ()) -> list[Change]:
         return fold(text[c.start : c.end])
 
     olds = {val(r[1]) for r in reads if r[1] is not None}
+    given = [fold(d) for d in deprecates if isinstance(d, str)]
     newer = {val(r[2]) for r in reads if r[2] is not None and not r[4]}
     seen: set[tuple[Span | None, Span | None]] = set()
     out: list[Change] = []
@@ -722,6 +723,8 @@ def read_changes(text: str, deprecates: Sequence[str] = ()) -> list[Change]:
             old, new = new, None
         if new is not None and val(new) in olds:
             new = None  # a chain step: the text also presents it as old
+        if new is not None and _cut_list(text, new, given):
+            new = None  # the first item of a list: where the value ends is unsure
         if (old is None and new is None) or (old and new and val(old) == val(new)):
             continue
         key = ((old.start, old.end) if old else None, (new.start, new.end) if new else None)
@@ -740,6 +743,26 @@ def read_changes(text: str, deprecates: Sequence[str] = ()) -> list[Change]:
     pairs = {sp for c in out if c.old_span and c.new_span for sp in (c.old_span, c.new_span)}
     out = [c for c in out if (c.old_span and c.new_span) or (c.old_span or c.new_span) not in pairs]
     return sorted(out, key=lambda c: min(x[0] for x in (c.old_span, c.new_span) if x))
+
+
+_LIST_GOES_ON = re.compile(r"\s*(?:,|;|/|&|\+|\bvs\.?|\band\b|\bor\b)\s*(?=\w)", re.IGNORECASE)
+
+
+def _cut_list(text: str, new: _Cand, deprecates: Sequence[str]) -> bool:
+    """Whether ``new`` may be only the first item of a list that the text goes on with.
+
+    So where an old value given is such a list beginning with the same item (``Tiger Roll,
+    Pleasant Company, …`` changed to ``Tiger Roll, Magic of Light, …``; ``Clemson Tigers vs
+    Alabama Crimson Tide`` to ``Clemson Tigers vs Georgia Bulldogs``): the reader cannot tell
+    where the new value ends, and reads nothing rather than a part of it. Measured on
+    SituatedQA, where list answers are common.
+    """
+    if not _LIST_GOES_ON.match(text, new.end):
+        return False
+    head = fold(text[new.start : new.end])
+    return any(
+        d.startswith(head) and _LIST_GOES_ON.match(d, len(head)) is not None for d in deprecates
+    )
 
 
 def _unique(values: Sequence[str | None]) -> tuple[str, ...]:

@@ -402,3 +402,33 @@ def test_values_are_substrings_at_their_spans(text: str) -> None:
 def test_a_cue_word_inside_an_identifier_is_no_cue(text: str, new: tuple[str, ...]) -> None:
     """A cue word ("if", "never") inside a repository's name makes no change hypothetical."""
     assert new_values(text) == new
+
+
+@pytest.mark.parametrize(
+    ("text", "deprecates"),
+    [
+        (
+            'Update on "who came 1st 2nd 3rd? — Tiger Roll, Pleasant Company, Bless the Wings": '
+            "the answer is now Tiger Roll, Magic of Light, Rathvinden (as of 2019).",
+            ["Tiger Roll, Pleasant Company, Bless the Wings"],
+        ),
+        (
+            "The final is no longer Clemson Tigers vs Alabama Crimson Tide; "
+            "it is now Clemson Tigers vs Georgia Bulldogs.",
+            ["Clemson Tigers vs Alabama Crimson Tide"],
+        ),
+    ],
+)
+def test_the_first_item_of_a_list_is_not_read_as_the_new_value(
+    text: str, deprecates: list[str]
+) -> None:
+    """Where the old value is a list that begins with the same item, the new one's end is unsure.
+
+    SituatedQA's list answers: reading ``Tiger Roll`` as new made the old list hold the new
+    value, and the correction was refused. Where unsure, the reader reads nothing.
+    """
+    assert new_values(text, deprecates) == ()
+    # without that old list, the reader is not unsure: it reads the item as before
+    assert new_values(text) != () or "no longer" in text
+    # and a list that goes on after a value unlike the old one's head is still read
+    assert new_values("Changed from #a to #b and #c.", ["#a"]) == ("#b",)
