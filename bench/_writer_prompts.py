@@ -293,6 +293,21 @@ def _about_words() -> tuple[str, list[dict[str, Any]]]:
     return PROMPT_ABOUT_WORDS, tools
 
 
+# recall's query, asked for in the user's words: a small model that recalls where it should
+# correct sends a few words ("Slack rename"), so the tool's answer cannot point at the change
+_RECALL_QUERY_WORDS = "What to recall: the user's own words, or a question."
+
+
+def _recall_words() -> tuple[str, list[dict[str, Any]]]:
+    tools = openai_tools()
+    for tool in tools:
+        fn = tool["function"]
+        if fn["name"] == "recall":
+            query = fn["parameters"]["properties"]["query"]
+            fn["parameters"]["properties"]["query"] = dict(query, description=_RECALL_QUERY_WORDS)
+    return SYSTEM_PROMPT, tools
+
+
 VARIANTS: dict[str, Callable[[], tuple[str, list[dict[str, Any]]]]] = {
     "library": lambda: (SYSTEM_PROMPT, openai_tools()),
     "before": lambda: (PROMPT_BEFORE, _tools(SCHEMA_BEFORE)),
@@ -306,6 +321,7 @@ VARIANTS: dict[str, Callable[[], tuple[str, list[dict[str, Any]]]]] = {
         _tools(None, append={"recall": _RECALL_NOT_STORE}, first="correct"),
     ),
     "about-words": _about_words,
+    "recall-words": _recall_words,
 }
 """Each variant's system-prompt section and tools (OpenAI's format)."""
 

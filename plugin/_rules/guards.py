@@ -125,17 +125,19 @@ def absent_forgiven(reached: Mapping[str, int]) -> bool:
     return bool(reached) and all(n > 0 for n in reached.values())
 
 
-def _check_anchors(about: Sequence[str]) -> None:
+def _check_anchors(about: Sequence[str], text: str) -> None:
     """Refuse anchors that anchor nothing: function words.
 
     An anchor that is a deprecated string, or part of one, was dropped before
-    (:func:`~nowline._rules.validate.anchors_kept`).
+    (:func:`~nowline._rules.validate.anchors_kept`). An anchor the correction's text writes as
+    a proper noun (capitalised, mid-sentence: "the Pro plan") is a name, not the function
+    word it folds to (Czech ``pro``, "for").
     """
-    from .generic import is_function_word
+    from .generic import is_function_word, proper_noun_in
 
     terms = active()
     for anchor in about:
-        if is_function_word(anchor):
+        if is_function_word(anchor) and not proper_noun_in(anchor, text):
             raise GenericString(
                 f"The anchor {anchor!r} ({terms.name_of('about')}) is a function word, and "
                 "every text holds one, so it narrows nothing. Name the role or subject the "
@@ -603,7 +605,7 @@ def check_correction(
                 raise held
     if info.about:
         if not allow.generic:
-            _check_anchors(info.about)
+            _check_anchors(info.about, info.document)
         return ()
     from .generic import assess, is_person_name
 

@@ -21,9 +21,11 @@ new. Patterns, X old and Y new (German, French and Spanish forms where listed):
   (the <noun>) to Y``; ``umbenannt in``, ``renommé en``, ``renombrado a``. In a relative or
   past-perfect clause (``which moved to Y``, ``had moved to Y``) Y is an earlier value: old
   where the text names another new value, else not read.
-- ``X is now (called) Y``, ``X has become Y``, ``X (now Y)``, ``X is Y again``, ``is|to|at|on Y
-  now``, ``now is|at|lives in|goes to|costs ... Y``, ``is now at Y``; ``jetzt``, ``nun``,
-  ``maintenant``, ``désormais``, ``ahora``, ``heißt jetzt``, ``s'appelle désormais``;
+- ``X is now (called) Y``, ``X has become Y``, ``X (now Y)``, ``X is (called) Y again``,
+  ``is served|hosted from|at Y again``, ``(going|went|is|...) back to Y`` (Y a thing),
+  ``is|to|at|on Y now`` (not ``to X now bounces``), ``now is|at|lives in|goes to|costs ...
+  Y``, ``is now at Y``; ``jetzt``, ``nun``, ``maintenant``, ``désormais``, ``ahora``,
+  ``heißt jetzt``, ``s'appelle désormais``;
   ``NAME is now the <role>`` and ``NAME owns|leads|runs|handles ... now``: NAME new.
 - ``replaced X with|by Y``, ``X was replaced|superseded by|with Y``, ``Y replaced|replaces|
   supersedes X``, ``Y, replacing X``, ``in favour of Y``.
@@ -35,9 +37,11 @@ new. Patterns, X old and Y new (German, French and Spanish forms where listed):
   ``bisher``, ``auparavant``, ``anciennement``, ``antes (era)``.
 - ``Y, not X`` and ``Y (not X)``; ``no longer X but Y``; ``nicht mehr X``.
 - ``X is deprecated|archived|retired|decommissioned|shut down|switched off|disconnected|
-  deleted|gone|dead|read-only|offline|closed|no longer ...`` and ``NAME left (the company)``
-  (X old), with ``use Y``, ``go(es) to Y``, ``write to Y``,
-  ``duplicate of Y`` or ``...; Y is.`` elsewhere in the sentence (Y new).
+  deleted|gone|dead|read-only|offline|closed|bounces|no longer ...`` and ``NAME left (the
+  company)`` (X old), with ``use Y``, ``go(es) to Y``, ``write to Y``, ``duplicate of Y`` or
+  ``...; Y is.`` elsewhere in the sentence (Y new).
+- ``reverted|undid|rolled back the move|switch|rename to X`` and ``the move|switch to X was
+  rolled back|reverted|undone`` (X old).
 - ``the old (one,) X``, ``X is the old one|name``; ``a new <role>: Y``, ``New location: Y``,
   ``Y is the new one|name``, ``NAME is the new <role>``, ``successor|replacement is Y``.
 """
@@ -214,13 +218,27 @@ _KILL = re.compile(  # a word of an identifier ("if/a", "acme/never-x") is no cu
 )
 _TO = {"from": r"to|into|→|->", "von": r"zu|nach|auf|in", "de": r"à|a|en", "desde": r"a|hasta"}
 _NOW = r"(?:now|jetzt|nun|maintenant|désormais|ahora)"
+# "now" that ends what a clause says of Y ("to #infra now", "to #infra now, not #ops") or goes
+# on with a connective, not "now" before a verb of its own ("mail to X now bounces": X is old)
+_NOW_ENDS = (
+    r"now\b(?=\s*(?:[.,;:!?()\[\]—-]|$)|\s+(?:and|but|instead|too|please|on|onwards?|for|so|then|"
+    r"as|since|that|which|with|not|rather|also|until|here|there|in|at|by|from)\b)"
+)
+_UNDONE = (
+    r"(?:was|were|has\s+been|have\s+been|got|is\s+being)\s+(?:rolled\s+back|reverted|undone|"
+    r"cancel(?:l)?ed|called\s+off|abandoned)\b"
+)
 _ROLE = r"(?:one|name|home|location|address|repo|repository|channel|owner)\b"
 _LIST = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)")
 _CONT = re.compile(
     r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)(?:(?:the|its|our)\s+)?"
     r"(?:[a-z][\w-]*\s+){0,3}?(?:from\s+)?"
 )
-_CLAUSE = re.compile(r"[;—]|\s-\s")
+# clauses are read apart: after ";", a dash, or a comma before "X didn't work (out)", whose
+# negation says nothing of the clause before it ("back to #a, #b didn't work out")
+_CLAUSE = re.compile(
+    r"[;—]|\s-\s|,\s*(?=[^\s,]*[#@/.:\d][^\s,]*\s+(?:didn['\u2019]t|did\s+not|doesn['\u2019]t|does\s+not)\s+work\b)"
+)
 
 
 class _Spec(NamedTuple):
@@ -231,7 +249,8 @@ class _Spec(NamedTuple):
     Flags: F the sentence needs a change verb before the cue; S plain words opposite plain
     words; L a list of X values; C continuations; O an old value alone is read where the new
     one is missing; R ``NAME is now the <role>``; T the value after must be a thing; W / A it
-    must be followed by "now" / "again"; N the clause must say "now"; G only in a sentence that
+    must be followed by "now" (ending the clause's say) / "again"; U by "was rolled back" (or
+    reverted, undone, cancelled); N the clause must say "now"; G only in a sentence that
     already names an old value; P a relative clause names an earlier value; V a value after
     followed by "with|by" means another pattern (``replaced X with Y``).
     """
@@ -341,7 +360,40 @@ _SPECS = sorted(
         ),
         _s("X is the old one", rf"\s+(?:is|are|was)\s+the\s+old\s+{_ROLE}", "o", ""),
         _s("Y now", r"\b(?:is|are|to|at|in|on|under|via|uses?|be)\s+", "", "n", flags="W"),
-        _s("X is Y again", r"\b(?:is|are)\s+", "o", "n", flags="A"),
+        _s("X is Y again", r"\b(?:is|are)\s+(?:(?:called|named)\s+)?", "o", "n", flags="A"),
+        _s(
+            "is served from Y again",
+            r"\b(?:is|are)\s+(?:served|hosted|published|running|deployed)\s+(?:from|at|on|in|by)\s+",
+            "",
+            "n",
+            flags="A",
+        ),
+        _s(
+            "back to Y",
+            r"(?:^|(?<=[.!?:;,(]\s)|\b(?:going|goes|go|went|gone|switch(?:ed|ing|es)?|"
+            r"mov(?:ed|ing|es|e)|revert(?:ed|ing|s)?|return(?:ed|ing|s)?|is|are|re|s|been|was|"
+            r"were)\s+)back\s+to\s+",
+            "",
+            "n",
+            flags="T",
+        ),
+        _s(
+            "reverted the move to X",
+            r"\b(?:revert(?:ed|ing|s)?|undid|undo(?:ne|ing)?|roll(?:ed|ing)?\s+back|"
+            r"cancel(?:l?ed|l?ing)?|abandon(?:ed|ing)?)\s+(?:the|our|that|this|[\w-]+['\u2019]s)\s+"
+            r"(?:[\w-]+\s+){0,2}?(?:move|switch|change|rename|migration|transfer|cutover)\s+"
+            r"(?:to|into)\s+",
+            "",
+            "o",
+            flags="T",
+        ),
+        _s(
+            "the move to X was rolled back",
+            r"\b(?:move|switch|change|rename|migration|transfer|cutover)\s+(?:to|into)\s+",
+            "",
+            "o",
+            flags="TU",
+        ),
         _s(
             "now Y",
             rf"(?<!from )\b{_NOW}\s+(?:(?:are|be|lives?|runs?|points?|goes?|go|costs?|"
@@ -435,7 +487,7 @@ _SPECS = sorted(
             "X is deprecated",
             rf"\b{_AUX}(?:now\s+)?(?:deprecated|archived|retired|decommissioned|"
             r"shut\s+down|deleted|removed|discontinued|disabled|gone|dead|sunset|read-only|"
-            r"turned\s+off|switched\s+off|disconnected|offline|closed|"
+            r"turned\s+off|switched\s+off|disconnected|offline|closed|bounces|bouncing|bounced|"
             r"stepped\s+down|left(?=\s+(?:the\s+(?:company|team|firm|organi[sz]ation)|us)\b"
             r"|\s*(?:[.;!]|$)))\b",
             "o",
@@ -652,8 +704,8 @@ class _Reader:
             "V" in flags and a is not None and re.match(r"\s+(?:with|by)\b", t[a.stop :])
         ):
             a, b = (None, b) if "T" in flags else (a, None)
-        for flag, word in (("W", "now"), ("A", "again")):
-            if flag in flags and (a is None or not re.match(rf"\s+{word}\b", t[a.stop :])):
+        for flag, word in (("W", _NOW_ENDS), ("A", r"again\b"), ("U", _UNDONE)):
+            if flag in flags and (a is None or not re.match(rf"\s+{word}", t[a.stop :])):
                 return []
         if strict and a is not None and b is not None:
             a, b = self.keep([a, b])

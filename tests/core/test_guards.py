@@ -428,15 +428,19 @@ def test_a_suggested_anchor_is_never_refused_as_an_anchor() -> None:
     """The anchors a refusal suggests pass the anchor rule: no function word of any language.
 
     The writer benchmark's retry sent ``about=["Pro"]`` for "The Pro plan now costs $49", as
-    suggested, and was refused ("pro" is a function word in Czech and Portuguese).
+    suggested, and was refused ("pro" is a function word in Czech and Portuguese). The text
+    writes it as a proper noun, so it is accepted now; the suggestions still leave out every
+    word that folds to a function word, proper noun or not.
     """
     from nowline._rules.guards import _check_anchors, anchor_candidates
 
     text = "The Pro plan now costs $49 a month; it was $39. Per seat, con VAT, des taxes."
     words = anchor_candidates(text, ["39", "49"])
     assert words[:3] == ["plan", "costs", "month"] and "Pro" not in words
-    for word in words:
-        _check_anchors([word])  # raises for a function word
+    for word in [*words, "Pro"]:
+        _check_anchors([word], text)  # raises for a function word
+    with pytest.raises(nowline.GenericString):
+        _check_anchors(["pro"], "The pro plan now costs $49.")
 
 
 def test_anchor_candidates_are_the_first_of_a_long_text_and_skip_every_excluded_occurrence() -> (

@@ -432,3 +432,57 @@ def test_the_first_item_of_a_list_is_not_read_as_the_new_value(
     assert new_values(text) != () or "no longer" in text
     # and a list that goes on after a value unlike the old one's head is still read
     assert new_values("Changed from #a to #b and #c.", ["#a"]) == ("#b",)
+
+
+@pytest.mark.parametrize(
+    ("text", "old", "new"),
+    [
+        ("acme/app2 is called acme/app again, we undid the rename.", ["acme/app2"], ["acme/app"]),
+        ("The API is served from api.example.io again.", [], ["api.example.io"]),
+        ("We're going back to #triage for bugs, #bugs-in didn't work out.", [], ["#triage"]),
+        (
+            "Claims: back to claims@example.com. The other address was dropped.",
+            [],
+            ["claims@example.com"],
+        ),
+        ("The limit is back to 100.", [], ["100"]),
+        (
+            "It is served from a.example.io again; we reverted the move to b.example.io.",
+            ["b.example.io"],
+            ["a.example.io"],
+        ),
+        (
+            "The mirror is m1.example.cz again; the switch to m2.example.cz was rolled back.",
+            ["m2.example.cz"],
+            ["m1.example.cz"],
+        ),
+        (
+            "Mail to pay@example.com now bounces; the team reads team@example.com instead.",
+            ["pay@example.com"],
+            ["team@example.com"],
+        ),
+    ],
+)
+def test_changes_back_and_undone_moves(text: str, old: list[str], new: list[str]) -> None:
+    """A change back names its value as new, and the undone move's target as old.
+
+    The blind writer cases' gold calls found these phrasings (a change back was refused: the
+    reader read no new value, so the old name stayed "current" by the earlier correction).
+    """
+    assert list(new_values(text)) == new
+    assert list(old_values(text)) == old
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Mail to pay@example.com now bounces.",
+        "Calls to api.example.io now fail; nobody told us where it went.",
+        "We moved to #x, it didn't work out.",
+        "He came back to #infra to ask about it.",
+        "Things are back to normal.",
+    ],
+)
+def test_no_new_value_where_the_text_says_none(text: str) -> None:
+    """A "now" before a verb, a failed move and a plain "back to" read nothing new."""
+    assert new_values(text) == ()

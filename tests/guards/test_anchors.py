@@ -230,3 +230,27 @@ def test_an_anchor_no_memory_names_beside_an_identifier_is_dropped_with_a_note(
         "p1": "historical",
         "p2": "historical",
     }
+
+
+def test_a_proper_noun_is_an_anchor_though_it_folds_to_a_function_word(
+    memory: nowline.Collection,
+) -> None:
+    """``Pro`` of "the Pro plan" is a name; ``pro`` (Czech "for") is a function word.
+
+    The text decides, as it does for a deprecated string (a proper noun mid-sentence): an
+    anchor that the correction writes capitalised mid-sentence is not refused.
+    """
+    memory.remember("The Pro plan costs $39 a month per seat.", id="price")
+    memory.remember("Room 39 is booked for the offsite.", id="room")
+    before = snapshot(memory)
+    with pytest.raises(nowline.GenericString, match="function word"):
+        memory.correct("pro plan: $39 is outdated, $49 now.", deprecates=["$39"], about=["pro"])
+    assert snapshot(memory) == before
+    report = memory.correct(
+        "The Pro plan now costs $49 a month; it was $39.", deprecates=["$39"], about=["Pro"]
+    )
+    assert report.reached == 1
+    assert {h.id: h.role for h in memory.hits(["price", "room"])} == {
+        "price": "historical",
+        "room": "current",
+    }

@@ -158,36 +158,14 @@ def test_smoke_act_stores_the_change_then_acts_on_the_recall(smoke: dict[str, An
     assert summary["act, nowline"].get("right", 0) >= 1 and "## Act" in smoke["_markdown"]
 
 
-# Blind cases (and blind act cases) whose gold call, a careful writer's, nowline does not yet
-# score right. They are fair and natural (the message alone says which value is old), so they
-# stay in the benchmark as they were written; each is listed here so the failure stays visible.
-# Outcomes when the blind split was written:
-_BLIND_GOLD_NOT_YET_RIGHT = frozenset(
-    {
-        # refused: a current value in deprecates. The change back's text names its new value
-        # ("X is called Y again", "going back to Y", "back to Y.", "served from Y again; we
-        # reverted the move to X"), but nowline reads no new value there, so it takes the
-        # deprecated string (the prior correction's new value) for a current one
-        "g21 change back, repository",
-        "g22 change back, channel, chat note",
-        "g24 change back, email",
-        "g25 change back, API host",
-        # refused: new value in deprecates. "Mail to <old> now bounces; the <t> team reads
-        # <new> instead." is read as "to <old> now", so the old address is taken for the new one
-        "act-4005 email",
-        "act-4011 email",
-        "act-4014 email",
-        "act-4017 email",
-        "act-4026 email",
-        "act-4029 email",
-    }
-)
-
-
 def test_every_gold_call_is_right() -> None:
     """Each writer and act case can be solved from the message alone: its gold call is right.
 
-    Only the blind cases of ``_BLIND_GOLD_NOT_YET_RIGHT`` may still be scored otherwise.
+    When the blind split was written, 4 of its changes back ("X is called Y again", "going
+    back to Y", "back to Y.", "served from Y again; we reverted the move to X") and 6 of its
+    act messages ("Mail to <old> now bounces; ... reads <new> instead") were not: the wording
+    reader read no new value in the first (so the old name stayed current by the earlier
+    correction) and the old address as new in the second. It reads both since.
     """
     stores = reader.Stores()
     try:
@@ -200,9 +178,7 @@ def test_every_gold_call_is_right() -> None:
         assert len(wrong) == len(cases) - len(W.WRITER_CASES)  # the first 30 have no gold
         # the dev extras, 30 test, 30 fresh, 30 blind and 4 x 30 act cases, each key once
         assert len(wrong) == len(W.WRITER_DEV_EXTRA) + 30 + 30 + 30 + 4 * 30
-        assert set(wrong) >= _BLIND_GOLD_NOT_YET_RIGHT
-        outcomes = {k: r["outcome"] for k, r in wrong.items() if r["outcome"] != "right"}
-        assert {k: o for k, o in outcomes.items() if k not in _BLIND_GOLD_NOT_YET_RIGHT} == {}
+        assert {k: r["outcome"] for k, r in wrong.items() if r["outcome"] != "right"} == {}
     finally:
         stores.close()
 
