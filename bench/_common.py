@@ -524,9 +524,12 @@ def portable(value: str | Path) -> str:
     A path in the repository is relative to it (``bench/results``); a dataset's is
     ``<data>/`` and its path in the data folder (``<data>/locomo/locomo10.json``); any other
     absolute path was local to the run (a model, a temporary folder) and is shown as
-    ``<local>/`` and its last part. A value that is no absolute path is kept.
+    ``<local>/`` and its last part. A relative path that climbs out of the working folder
+    (``../shared/data/...``) is resolved first; any other value is kept.
     """
     path = Path(value)
+    if not path.is_absolute() and ".." in path.parts and path.exists():
+        path = path.resolve()
     if not path.is_absolute():
         return str(value)
     for base, prefix in ((REPO_ROOT, ""), (DATA_ROOT, "<data>/")):

@@ -293,18 +293,18 @@ def _about_words() -> tuple[str, list[dict[str, Any]]]:
     return PROMPT_ABOUT_WORDS, tools
 
 
-# recall's query, asked for in the user's words: a small model that recalls where it should
-# correct sends a few words ("Slack rename"), so the tool's answer cannot point at the change
-_RECALL_QUERY_WORDS = "What to recall: the user's own words, or a question."
+# recall's query as it was before the library took "the user's own words" (measured: fresh
+# writer cases 15 and 16 right with it, 17 and 20 without; dev 20 and 23 either way)
+_RECALL_QUERY_FEW = "What to recall, in a few words or a question."
 
 
-def _recall_words() -> tuple[str, list[dict[str, Any]]]:
+def _recall_few() -> tuple[str, list[dict[str, Any]]]:
     tools = openai_tools()
     for tool in tools:
         fn = tool["function"]
         if fn["name"] == "recall":
             query = fn["parameters"]["properties"]["query"]
-            fn["parameters"]["properties"]["query"] = dict(query, description=_RECALL_QUERY_WORDS)
+            fn["parameters"]["properties"]["query"] = dict(query, description=_RECALL_QUERY_FEW)
     return SYSTEM_PROMPT, tools
 
 
@@ -321,7 +321,7 @@ VARIANTS: dict[str, Callable[[], tuple[str, list[dict[str, Any]]]]] = {
         _tools(None, append={"recall": _RECALL_NOT_STORE}, first="correct"),
     ),
     "about-words": _about_words,
-    "recall-words": _recall_words,
+    "recall-few": _recall_few,
 }
 """Each variant's system-prompt section and tools (OpenAI's format)."""
 

@@ -198,8 +198,11 @@ class CorrectInput(_Input):
 class RecallInput(_Input):
     """Arguments of ``recall``."""
 
+    # Measured on the writer benchmark: asked for "a few words", a small model that recalled
+    # where it should have corrected sent "Slack rename", so the answer's change hint (which
+    # reads the query) had nothing to point at; in the user's words it does.
     query: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)] = Field(
-        description="What to recall, in a few words or a question."
+        description="What to recall: the user's own words, or a question."
     )
     k: int = Field(default=5, ge=1, le=50, description="How many memories to return.")
     as_of: str | None = Field(

@@ -300,3 +300,26 @@ def test_guards_smoke_measures_names_and_the_render_cap(runs: dict[str, Any]) ->
     recall = data["recall"]["recalls"][0]
     assert recall["chars_before"] > 1_000_000 > 10_000 > recall["chars_after"]
     assert recall["tokens_after"] < recall["tokens_before"]
+
+
+def test_a_data_path_given_relative_to_the_repository_is_named_as_data(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``--data ../shared/data/x`` is recorded as ``<data>/x``, not as the machine's folders.
+
+    A SituatedQA run given the data folder that way wrote ``../shared/data/...`` into a
+    committed result, which the docs include.
+    """
+    sys.path.insert(0, str(BENCH))
+    import _common as C
+
+    data = tmp_path / "shared" / "data"
+    (data / "sqa").mkdir(parents=True)
+    (data / "sqa" / "dev.jsonl").write_text("{}\n")
+    (tmp_path / "main").mkdir()
+    monkeypatch.setattr(C, "DATA_ROOT", data)
+    monkeypatch.chdir(tmp_path / "main")
+    assert C.portable("../shared/data/sqa/dev.jsonl") == "<data>/sqa/dev.jsonl"
+    assert C.portable("../elsewhere/missing.jsonl") == "../elsewhere/missing.jsonl"
+    assert C.portable("bench/results") == "bench/results"
+    assert C.portable("0:12") == "0:12"
