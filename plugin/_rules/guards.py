@@ -164,8 +164,10 @@ def _own_new_value(info: CorrectionInfo, phrase: str, given: bool) -> NewValue |
     """
     value = next((v for v in info.replaced_by if _occurs(phrase, v) or _occurs(v, phrase)), None)
     if value is None:
-        return None
+        return _text_calls_new(info, phrase) if given else None
     if fold(value) != fold(phrase) and says_old(info.document, phrase, info.deprecates):
+        return None
+    if fold(value) != fold(phrase) and _named_apart(info.document, phrase, value):
         return None
     said = None if given else says_new(info.document, phrase, info.deprecates)
     terms = active()
@@ -192,6 +194,55 @@ def _own_new_value(info: CorrectionInfo, phrase: str, given: bool) -> NewValue |
         f"its new value stays current. {forward}",
         phrase=phrase,
         said=said,
+    )
+
+
+def _text_calls_new(info: CorrectionInfo, phrase: str) -> NewValue | None:
+    """Return the refusal of a deprecated string the text calls new, against the given ones.
+
+    The writer's ``replaced_by`` names other values, but the correction's own text presents
+    ``phrase`` as the value that holds ("The mirror is pypi.example.cz again; the switch to
+    mirror.example.cz was rolled back" with ``deprecates=["pypi.example.cz"],
+    replaced_by=["mirror.example.cz"]``): the fields are swapped. Stored, the correction would
+    mark the current value's memories and contradict its own line. Blind writer benchmark,
+    case g23.
+    """
+    said = says_new(info.document, phrase, info.deprecates)
+    if said is None or says_old(info.document, phrase, info.deprecates):
+        return None
+    terms = active()
+    olds = [v for v in old_values(info.document, info.deprecates) if fold(v) != fold(phrase)]
+    forward = (
+        f"Deprecate the old value instead: {terms.give('deprecates', olds)}"
+        if olds
+        else "Deprecate the old value instead: the string the outdated memories name"
+    )
+    return NewValue(
+        f"{phrase!r} is the new value: the text says {said!r}, while "
+        f"{terms.name_of('replaced_by')} lists {_q(info.replaced_by)}. A correction deprecates "
+        f"what is no longer true; its new value stays current. {forward}, and put {phrase!r} "
+        f"in {terms.name_of('replaced_by')}. Nothing was stored.",
+        phrase=phrase,
+        said=said,
+    )
+
+
+def _named_apart(text: str, phrase: str, value: str) -> bool:
+    """Whether ``text`` names ``phrase`` and, apart from it, the new value it holds.
+
+    Then ``phrase`` is an old value of its own that begins or ends like the new one
+    ("Avengers: Infinity War" beside the new "Avengers: Endgame", of which the reader took
+    "Avengers"; "8 November 2005" beside "8 November 2006"): deprecating it marks only what
+    names the whole old string. A string that holds the new value and that the text names
+    nowhere apart ("moved to ufo-ai/ufo", "Nadia handed the role to Tom") is still refused.
+    Measured on SituatedQA, whose old and new answers often share a word.
+    """
+    spans = [(m.start, m.end) for m in Matcher([(phrase, 0)]).find(text)]
+    if not spans:
+        return False
+    return any(
+        not any(a <= m.start and m.end <= b for a, b in spans)
+        for m in Matcher([(value, 0)]).find(text)
     )
 
 

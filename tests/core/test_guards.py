@@ -195,6 +195,53 @@ def test_an_old_value_that_holds_the_new_one_is_not_refused(text: str, old: str)
     assert check_correction(info(text, [old]), Allowances(generic=True)) == ()
 
 
+@pytest.mark.parametrize(
+    ("text", "old"),
+    [
+        (
+            'Update on "which film holds it? — Avengers: Infinity War": the answer is now '
+            "Avengers: Endgame (as of 2019).",
+            "Avengers: Infinity War",
+        ),
+        (
+            'Update on "when was the eclipse? — 8 November 2005": the answer is now 8 November '
+            "2006.",
+            "8 November 2005",
+        ),
+    ],
+)
+def test_an_old_value_named_apart_from_the_new_one_it_holds_is_not_refused(
+    text: str, old: str
+) -> None:
+    """The text names the old string and, apart from it, the new value: two values.
+
+    SituatedQA's train split: the reader took a shared first word ("Avengers", "8") as the
+    new value, and 11 old answers that hold it were refused.
+    """
+    assert check_correction(info(text, [old]), Allowances(generic=True)) == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "old", "new"),
+    [
+        ("UFO core moved to ufo-ai/ufo.", "moved to ufo-ai/ufo", "ufo-ai/ufo"),
+        (
+            "Dmitri handed the privacy role to Annika Solberg.",
+            "handed the privacy role to Annika Solberg",
+            "Annika Solberg",
+        ),
+    ],
+)
+def test_a_string_that_holds_the_new_value_and_nothing_apart_is_refused(
+    text: str, old: str, new: str
+) -> None:
+    """A clause around the new value is no old value: still refused."""
+    with pytest.raises(nowline.NewValue):
+        check_correction(
+            info(text, [old], replaced_by=[new]), Allowances(generic=True, person=True)
+        )
+
+
 def test_a_longer_form_of_the_new_value_is_still_refused() -> None:
     """``github.com/acme/web`` is the new value ``acme/web`` written out: refused."""
     wrong = info("Moved from github.com/acme/app to acme/web.", ["github.com/acme/web"])
@@ -465,3 +512,30 @@ def test_anchor_candidates_are_the_first_of_a_long_text_and_skip_every_excluded_
     got = anchor_candidates(text, ["39"])
     assert len(got) == ANCHOR_CANDIDATES and got == words[:ANCHOR_CANDIDATES]
     assert anchor_candidates("plan 39 39plan plan", ["39"]) == ["plan"]
+
+
+def test_a_deprecated_string_the_text_calls_new_is_refused_whatever_replaced_by_says() -> None:
+    """Swapped fields: the text says the deprecated string holds again, replaced_by the other.
+
+    Blind writer case g23: stored, the correction marked the current mirror's memories and
+    its own line said the opposite.
+    """
+    text = (
+        "The package mirror is pypi.example.cz again; the switch to mirror.example.cz was "
+        "rolled back."
+    )
+    swapped = info(text, ["pypi.example.cz"], replaced_by=["mirror.example.cz"])
+    with pytest.raises(nowline.NewValue) as caught:
+        check_correction(swapped, Allowances(), given_new=True)
+    message = str(caught.value)
+    assert "the text says 'is pypi.example.cz again'" in message, message
+    assert "deprecates=['mirror.example.cz'], and put 'pypi.example.cz' in replaced_by" in message
+    right = info(text, ["mirror.example.cz"], replaced_by=["pypi.example.cz"])
+    assert check_correction(right, Allowances(), given_new=True) == ()
+    # a chain step the text tells is no contradiction: pypi is old here
+    chain = info(
+        "Moved from pypi.example.cz to mirror2.example.cz.",
+        ["pypi.example.cz"],
+        replaced_by=["mirror2.example.cz"],
+    )
+    assert check_correction(chain, Allowances(), given_new=True) == ()
