@@ -41,7 +41,9 @@ new. Patterns, X old and Y new (German, French and Spanish forms where listed):
   company)`` (X old), with ``use Y``, ``go(es) to Y``, ``write to Y``, ``duplicate of Y`` or
   ``...; Y is.`` elsewhere in the sentence (Y new).
 - ``reverted|undid|rolled back the move|switch|rename to X`` and ``the move|switch to X was
-  rolled back|reverted|undone`` (X old).
+  rolled back|reverted|undone`` (X old); ``X didn't work out`` (X old, a thing).
+- ``X was merged into|with Y`` and ``merged X into Y`` (X and Y things: channels, repositories,
+  addresses).
 - ``the old (one,) X``, ``X is the old one|name``; ``a new <role>: Y``, ``New location: Y``,
   ``Y is the new one|name``, ``NAME is the new <role>``, ``successor|replacement is Y``.
 """
@@ -210,8 +212,9 @@ _CHANGE = re.compile(
 _KILL = re.compile(  # a word of an identifier ("if/a", "acme/never-x") is no cue
     r"(?<![\w/@.-])(?:if|whether|could|would|might|maybe|perhaps|propos\w*|"
     r"(?:consider|discuss)\w*\s+(?:\w+ing|whether|about|a\s+move|the\s+(?:move|switch|idea))|plan(?:ned|ning|s?\s+to)|"
-    r"should(?!\s+now)|(?:did|do|does|was|is|are|were|has|have|will)\s+not|"
-    r"(?:did|do|does|was|were|is|are|has|have|wo)n['\u2019]t|never|not\s+yet|still|cancel\w*|"
+    r"should(?!\s+now)|(?:did|do|does|was|is|are|were|has|have|will)\s+not(?!\s+work\b)|"
+    r"(?:did|do|does|was|were|is|are|has|have|wo)n['\u2019]t(?!\s+work\b)|never|not\s+yet|"
+    r"still|cancel\w*|"
     r"stays?|remains?|wrong|incorrect|mistaken|a\s+mistake|wenn|falls|sollten?)"
     r"(?![\w/@]|[-.:][\w.-]*[/@])",
     re.I,
@@ -236,9 +239,17 @@ _CONT = re.compile(
 )
 # clauses are read apart: after ";", a dash, or a comma before "X didn't work (out)", whose
 # negation says nothing of the clause before it ("back to #a, #b didn't work out")
-_CLAUSE = re.compile(
-    r"[;—]|\s-\s|,\s*(?=[^\s,]*[#@/.:\d][^\s,]*\s+(?:didn['\u2019]t|did\s+not|doesn['\u2019]t|does\s+not)\s+work\b)"
-)
+_FAILED = r"(?:didn['\u2019]t|did\s+not|doesn['\u2019]t|does\s+not)\s+work\b"
+_CLAUSE = re.compile(rf"[;—]|\s-\s|,\s*(?=[^\s,]*[#@/.:\d][^\s,]*\s+{_FAILED})")
+# "X didn't work (out)" says X failed: no negation, where X (a thing) opens its clause
+_FAILED_THING = re.compile(rf"\s*[^\s,]*[#@/.:\d][^\s,]*\s+{_FAILED}")
+
+
+def _negated(t: str, a: int, b: int) -> bool:
+    """Whether the clause ``t[a:b]`` is negated, planned or doubtful: nothing is read in it."""
+    if _KILL.search(t, a, b):
+        return True
+    return bool(re.search(_FAILED, t[a:b])) and not _FAILED_THING.match(t, a)
 
 
 class _Spec(NamedTuple):
@@ -252,7 +263,8 @@ class _Spec(NamedTuple):
     must be followed by "now" (ending the clause's say) / "again"; U by "was rolled back" (or
     reverted, undone, cancelled); N the clause must say "now"; G only in a sentence that
     already names an old value; P a relative clause names an earlier value; V a value after
-    followed by "with|by" means another pattern (``replaced X with Y``).
+    followed by "with|by" means another pattern (``replaced X with Y``); B every value read
+    must be a thing (``#a was merged into #b``, not "the PR was merged into main").
     """
 
     name: str
@@ -493,6 +505,23 @@ _SPECS = sorted(
             "o",
             "",
         ),
+        _s(
+            "X didn't work out",
+            r"\s+(?:didn['\u2019]t|did\s+not|doesn['\u2019]t|does\s+not)\s+work(?:\s+out)?\b",
+            "o",
+            "",
+            flags="B",
+        ),
+        _s("X was merged into Y", rf"\b{_AUX}merged\s+(?:into|with)\s+", "o", "n", flags="B"),
+        _s(
+            "merged X into Y",
+            r"\b(?:merged|merging|merge)\s+(?!into\b|with\b)",
+            "",
+            "o",
+            r"into|with",
+            "n",
+            "B",
+        ),
         _s("X handed it over to Y", r"\bhanded\s+(?:\w+\s+){0,3}?over\b", "o", "", "to", "n"),
         _s("the old X", r"\bthe\s+old(?:\s+one)?(?:\s*[,:]|\s+(?:was|is))?\s+", "", "o", flags="T"),
         _s(
@@ -523,6 +552,13 @@ _SPECS = sorted(
 )
 
 _Read = tuple[str, "_Cand | None", "_Cand | None", Span, bool]  # pattern, old, new, cue, past
+
+
+def _things(*values: _Cand | None) -> bool:
+    """Whether every value read is a thing (an identifier, a channel, an address) or given."""
+    return all(v is None or v.kind in ("thing", "known") for v in values) and any(
+        v is not None for v in values
+    )
 
 
 class _Reader:
@@ -634,7 +670,7 @@ class _Reader:
             seps = list(_CLAUSE.finditer(t, lo, hi))  # each clause once, whatever its length
             starts, ends = [lo] + [j.end() for j in seps], [j.start() for j in seps] + [hi]
             clauses = [
-                (a, b, bool(_KILL.search(t, a, b)), bool(re.search(r"\bnow\b", t[a:b])))
+                (a, b, _negated(t, a, b), bool(re.search(r"\bnow\b", t[a:b])))
                 for a, b in zip(starts, ends, strict=True)
             ]
             verb = next((j.end() for j in _CHANGE.finditer(t, lo, hi)), hi + 1)
@@ -682,6 +718,8 @@ class _Reader:
         if conn:
             conn = _TO.get(m.group().strip().lower(), "to") if conn == "*" else conn
             xs, y, span = self.xy(e, conn, hi, strict, flags)
+            if "B" in flags and not _things(*xs, y):
+                return []
             if span is None and "O" in flags and ra == "o":
                 return [(name, x, None, (s, e), False) for x in xs]
             if span is None or (y is None and "O" not in flags):
@@ -704,6 +742,8 @@ class _Reader:
             "V" in flags and a is not None and re.match(r"\s+(?:with|by)\b", t[a.stop :])
         ):
             a, b = (None, b) if "T" in flags else (a, None)
+        if "B" in flags and not _things(a, b):
+            return []
         for flag, word in (("W", _NOW_ENDS), ("A", r"again\b"), ("U", _UNDONE)):
             if flag in flags and (a is None or not re.match(rf"\s+{word}", t[a.stop :])):
                 return []

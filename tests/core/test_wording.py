@@ -439,7 +439,7 @@ def test_the_first_item_of_a_list_is_not_read_as_the_new_value(
     [
         ("acme/app2 is called acme/app again, we undid the rename.", ["acme/app2"], ["acme/app"]),
         ("The API is served from api.example.io again.", [], ["api.example.io"]),
-        ("We're going back to #triage for bugs, #bugs-in didn't work out.", [], ["#triage"]),
+        ("We're going back to #triage for bugs, #bugs-in didn't work out.", ["#bugs-in"], ["#triage"]),
         (
             "Claims: back to claims@example.com. The other address was dropped.",
             [],
@@ -486,3 +486,26 @@ def test_changes_back_and_undone_moves(text: str, old: list[str], new: list[str]
 def test_no_new_value_where_the_text_says_none(text: str) -> None:
     """A "now" before a verb, a failed move and a plain "back to" read nothing new."""
     assert new_values(text) == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "old", "new"),
+    [
+        ("Cleanup: #newbie-q was merged into #player-support.", ["#newbie-q"], ["#player-support"]),
+        ("We merged #a-team into #b-team today.", ["#a-team"], ["#b-team"]),
+        ("Back to #qa-triage for triage, #bugs-in didn't work out.", ["#bugs-in"], ["#qa-triage"]),
+    ],
+)
+def test_merges_and_what_did_not_work_out(text: str, old: list[str], new: list[str]) -> None:
+    """A merge of things reads old and new; "X didn't work out" is X's end, no negation."""
+    assert list(new_values(text)) == new
+    assert list(old_values(text)) == old
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["The PR was merged into main.", "We merged the fix into main.", "The plan did not work out."],
+)
+def test_a_merge_of_plain_words_reads_nothing(text: str) -> None:
+    """A merge reads values only where both are things: a PR merged into main is no change."""
+    assert read_changes(text) == []
