@@ -439,7 +439,11 @@ def test_the_first_item_of_a_list_is_not_read_as_the_new_value(
     [
         ("acme/app2 is called acme/app again, we undid the rename.", ["acme/app2"], ["acme/app"]),
         ("The API is served from api.example.io again.", [], ["api.example.io"]),
-        ("We're going back to #triage for bugs, #bugs-in didn't work out.", ["#bugs-in"], ["#triage"]),
+        (
+            "We're going back to #triage for bugs, #bugs-in didn't work out.",
+            ["#bugs-in"],
+            ["#triage"],
+        ),
         (
             "Claims: back to claims@example.com. The other address was dropped.",
             [],
