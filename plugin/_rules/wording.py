@@ -22,10 +22,10 @@ new. Patterns, X old and Y new (German, French and Spanish forms where listed):
   past-perfect clause (``which moved to Y``, ``had moved to Y``) Y is an earlier value: old
   where the text names another new value, else not read.
 - ``X is now (called) Y``, ``X has become Y``, ``X (now Y)``, ``X is (called) Y again``,
-  ``is served|hosted from|at Y again``, ``(going|went|is|...) back to Y`` (Y a thing),
-  ``is|to|at|on Y now`` (not ``to X now bounces``), ``now is|at|lives in|goes to|costs ...
-  Y``, ``is now at Y``; ``jetzt``, ``nun``, ``maintenant``, ``désormais``, ``ahora``,
-  ``heißt jetzt``, ``s'appelle désormais``;
+  ``is served|hosted from|at Y again``, ``went|is|'re going ... back to Y`` (Y a thing; not
+  a plan: ``to go back to Y``), ``is|to|at|on Y now`` (not ``to X now bounces``), ``now
+  is|at|lives in|goes to|costs ... Y``, ``is now at Y``; ``jetzt``, ``nun``, ``maintenant``,
+  ``désormais``, ``ahora``, ``heißt jetzt``, ``s'appelle désormais``;
   ``NAME is now the <role>`` and ``NAME owns|leads|runs|handles ... now``: NAME new.
 - ``replaced X with|by Y``, ``X was replaced|superseded by|with Y``, ``Y replaced|replaces|
   supersedes X``, ``Y, replacing X``, ``in favour of Y``.
@@ -41,9 +41,9 @@ new. Patterns, X old and Y new (German, French and Spanish forms where listed):
   company)`` (X old), with ``use Y``, ``go(es) to Y``, ``write to Y``, ``duplicate of Y`` or
   ``...; Y is.`` elsewhere in the sentence (Y new).
 - ``reverted|undid|rolled back the move|switch|rename to X`` and ``the move|switch to X was
-  rolled back|reverted|undone`` (X old); ``X didn't work out`` (X old, a thing).
-- ``X was merged into|with Y`` and ``merged X into Y`` (X and Y things: channels, repositories,
-  addresses).
+  rolled back|reverted|undone`` (X old); ``X didn't work (out)`` at a clause's end (X old, a
+  thing). A later read of the same value as new wins over these.
+- ``X was merged into Y`` and ``merged X into Y`` (X and Y things, no pull request number).
 - ``the old (one,) X``, ``X is the old one|name``; ``a new <role>: Y``, ``New location: Y``,
   ``Y is the new one|name``, ``NAME is the new <role>``, ``successor|replacement is Y``.
 """
@@ -212,8 +212,9 @@ _CHANGE = re.compile(
 _KILL = re.compile(  # a word of an identifier ("if/a", "acme/never-x") is no cue
     r"(?<![\w/@.-])(?:if|whether|could|would|might|maybe|perhaps|propos\w*|"
     r"(?:consider|discuss)\w*\s+(?:\w+ing|whether|about|a\s+move|the\s+(?:move|switch|idea))|plan(?:ned|ning|s?\s+to)|"
-    r"should(?!\s+now)|(?:did|do|does|was|is|are|were|has|have|will)\s+not(?!\s+work\b)|"
-    r"(?:did|do|does|was|were|is|are|has|have|wo)n['\u2019]t(?!\s+work\b)|never|not\s+yet|"
+    r"should(?!\s+now)|did\s+not|(?:do|does|was|is|are|were|has|have|will)\s+not|"
+    r"didn['\u2019]t|(?:do|does|was|were|is|are|has|have|wo|ca)n['\u2019]t|"
+    r"cannot|['\u2019](?:re|s|m)\s+not|nobody|no\s+going|without|by\s+mistake|never|not\s+yet|"
     r"still|cancel\w*|"
     r"stays?|remains?|wrong|incorrect|mistaken|a\s+mistake|wenn|falls|sollten?)"
     r"(?![\w/@]|[-.:][\w.-]*[/@])",
@@ -224,8 +225,7 @@ _NOW = r"(?:now|jetzt|nun|maintenant|désormais|ahora)"
 # "now" that ends what a clause says of Y ("to #infra now", "to #infra now, not #ops") or goes
 # on with a connective, not "now" before a verb of its own ("mail to X now bounces": X is old)
 _NOW_ENDS = (
-    r"now\b(?=\s*(?:[.,;:!?()\[\]—-]|$)|\s+(?:and|but|instead|too|please|on|onwards?|for|so|then|"
-    r"as|since|that|which|with|not|rather|also|until|here|there|in|at|by|from)\b)"
+    r"now\b(?=\s*(?:[.,;!?()\[\]—-]|$)|\s+(?:and|but|instead|too|please|onwards?|not|rather)\b)"
 )
 _UNDONE = (
     r"(?:was|were|has\s+been|have\s+been|got|is\s+being)\s+(?:rolled\s+back|reverted|undone|"
@@ -239,17 +239,23 @@ _CONT = re.compile(
 )
 # clauses are read apart: after ";", a dash, or a comma before "X didn't work (out)", whose
 # negation says nothing of the clause before it ("back to #a, #b didn't work out")
-_FAILED = r"(?:didn['\u2019]t|did\s+not|doesn['\u2019]t|does\s+not)\s+work\b"
-_CLAUSE = re.compile(rf"[;—]|\s-\s|,\s*(?=[^\s,]*[#@/.:\d][^\s,]*\s+{_FAILED})")
-# "X didn't work (out)" says X failed: no negation, where X (a thing) opens its clause
-_FAILED_THING = re.compile(rf"\s*[^\s,]*[#@/.:\d][^\s,]*\s+{_FAILED}")
+_FAILED = (
+    r"(?:didn['\u2019]t|did\s+not)\s+work(?:\s+out)?"
+    r"(?=\s*(?:[.,;!]|$)|\s+(?:so|either|anymore|for\s+us)\b)"
+)
+_CLAUSE = re.compile(r"[;—]|\s-\s")
+# "X didn't work (out)" says X failed, no negation of the clause, where X is a thing
+_FAILED_THING = re.compile(rf"(?<![^\s,(])[^\s,]*[#@/.:\d][^\s,]*\s+{_FAILED}")
 
 
 def _negated(t: str, a: int, b: int) -> bool:
-    """Whether the clause ``t[a:b]`` is negated, planned or doubtful: nothing is read in it."""
-    if _KILL.search(t, a, b):
-        return True
-    return bool(re.search(_FAILED, t[a:b])) and not _FAILED_THING.match(t, a)
+    """Whether the clause ``t[a:b]`` is negated, planned or doubtful: nothing is read in it.
+
+    "X didn't work out" of a thing X is left out of the test (it is read as X's end); any
+    other "didn't work" negates, as any other negation does.
+    """
+    clause = _FAILED_THING.sub(lambda m: " " * len(m.group()), t[a:b])
+    return bool(_KILL.search(clause))
 
 
 class _Spec(NamedTuple):
@@ -375,25 +381,23 @@ _SPECS = sorted(
         _s("X is Y again", r"\b(?:is|are)\s+(?:(?:called|named)\s+)?", "o", "n", flags="A"),
         _s(
             "is served from Y again",
-            r"\b(?:is|are)\s+(?:served|hosted|published|running|deployed)\s+(?:from|at|on|in|by)\s+",
+            r"\b(?:is|are)\s+(?:served|hosted|published|deployed)\s+(?:from|at|on|in|by)\s+",
             "",
             "n",
-            flags="A",
+            flags="AT",
         ),
         _s(
             "back to Y",
-            r"(?:^|(?<=[.!?:;,(]\s)|\b(?:going|goes|go|went|gone|switch(?:ed|ing|es)?|"
-            r"mov(?:ed|ing|es|e)|revert(?:ed|ing|s)?|return(?:ed|ing|s)?|is|are|re|s|been|was|"
-            r"were)\s+)back\s+to\s+",
+            r"(?:^|(?<=[.!?:]\s)|\b(?:went|switched|moved|reverted|returned|rolled|is|are|re|s)"
+            r"\s+|\b(?:are|am|is|re|m|s)\s+going\s+)back\s+to\s+",
             "",
             "n",
             flags="T",
         ),
         _s(
             "reverted the move to X",
-            r"\b(?:revert(?:ed|ing|s)?|undid|undo(?:ne|ing)?|roll(?:ed|ing)?\s+back|"
-            r"cancel(?:l?ed|l?ing)?|abandon(?:ed|ing)?)\s+(?:the|our|that|this|[\w-]+['\u2019]s)\s+"
-            r"(?:[\w-]+\s+){0,2}?(?:move|switch|change|rename|migration|transfer|cutover)\s+"
+            r"\b(?:reverted|undid|rolled\s+back|abandoned)\s+(?:the|our|that|this|[\w-]+['\u2019]s)\s+"
+            r"(?:[\w-]+\s+){0,2}?(?:move|switch|rename|transfer|cutover)\s+"
             r"(?:to|into)\s+",
             "",
             "o",
@@ -401,7 +405,7 @@ _SPECS = sorted(
         ),
         _s(
             "the move to X was rolled back",
-            r"\b(?:move|switch|change|rename|migration|transfer|cutover)\s+(?:to|into)\s+",
+            r"\b(?:move|switch|rename|transfer|cutover)\s+(?:to|into)\s+",
             "",
             "o",
             flags="TU",
@@ -499,7 +503,7 @@ _SPECS = sorted(
             "X is deprecated",
             rf"\b{_AUX}(?:now\s+)?(?:deprecated|archived|retired|decommissioned|"
             r"shut\s+down|deleted|removed|discontinued|disabled|gone|dead|sunset|read-only|"
-            r"turned\s+off|switched\s+off|disconnected|offline|closed|bounces|bouncing|bounced|"
+            r"turned\s+off|switched\s+off|disconnected|offline|closed|bounces|"
             r"stepped\s+down|left(?=\s+(?:the\s+(?:company|team|firm|organi[sz]ation)|us)\b"
             r"|\s*(?:[.;!]|$)))\b",
             "o",
@@ -507,18 +511,24 @@ _SPECS = sorted(
         ),
         _s(
             "X didn't work out",
-            r"\s+(?:didn['\u2019]t|did\s+not|doesn['\u2019]t|does\s+not)\s+work(?:\s+out)?\b",
+            rf"\s+{_FAILED}",
             "o",
             "",
             flags="B",
         ),
-        _s("X was merged into Y", rf"\b{_AUX}merged\s+(?:into|with)\s+", "o", "n", flags="B"),
+        _s(
+            "X was merged into Y",
+            rf"\b{_AUX}merged\s+into\s+(?!\S+\s+with\b)",
+            "o",
+            "n",
+            flags="B",
+        ),
         _s(
             "merged X into Y",
-            r"\b(?:merged|merging|merge)\s+(?!into\b|with\b)",
+            r"\bmerged\s+(?!into\b|with\b)",
             "",
             "o",
-            r"into|with",
+            r"into",
             "n",
             "B",
         ),
@@ -554,11 +564,16 @@ _SPECS = sorted(
 _Read = tuple[str, "_Cand | None", "_Cand | None", Span, bool]  # pattern, old, new, cue, past
 
 
-def _things(*values: _Cand | None) -> bool:
-    """Whether every value read is a thing (an identifier, a channel, an address) or given."""
-    return all(v is None or v.kind in ("thing", "known") for v in values) and any(
-        v is not None for v in values
-    )
+def _things(t: str, *values: _Cand | None) -> bool:
+    """Whether every value read is a thing (an identifier, a channel, an address) or given.
+
+    A pull request's number (``#123``) is none: "merged #123 into release/2.3" is no change.
+    """
+    return all(
+        v is None
+        or (v.kind in ("thing", "known") and not re.fullmatch(r"#\d+", t[v.start : v.end]))
+        for v in values
+    ) and any(v is not None for v in values)
 
 
 class _Reader:
@@ -718,7 +733,7 @@ class _Reader:
         if conn:
             conn = _TO.get(m.group().strip().lower(), "to") if conn == "*" else conn
             xs, y, span = self.xy(e, conn, hi, strict, flags)
-            if "B" in flags and not _things(*xs, y):
+            if "B" in flags and not _things(self.t, *xs, y):
                 return []
             if span is None and "O" in flags and ra == "o":
                 return [(name, x, None, (s, e), False) for x in xs]
@@ -742,7 +757,7 @@ class _Reader:
             "V" in flags and a is not None and re.match(r"\s+(?:with|by)\b", t[a.stop :])
         ):
             a, b = (None, b) if "T" in flags else (a, None)
-        if "B" in flags and not _things(a, b):
+        if "B" in flags and not _things(self.t, a, b):
             return []
         for flag, word in (("W", _NOW_ENDS), ("A", r"again\b"), ("U", _UNDONE)):
             if flag in flags and (a is None or not re.match(rf"\s+{word}", t[a.stop :])):
@@ -803,7 +818,7 @@ def read_changes(text: str, deprecates: Sequence[str] = ()) -> list[Change]:
     def val(c: _Cand) -> str:
         return fold(text[c.start : c.end])
 
-    olds = {val(r[1]) for r in reads if r[1] is not None}
+    olds = {val(r[1]) for r in reads if r[1] is not None and r[0] not in _WEAK_OLD}
     given = [fold(d) for d in deprecates if isinstance(d, str)]
     newer = {val(r[2]) for r in reads if r[2] is not None and not r[4]}
     seen: set[tuple[Span | None, Span | None]] = set()
@@ -832,12 +847,47 @@ def read_changes(text: str, deprecates: Sequence[str] = ()) -> list[Change]:
                     _said(text, new, cue, old) if new else "",
                 )
             )
+    out = _without_weak(out)
     pairs = {sp for c in out if c.old_span and c.new_span for sp in (c.old_span, c.new_span)}
     out = [c for c in out if (c.old_span and c.new_span) or (c.old_span or c.new_span) not in pairs]
     return sorted(out, key=lambda c: min(x[0] for x in (c.old_span, c.new_span) if x))
 
 
 _LIST_GOES_ON = re.compile(r"\s*(?:,|;|/|&|\+|\bvs\.?|\band\b|\bor\b)\s*(?=\w)", re.IGNORECASE)
+
+
+_WEAK_OLD = frozenset(
+    {
+        "reverted the move to X",
+        "the move to X was rolled back",
+        "X didn't work out",
+        "X was merged into Y",
+        "merged X into Y",
+    }
+)
+"""Patterns whose old value gives way to the same value read as new by another pattern."""
+_WEAK_NEW = frozenset({"back to Y"})
+"""Patterns whose new value gives way to any new value another pattern reads (history)."""
+
+
+def _without_weak(changes: list[Change]) -> list[Change]:
+    """Drop the weak reads that another read contradicts.
+
+    "We rolled back the move to pg16; the database is pg16 again": pg16 is new (the later
+    word), so the undone move's read goes. "We went back to v1.2, then upgraded to v1.4": a
+    change back beside another new value is history, so it goes.
+    """
+    strong_new = {
+        fold(c.new) for c in changes if c.new is not None and c.pattern not in _WEAK_NEW | _WEAK_OLD
+    }
+    out = []
+    for c in changes:
+        if c.pattern in _WEAK_OLD and c.old is not None and fold(c.old) in strong_new:
+            continue
+        if c.pattern in _WEAK_NEW and strong_new - {fold(c.new or "")}:
+            continue
+        out.append(c)
+    return out
 
 
 def _cut_list(text: str, new: _Cand, deprecates: Sequence[str]) -> bool:

@@ -440,7 +440,7 @@ def test_the_first_item_of_a_list_is_not_read_as_the_new_value(
         ("acme/app2 is called acme/app again, we undid the rename.", ["acme/app2"], ["acme/app"]),
         ("The API is served from api.example.io again.", [], ["api.example.io"]),
         (
-            "We're going back to #triage for bugs, #bugs-in didn't work out.",
+            "We went back to #triage for bugs, #bugs-in didn't work out.",
             ["#bugs-in"],
             ["#triage"],
         ),
@@ -513,3 +513,41 @@ def test_merges_and_what_did_not_work_out(text: str, old: list[str], new: list[s
 def test_a_merge_of_plain_words_reads_nothing(text: str) -> None:
     """A merge reads values only where both are things: a PR merged into main is no change."""
     assert read_changes(text) == []
+
+
+# An adversarial review of the change-back, revert, merge and "didn't work" patterns: texts
+# where a first version read an old value as new or a current value as old.
+REVIEWED = [
+    ("The default is v2 now. To switch back to v1, pass --legacy.", [], ["v2"]),
+    ("We are on v2 now. Users may switch back to v1 until May.", [], ["v2"]),
+    ("Moved to pg16. Rollback plan: back to pg14.", [], ["pg16"]),
+    ("We moved to #infra, we're not going back to #ops.", [], ["#infra"]),
+    ("The repo moved to acme/next. We can't go back to acme/legacy.", [], ["acme/next"]),
+    ("Instead of going back to v1, we patched v2.", [], []),
+    ("We moved to #infra; going back to #ops won't work.", [], ["#infra"]),
+    ("Switched back to v1.2, v1.3 didn't work, but that is wrong: v1.3 is current.", [], []),
+    ("It was back to v1 for a week before we moved to v2.", [], ["v2"]),
+    ("#ops was merged with #infra into #platform.", [], []),
+    ("Port is 9090 now. It goes back to 8080 when PORT is unset.", [], ["9090"]),
+    ("The CPU is running at 100% again.", [], []),
+    ("Mail to ops@acme.io now for archive only; use infra@acme.io.", [], []),
+    ("The repo is acme/next now; acme/next doesn't work with the old token.", [], ["acme/next"]),
+    ("We moved to pg16. pg16 didn't work with the old driver.", [], ["pg16"]),
+    ("infra@acme.io bounced yesterday; mail goes to infra@acme.io now.", [], ["infra@acme.io"]),
+    ("We rolled back the move to pg16 on Monday; the database is pg16 again.", [], ["pg16"]),
+    ("Switched to v2 in May. The switch to v2 was rolled back in staging only.", [], ["v2"]),
+    ("This PR reverts the switch to v2; do not merge.", [], []),
+    ("Rolled back the database migration to 0042.", [], []),
+    ("Merging #ops into #infra is on hold.", [], []),
+    ("#ops was merged into #infra by mistake and has been restored.", [], []),
+    ("Reverted the change to config.yaml.", [], []),
+    ("Merged #123 into release/2.3.", [], []),
+    ("Merged config.yaml with config.local.yaml.", [], []),
+]
+
+
+@pytest.mark.parametrize(("text", "old", "new"), REVIEWED)
+def test_reviewed_texts_read_no_old_value_as_new(text: str, old: list[str], new: list[str]) -> None:
+    """Plans, negations, histories, regressions and git merges read as they should."""
+    assert list(new_values(text)) == new
+    assert list(old_values(text)) == old
