@@ -283,14 +283,19 @@ _ABOUT_WORDS_FIELD = (
 )
 
 
-def _about_words() -> tuple[str, list[dict[str, Any]]]:
+def _described(tool: str, field: str, description: str) -> list[dict[str, Any]]:
+    """Return the library's tools with one field of one tool described otherwise."""
     tools = openai_tools()
-    for tool in tools:
-        fn = tool["function"]
-        if fn["name"] == "correct":
-            about = fn["parameters"]["properties"]["about"]
-            fn["parameters"]["properties"]["about"] = dict(about, description=_ABOUT_WORDS_FIELD)
-    return PROMPT_ABOUT_WORDS, tools
+    for spec in tools:
+        fn = spec["function"]
+        if fn["name"] == tool:
+            props = fn["parameters"]["properties"]
+            props[field] = dict(props[field], description=description)
+    return tools
+
+
+def _about_words() -> tuple[str, list[dict[str, Any]]]:
+    return PROMPT_ABOUT_WORDS, _described("correct", "about", _ABOUT_WORDS_FIELD)
 
 
 # recall's query as it was before the library took "the user's own words" (measured: fresh
@@ -299,13 +304,7 @@ _RECALL_QUERY_FEW = "What to recall, in a few words or a question."
 
 
 def _recall_few() -> tuple[str, list[dict[str, Any]]]:
-    tools = openai_tools()
-    for tool in tools:
-        fn = tool["function"]
-        if fn["name"] == "recall":
-            query = fn["parameters"]["properties"]["query"]
-            fn["parameters"]["properties"]["query"] = dict(query, description=_RECALL_QUERY_FEW)
-    return SYSTEM_PROMPT, tools
+    return SYSTEM_PROMPT, _described("recall", "query", _RECALL_QUERY_FEW)
 
 
 VARIANTS: dict[str, Callable[[], tuple[str, list[dict[str, Any]]]]] = {

@@ -183,18 +183,20 @@ def _own_new_value(info: CorrectionInfo, phrase: str, given: bool) -> NewValue |
             said=None,
         )
     why = f"the text says {said!r}" if said else f"{given_as} lists {value!r}"
-    olds = [v for v in old_values(info.document, info.deprecates) if fold(v) != fold(phrase)]
-    forward = (
-        f"Deprecate the old value instead: {terms.give('deprecates', olds)}."
-        if olds
-        else "Deprecate the old value instead: the string the outdated memories name."
-    )
     return NewValue(
         f"{phrase!r} is the new value: {why}. A correction deprecates what is no longer true; "
-        f"its new value stays current. {forward}",
+        f"its new value stays current. {_deprecate_instead(info, phrase)}.",
         phrase=phrase,
         said=said,
     )
+
+
+def _deprecate_instead(info: CorrectionInfo, phrase: str) -> str:
+    """Return the way forward of a refused new value: the old values its text states, if any."""
+    olds = [v for v in old_values(info.document, info.deprecates) if fold(v) != fold(phrase)]
+    if not olds:
+        return "Deprecate the old value instead: the string the outdated memories name"
+    return f"Deprecate the old value instead: {active().give('deprecates', olds)}"
 
 
 def _text_calls_new(info: CorrectionInfo, phrase: str) -> NewValue | None:
@@ -211,17 +213,12 @@ def _text_calls_new(info: CorrectionInfo, phrase: str) -> NewValue | None:
     if said is None or says_old(info.document, phrase, info.deprecates):
         return None
     terms = active()
-    olds = [v for v in old_values(info.document, info.deprecates) if fold(v) != fold(phrase)]
-    forward = (
-        f"Deprecate the old value instead: {terms.give('deprecates', olds)}"
-        if olds
-        else "Deprecate the old value instead: the string the outdated memories name"
-    )
     return NewValue(
         f"{phrase!r} is the new value: the text says {said!r}, while "
         f"{terms.name_of('replaced_by')} lists {_q(info.replaced_by)}. A correction deprecates "
-        f"what is no longer true; its new value stays current. {forward}, and put {phrase!r} "
-        f"in {terms.name_of('replaced_by')}. Nothing was stored.",
+        f"what is no longer true; its new value stays current. "
+        f"{_deprecate_instead(info, phrase)}, and put {phrase!r} in "
+        f"{terms.name_of('replaced_by')}. Nothing was stored.",
         phrase=phrase,
         said=said,
     )

@@ -212,8 +212,8 @@ _CHANGE = re.compile(
 _KILL = re.compile(  # a word of an identifier ("if/a", "acme/never-x") is no cue
     r"(?<![\w/@.-])(?:if|whether|could|would|might|maybe|perhaps|propos\w*|"
     r"(?:consider|discuss)\w*\s+(?:\w+ing|whether|about|a\s+move|the\s+(?:move|switch|idea))|plan(?:ned|ning|s?\s+to)|"
-    r"should(?!\s+now)|did\s+not|(?:do|does|was|is|are|were|has|have|will)\s+not|"
-    r"didn['\u2019]t|(?:do|does|was|were|is|are|has|have|wo|ca)n['\u2019]t|"
+    r"should(?!\s+now)|(?:did|do|does|was|is|are|were|has|have|will)\s+not|"
+    r"(?:did|do|does|was|were|is|are|has|have|wo|ca)n['\u2019]t|"
     r"cannot|['\u2019](?:re|s|m)\s+not|nobody|no\s+going|without|by\s+mistake|never|not\s+yet|"
     r"still|cancel\w*|"
     r"stays?|remains?|wrong|incorrect|mistaken|a\s+mistake|wenn|falls|sollten?)"
@@ -229,7 +229,7 @@ _NOW_ENDS = (
 )
 _UNDONE = (
     r"(?:was|were|has\s+been|have\s+been|got|is\s+being)\s+(?:rolled\s+back|reverted|undone|"
-    r"cancel(?:l)?ed|called\s+off|abandoned)\b"
+    r"called\s+off|abandoned)\b"  # "was cancelled" is no read at all: cancel* negates (_KILL)
 )
 _ROLE = r"(?:one|name|home|location|address|repo|repository|channel|owner)\b"
 _LIST = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)")
