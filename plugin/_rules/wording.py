@@ -245,7 +245,9 @@ _FAILED = (
 )
 _CLAUSE = re.compile(r"[;—]|\s-\s")
 # "X didn't work (out)" says X failed, no negation of the clause, where X is a thing
-_FAILED_THING = re.compile(rf"(?<![^\s,(])[^\s,]*[#@/.:\d][^\s,]*\s+{_FAILED}")
+# (the thing's run of characters taken whole, possessively: backtracking into it made a long
+# token quadratic)
+_FAILED_THING = re.compile(rf"(?<![^\s,(])(?=[^\s,]*[#@/.:\d])[^\s,]*+\s+{_FAILED}")
 
 
 def _negated(t: str, a: int, b: int) -> bool:

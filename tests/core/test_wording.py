@@ -551,3 +551,16 @@ def test_reviewed_texts_read_no_old_value_as_new(text: str, old: list[str], new:
     """Plans, negations, histories, regressions and git merges read as they should."""
     assert list(new_values(text)) == new
     assert list(old_values(text)) == old
+
+
+def test_a_text_with_one_huge_token_is_read_in_one_pass() -> None:
+    """A correction text of one 400,000-character token still reads as it should.
+
+    The first version of the "X didn't work out" clause rule backtracked into every token
+    (about 9 s for a 32,000-character one, growing with its square: this text would take
+    hours, so a regression shows as a run that never ends); it reads it whole now.
+    """
+    token = "1" * 400_000
+    assert new_values(f"Moved from #a to #b; ref {token} here.") == ("#b",)
+    repo = f"acme/{'x' * 400_000}"
+    assert old_values(f"{repo} didn't work out, back to #c.") == (repo,)
