@@ -194,12 +194,16 @@ class Preview(list[str]):
             first.
         deprecates: the strings previewed: those given, or, when none were given, those the
             text proposes (its old values that name records).
+        about: the anchors previewed: those given, or, when nowline proposed a string that
+            needs one (a number, a first name, a person's full name: "03:45 UTC"), the word
+            of the text that the memories of that string name ("Tamberlane").
     """
 
     near_misses: list[tuple[str, int]]
     refusal: str | None
     suggestions: list[tuple[str, int]]
     deprecates: list[str]
+    about: list[str]
 
     def __init__(
         self,
@@ -209,6 +213,7 @@ class Preview(list[str]):
         refusal: str | None = None,
         suggestions: Iterable[tuple[str, int]] = (),
         deprecates: Iterable[str] = (),
+        about: Iterable[str] = (),
     ) -> None:
         """Create a preview of ``ids`` with its near misses, suggestions and refusal."""
         super().__init__(ids)
@@ -216,11 +221,12 @@ class Preview(list[str]):
         self.refusal = refusal
         self.suggestions = list(suggestions)
         self.deprecates = list(deprecates)
+        self.about = list(about)
 
     def __repr__(self) -> str:
         """Return the ids with the extra attributes."""
         return (
-            f"Preview({list(self)!r}, deprecates={self.deprecates!r}, "
+            f"Preview({list(self)!r}, deprecates={self.deprecates!r}, about={self.about!r}, "
             f"near_misses={self.near_misses!r}, suggestions={self.suggestions!r}, "
             f"refusal={self.refusal!r})"
         )

@@ -91,7 +91,13 @@ from .freshness import (
     observe,
     refresh_flow,
 )
-from .guards import generic_flow, persons_flow, suggestions_flow, unreached_flow
+from .guards import (
+    anchored_proposal_flow,
+    generic_flow,
+    persons_flow,
+    suggestions_flow,
+    unreached_flow,
+)
 from .guards import preview_flow as guards_preview_flow
 from .mark import DONE
 from .mark import state_of as mark_state
@@ -447,6 +453,12 @@ def preview_flow(
     if not info.deprecates:
         proposed = yield from suggestions_flow(info, reach_of_probes)
         chosen = tuple(s for s, n in proposed if n > 0) or tuple(s for s, _ in proposed[:1])
+        if not any(n > 0 for _, n in proposed) and not info.about:
+            # a number or a first name is proposed with the text's word that narrows it
+            anchored = yield from anchored_proposal_flow(info, reach_of_probes)
+            if anchored is not None:
+                chosen = (anchored[0],)
+                info = info._replace(about=(anchored[1],))
         if not chosen:
             return Preview(refusal=_NOTHING_TO_PROPOSE)
         info = info._replace(deprecates=chosen)

@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
 from .._rules import records as R
-from .._rules.generic import is_generic
+from .._rules.generic import is_generic, is_person_name, proper_noun_in
 from .._rules.guards import (
     Allowances,
     Holders,
@@ -59,6 +59,7 @@ from .reads import read_all
 __all__ = [
     "STRICT",
     "ReachFn",
+    "anchored_proposal_flow",
     "generic_flow",
     "near_miss_flow",
     "persons_flow",
@@ -292,7 +293,45 @@ def generic_flow(
     # the refusal holds the text's candidates already (check_correction read them)
     words = [w for w, _ in error.anchors]
     counted = _counted_anchors(info, info.document, records, words)
+    if not any(n for _, n in counted):  # the text names no subject: the memories do
+        counted = _shared_anchors(info, [r for r in records if not R.is_correction(r.metadata)])
     return generic_refusal(error.phrase, error.kind, error.reason, (), counted, len(records))
+
+
+SHARED_RECORDS = 50
+"""The most records whose words :func:`_shared_anchors` reads (the first the reach returns)."""
+
+
+def _shared_anchors(info: CorrectionInfo, records: Sequence[Record]) -> list[tuple[str, int]]:
+    """Return the words most of a generic string's memories name, each with their count.
+
+    Where a correction's text names no subject ("Ximena took over from Wolfgang", or a body
+    made of the two values, "Changed from €4.90 to €6.90."), what the memories of the string
+    share is what it belongs to: "Brackenbury" where both memories of "Wolfgang" are about
+    Brackenbury Press. Only the words named by the most of them are returned (a word of one
+    memory alone would narrow to it), proper nouns first, at most :data:`MAX_SUGGESTIONS`.
+    """
+    records = records[:SHARED_RECORDS]
+    exclude = (*info.deprecates, *info.replaced_by)
+    words: dict[str, str] = {}
+    proper: set[str] = set()
+    for record in records:
+        text = record.document or ""
+        for word in anchor_candidates(text, exclude):
+            words.setdefault(fold(word), word)
+            if proper_noun_in(word, text):
+                proper.add(fold(word))
+    if not words:
+        return []
+    matcher = Matcher((w, k) for k, w in words.items())
+    counts = dict.fromkeys(words, 0)
+    for record in records:
+        for key in matcher.keys(record.document or ""):
+            counts[key] += 1
+    most = max(counts.values())
+    top = [(words[k], n) for k, n in counts.items() if n == most]
+    top.sort(key=lambda c: fold(c[0]) not in proper)
+    return top[:MAX_SUGGESTIONS]
 
 
 def suggestions_flow(
@@ -323,6 +362,39 @@ def suggestions_flow(
     out = [(p.deprecates[0], len(reached[p.id])) for p in probes]
     out.sort(key=lambda s: -s[1])
     return out[:MAX_SUGGESTIONS]
+
+
+def anchored_proposal_flow(info: CorrectionInfo, reach: ReachFn) -> Flow[tuple[str, str] | None]:
+    """Return an old value of the text that needs an anchor, with the anchor that narrows it.
+
+    :func:`suggestions_flow` leaves out what would be refused without an anchor: a number, a
+    first name, a common word ("03:45 UTC", "Beatriz") or a person's full name. Here the first
+    such old value the text states (``nowline._rules.wording``) that names memories is
+    returned with the first of the text's anchor candidates those memories name: a proper
+    noun of the text first ("Fairlop" in "Standard shipping on Fairlop orders is €6.90 now,
+    was €4.90"), then any word; each group counted as a refusal counts it (those that name
+    some of the memories but not all first: "Tamberlane" for "tamberlane nightly backup runs
+    at 01:15 UTC now instead of 03:45 UTC", where "03:45 UTC" also names a report's time,
+    and "Harbor" before "API" where another API's limit is also 600). None when the text
+    states no such value, or none of its words is named by the value's memories: an anchor
+    nowline made up would narrow to something the writer never said.
+    """
+    taken = {fold(v) for v in (*info.deprecates, *info.replaced_by)}
+    for value in old_values(info.document, info.deprecates):
+        if fold(value) in taken:
+            continue
+        if is_generic(value, info.document) is None and not is_person_name(value):
+            continue
+        probe = _probe(info, "anchored", deprecates=(value,), about=())
+        records = (yield from reach([probe]))[probe.id]
+        memories = [r for r in records if not R.is_correction(r.metadata)]
+        words = anchor_candidates(info.document, (*info.deprecates, *info.replaced_by, value))
+        proper = [w for w in words if proper_noun_in(w, info.document)]
+        for group in (proper, words):  # a name the text gives ("Fairlop") says what it is about
+            named = [w for w, n in _counted_anchors(probe, info.document, memories, group) if n]
+            if named:
+                return value, named[0]
+    return None
 
 
 def preview_flow(
@@ -376,4 +448,5 @@ def preview_flow(
         refusal=refusal,
         suggestions=suggestions,
         deprecates=info.deprecates,
+        about=info.about,
     )

@@ -362,7 +362,7 @@ def generic_refusal(
     )
     counted = ", ".join(f"{a!r} {n}" for a, n in narrow)
     evidence = (
-        f" Of the {reached} records it would reach, these also name: {counted}."
+        f" Of the {_records(reached)} it would reach, these also name: {counted}."
         if counted and reached >= 0
         else ""
     )
@@ -493,6 +493,11 @@ def anchor_candidates(text: str, exclude: Sequence[str]) -> list[str]:
     return out
 
 
+def _records(n: int) -> str:
+    """Return "1 record" or "N records"."""
+    return f"{n} record{'' if n == 1 else 's'}"
+
+
 def person_refusal(
     phrase: str, reached: int, anchors: Sequence[tuple[str, int]] | None
 ) -> PersonName:
@@ -509,7 +514,7 @@ def person_refusal(
     shown = [a for a, n in anchors or () if n > 0 or reached < 0]
     if anchors and shown and reached >= 0:
         counts = ", ".join(f"{a!r} {n}" for a, n in anchors if n > 0)
-        evidence = f" Of the {reached} records it would reach, these also name: {counts}."
+        evidence = f" Of the {_records(reached)} it would reach, these also name: {counts}."
     elif reached >= 0:
         evidence = f" It would reach {reached} record{'s' if reached != 1 else ''}."
     else:

@@ -93,6 +93,17 @@ _LEX = re.compile(
     rf"|[$€£¥]?\d+(?:[.,:]\d+)*[a-zA-Z%]*(?![\w/@-])(?:\s?(?:{_UNIT})(?!\w))?)"
     r"|(?P<tok>(?<![\w./])(?:[#@]|~?/|\.{1,2}/|\.)?\w[\w-]*(?:[./@:+]\w[\w-]*)*/?)"
 )
+_MONTH = (
+    r"(?:jan(?:uary|\.)?|feb(?:ruary|\.)?|mar(?:ch|\.)?|apr(?:il|\.)?|may|june?|july?|"
+    r"aug(?:ust|\.)?|sep(?:t(?:ember)?)?\.?|oct(?:ober|\.)?|nov(?:ember|\.)?|dec(?:ember|\.)?)"
+)
+# a calendar date ("1 July", "July 1st, 2026") says when, not what: "CHF 19 from 1 July, up
+# from CHF 15" changes the price, and neither "1" nor "July" is a value of it
+_DATE = re.compile(
+    rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\.?\s+(?:of\s+)?{_MONTH}(?:\s+\d{{4}})?"
+    rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?)(?![\w/@-])",
+    re.I,
+)
 
 
 def _words(words: str) -> frozenset[str]:
@@ -181,6 +192,9 @@ def _lex(text: str, known: Sequence[str]) -> list[_Cand]:
             cands[-1] = _Cand(prev.start, e, "name")  # Maria Garcia, Node 20, Platform team
         else:
             cands.append(_Cand(s, e, kind))
+    dates = [m.span() for m in _DATE.finditer(text)]
+    if dates:  # a value inside a date is no value (a date the caller deprecates is, below)
+        cands = [c for c in cands if not any(a <= c.start and c.end <= b for a, b in dates)]
     phrases = [(k.strip(), i) for i, k in enumerate(known) if k.strip()]
     for hit in Matcher(phrases).find(text) if phrases else ():
         inside = [c for c in cands if c.start <= hit.start and hit.end <= c.end]

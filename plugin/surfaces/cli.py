@@ -907,7 +907,7 @@ def preview(
             replaced_by=replaced_by,
         )
     proposed = not deprecates
-    deprecates = list(ids.deprecates)
+    deprecates, about = list(ids.deprecates), list(ids.about)
     total = col.count()
     limit = reach_limit(DEFAULT_MAX_REACH, total) or 0
     docs = col.get(ids=ids, include=["documents"])["documents"] if ids else []
@@ -915,7 +915,7 @@ def preview(
         _echo_json(
             {
                 "deprecates": deprecates,
-                "about": about or [],
+                "about": about,
                 "reach": len(ids),
                 "limit": limit,
                 "records": [{"id": i, "document": d} for i, d in zip(ids, docs or [], strict=True)],
@@ -933,7 +933,12 @@ def preview(
         return
     out = _out()
     if proposed:
-        flags = " ".join(f"-d {_safe(repr(d))}" for d in deprecates)
+        flags = " ".join(
+            [
+                *(f"-d {_safe(repr(d))}" for d in deprecates),
+                *(f"-a {_safe(repr(a))}" for a in about),
+            ]
+        )
         out.print(f"The text states these old values that records name: {flags}")
     anchors = f" about {_safe(repr(about))}" if about else ""
     out.print(

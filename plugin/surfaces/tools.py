@@ -288,6 +288,8 @@ class PreviewOutput(BaseModel):
 
     Attributes:
         deprecates: the strings that were checked.
+        about: the anchors that were checked: those given, or the one proposed with a
+            proposed string that needs one (a number, a first name).
         count: how many records the correction would mark as outdated.
         records: the first of them, with their text.
         near_misses: when it would mark none, strings the memories name that were perhaps
@@ -299,6 +301,7 @@ class PreviewOutput(BaseModel):
     """
 
     deprecates: list[str]
+    about: list[str] = Field(default_factory=list)
     count: int
     records: list[PreviewRecord]
     near_misses: list[tuple[str, int]] = Field(default_factory=list)
@@ -716,10 +719,13 @@ def _change_hint(text: str, binding: dict[str, Any], *, exclude: str = "") -> _S
     noun = "memory still names" if current == 1 else "memories still name"
     # a long text is not echoed back: the answer would grow with it (the memory's own cut)
     body = repr(text) if len(text) <= MAX_HIT_CHARS else "(the change in the user's words)"
+    fields = f"deprecates {list(found.deprecates)!r}"
+    if found.about:  # a number or a first name, with the word of the text that narrows it
+        fields += f" and about {list(found.about)!r}"
     hint = (
         f"\nThis states a change: {current} {noun} {_listed(found.deprecates)} as current. "
         f"If the user told you of this change, store it: call correct with body {body} and "
-        f"deprecates {list(found.deprecates)!r}."
+        f"{fields}."
     )
     if found.refusal is not None:
         hint += f" As it is, correct would refuse it: {found.refusal}"
@@ -810,13 +816,14 @@ def _preview(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, Base
     docs = dict(zip(got["ids"], got["documents"] or [], strict=True)) if got else {}
     records = [PreviewRecord(id=i, document=docs.get(i)) for i in shown]
     noun = "memory" if len(ids) == 1 else "memories"
-    naming = list(ids.deprecates)
+    naming, anchors = list(ids.deprecates), list(ids.about)
+    proposed = f"deprecates {naming!r}" + (f" and about {anchors!r}" if anchors else "")
     lines = [
-        f"Proposed from body: deprecates {naming!r}." if not args.deprecates and naming else "",
+        f"Proposed from body: {proposed}." if not args.deprecates and naming else "",
         f"A correction naming {naming!r}",
     ]
-    if args.about:
-        lines[1] += f" about {list(args.about)!r}"
+    if anchors:
+        lines[1] += f" about {anchors!r}"
     lines[1] += f" would mark {len(ids)} {noun}" + (":" if ids else ".")
     lines += [f"- {one_line(sanitize(r.document or ''))}" for r in records]
     if len(ids) > len(shown):
@@ -832,6 +839,7 @@ def _preview(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, Base
         lines.append(f"correct would refuse it: {ids.refusal}")
     return "\n".join(line for line in lines if line), PreviewOutput(
         deprecates=naming,
+        about=anchors,
         count=len(ids),
         records=records,
         near_misses=ids.near_misses,

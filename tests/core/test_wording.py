@@ -223,6 +223,20 @@ def test_incidental_strings_are_not_values() -> None:
     assert pair(text) == (("a.zed.io",), ("b.zed.io",))
 
 
+def test_a_calendar_date_is_no_value() -> None:
+    """'from 1 July' says when a change starts: neither '1' nor 'July' is a value of it.
+
+    Before, the price change below read '1' as an old value (and 'July' as the new one of
+    'July, up from CHF 15'), and preview proposed '1'.
+    """
+    text = "Price change on the Starter tier: CHF 19 per month from 1 July, up from CHF 15."
+    assert old_values(text) == ("CHF 15",) and "July" not in new_values(text)
+    assert old_values("From March 3rd, 2026 the limit is 900, was 600.") == ("600",)
+    assert pair("Node 18 is gone; use Node 20 from June 1.") == (("Node 18",), ("Node 20",))
+    # a date the caller names is a value
+    assert old_values("The launch moved from 1 May to 3 May.", ["1 May"]) == ("1 May",)
+
+
 def test_every_value_is_its_span() -> None:
     """Every value is the text at its span."""
     text = "zed/b (formerly zed/a) and #x → #y; Kim took over from Lee."

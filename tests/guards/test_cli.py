@@ -49,3 +49,35 @@ def test_import_stops_at_a_near_miss_unless_allowed(
     assert snapshot(memory) == before
     allowed = invoke("import", store_path, str(source), "--allow-unreached")
     assert allowed.exit_code == 0, allowed.output
+
+
+BACKUP = "tamberlane nightly backup runs at 01:15 UTC now instead of 03:45 UTC"
+
+
+def _backups(memory: nowline.Collection) -> None:
+    memory.remember("The Tamberlane nightly backup starts at 03:45 UTC.", id="a")
+    memory.remember("Don't deploy Tamberlane around 03:45 UTC, the backup locks it.", id="b")
+    memory.remember("The weekly usage report email goes out at 03:45 UTC.", id="c")
+
+
+def test_preview_proposes_a_number_with_the_word_that_narrows_it(
+    memory: nowline.Collection, store_path: str
+) -> None:
+    """A time the text states as old is proposed with its subject, in flags and in JSON.
+
+    Before, a generic old value was never proposed ("the text states no old value"), so a
+    model that recalled the change got no way to store it.
+    """
+    _backups(memory)
+    data = invoke_json("preview", store_path, "--text", BACKUP)
+    assert (data["deprecates"], data["about"]) == (["03:45"], ["tamberlane"])
+    assert sorted(r["id"] for r in data["records"]) == ["a", "b"] and data["refusal"] is None
+    shown = invoke("preview", store_path, "--text", BACKUP)
+    assert "-d '03:45' -a 'tamberlane'" in shown.stdout
+    stored = invoke("correct", store_path, BACKUP, "-d", "03:45", "-a", "tamberlane")
+    assert stored.exit_code == 0, stored.output
+    assert {h.id: h.role for h in memory.hits(["a", "b", "c"])} == {
+        "a": "historical",
+        "b": "historical",
+        "c": "current",
+    }

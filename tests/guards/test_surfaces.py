@@ -295,6 +295,41 @@ def test_a_bare_number_is_refused_with_an_anchor_the_memories_name(
     }
 
 
+FAIRLOP = {
+    "library": "about=['Fairlop']",
+    "cli": "--about Fairlop",
+    "tools": 'about ["Fairlop"]',
+    "mcp": 'about ["Fairlop"]',
+    "jsonl": '"about": ["Fairlop"]',
+    "http": '"about": ["Fairlop"]',
+}
+
+
+def test_a_bare_number_whose_text_names_no_subject_gets_what_its_memories_share(
+    ufo: nowline.Collection, surface: str, write: Write
+) -> None:
+    """Where the text names no subject, the refusal suggests the word its memories share.
+
+    A body of the two values alone ("Changed from €4.90 to €6.90.", what the tools write for
+    a model that copied the field's description) left the message with no example, and the
+    model sent the number as its own anchor on the writer benchmark.
+    """
+    ufo.remember("Standard shipping on Fairlop orders costs €4.90.", id="std")
+    ufo.remember("Tell Fairlop customers that standard delivery is €4.90.", id="tell")
+    before = snapshot(ufo)
+    text = "Changed from €4.90 to €6.90."
+    message = _refused(write(text=text, deprecates=["€4.90"]), surface, before, ufo)
+    if surface != "jsonl":  # an import checks every line before it reads the store
+        assert "Of the 2 records it would reach, these also name: 'Fairlop' 2" in message
+        assert FAIRLOP[surface] in message, message
+    stored = write(text=text, deprecates=["€4.90"], about=["Fairlop"])
+    assert stored.stored, stored.message
+    assert {h.id: h.role for h in ufo.hits(["std", "tell"])} == {
+        "std": "historical",
+        "tell": "historical",
+    }
+
+
 def test_an_anchor_that_narrows_nothing_is_refused(
     ufo: nowline.Collection, surface: str, write: Write
 ) -> None:

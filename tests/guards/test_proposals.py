@@ -1,0 +1,94 @@
+"""``preview(text=...)`` proposes what to deprecate, and an anchor where a string needs one.
+
+A model told of a change often recalls or remembers it instead of storing it; the tools then
+answer with the call that stores it (``tests/mcp/test_tools.py``), which is this proposal. A
+number, a first name or a person's full name is refused without an anchor, so proposing it
+alone helped nobody: it is proposed with the word of the text that its memories name.
+"""
+
+from __future__ import annotations
+
+import nowline
+from nowline.surfaces.tools import run_tool
+
+
+def _store(memory: nowline.Collection, *texts: str) -> None:
+    for n, text in enumerate(texts):
+        memory.remember(text, id=f"m{n}")
+
+
+def test_a_price_is_proposed_with_the_name_the_text_gives(memory: nowline.Collection) -> None:
+    """The text's proper noun wins over a word that narrows to one memory ("shipping")."""
+    _store(
+        memory,
+        "Standard shipping on Fairlop orders costs €4.90.",
+        "Tell Fairlop customers that standard delivery is €4.90.",
+        "Express shipping on Fairlop orders costs €6.90.",
+    )
+    found = memory.preview([], text="Standard shipping on Fairlop orders is €6.90 now, was €4.90.")
+    assert (found.deprecates, found.about, sorted(found)) == (["€4.90"], ["Fairlop"], ["m0", "m1"])
+    assert found.refusal is None
+
+
+def test_an_anchor_that_narrows_comes_first(memory: nowline.Collection) -> None:
+    """Where another subject names the same number, the proposed anchor leaves it out."""
+    _store(
+        memory,
+        "The Harbor API allows 600 requests per minute per key.",
+        "Harbor API clients should back off above 600 requests per minute.",
+        "The Lantern API allows 600 requests per minute.",
+    )
+    found = memory.preview(
+        [], text="The Harbor API rate limit went up from 600 to 1200 requests per minute."
+    )
+    assert (found.deprecates, found.about, sorted(found)) == (["600"], ["Harbor"], ["m0", "m1"])
+
+
+def test_a_first_name_is_proposed_with_the_role(memory: nowline.Collection) -> None:
+    """A first name the text states as old comes with a role word its memories name."""
+    _store(
+        memory,
+        "Beatriz is the IT manager at Halvorsen Freight.",
+        "Beatriz from our finance team books the team travel.",
+    )
+    found = memory.preview([], text="Their IT manager is Søren now, Beatriz retired last month.")
+    assert (found.deprecates, found.about, list(found)) == (["Beatriz"], ["manager"], ["m0"])
+
+
+def test_nothing_is_proposed_without_a_word_the_memories_name(memory: nowline.Collection) -> None:
+    """No anchor is made up: with no subject in the text, nothing is proposed."""
+    _store(memory, "Wolfgang is our account manager at Brackenbury Press.")
+    found = memory.preview([], text="Ximena took over from Wolfgang.")
+    assert list(found) == [] and found.deprecates == [] and found.about == []
+    assert found.refusal is not None and "states no old value" in found.refusal
+
+
+def test_a_specific_value_is_proposed_alone(memory: nowline.Collection) -> None:
+    """An identifier needs no anchor, and none is proposed beside it."""
+    _store(memory, "Clone metalcraftai/ufo for the UFO core.")
+    found = memory.preview([], text="UFO core moved from metalcraftai/ufo to ufo-ai/ufo.")
+    assert (found.deprecates, found.about) == (["metalcraftai/ufo"], [])
+
+
+def test_the_tools_answer_with_the_call_that_stores_it(memory: nowline.Collection) -> None:
+    """recall, remember and preview name the anchor with the string; that call is right."""
+    _store(
+        memory,
+        "The Tamberlane nightly backup starts at 03:45 UTC.",
+        "The weekly usage report email goes out at 03:45 UTC.",
+    )
+    told = "tamberlane nightly backup runs at 01:15 UTC now instead of 03:45 UTC"
+    recalled = run_tool(memory, "recall", {"query": told}).text
+    assert recalled.endswith(
+        f"call correct with body {told!r} and deprecates ['03:45'] and about ['tamberlane']."
+    )
+    shown = run_tool(memory, "preview", {"body": told}).text
+    assert shown.startswith("Proposed from body: deprecates ['03:45'] and about ['tamberlane'].")
+    fixed = run_tool(
+        memory, "correct", {"body": told, "deprecates": ["03:45"], "about": ["tamberlane"]}
+    )
+    assert not fixed.is_error, fixed.text
+    assert {h.id: h.role for h in memory.hits(["m0", "m1"])} == {
+        "m0": "historical",
+        "m1": "current",
+    }
