@@ -17,8 +17,11 @@ The decision has five steps, cheapest first:
    apostrophes: ``don't``) nor a number nor a short version token makes the string an
    *identifier*, never generic: ``metalcraftai/ufo``, ``#ufo-dev``, ``billing@oldco.example``,
    ``v1.2``, ``.NET``, ``PROJ-1234``, ``DATABASE_URL``, ``ufo-ai``, ``T-Pain``, ``mp3``,
-   ``4th``, ``10.0.0.1``. Any ``/ @ # _ : .`` inside a word, any hyphenated compound and any
-   word that mixes letters and digits marks an identifier, except a short version token.
+   ``10.0.0.1``. Any ``/ @ # _ : .`` inside a word, any hyphenated compound and any word
+   that mixes letters and digits marks an identifier, except a short version token and an
+   English ordinal (``4th``, ``21st``: a number, step 2; measured on SituatedQA, an ordinal
+   taken for an identifier dropped its anchor, and "21st" of a date in Poland marked "August
+   21st" of a TV series).
 2. **Bare numbers and versions.** A string whose words are all numbers is generic: ``5``,
    ``2018``, ``1,000``, ``3.5``, ``-2``, ``$200,000``, ``4.25%``, ``2018-05-01``,
    ``17/08/2019``, ``10:30``, ``27–10``, ``1 000 000``. A number is digits with optional
@@ -28,7 +31,7 @@ The decision has five steps, cheapest first:
    keeps them. Long digit strings (account or phone numbers) are numbers too: anchor them. A
    short version token (``v1``, ``V2``, ``v10``: a ``v`` and at most three digits) is as
    generic as a bare number: every API, schema and product has a ``v1``. Among words it
-   counts as its number.
+   counts as its number. So does an English ordinal (``1st``, ``22nd``, ``3rd``, ``4th``).
 3. **Length.** A string of more than :data:`MAX_GENERIC_WORDS` words (numbers included) that
    is not all numbers is never generic: common words in that order name a particular thing.
 4. **Frequency.** Otherwise the string is generic when wordfreq estimates its frequency at or
@@ -196,6 +199,7 @@ _ONE_NUMBER: Final = r"[+\-−]?\$?(?:\d{1,3}(?:[,.'’]\d{3})+|\d+)(?:[.,]\d+)?
 _NUMBER: Final = re.compile(rf"{_ONE_NUMBER}(?:[-–—/:]{_ONE_NUMBER})*")
 _DIGIT_RUN: Final = re.compile(r"\d(?:[\d.,]*\d)?")
 _VERSION: Final = re.compile(r"[vV]\d{1,3}")
+_ORDINAL: Final = re.compile(r"\d+(?:st|nd|rd|th)", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,7 +223,7 @@ def _shape(phrase: str) -> _Shape | None:
         word = strip_edges(raw)
         if not any(c.isalnum() for c in word):
             continue  # "&", "–", "/": a separator between words
-        if _is_number(word):
+        if _is_number(word) or _ORDINAL.fullmatch(word):
             numbers.append(word)
         elif _VERSION.fullmatch(word):
             numbers.append(word)

@@ -39,7 +39,6 @@ IDENTIFIERS = [
     "ufo-ai",
     "T-Pain",
     "mp3",
-    "4th",
     "1.2.3",
     "10.0.0.1",
     "192.168.1.0/24",
@@ -78,6 +77,8 @@ NUMBERS = [
     "2010-2011",
     "1 000 000",
     "(2018)",
+    "4th",
+    "21st",
     "2018.",
     "５",  # full-width digit, NFKC 5
     "١٢٣",  # Arabic-Indic digits
