@@ -18,10 +18,10 @@ The decision has five steps, cheapest first:
    *identifier*, never generic: ``metalcraftai/ufo``, ``#ufo-dev``, ``billing@oldco.example``,
    ``v1.2``, ``.NET``, ``PROJ-1234``, ``DATABASE_URL``, ``ufo-ai``, ``T-Pain``, ``mp3``,
    ``10.0.0.1``. Any ``/ @ # _ : .`` inside a word, any hyphenated compound and any word
-   that mixes letters and digits marks an identifier, except a short version token and an
-   English ordinal (``4th``, ``21st``: a number, step 2; measured on SituatedQA, an ordinal
-   taken for an identifier dropped its anchor, and "21st" of a date in Poland marked "August
-   21st" of a TV series).
+   that mixes letters and digits marks an identifier, except a short version token, a rate
+   (``$80/hour``) and an English ordinal (``4th``, ``21st``): numbers, step 2. Measured on
+   SituatedQA, an ordinal taken for an identifier dropped its anchor, and "21st" of a date
+   in Poland marked "August 21st" of a TV series.
 2. **Bare numbers and versions.** A string whose words are all numbers is generic: ``5``,
    ``2018``, ``1,000``, ``3.5``, ``-2``, ``$200,000``, ``4.25%``, ``2018-05-01``,
    ``17/08/2019``, ``10:30``, ``27–10``, ``1 000 000``. A number is digits with optional
@@ -31,7 +31,9 @@ The decision has five steps, cheapest first:
    keeps them. Long digit strings (account or phone numbers) are numbers too: anchor them. A
    short version token (``v1``, ``V2``, ``v10``: a ``v`` and at most three digits) is as
    generic as a bare number: every API, schema and product has a ``v1``. Among words it
-   counts as its number. So does an English ordinal (``1st``, ``22nd``, ``3rd``, ``4th``).
+   counts as its number. So do an English ordinal (``1st``, ``22nd``, ``3rd``, ``4th``) and a
+   rate, a number per a unit (``$80/hour``, ``€5/month``): measured on a blind writer case,
+   a rate taken for an identifier dropped its anchor and marked another firm's price.
 3. **Length.** A string of more than :data:`MAX_GENERIC_WORDS` words (numbers included) that
    is not all numbers is never generic: common words in that order name a particular thing.
 4. **Frequency.** Otherwise the string is generic when wordfreq estimates its frequency at or
@@ -200,6 +202,8 @@ _NUMBER: Final = re.compile(rf"{_ONE_NUMBER}(?:[-–—/:]{_ONE_NUMBER})*")
 _DIGIT_RUN: Final = re.compile(r"\d(?:[\d.,]*\d)?")
 _VERSION: Final = re.compile(r"[vV]\d{1,3}")
 _ORDINAL: Final = re.compile(r"\d+(?:st|nd|rd|th)", re.IGNORECASE)
+# A rate: a number per a unit ("$80/hour", "5/month", "10/min"); its slash is no identifier's.
+_RATE: Final = re.compile(rf"{_ONE_NUMBER}/[^\W\d_]{{1,12}}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,7 +227,7 @@ def _shape(phrase: str) -> _Shape | None:
         word = strip_edges(raw)
         if not any(c.isalnum() for c in word):
             continue  # "&", "–", "/": a separator between words
-        if _is_number(word) or _ORDINAL.fullmatch(word):
+        if _is_number(word) or _ORDINAL.fullmatch(word) or _is_rate(word):
             numbers.append(word)
         elif _VERSION.fullmatch(word):
             numbers.append(word)
@@ -265,6 +269,12 @@ def _is_number(word: str) -> bool:
     """Return whether ``word`` is a number, a range, a date or a time (see step 2)."""
     dollars = "".join("$" if _category(c) == "Sc" else c for c in word)
     return _NUMBER.fullmatch(dollars) is not None
+
+
+def _is_rate(word: str) -> bool:
+    """Return whether ``word`` is a number per a unit: ``$80/hour``, ``€5/month``, ``10/min``."""
+    dollars = "".join("$" if _category(c) == "Sc" else c for c in word)
+    return _RATE.fullmatch(dollars) is not None
 
 
 def _is_letter_word(word: str) -> bool:

@@ -79,6 +79,8 @@ NUMBERS = [
     "(2018)",
     "4th",
     "21st",
+    "$80/hour",
+    "€5/month",
     "2018.",
     "５",  # full-width digit, NFKC 5
     "١٢٣",  # Arabic-Indic digits
