@@ -1,7 +1,8 @@
 """The writer benchmark's cases: stated changes, the memories they make stale, and act cases.
 
-Imported by ``bench/reader.py`` (the ``writer`` and ``act`` tasks). Four splits of stated
-changes (dev, test, fresh and blind), kept apart so that a held-out set stays a fair check:
+Imported by ``bench/reader.py`` (the ``writer`` and ``act`` tasks). Five splits of stated
+changes (dev, test, fresh, blind and blind2), kept apart so that a held-out set stays a fair
+check:
 
 * :data:`WRITER_CASES`: the 30 changes of the first writer benchmark. They were looked at when
   the prompt and schemas were studied, so they are **dev** cases now, with
@@ -34,6 +35,24 @@ changes (dev, test, fresh and blind), kept apart so that a held-out set stays a 
   long sentence with an extra clause). Their act cases have new phrasings too
   (``_SAY_BLIND``). A gold call nowline does not yet get right is kept, not rewritten: the
   tests list it in ``_BLIND_GOLD_NOT_YET_RIGHT``.
+* :data:`WRITER_BLIND2_CASES`: 30 more **blind** cases (``h01`` to ``h30``), written by a
+  helper engineer who read only the case module, the writing guide and the README: blind to
+  every result, report, changelog and study of the benchmark and to the history of the
+  repository, before any measurement on them, and never used to choose a prompt, schema or
+  rule. The same six kinds, five each (renames and moves of a repository, an npm package, a
+  container image, a cache host and a PyPI package; a Slack channel, a Matrix room, a
+  dashboard URL whose new value extends the old one, a mailbox and two intranet links in one
+  list; owner and role changes of people by full and first name and of an owning team, with
+  two anchors in one; numbers with a subject, parallel jobs of a tier, an opening time, a Go
+  version, an hourly rate and a project cap, whose memory c uses the same number for
+  something else, three times under the same name; changes back of a repository, a channel,
+  a CI host, a base image and a sign-in host; new values the store already names), with new
+  organisations, people, hosts and values and phrasings of their own (a lowercase chat note,
+  ``handed over to``, ``(it was ...)``, ``is back under``, ``we're folding X into Y``, a list,
+  the passive, a long sentence with an extra clause). Their gold calls also give
+  ``replaced_by`` (the new values), as the shipped system prompt asks, and their act cases
+  have phrasings of their own (``_SAY_BLIND2``). A gold call nowline does not yet get right
+  is kept, not rewritten: the tests list it in ``_BLIND2_GOLD_NOT_YET_RIGHT``.
 
 Each case may carry ``prior`` corrections (stored before the model's call: what a change back
 undoes) and a ``gold`` call, the arguments a careful writer would send; a test checks that
@@ -43,7 +62,7 @@ solved from the user's message alone.
 :func:`act_cases` makes the end-to-end cases: the user states a change, the model stores it
 through the tools, and a later session asks it to act (clone a repository, post to a channel,
 email someone) from what it recalls; each split draws them from seeds of its own (and the
-blind split from phrasings of its own).
+blind splits from phrasings of their own).
 """
 
 from __future__ import annotations
@@ -53,6 +72,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
+    "WRITER_BLIND2_CASES",
     "WRITER_BLIND_CASES",
     "WRITER_CASES",
     "WRITER_DEV_EXTRA",
@@ -434,9 +454,12 @@ def _case(
     deprecates: tuple[str, ...],
     about: tuple[str, ...] = (),
     prior: tuple[Prior, ...] = (),
+    replaced_by: tuple[str, ...] = (),
 ) -> WriterCase:
     """Return a case whose memories a and b are stale and c must stay as it is."""
     gold: dict[str, Any] = {"deprecates": list(deprecates)}
+    if replaced_by:
+        gold["replaced_by"] = list(replaced_by)
     if about:
         gold["about"] = list(about)
     return WriterCase(
@@ -1578,8 +1601,412 @@ WRITER_BLIND_CASES = (
     ),
 )
 
+# ------------------------- blind2: 30 more cases by a helper engineer, never used to choose
 
-_SPLITS = ("dev", "test", "fresh", "blind")
+
+def _case2(
+    key: str,
+    kind: str,
+    message: str,
+    a: str,
+    b: str,
+    c: str,
+    new: tuple[str, ...],
+    deprecates: tuple[str, ...],
+    about: tuple[str, ...] = (),
+    prior: tuple[Prior, ...] = (),
+) -> WriterCase:
+    """Return a blind2 case: :func:`_case`, whose gold call also names the new values.
+
+    The shipped system prompt asks for ``replaced_by`` (the new values), so a careful writer
+    sends it; the other splits' gold calls leave it out and let nowline read the text.
+    """
+    return _case(key, kind, message, a, b, c, new, deprecates, about, prior, replaced_by=new)
+
+
+WRITER_BLIND2_CASES = (
+    # renames and moves
+    _case2(
+        "h01 repository handed to a foundation, long sentence",
+        "rename or move",
+        "Just so everyone knows, the Sextant mapping toolkit was handed over to the foundation "
+        "last Thursday and now sits at openchart-foundation/sextant; the old location, "
+        "marisol-geo/sextant, is read-only.",
+        "Sextant bugs are filed at https://github.com/marisol-geo/sextant/issues.",
+        "pip install git+https://github.com/marisol-geo/sextant installs the Sextant dev build.",
+        "marisol-geo/sextant-tiles serves the prebuilt map tiles.",
+        ("openchart-foundation/sextant",),
+        ("marisol-geo/sextant",),
+    ),
+    _case2(
+        "h02 npm package renamed, chat note",
+        "rename or move",
+        "fyi the @quorra/ui-kit package got renamed, install and import @quorra/design-system "
+        "from now on",
+        "Install the component library with npm i @quorra/ui-kit.",
+        "The checkout app imports its Button from @quorra/ui-kit.",
+        "@quorra/ui-kit-icons ships the SVG icon set.",
+        ("@quorra/design-system",),
+        ("@quorra/ui-kit",),
+    ),
+    _case2(
+        "h03 image renamed on the same registry",
+        "rename or move",
+        "We renamed the frontend image: it's published as docker.io/tarnhollow/storefront now, "
+        "and docker.io/tarnhollow/web-frontend stopped getting tags.",
+        "The storefront deployment runs docker.io/tarnhollow/web-frontend:4.2.",
+        "Pull docker.io/tarnhollow/web-frontend to reproduce storefront bugs locally.",
+        "docker.io/tarnhollow/web-frontend-e2e runs the Playwright suite.",
+        ("docker.io/tarnhollow/storefront",),
+        ("docker.io/tarnhollow/web-frontend",),
+    ),
+    _case2(
+        "h04 cache host moved off a machine",
+        "rename or move",
+        "We've moved the build cache off of cache1.wexford-ci.net. It lives on "
+        "bazel-cache.wexford-ci.net, which is bigger and in the same region.",
+        "Bazel uses --remote_cache=grpcs://cache1.wexford-ci.net for remote caching.",
+        "If builds are slow, check the disk usage on cache1.wexford-ci.net.",
+        "cache12.wexford-ci.net mirrors the Maven artifacts.",
+        ("bazel-cache.wexford-ci.net",),
+        ("cache1.wexford-ci.net",),
+    ),
+    _case2(
+        "h05 PyPI package renamed, heads-up",
+        "rename or move",
+        "Heads-up for anyone with old requirements files: tallowpy was renamed on PyPI to "
+        "tallow-client, and tallowpy itself won't get any more releases.",
+        "The reporting service pins tallowpy==2.4.1 in requirements.txt.",
+        "The Tallow API client is installed with pip install tallowpy.",
+        "tallowpy-stubs provides the type hints for the Tallow client.",
+        ("tallow-client",),
+        ("tallowpy",),
+    ),
+    # channels and URLs
+    _case2(
+        "h06 Slack channel replaced by a dedicated one",
+        "channel",
+        "Could you remember that A/B testing discussions left #growth-experiments? We made a "
+        "dedicated channel, #exp-platform, and the old one is archived.",
+        "Ask about A/B test setup in #growth-experiments.",
+        "Experiment readouts are posted to #growth-experiments every Monday.",
+        "#growth-experiments-alerts gets the automated guardrail alerts.",
+        ("#exp-platform",),
+        ("#growth-experiments",),
+    ),
+    _case2(
+        "h07 Matrix room moved",
+        "channel",
+        "The Kittiwake dev chat on Matrix moved: join #kittiwake:kittiwake.chat, the old room "
+        "#kittiwake-dev:matrix.org is tombstoned.",
+        "Kittiwake contributors chat in #kittiwake-dev:matrix.org.",
+        "Kittiwake release candidates are announced in the Matrix room #kittiwake-dev:matrix.org.",
+        "#kittiwake-users:matrix.org is the support room for Kittiwake users.",
+        ("#kittiwake:kittiwake.chat",),
+        ("#kittiwake-dev:matrix.org",),
+    ),
+    _case2(
+        "h08 dashboard URL gets a -v2 suffix, lowercase",
+        "URL",
+        "the grafana board for checkout latency is at https://grafana.quenby.io/d/chk-lat-v2 "
+        "now, the old https://grafana.quenby.io/d/chk-lat link 404s",
+        "Checkout latency dashboard: https://grafana.quenby.io/d/chk-lat.",
+        "During checkout incidents, open https://grafana.quenby.io/d/chk-lat and watch p99.",
+        "Checkout error rates are on https://grafana.quenby.io/d/chk-err.",
+        ("https://grafana.quenby.io/d/chk-lat-v2",),
+        ("https://grafana.quenby.io/d/chk-lat",),
+    ),
+    _case2(
+        "h09 purchase-order mailbox, from now on",
+        "email",
+        "From now on purchase orders go to po@kilbride-foods.com; orders@kilbride-foods.com was "
+        "a shared inbox and it's being closed.",
+        "Send purchase orders to orders@kilbride-foods.com.",
+        "orders@kilbride-foods.com confirms purchase orders within two working days.",
+        "uk-orders@kilbride-foods.com takes the orders from the UK web shop.",
+        ("po@kilbride-foods.com",),
+        ("orders@kilbride-foods.com",),
+    ),
+    _case2(
+        "h10 two intranet links, list",
+        "URL",
+        "Two link changes from the Ashdown intranet clean-up:\n"
+        "* travel policy: intranet.ashdown.org/travel is now handbook.ashdown.org/travel\n"
+        "* expenses: intranet.ashdown.org/expenses is now handbook.ashdown.org/expenses",
+        "The travel policy is at https://intranet.ashdown.org/travel.",
+        "Claim expenses with the form at intranet.ashdown.org/expenses.",
+        "intranet.ashdown.org/holidays lists the days the office is closed.",
+        ("handbook.ashdown.org/travel", "handbook.ashdown.org/expenses"),
+        ("intranet.ashdown.org/travel", "intranet.ashdown.org/expenses"),
+    ),
+    # owner and role changes of people
+    _case2(
+        "h11 works council chair, full name, two anchors",
+        "person",
+        "Benedikt Auerbach stepped down as chair of the works council (Betriebsrat); Yetunde "
+        "Okonkwo-Reyes was elected in his place.",
+        "Benedikt Auerbach chairs the works council.",
+        "Restructuring plans must be shown to the Betriebsrat chair, Benedikt Auerbach.",
+        "Benedikt Auerbach wrote the retention section of the security handbook.",
+        ("Yetunde Okonkwo-Reyes",),
+        ("Benedikt Auerbach",),
+        ("works council", "Betriebsrat"),
+    ),
+    _case2(
+        "h12 property manager, first name",
+        "person",
+        "Building stuff: the property manager for our Larkhall Street lease is Giulia now, not "
+        "Kwame.",
+        "Kwame is the property manager for the Larkhall Street office.",
+        "Report heating problems at Larkhall Street to Kwame.",
+        "Kwame from our warehouse team signs for deliveries.",
+        ("Giulia",),
+        ("Kwame",),
+        ("Larkhall Street",),
+    ),
+    _case2(
+        "h13 owning team",
+        "person",
+        "Heads up: ownership of the Kinsale invoice renderer passed to the Ledger Guild; Bedrock "
+        "Infra no longer owns it.",
+        "Bedrock Infra owns the Kinsale invoice renderer.",
+        "Kinsale invoice renderer outages are escalated to Bedrock Infra.",
+        "Bedrock Infra runs the shared Terraform modules.",
+        ("Ledger Guild",),
+        ("Bedrock Infra",),
+        ("Kinsale",),
+    ),
+    _case2(
+        "h14 board chair, full name, passive",
+        "person",
+        "The chair of the EMEA change advisory board has been handed from Aurelio Bianchini to "
+        "Hyun-woo Park.",
+        "Aurelio Bianchini chairs the EMEA change advisory board.",
+        "Risky EMEA changes need a yes from the change advisory board chair, Aurelio Bianchini.",
+        "Aurelio Bianchini runs the APAC capacity review.",
+        ("Hyun-woo Park",),
+        ("Aurelio Bianchini",),
+        ("change advisory board",),
+    ),
+    _case2(
+        "h15 team lead, first name, with an unchanged one beside it",
+        "person",
+        "Team lead changes this quarter: Frontend stays with Matteo; Checkout goes from Rafferty "
+        "to Oona.",
+        "Rafferty leads the Checkout team.",
+        "The Checkout release go/no-go is Rafferty's call.",
+        "Rafferty organises the Friday demo for all teams.",
+        ("Oona",),
+        ("Rafferty",),
+        ("Checkout",),
+    ),
+    # numbers with a subject
+    _case2(
+        "h16 parallel jobs of one tier, the other tier keeps it",
+        "number",
+        "Saltcote cut the free tier to 2 parallel jobs; it was 4 parallel jobs. Paid tiers are "
+        "unchanged.",
+        "Saltcote's free tier runs 4 parallel jobs.",
+        "On the free tier, Saltcote queues anything beyond 4 parallel jobs.",
+        "Saltcote's paid tier runs 4 parallel jobs per seat.",
+        ("2 parallel jobs",),
+        ("4 parallel jobs",),
+        ("free tier",),
+    ),
+    _case2(
+        "h17 office opening time, heads up",
+        "number",
+        "Heads up, the Glenrock office opens at 8:30 now; it used to be 9:00.",
+        "The Glenrock office opens at 9:00.",
+        "Glenrock reception is staffed from 9:00 on weekdays.",
+        "The Monday stand-up starts at 9:00.",
+        ("8:30",),
+        ("9:00",),
+        ("Glenrock",),
+    ),
+    _case2(
+        "h18 Go toolchain version",
+        "number",
+        "Building the Wrexley CLI takes Go 1.23 or newer these days, Go 1.21 won't compile it "
+        "anymore.",
+        "The Wrexley CLI builds with Go 1.21.",
+        "The Wrexley CLI's CI installs Go 1.21 before running make.",
+        "The Dunlin exporter's Dockerfile pins Go 1.21.",
+        ("Go 1.23",),
+        ("Go 1.21",),
+        ("Wrexley",),
+    ),
+    _case2(
+        "h19 hourly rate of one job",
+        "number",
+        "Labour on the Osgood retrofit is billed at $95/hour from now on, was $80/hour.",
+        "Osgood retrofit contractors bill $80/hour.",
+        "Budget the Osgood retrofit labour at $80/hour.",
+        "The Osgood van rental is $80/hour.",
+        ("$95/hour",),
+        ("$80/hour",),
+        ("retrofit",),
+    ),
+    _case2(
+        "h20 project cap per workspace, passive",
+        "number",
+        "Ferrymead workspaces were bumped from a limit of 5 projects to 12 projects each.",
+        "Ferrymead workspaces are limited to 5 projects.",
+        "Archive an old project before one of your Ferrymead workspaces reaches 5 projects.",
+        "Ferrymead's starter course walks you through 5 projects.",
+        ("12 projects",),
+        ("5 projects",),
+        ("workspaces",),
+    ),
+    # a change back
+    _case2(
+        "h21 change back, repository transfer reverted",
+        "change back",
+        "Marram is back under marram-oss/marram. Legal reverted the transfer to "
+        "kelpie-corp/marram after the licence review.",
+        "Marram's code is in kelpie-corp/marram.",
+        "Open Marram issues at github.com/kelpie-corp/marram/issues.",
+        "The Marram 1.0 release notes are in marram-oss/marram.",
+        ("marram-oss/marram",),
+        ("kelpie-corp/marram",),
+        prior=(
+            Prior(
+                "Marram was transferred from marram-oss/marram to kelpie-corp/marram.",
+                ("marram-oss/marram",),
+                ("kelpie-corp/marram",),
+            ),
+        ),
+    ),
+    _case2(
+        "h22 change back, channel, terse",
+        "change back",
+        "#gtm-sync is retired, launch coordination goes back to #launch-room",
+        "Launch checklists are posted in #gtm-sync.",
+        "The marketing and product leads plan launches in #gtm-sync.",
+        "#launch-room has the launch calendar pinned.",
+        ("#launch-room",),
+        ("#gtm-sync",),
+        prior=(
+            Prior(
+                "Launch coordination moved from #launch-room to #gtm-sync.",
+                ("#launch-room",),
+                ("#gtm-sync",),
+            ),
+        ),
+    ),
+    _case2(
+        "h23 change back, CI runners, long sentence",
+        "change back",
+        "After two weeks of flaky builds on the new runners we've reverted: CI jobs run on "
+        "runners.quillon.dev again, and ci-arm.quillon.dev has been taken out of the pool.",
+        "CI jobs are scheduled on ci-arm.quillon.dev.",
+        "SSH into ci-arm.quillon.dev to debug a stuck CI job.",
+        "runners.quillon.dev also hosts the nightly fuzzing jobs.",
+        ("runners.quillon.dev",),
+        ("ci-arm.quillon.dev",),
+        prior=(
+            Prior(
+                "CI jobs moved from runners.quillon.dev to ci-arm.quillon.dev.",
+                ("runners.quillon.dev",),
+                ("ci-arm.quillon.dev",),
+            ),
+        ),
+    ),
+    _case2(
+        "h24 change back, base image rolled back",
+        "change back",
+        "Base image rollback for Reedmoor: we're back on python:3.12-slim, python:3.13-slim "
+        "broke the C extensions.",
+        "The Reedmoor Dockerfile starts FROM python:3.13-slim.",
+        "Rebuild Reedmoor with docker build --build-arg BASE=python:3.13-slim .",
+        "Reedmoor's docs container uses python:3.12-slim.",
+        ("python:3.12-slim",),
+        ("python:3.13-slim",),
+        prior=(
+            Prior(
+                "Reedmoor's base image moved from python:3.12-slim to python:3.13-slim.",
+                ("python:3.12-slim",),
+                ("python:3.13-slim",),
+            ),
+        ),
+    ),
+    _case2(
+        "h25 change back, sign-in host undone",
+        "change back",
+        "Staff sign in at login.velmora.io again; the move to velmora.okta.com has been undone.",
+        "Staff sign in at https://velmora.okta.com.",
+        "Reset your staff password from velmora.okta.com.",
+        "login.velmora.io/partners is the sign-in page of the partner portal.",
+        ("login.velmora.io",),
+        ("velmora.okta.com",),
+        prior=(
+            Prior(
+                "Staff sign-in moved from login.velmora.io to velmora.okta.com.",
+                ("login.velmora.io",),
+                ("velmora.okta.com",),
+            ),
+        ),
+    ),
+    # a change whose new value the store already names
+    _case2(
+        "h26 new value stored, Helm chart repository",
+        "new value in the store",
+        "Publish and pull Helm charts from oci://registry.lockhart.dev/charts. "
+        "https://charts.lockhart.dev stays up for a month but gets no new versions.",
+        "Add the chart repo with helm repo add lockhart https://charts.lockhart.dev",
+        "CI uploads packaged charts to https://charts.lockhart.dev/api/charts.",
+        "oci://registry.lockhart.dev/charts already hosts the ingress chart.",
+        ("oci://registry.lockhart.dev/charts",),
+        ("https://charts.lockhart.dev",),
+    ),
+    _case2(
+        "h27 new value stored, channel folded into a bigger one",
+        "new value in the store",
+        "We're folding #frontend-help into #webdev. It's already the bigger channel, so just use "
+        "that.",
+        "Ask CSS and React questions in #frontend-help.",
+        "#frontend-help has a weekly office-hours thread.",
+        "#webdev announces changes to the shared build tooling.",
+        ("#webdev",),
+        ("#frontend-help",),
+    ),
+    _case2(
+        "h28 new value stored, approver, full name",
+        "new value in the store",
+        "Procurement approvals: Saoirse Gallagher has taken them over from Casimir Volkonsky.",
+        "Casimir Volkonsky approves procurement requests over €5,000.",
+        "Procurement approvals wait for Casimir Volkonsky.",
+        "Saoirse Gallagher approves software licence renewals.",
+        ("Saoirse Gallagher",),
+        ("Casimir Volkonsky",),
+        ("procurement",),
+    ),
+    _case2(
+        "h29 new value stored, trial length",
+        "new value in the store",
+        "The Tollgate free trial is 45 days long now, up from 21 days.",
+        "Tollgate's free trial lasts 21 days.",
+        "Remind Tollgate trial users to upgrade before their 21 days run out.",
+        "Tollgate's refund window is 45 days.",
+        ("45 days",),
+        ("21 days",),
+        ("Tollgate",),
+    ),
+    _case2(
+        "h30 new value stored, mail relay, new value first",
+        "new value in the store",
+        "smtp-relay.corbeau.net is the only mail relay from now on; mx-out2.corbeau.net was "
+        "unplugged on Friday.",
+        "Apps send mail through mx-out2.corbeau.net on port 587.",
+        "Allow outbound traffic to mx-out2.corbeau.net in the firewall.",
+        "smtp-relay.corbeau.net relays the marketing newsletters.",
+        ("smtp-relay.corbeau.net",),
+        ("mx-out2.corbeau.net",),
+    ),
+)
+
+
+_SPLITS = ("dev", "test", "fresh", "blind", "blind2")
 
 
 def _check_split(split: str) -> None:
@@ -1589,7 +2016,7 @@ def _check_split(split: str) -> None:
 
 
 def writer_cases(split: str) -> tuple[WriterCase, ...]:
-    """Return the writer cases of ``split``: dev (the first 30 and extras), test, fresh, blind."""
+    """Return the writer cases of ``split``: dev (first 30, extras), test, fresh, blind, blind2."""
     _check_split(split)
     if split == "dev":
         return WRITER_CASES + WRITER_DEV_EXTRA
@@ -1597,6 +2024,7 @@ def writer_cases(split: str) -> tuple[WriterCase, ...]:
         "test": WRITER_TEST_CASES,
         "fresh": WRITER_FRESH_CASES,
         "blind": WRITER_BLIND_CASES,
+        "blind2": WRITER_BLIND2_CASES,
     }[split]
 
 
@@ -1674,6 +2102,32 @@ _SAY_BLIND = {
 }
 
 
+# the blind2 split's own phrasings (same keys and fills), by the helper who wrote its cases
+_SAY_BLIND2 = {
+    "clone": [
+        "{P} has a new home on GitHub: {new}. Please forget {old}.",
+        "Note: {old} is archived and read-only, the {P} team works in {new} now.",
+        "The {P} repo was moved to {new} (formerly {old}).",
+        "Can you remember that {P} is developed in {new}? We left {old} behind last week.",
+        "Moved: for all {P} work it's {new} from today, not {old}.",
+    ],
+    "post": [
+        "{T} chat lives in {new} from now on; please don't post in {old}.",
+        "Heads up, {old} got renamed to {new}.",
+        "The {t} team closed {old} and opened {new} for its updates.",
+        "Anything for {t} goes to {new} now. {old} is read-only.",
+        "{new} took over from {old} as the {t} channel.",
+    ],
+    "email": [
+        "New address for {t}: {new}. The old one, {old}, is closed.",
+        "{T} questions should be emailed to {new}; nobody checks {old} anymore.",
+        "Heads up, the {t} inbox moved from {old} to {new}.",
+        "We've retired {old}. Reach {t} at {new}.",
+        "Please update your contacts: {t} is {new} now, formerly {old}.",
+    ],
+}
+
+
 def _act_case(seed: int, action: str, say: dict[str, list[str]] = _SAY) -> ActCase:
     """Return act case ``seed`` of one action (clone, post or email), phrased from ``say``."""
     rng = random.Random(seed)
@@ -1729,15 +2183,15 @@ def _act_case(seed: int, action: str, say: dict[str, list[str]] = _SAY) -> ActCa
 
 
 def act_cases(split: str, n: int) -> list[ActCase]:
-    """Return ``n`` act cases of ``split`` (dev, test, fresh and blind: disjoint seeds).
+    """Return ``n`` act cases of ``split`` (dev, test, fresh, blind, blind2: disjoint seeds).
 
     The actions take turns: clone a repository, post to a channel, email someone. The seeds
-    start at 1000 (dev), 2000 (test), 3000 (fresh) and 4000 (blind), so up to 1000 cases a
-    split stay apart. The blind split's messages come from phrasings of their own
-    (``_SAY_BLIND``), written by the engineer who wrote its writer cases.
+    start at 1000 (dev), 2000 (test), 3000 (fresh), 4000 (blind) and 5000 (blind2), so up to
+    1000 cases a split stay apart. The blind splits' messages come from phrasings of their own
+    (``_SAY_BLIND``, ``_SAY_BLIND2``), each written by the engineer who wrote its writer cases.
     """
     _check_split(split)
-    base = {"dev": 1000, "test": 2000, "fresh": 3000, "blind": 4000}[split]
-    say = _SAY_BLIND if split == "blind" else _SAY
+    base = {"dev": 1000, "test": 2000, "fresh": 3000, "blind": 4000, "blind2": 5000}[split]
+    say = {"blind": _SAY_BLIND, "blind2": _SAY_BLIND2}.get(split, _SAY)
     actions = ("clone", "post", "email")
     return [_act_case(base + i, actions[i % 3], say) for i in range(n)]
