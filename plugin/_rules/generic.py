@@ -606,12 +606,36 @@ def is_person_name(phrase: str) -> bool:
     Kowalczyk``; not ``Acme Corp``, ``Main Branch`` or ``Marina Bay`` written without one
     (``Marina`` is one: such a string is taken for a person, and asks for an anchor).
     """
+    words = _name_words(phrase)
+    if words is None or not 2 <= len(words) <= 3:
+        return False
+    if not is_given_name(words[0]):
+        return False
+    return _is_full_name(words, _default_lexicon())
+
+
+def _name_words(phrase: str) -> tuple[str, ...] | None:
+    """Return the words of ``phrase`` if they could be a name's, else None.
+
+    Its letter words, where a hyphenated family name (``Abdul-Jabbar``, ``Zeta-Jones``: every
+    part capitalised) counts as one word, though it makes the string an identifier (step 1);
+    None where a number or another identifier's word is among them. Measured on SituatedQA,
+    "Kareem Abdul-Jabbar" taken for an identifier asked for no anchor and kept none.
+    """
     shape = _shape(phrase)
-    if shape is None or shape.numbers or not 2 <= len(shape.words) <= 3:
-        return False
-    if not is_given_name(shape.words[0]):
-        return False
-    return _is_full_name(shape.words, _default_lexicon())
+    if shape is not None:
+        return None if shape.numbers else shape.words
+    words: list[str] = []
+    for raw in unicodedata.normalize("NFKC", phrase).split():
+        word = strip_edges(raw)
+        if not any(c.isalnum() for c in word):
+            continue
+        parts = word.split("-")
+        hyphenated_name = all(p and _is_letter_word(p) and _is_name_word(p) for p in parts)
+        if not hyphenated_name and (len(parts) > 1 or not _is_letter_word(word)):
+            return None
+        words.append(word)
+    return tuple(words)
 
 
 def is_function_word(phrase: str) -> bool:

@@ -335,7 +335,8 @@ def anchors_kept(
       writer benchmark: a small model puts the deprecated string among its anchors in a third
       of its calls;
     - every anchor of a correction whose deprecated strings are all identifiers (``org/repo``,
-      a URL, a host, ``#chan``, an email address: :func:`~nowline._rules.generic.is_identifier`).
+      a URL, a host, ``#chan``, an email address: :func:`~nowline._rules.generic.is_identifier`;
+      not a person's hyphenated name, :func:`~nowline._rules.generic.is_person_name`).
       An identifier names one thing, and a correction of it holds wherever it is written: in a
       memory that never names the subject, and in a command (``git clone``) that ``check()``
       and the hook read, which names no subject at all. Measured on the writer benchmark: a
@@ -346,9 +347,11 @@ def anchors_kept(
       0321"): the stale memories name the old value, not what replaced it. Measured on the
       writer benchmark: a small model lists the new value among its anchors beside a number.
     """
-    from .generic import is_identifier
+    from .generic import is_identifier, is_person_name
 
-    if deprecates and about and all(is_identifier(p) for p in deprecates):
+    # a person's hyphenated name ("Kareem Abdul-Jabbar") is shaped as an identifier, yet a
+    # person rarely stops existing: its anchors narrow, as any person's do
+    if deprecates and about and all(is_identifier(p) and not is_person_name(p) for p in deprecates):
         return (), tuple(about)
     olds, news = _read_values(text) if about else (frozenset(), frozenset())
     news -= olds

@@ -14,7 +14,7 @@ import textwrap
 import pytest
 
 import nowline
-from nowline._rules.generic import _english_title_words, assess, is_generic
+from nowline._rules.generic import _english_title_words, assess, is_generic, is_person_name
 from tests.guards.names import LOCALES, full_names
 
 PER_LOCALE = 200
@@ -83,7 +83,10 @@ def test_ordinary_full_names_are_specific(name: str) -> None:
     assert nowline.validate_correction(text, [name], about=["team"]) == ([name], ["team"])
 
 
-@pytest.mark.parametrize("name", ["John Smith", "Maria Garcia", "Иван Петрович Сидоров"])
+@pytest.mark.parametrize(
+    "name",
+    ["John Smith", "Maria Garcia", "Иван Петрович Сидоров", "Kareem Abdul-Jabbar"],
+)
 def test_a_persons_name_needs_an_anchor(name: str) -> None:
     """Without an anchor a person's full name is refused: everything about them would go."""
     with pytest.raises(nowline.PersonName) as info:
@@ -225,3 +228,18 @@ def test_nowline_never_imports_the_measuring_library() -> None:
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_hyphenated_family_name_keeps_its_anchor() -> None:
+    """A hyphenated family name is shaped as an identifier, yet its anchor narrows.
+
+    Measured on SituatedQA: "Kareem Abdul-Jabbar" with an anchor had it dropped (anchors
+    beside identifiers go), and the correction marked his other records. A hyphenated
+    compound that is no person's name ("ufo-ai", "Coca-Cola") stays an identifier.
+    """
+    text = "The NBA games record moved from Kareem Abdul-Jabbar to Robert Parish."
+    kept = nowline.validate_correction(text, ["Kareem Abdul-Jabbar"], about=["NBA games"])
+    assert kept == (["Kareem Abdul-Jabbar"], ["NBA games"])
+    for compound in ("ufo-ai", "Coca-Cola", "T-Pain"):
+        assert not is_person_name(compound)
+    assert is_person_name("Catherine Zeta-Jones")
