@@ -96,6 +96,7 @@ from .guards import (
     generic_flow,
     persons_flow,
     suggestions_flow,
+    swapped_flow,
     unreached_flow,
 )
 from .guards import preview_flow as guards_preview_flow
@@ -677,6 +678,9 @@ def _refuse(core: Core, refused: Refused) -> Flow[NoReturn]:
     """Raise a refusal with its suggestions: the strings to deprecate instead, with reach."""
     error = refused.error
     error = yield from generic_flow(
+        refused.info, error, lambda infos: _reach(core, infos, exclude=())
+    )
+    error = yield from swapped_flow(
         refused.info, error, lambda infos: _reach(core, infos, exclude=())
     )
     if not error.suggestions:

@@ -33,6 +33,7 @@ from .._rules.guards import (
     check_reach,
     generic_refusal,
     person_refusal,
+    swapped_body_refusal,
 )
 from .._rules.nearmiss import (
     MAX_CANDIDATES,
@@ -49,7 +50,7 @@ from .._rules.nearmiss import (
 from .._rules.prefilter import candidate_regex
 from .._rules.records import CorrectionInfo, Record
 from .._rules.wording import old_values
-from ..errors import GenericString, InvalidCorrection, Unreached
+from ..errors import GenericString, InvalidCorrection, NewValue, Unreached
 from ..matchers import Matcher, fold
 from ..models import Preview
 from ..terms import active
@@ -65,6 +66,7 @@ __all__ = [
     "persons_flow",
     "preview_flow",
     "suggestions_flow",
+    "swapped_flow",
     "unreached_flow",
 ]
 
@@ -334,6 +336,48 @@ def _shared_anchors(info: CorrectionInfo, records: Sequence[Record]) -> list[tup
     return top[:MAX_SUGGESTIONS]
 
 
+def swapped_flow(
+    info: CorrectionInfo, error: InvalidCorrection, reach: ReachFn
+) -> Flow[InvalidCorrection]:
+    """Return the refusal of a deprecated string the text calls new, judged by the store.
+
+    Where the writer gave ``replaced_by`` and the text calls a deprecated string new, one of
+    the two is turned round. The store tells which: memories that still name the deprecated
+    string as current, and none that name a new value of ``replaced_by``, side with the
+    fields (an old value is what memories name; a new one, not yet), and the refusal asks
+    for the text the right way round (:func:`~nowline._rules.guards.swapped_body_refusal`).
+    Otherwise, or for any other refusal, ``error`` is returned as it is: the text may be
+    right (a change back, whose old name the memories name as historical).
+    """
+    if (
+        not isinstance(error, NewValue)
+        or error.said is None
+        or error.holder is not None
+        or not info.replaced_by
+        or error.phrase not in info.deprecates
+        or fold(error.phrase) in {fold(v) for v in info.replaced_by}
+    ):
+        return error
+    probes = [_probe(info, "swap-old", deprecates=(error.phrase,), about=())]
+    probes += [
+        _probe(info, f"swap-new{i}", deprecates=(v,), about=())
+        for i, v in enumerate(info.replaced_by)
+    ]
+    reached = yield from reach(probes)
+
+    def current(probe: CorrectionInfo) -> int:
+        return sum(
+            1
+            for r in reached[probe.id]
+            if not R.is_correction(r.metadata) and not (r.metadata or {}).get(R.BY)
+        )
+
+    named = current(probes[0])
+    if not named or any(reached[p.id] for p in probes[1:]):
+        return error
+    return swapped_body_refusal(info, error.phrase, error.said, named)
+
+
 def suggestions_flow(
     info: CorrectionInfo, reach: ReachFn, extra: Sequence[str] = ()
 ) -> Flow[list[tuple[str, int]]]:
@@ -424,7 +468,10 @@ def preview_flow(
         )
         yield from persons_flow(info, persons, reach)
     except InvalidCorrection as exc:
-        refusal = str((yield from generic_flow(info, exc, reach)) if text else exc)
+        if text:
+            exc = yield from generic_flow(info, exc, reach)
+            exc = yield from swapped_flow(info, exc, reach)
+        refusal = str(exc)
     if refusal is None and max_reach is not None:
         total = yield Count()
         try:

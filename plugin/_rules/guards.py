@@ -71,6 +71,7 @@ __all__ = [
     "generic_refusal",
     "missing_text",
     "person_refusal",
+    "swapped_body_refusal",
     "validate_correction",
     "with_suggestions",
 ]
@@ -219,6 +220,36 @@ def _text_calls_new(info: CorrectionInfo, phrase: str) -> NewValue | None:
         f"what is no longer true; its new value stays current. "
         f"{_deprecate_instead(info, phrase)}, and put {phrase!r} in "
         f"{terms.name_of('replaced_by')}. Nothing was stored.",
+        phrase=phrase,
+        said=said,
+    )
+
+
+def swapped_body_refusal(info: CorrectionInfo, phrase: str, said: str, named: int) -> NewValue:
+    """Return the refusal of a body that says the fields' change the other way round.
+
+    The text calls ``phrase`` new (``said``) while the writer deprecates it and gives other
+    new values, and the store sides with the fields: ``named`` memories still name
+    ``phrase`` as current, and none names what ``replaced_by`` lists. A model writes its own
+    summary into the body and can turn the change round ("harrier-project/harrier is now
+    pixelmint/harrier" for "it's harrier-project/harrier now (was pixelmint/harrier)"), while
+    its fields say it right; the plain refusal (:func:`_text_calls_new`) then told it to
+    swap the fields to match the wrong body (blind act benchmark, case 4018). Nothing is
+    stored either way: a body that says the change backwards would be shown beneath every
+    outdated memory as the `now:` line. The way forward is the body, written from the fields.
+    """
+    terms = active()
+    new = " and ".join(info.replaced_by)
+    body = f"Changed from {phrase} to {new}."
+    return NewValue(
+        f"The text and the fields disagree: the text says {said!r}, so {phrase!r} would be "
+        f"the new value, while {terms.name_of('deprecates')} lists it and "
+        f"{terms.name_of('replaced_by')} lists {_q(info.replaced_by)}. The memories side "
+        f"with the fields: {named} still name{'s' if named == 1 else ''} {phrase!r} as "
+        f"current and none names {_q(info.replaced_by)}. If {phrase!r} no longer holds, keep "
+        f"the fields and write the text the right way round, in the user's words or as "
+        f"{terms.say('text') or 'text'} {body!r}; if it is the new value, deprecate the "
+        "old one instead. Nothing was stored.",
         phrase=phrase,
         said=said,
     )

@@ -422,3 +422,52 @@ OLD_VALUES = {
     "jsonl": '"deprecates": ["metalcraftai/ufo", "#ufo-dev"]',
     "http": '"deprecates": ["metalcraftai/ufo", "#ufo-dev"]',
 }
+
+
+def test_a_body_that_turns_the_change_round_is_refused_with_the_body_to_send(
+    memory: nowline.Collection, surface: str, write: Write
+) -> None:
+    """The fields say the change right, the body backwards: the store sides with the fields.
+
+    Blind act benchmark, case 4018: the model's body said "harrier-project/harrier is now
+    pixelmint/harrier" for "it's harrier-project/harrier now (was pixelmint/harrier)" with
+    the fields right; the refusal told it to swap the fields to match, and its retry was
+    the wrong correction (refused then only for reaching nothing). Now the refusal says the
+    memories name the deprecated string and not the new one, and gives the body to send.
+    """
+    memory.remember("The Harrier repository is pixelmint/harrier.", id="a")
+    memory.remember("CI for Harrier runs on every PR to pixelmint/harrier.", id="b")
+    before = snapshot(memory)
+    text = "The project harrier-project/harrier is now pixelmint/harrier."
+    call = {"deprecates": ["pixelmint/harrier"], "replaced_by": ["harrier-project/harrier"]}
+    message = _refused(write(text=text, **call), surface, before, memory)
+    if surface != "jsonl":  # an import checks every line before it reads the store
+        assert "The memories side with the fields: 2 still name 'pixelmint/harrier'" in message
+        assert "'Changed from pixelmint/harrier to harrier-project/harrier.'" in message
+    stored = write(text="Changed from pixelmint/harrier to harrier-project/harrier.", **call)
+    assert stored.stored, stored.message
+    assert {h.id: h.role for h in memory.hits(["a", "b"])} == {
+        "a": "historical",
+        "b": "historical",
+    }
+
+
+def test_a_change_back_told_with_the_fields_swapped_keeps_the_plain_refusal(
+    memory: nowline.Collection, surface: str, write: Write
+) -> None:
+    """Where the deprecated string's memories are already historical, the text is trusted."""
+    memory.remember("pip installs from pypi.ostrava-lab.cz.", id="a")
+    memory.remember("mirror.ostrava-lab.cz serves the wheels.", id="b")
+    memory.correct(
+        "The package mirror moved from pypi.ostrava-lab.cz to mirror.ostrava-lab.cz.",
+        deprecates=["pypi.ostrava-lab.cz"],
+    )
+    before = snapshot(memory)
+    text = (
+        "The package mirror is pypi.ostrava-lab.cz again; the switch to mirror.ostrava-lab.cz "
+        "was rolled back."
+    )
+    call = {"deprecates": ["pypi.ostrava-lab.cz"], "replaced_by": ["mirror.ostrava-lab.cz"]}
+    message = _refused(write(text=text, **call), surface, before, memory)
+    assert "'pypi.ostrava-lab.cz' is the new value" in message, message
+    assert "side with the fields" not in message
