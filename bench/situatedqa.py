@@ -75,8 +75,11 @@ correction:``, then the newest of each chain, as ``now:``.
   linked to it (store-wide, from the stored links); counted strictly, every such memory. A
   second count leaves out the old facts of a question that changed from the same old answers
   to the same new ones (a paraphrase of the linking question: its now-line tells the truth);
-  both are reported, the strict one is the headline. Also the share of unchanged questions'
-  contexts in which a line appears that the question did not need.
+  both are reported, the strict one is the headline. The second count is also broken down
+  by cause (:data:`CAUSES`, :func:`collateral_cause`: the old answer named only in a date,
+  no anchor, named in another question, or the answer to another question on the anchor or
+  to a near-paraphrase). Also the share of unchanged questions' contexts in which a line
+  appears that the question did not need.
 * as_of: for each ``context_answer_pair`` of a changed question whose answer is the old or
   the new one, ``recall(q, as_of=<end of that day or year>)``; bare Chroma gets the same time
   filter on a numeric metadata key. Correct when the answer right at that time is presented
@@ -310,6 +313,8 @@ class Record:
     kind: str  # old-a | old-b | fact | distractor | correction
     deprecates: dict[str, list[str]] = field(default_factory=dict)  # policy -> strings
     about: dict[str, list[str]] = field(default_factory=dict)  # policy -> anchors (if any)
+    # A memory's question, answer and date as its text writes them (for collateral causes).
+    parts: tuple[str, str, str] = ("", "", "")
 
     def metadata(self, policy: str | None) -> dict[str, Any]:
         """Return the stored metadata (the same user keys in every collection)."""
@@ -447,6 +452,7 @@ def build(questions: list[Question], distractors: list[Question]) -> tuple[list[
                     when.start if when else OLD_DEFAULT,
                     q.qid,
                     "fact",
+                    parts=(q.question, q.answers[0], when.label if when else ""),
                 )
             )
             continue
@@ -461,7 +467,12 @@ def build(questions: list[Question], distractors: list[Question]) -> tuple[list[
         fragment = f"{q.question}? — {old_text}"
         records.append(
             Record(
-                f"{q.qid}:old-a", f"{fragment} (as of {first.label}).", first.start, q.qid, "old-a"
+                f"{q.qid}:old-a",
+                f"{fragment} (as of {first.label}).",
+                first.start,
+                q.qid,
+                "old-a",
+                parts=(q.question, old_text, first.label),
             )
         )
         records.append(
@@ -471,6 +482,7 @@ def build(questions: list[Question], distractors: list[Question]) -> tuple[list[
                 last.start,
                 q.qid,
                 "old-b",
+                parts=(q.question, old_text, last.label),
             )
         )
         new_label = new_when.label if new_when else "now"
@@ -536,6 +548,7 @@ def build(questions: list[Question], distractors: list[Question]) -> tuple[list[
                 when.start if when else OLD_DEFAULT,
                 f"d{q.qid}",
                 "distractor",
+                parts=(q.question, q.answers[0], when.label if when else ""),
             )
         )
     return records, plan
@@ -643,6 +656,59 @@ def _link_class(
     for c in ("other", "same old answer", "same change"):
         if c in classes:
             return c
+    return "other"
+
+
+# Causes of a collateral link (one that is not a same-change paraphrase), in the order a
+# memory with several such links is counted by (its first cause in this order).
+CAUSES = {
+    "date": "the old answer is named only in the memory's date (a year in its as-of date)",
+    "no anchor": "the correction holds no anchor (none found, or nowline dropped it beside an "
+    "old answer it reads as an identifier: 49ers, Abdul-Jabbar)",
+    "in question": "the old answer is named in the memory's question, which names the anchor",
+    "same value": "the old answer is the memory's answer to another question on the anchor",
+    "paraphrase": "the old answer is the memory's answer to a near-paraphrase (the questions "
+    "share at least half their content words) with another change",
+    "other": "none of the above",
+}
+# Content-word overlap (Jaccard, function and frame words left out) from which two questions
+# count as near-paraphrases.
+PARAPHRASE_OVERLAP = 0.5
+
+
+def _content_words(question: str) -> set[str]:
+    """Return a question's words outside :data:`FUNCTION_WORDS` and :data:`FRAME_WORDS`."""
+    words = re.findall(r"[^\W_]+(?:'[^\W_]+)*", question.casefold().replace("\u2019", "'"))
+    return {w for w in words if w not in FUNCTION_WORDS and w not in FRAME_WORDS}
+
+
+def collateral_cause(
+    memory: Record, deprecates: Sequence[str], about: Sequence[str], question: str
+) -> str:
+    """Return why a memory of another question is linked to a correction (a key of CAUSES).
+
+    ``deprecates`` and ``about`` are the correction's strings and anchors as nowline stored
+    them (an anchor it dropped is not among them); ``question`` is the correction's question.
+    Where the deprecated string occurs in the memory decides: only in its date (``date``); in
+    its question (``in question``); in its answer, by how many content words the two
+    questions share (``paraphrase`` from :data:`PARAPHRASE_OVERLAP` on, else ``same
+    value``). A correction without an anchor counts as ``no anchor`` unless the date explains
+    the link.
+    """
+    asked, answer, when = memory.parts
+    strings = _matcher(deprecates)
+    named = [bool(strings.keys(part)) for part in (asked, answer, when)]
+    if named == [False, False, True]:
+        return "date"
+    if not about:
+        return "no anchor"
+    if named[1]:
+        mine, theirs = _content_words(asked), _content_words(question)
+        union = mine | theirs
+        overlap = len(mine & theirs) / len(union) if union else 0.0
+        return "paraphrase" if overlap >= PARAPHRASE_OVERLAP else "same value"
+    if named[0]:
+        return "in question"
     return "other"
 
 
@@ -762,8 +828,18 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             for q in changed
         }
         reached: dict[str, set[str]] = {"bare": set()}
+        record_of = {r.id: r for r in records}
+        question_of = {q.qid: q.question for q in questions}
         for p in args.policies:
             got = cols[p].raw.get(include=["metadatas"])
+            stored = {  # each correction's strings and anchors as nowline stored them
+                rid: (list(meta.get("deprecates") or []), list(meta.get("about") or []))
+                for rid, meta in zip(got["ids"], got["metadatas"], strict=True)
+                if meta["kind"] == "correction"
+            }
+            cause_memories: Counter[str] = Counter()
+            cause_links: Counter[str] = Counter()
+            cause_examples: dict[str, list[dict[str, Any]]] = {}
             stale_total = stale_linked = 0
             linked_by_kind: Counter[str] = Counter()
             total_by_kind: Counter[str] = Counter()
@@ -790,6 +866,26 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 if foreign:
                     linked_by_kind[kind] += 1
                     link_class[_link_class(change_of, qid, foreign)] += 1
+                causes = []
+                for other in foreign:
+                    if _link_class(change_of, qid, [other]) == "same change":
+                        continue
+                    strings, anchors = stored[f"{other}:fix"]
+                    cause = collateral_cause(record_of[rid], strings, anchors, question_of[other])
+                    causes.append(cause)
+                    cause_links[cause] += 1
+                    examples = cause_examples.setdefault(cause, [])
+                    if len(examples) < 3:
+                        examples.append(
+                            {
+                                "question": question_of[other],
+                                "deprecates": strings,
+                                "about": anchors,
+                                "memory": record_of[rid].text,
+                            }
+                        )
+                if causes:
+                    cause_memories[min(causes, key=list(CAUSES).index)] += 1
             memories_total = sum(total_by_kind.values())
             collateral = sum(linked_by_kind.values())
             other_change = collateral - link_class["same change"]
@@ -808,6 +904,16 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     for k in sorted(total_by_kind)
                 },
                 "collateral_by_class": dict(sorted(link_class.items())),
+                # Same-change paraphrases left out: per memory (its first cause in CAUSES'
+                # order) and per link, with up to 3 example links per cause.
+                "collateral_by_cause": {
+                    c: {"memories": cause_memories[c], "links": cause_links[c]}
+                    for c in CAUSES
+                    if cause_links[c]
+                },
+                "collateral_cause_examples": {
+                    c: cause_examples[c] for c in CAUSES if c in cause_examples
+                },
                 "collateral_other_change_memories": other_change,
                 "collateral_other_change_share": (
                     other_change / memories_total if memories_total else None
@@ -1293,8 +1399,9 @@ def links_markdown(data: dict[str, Any]) -> str:
         data["command"],
         data["seconds"],
     )
+    policies = data["config"]["policies"]
     rows = []
-    for p in data["config"]["policies"]:
+    for p in policies:
         st = data["stores"][p]
         rows.append(
             [
@@ -1316,8 +1423,35 @@ def links_markdown(data: dict[str, Any]) -> str:
         ],
         rows,
     )
+    causes = [
+        c for c in CAUSES if any(c in data["stores"][p]["collateral_by_cause"] for p in policies)
+    ]
+    crows = []
+    for p in policies:
+        st = data["stores"][p]
+        by = st["collateral_by_cause"]
+        crows.append(
+            [
+                LABEL[p],
+                *(
+                    f"{_pct(by[c]['memories'] / st['memories'])} ({by[c]['memories']}; "
+                    f"{by[c]['links']} links)"
+                    if c in by
+                    else "0"
+                    for c in causes
+                ),
+            ]
+        )
+    ctable = C.md_table(["policy", *causes], crows) if causes else "none"
+    cexamples = [
+        f"- `{p}`, {c}: {e['question']} → deprecates {e['deprecates']}, about {e['about']}; "
+        f"linked: {e['memory']}"
+        for p in policies
+        for c, examples in data["stores"][p]["collateral_cause_examples"].items()
+        for e in examples[:1]
+    ]
     refusals = []
-    for p in data["config"]["policies"]:
+    for p in policies:
         for r in data["refused"][p]:
             refusals.append(
                 f"- `{p}`: {r['reason']}: deprecates {r['deprecates']}, about "
@@ -1332,7 +1466,16 @@ def links_markdown(data: dict[str, Any]) -> str:
         "out old facts of a question with the same old and new answers).\n\n"
         + table
         + f"\n\nAnchors of the `subject` policy: {an.get('subject_examples', [])[:8]}.\n\n"
-        + "## Refused corrections\n\n"
+        + "## Collateral by cause\n\n"
+        + "Collateral memories with the same-change paraphrases left out (the second count "
+        "above), each counted once, by its first cause in this order (share of all memories; "
+        "then every such link counted):\n\n"
+        + "".join(f"- {c}: {CAUSES[c]}\n" for c in causes)
+        + "\n"
+        + ctable
+        + "\n\nAn example of each:\n\n"
+        + ("\n".join(cexamples) or "none")
+        + "\n\n## Refused corrections\n\n"
         + ("\n".join(refusals) or "none")
         + "\n"
     )
