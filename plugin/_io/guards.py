@@ -137,6 +137,8 @@ def _counted_anchors(
     source: str,
     records: Sequence[Record],
     words: Sequence[str] | None = None,
+    *,
+    names_first: bool = False,
 ) -> list[tuple[str, int]]:
     """Return the anchor candidates of ``source``, each with how many ``records`` name it.
 
@@ -147,6 +149,13 @@ def _counted_anchors(
     rest; each group most named first. An anchor is there to narrow: measured on the writer
     benchmark, a small model retried with the first suggestion, and a word every record names
     marked the unrelated ones too.
+
+    With ``names_first`` (a number's or a first name's anchors), the proper nouns of
+    ``source`` that records name come before all of these: what the value belongs to
+    ("Tollgate" in "The Tollgate free trial is 45 days long now, up from 21 days", named by
+    both memories of "21 days", before "free", named by one). Measured on the second blind
+    writer set, the word that narrows left one of two stale memories unmarked there. Not for
+    a person's full name, whose anchor is the role that changed, not the company.
     """
     if words is None:
         words = anchor_candidates(source, (*info.deprecates, *info.replaced_by))
@@ -161,7 +170,8 @@ def _counted_anchors(
         for word in matcher.keys(record.document or ""):
             counts[word] += 1
     counted = [(w, counts[w]) for w in words if w not in inside]
-    counted.sort(key=lambda c: (c[1] >= len(records), -c[1]))
+    names = {w for w, n in counted if n and names_first and proper_noun_in(w, source)}
+    counted.sort(key=lambda c: (c[0] not in names, c[1] >= len(records), -c[1]))
     return counted[:MAX_SUGGESTIONS]
 
 
@@ -261,6 +271,10 @@ def unreached_flow(
 def persons_flow(info: CorrectionInfo, names: Sequence[str], reach: ReachFn) -> Flow[None]:
     """Refuse a person's full name without an anchor, counting the anchors the text suggests.
 
+    Where no word of the text is named by the person's records ("Saoirse Gallagher has taken
+    them over from Casimir Volkonsky"), the words most of those records share are suggested
+    ("procurement", in both of Casimir's), as for a generic string (:func:`_shared_anchors`).
+
     Raises:
         PersonName: with the suggested anchors and how many of the records the name would
             reach name each; nothing is written.
@@ -270,7 +284,10 @@ def persons_flow(info: CorrectionInfo, names: Sequence[str], reach: ReachFn) -> 
     name = names[0]
     probe = _probe(info, "person", deprecates=(name,), about=())
     records = (yield from reach([probe]))[probe.id]
-    raise person_refusal(name, len(records), _counted_anchors(info, info.document, records))
+    counted = _counted_anchors(info, info.document, records)
+    if not any(n for _, n in counted):  # the text names no role: what the memories share
+        counted = _shared_anchors(info, [r for r in records if not R.is_correction(r.metadata)])
+    raise person_refusal(name, len(records), counted)
 
 
 def generic_flow(
@@ -294,7 +311,7 @@ def generic_flow(
     records = (yield from reach([probe]))[probe.id]
     # the refusal holds the text's candidates already (check_correction read them)
     words = [w for w, _ in error.anchors]
-    counted = _counted_anchors(info, info.document, records, words)
+    counted = _counted_anchors(info, info.document, records, words, names_first=True)
     if not any(n for _, n in counted):  # the text names no subject: the memories do
         counted = _shared_anchors(info, [r for r in records if not R.is_correction(r.metadata)])
     return generic_refusal(error.phrase, error.kind, error.reason, (), counted, len(records))

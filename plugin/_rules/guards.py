@@ -376,8 +376,11 @@ def generic_refusal(
     """
     terms = active()
     named = [(a, n) for a, n in anchors if n > 0]
-    # Those that narrow (named by some of the records, not all) are the ones worth showing.
-    narrow = [(a, n) for a, n in named if n < reached] or named
+    # Those that narrow (named by some of the records, not all) are the ones worth showing,
+    # after the first, which the caller ranked best (a name the text gives comes first)
+    narrow = [c for i, c in enumerate(named) if i == 0 or c[1] < reached]
+    if len(narrow) == 1 and not any(n < reached for _, n in named):
+        narrow = named
     shown = [a for a, _ in narrow] if reached >= 0 else [a for a, _ in anchors]
     field = (terms.say("about", value="") or terms.name_of("about")).strip()
     about = (

@@ -29,7 +29,7 @@ new. Patterns, X old and Y new (German, French and Spanish forms where listed):
   ``NAME is now the <role>`` and ``NAME owns|leads|runs|handles ... now``: NAME new.
 - ``replaced X with|by Y``, ``X was replaced|superseded by|with Y``, ``Y replaced|replaces|
   supersedes X``, ``Y, replacing X``, ``in favour of Y``.
-- ``Y took|has taken over ... from X``; ``X handed (it) over (to Y)``.
+- ``Y took|has taken (it|them) over ... from X``; ``X handed (it) over (to Y)``.
 - ``Y instead of X``, ``Y rather than X``, ``Y in place of X``, ``use Y instead``; ``statt``,
   ``anstelle von``, ``au lieu de``, ``en lugar de``, ``en vez de``.
 - ``Y (formerly|previously|was|it was X)``, ``Y, formerly X``, ``formerly known as X``,
@@ -461,7 +461,7 @@ _SPECS = sorted(
         _s("Y, replacing X", r",\s*replacing\s+", "n", "o", flags="O"),
         _s(
             "Y took over from X",
-            r"\b(?:took|takes|has\s+taken|have\s+taken)\s+over\b",
+            r"\b(?:took|takes|has\s+taken|have\s+taken)\s+(?:(?:it|them|this|that)\s+)?over\b",
             "n",
             "",
             "from",

@@ -237,6 +237,13 @@ def test_a_calendar_date_is_no_value() -> None:
     assert old_values("The launch moved from 1 May to 3 May.", ["1 May"]) == ("1 May",)
 
 
+def test_taken_them_over_reads_both_people() -> None:
+    """'Y has taken them over from X' reads as 'Y has taken over from X' (second blind set)."""
+    text = "Saoirse Gallagher has taken them over from Casimir Volkonsky."
+    assert pair(text) == (("Casimir Volkonsky",), ("Saoirse Gallagher",))
+    assert pair("Nadia took it over from Tom Berg.") == (("Tom Berg",), ("Nadia",))
+
+
 def test_every_value_is_its_span() -> None:
     """Every value is the text at its span."""
     text = "zed/b (formerly zed/a) and #x → #y; Kim took over from Lee."

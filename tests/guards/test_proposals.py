@@ -92,3 +92,23 @@ def test_the_tools_answer_with_the_call_that_stores_it(memory: nowline.Collectio
         "m0": "historical",
         "m1": "current",
     }
+
+
+def test_a_person_whose_text_names_no_role_gets_what_the_memories_share(
+    memory: nowline.Collection,
+) -> None:
+    """A person's refusal with no role word in the text suggests the words the memories share."""
+    _store(
+        memory,
+        "Michelle Rivera approves procurement requests over 5,000 euros.",
+        "Procurement approvals wait for Michelle Rivera.",
+    )
+    try:
+        memory.correct(
+            "Dana Wu has taken them over from Michelle Rivera.", deprecates=["Michelle Rivera"]
+        )
+    except nowline.PersonName as refused:
+        assert refused.anchors == [("procurement", 2)]
+        assert "about=['procurement']" in str(refused)
+    else:
+        raise AssertionError("a person's name without an anchor was stored")

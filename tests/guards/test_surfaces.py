@@ -471,3 +471,36 @@ def test_a_change_back_told_with_the_fields_swapped_keeps_the_plain_refusal(
     message = _refused(write(text=text, **call), surface, before, memory)
     assert "'pypi.ostrava-lab.cz' is the new value" in message, message
     assert "side with the fields" not in message
+
+
+TOLLGATE = {
+    "library": "about=['Tollgate']",
+    "cli": "--about Tollgate",
+    "tools": 'about ["Tollgate"]',
+    "mcp": 'about ["Tollgate"]',
+    "jsonl": '"about": ["Tollgate"]',
+    "http": '"about": ["Tollgate"]',
+}
+
+
+def test_a_number_is_anchored_first_to_the_name_the_text_gives(
+    memory: nowline.Collection, surface: str, write: Write
+) -> None:
+    """A proper noun of the text that the memories name comes before a word that narrows.
+
+    Second blind writer set, h29: "free" (named by one of the two stale memories) was the
+    example, and the retry with it left the other unmarked.
+    """
+    memory.remember("Tollgate's free trial lasts 21 days.", id="a")
+    memory.remember("Remind Tollgate trial users to upgrade before their 21 days run out.", id="b")
+    memory.remember("Tollgate's refund window is 45 days.", id="c")
+    before = snapshot(memory)
+    text = "The Tollgate free trial is 45 days long now, up from 21 days."
+    message = _refused(write(text=text, deprecates=["21 days"]), surface, before, memory)
+    if surface != "jsonl":  # an import checks every line before it reads the store
+        assert "these also name: 'Tollgate' 2, 'free' 1" in message, message
+        assert TOLLGATE[surface] in message, message
+    stored = write(text=text, deprecates=["21 days"], about=["Tollgate"])
+    assert stored.stored, stored.message
+    roles = {h.id: h.role for h in memory.hits(["a", "b", "c"])}
+    assert roles == {"a": "historical", "b": "historical", "c": "current"}
