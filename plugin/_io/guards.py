@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
 from .._rules import records as R
-from .._rules.generic import is_generic, is_person_name, proper_noun_in
+from .._rules.generic import is_generic, is_identifier, is_person_name, proper_noun_in
 from .._rules.guards import (
     Allowances,
     Holders,
@@ -186,9 +186,18 @@ def _anchor_words(info: CorrectionInfo, records: Sequence[Record]) -> list[tuple
 
 
 def _anchor_miss(
-    info: CorrectionInfo, count: int, words: Sequence[tuple[str, int]] = ()
+    info: CorrectionInfo,
+    count: int,
+    words: Sequence[tuple[str, int]] = (),
+    alone: tuple[Sequence[str], int] | None = None,
 ) -> Unreached:
-    """Return the refusal of an anchored correction that reaches nothing (``count`` without)."""
+    """Return the refusal of an anchored correction that reaches nothing (``count`` without).
+
+    ``alone``: the correction's identifiers and how many memories they reach by themselves,
+    where it also deprecates a word ("onyx" beside "tallpine/onyx"): anchors beside
+    identifiers are dropped, so the identifiers alone are the way forward (blind act case
+    5021 sent ``deprecates=["tallpine/onyx", "onyx"], about=["team"]``).
+    """
     terms = active()
     anchors = ", ".join(repr(a) for a in info.about)
     summary = (
@@ -202,16 +211,40 @@ def _anchor_miss(
         listed = ", ".join(f"{w!r} {n}" for w, n in words)
         summary += f" Of those {count}, these also name: {listed}."
     example = [words[0][0]] if words else ["..."]
-    return Unreached(
-        summary
-        + " Give an anchor those memories name, or none"
+    way = (
+        " Give an anchor those memories name, or none"
         + f" ({terms.give('about', example) or 'about'})"
         + terms.or_switch("allow_unreached", "stores it as it is")
-        + ". Nothing was stored.",
+        + "."
+    )
+    if alone is not None:
+        idents, reached = alone
+        given = terms.give("deprecates", idents) or repr(list(idents))
+        way = (
+            f" An identifier names one thing wherever it is written, and needs no anchor: "
+            f"{given} alone, without "
+            f"{terms.name_of('about')}, would reach {reached} "
+            f"record{'s' if reached != 1 else ''}." + way
+        )
+    return Unreached(
+        summary + way + " Nothing was stored.",
         near_misses=[],
         summary=summary,
         anchors=list(info.about),
     )
+
+
+def _identifiers_alone(
+    info: CorrectionInfo, reach: ReachFn
+) -> Flow[tuple[tuple[str, ...], int] | None]:
+    """Return the correction's identifiers and their reach alone, where it mixes in words."""
+    idents = tuple(p for p in info.deprecates if is_identifier(p))
+    if not idents or len(idents) == len(info.deprecates):
+        return None
+    probe = _probe(info, "idents", deprecates=idents, about=())
+    reached = (yield from reach([probe]))[probe.id]
+    count = sum(1 for r in reached if not R.is_correction(r.metadata))
+    return (idents, count) if count else None
 
 
 def unreached_flow(
@@ -250,7 +283,8 @@ def unreached_flow(
                 reached_bare = (yield from reach([bare]))[bare.id]
                 memories = [r for r in reached_bare if not R.is_correction(r.metadata)]
                 if memories:
-                    raise _anchor_miss(info, len(memories), _anchor_words(info, memories))
+                    alone = yield from _identifiers_alone(info, reach)
+                    raise _anchor_miss(info, len(memories), _anchor_words(info, memories), alone)
             continue
         if len(info.deprecates) < 2:
             continue
@@ -416,8 +450,10 @@ def suggestions_flow(
         candidates[key] = value
     if not candidates:
         return []
+    # counted as the correction would reach them: an identifier drops the anchors beside it
     probes = [
-        _probe(info, f"suggest{i}", deprecates=(v,)) for i, v in enumerate(candidates.values())
+        _probe(info, f"suggest{i}", deprecates=(v,), about=() if is_identifier(v) else info.about)
+        for i, v in enumerate(candidates.values())
     ]
     reached = yield from reach(probes)
     out = [(p.deprecates[0], len(reached[p.id])) for p in probes]

@@ -23,7 +23,7 @@ new. Patterns, X old and Y new (German, French and Spanish forms where listed):
   where the text names another new value, else not read.
 - ``X is now (called) Y``, ``X has become Y``, ``X (now Y)``, ``X is (called) Y again``,
   ``is served|hosted from|at Y again``, ``went|is|'re going ... back to Y`` (Y a thing; not
-  a plan: ``to go back to Y``), ``is|to|at|on Y now`` (not ``to X now bounces``), ``now
+  a plan: ``to go back to Y``), ``is|to|at|on Y now|from now on`` (not ``to X now bounces``), ``now
   is|at|lives in|goes to|costs ... Y``, ``is now at Y``; ``jetzt``, ``nun``, ``maintenant``,
   ``désormais``, ``ahora``, ``heißt jetzt``, ``s'appelle désormais``;
   ``NAME is now the <role>`` and ``NAME owns|leads|runs|handles ... now``: NAME new.
@@ -40,6 +40,8 @@ new. Patterns, X old and Y new (German, French and Spanish forms where listed):
   deleted|gone|dead|read-only|offline|closed|bounces|no longer ...`` and ``NAME left (the
   company)`` (X old), with ``use Y``, ``go(es) to Y``, ``write to Y``, ``duplicate of Y`` or
   ``...; Y is.`` elsewhere in the sentence (Y new).
+- ``please don't|please stop post|use|send|email ... (in|to) X`` and ``don't use X anymore``
+  (X old, a thing).
 - ``reverted|undid|rolled back the move|switch|rename to X`` and ``the move|switch to X was
   rolled back|reverted|undone`` (X old); ``X didn't work (out)`` at a clause's end (X old, a
   thing). A later read of the same value as new wins over these.
@@ -239,8 +241,18 @@ _NOW = r"(?:now|jetzt|nun|maintenant|désormais|ahora)"
 # "now" that ends what a clause says of Y ("to #infra now", "to #infra now, not #ops") or goes
 # on with a connective, not "now" before a verb of its own ("mail to X now bounces": X is old)
 _NOW_ENDS = (
-    r"now\b(?=\s*(?:[.,;!?()\[\]—-]|$)|\s+(?:and|but|instead|too|please|onwards?|not|rather)\b)"
+    r"(?:from\s+now\s+on\b|"
+    r"now\b(?=\s*(?:[.,;!?()\[\]—-]|$)|\s+(?:and|but|instead|too|please|onwards?|not|rather)\b))"
 )
+# A request to stop using a value ("please don't post in #x", "don't use #x anymore"): the
+# value is old, and the request's own negation says nothing else of its clause
+_STOP_VERBS = r"(?:post|send|use|writ|e-?mail|mail|push|clon|ping|messag|fil|report|deploy)\w*"
+_PROHIBIT = (
+    r"(?:please\s+(?:don['\u2019]t|do\s+not|stop)\s+"
+    rf"|(?:don['\u2019]t|do\s+not|stop)\s+(?={_STOP_VERBS}\s+(?:\w+\s+)?\S+\s+any\s*more\b))"
+    rf"{_STOP_VERBS}\s+(?:(?:in|to|into|at|on|from|with)\s+)?"
+)
+_PROHIBIT_RE = re.compile(rf"\b{_PROHIBIT}", re.I)
 _UNDONE = (
     r"(?:was|were|has\s+been|have\s+been|got|is\s+being)\s+(?:rolled\s+back|reverted|undone|"
     r"called\s+off|abandoned)\b"  # "was cancelled" is no read at all: cancel* negates (_KILL)
@@ -271,6 +283,7 @@ def _negated(t: str, a: int, b: int) -> bool:
     other "didn't work" negates, as any other negation does.
     """
     clause = _FAILED_THING.sub(lambda m: " " * len(m.group()), t[a:b])
+    clause = _PROHIBIT_RE.sub(lambda m: " " * len(m.group()), clause)
     return bool(_KILL.search(clause))
 
 
@@ -525,6 +538,7 @@ _SPECS = sorted(
             "o",
             "",
         ),
+        _s("please don't post in X", _PROHIBIT, "", "o", flags="T"),
         _s(
             "X didn't work out",
             rf"\s+{_FAILED}",

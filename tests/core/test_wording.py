@@ -244,6 +244,23 @@ def test_taken_them_over_reads_both_people() -> None:
     assert pair("Nadia took it over from Tom Berg.") == (("Tom Berg",), ("Nadia",))
 
 
+def test_a_request_to_stop_using_a_value_reads_it_old() -> None:
+    """'please don't post in X' and 'don't use X anymore': X is old; 'Y from now on': Y new.
+
+    The second blind set's act messages said "Growth chat lives in #team-growth from now on;
+    please don't post in #growth-updates." and nothing was read, so a model that recalled
+    with it got no line naming the string to deprecate (3 of 30 act cases).
+    """
+    text = "Growth chat lives in #team-growth from now on; please don't post in #growth-updates."
+    assert pair(text) == (("#growth-updates",), ("#team-growth",))
+    assert old_values("Don't use #old-chan anymore, we moved.") == ("#old-chan",)
+    stop = "Please stop emailing billing@old.example, write to billing@new.example."
+    assert pair(stop) == (("billing@old.example",), ("billing@new.example",))
+    # a standing rule, or a plain negation, is no change
+    assert pair("Please don't post secrets in #general.") == ((), ())
+    assert pair("We don't post in #random.") == ((), ())
+
+
 def test_every_value_is_its_span() -> None:
     """Every value is the text at its span."""
     text = "zed/b (formerly zed/a) and #x → #y; Kim took over from Lee."

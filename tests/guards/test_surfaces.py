@@ -504,3 +504,54 @@ def test_a_number_is_anchored_first_to_the_name_the_text_gives(
     assert stored.stored, stored.message
     roles = {h.id: h.role for h in memory.hits(["a", "b", "c"])}
     assert roles == {"a": "historical", "b": "historical", "c": "current"}
+
+
+IDENTS_ALONE = {
+    "library": "deprecates=['tallpine/onyx'] alone",
+    "cli": "--deprecates tallpine/onyx alone",
+    "tools": 'deprecates ["tallpine/onyx"] alone',
+    "mcp": 'deprecates ["tallpine/onyx"] alone',
+    "jsonl": '"deprecates": ["tallpine/onyx"] alone',
+    "http": '"deprecates": ["tallpine/onyx"] alone',
+}
+
+
+def test_an_anchor_miss_beside_an_identifier_names_the_identifier_alone(
+    memory: nowline.Collection, surface: str, write: Write
+) -> None:
+    """A word deprecated beside an identifier keeps the anchor, which then reaches nothing.
+
+    Second blind act set, case 5021: ``deprecates=["tallpine/onyx", "onyx"],
+    about=["team"]``. The refusal now says the identifier alone needs no anchor, and how
+    many records it reaches.
+    """
+    memory.remember("Onyx lives in tallpine/onyx; PRs go there.", id="a")
+    memory.remember("CI for Onyx runs on every PR to tallpine/onyx.", id="b")
+    memory.remember("The Onyx docs site is built from tallpine/onyx-docs.", id="c")
+    before = snapshot(memory)
+    text = "tallpine/onyx is archived and read-only, the Onyx team works in onyx-labs/onyx now."
+    call = {"deprecates": ["tallpine/onyx", "onyx"], "about": ["team"]}
+    message = _refused(write(text=text, **call), surface, before, memory)
+    if surface != "jsonl":  # an import checks every line before it reads the store
+        assert f"{IDENTS_ALONE[surface]}, without " in message, message
+        assert "would reach 2 records" in message
+
+
+def test_a_string_the_text_states_as_old_is_counted_without_the_anchor_of_a_word(
+    memory: nowline.Collection, surface: str, write: Write
+) -> None:
+    """An identifier suggested after an anchor miss is counted without the anchor it drops.
+
+    Second blind act set, case 5009: ``deprecates=["sable"], about=["repo"]`` for "The Sable
+    repo was moved to sablehq/sable (formerly tallpine/sable)"; 'tallpine/sable' was counted
+    with the anchor 'repo' (no memory writes "repo"), so it was not suggested.
+    """
+    memory.remember("The Sable repository is tallpine/sable.", id="a")
+    memory.remember("Clone Sable with git clone https://github.com/tallpine/sable.git", id="b")
+    before = snapshot(memory)
+    text = "The Sable repo was moved to sablehq/sable (formerly tallpine/sable)."
+    message = _refused(
+        write(text=text, deprecates=["sable"], about=["repo"]), surface, before, memory
+    )
+    if surface != "jsonl":  # an import checks every line before it reads the store
+        assert "'tallpine/sable' (2 records)" in message, message
