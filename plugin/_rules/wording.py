@@ -22,9 +22,10 @@ new. Patterns, X old and Y new (German, French and Spanish forms where listed):
   past-perfect clause (``which moved to Y``, ``had moved to Y``) Y is an earlier value: old
   where the text names another new value, else not read.
 - ``X is now (called) Y``, ``X has become Y``, ``X (now Y)``, ``X is (called) Y again``,
-  ``is served|hosted from|at Y again``, ``went|is|'re going ... back to Y`` (Y a thing; not
-  a plan: ``to go back to Y``), ``is|to|at|on Y now|from now on`` (not ``to X now bounces``), ``now
-  is|at|lives in|goes to|costs ... Y``, ``is now at Y``; ``jetzt``, ``nun``, ``maintenant``,
+  ``is served|hosted from|at Y again``, ``went|goes|is|'re going ... back to Y`` (Y a thing,
+  not a bare number after "goes"; not a plan: ``to go back to Y``), ``is|to|at|on Y
+  now|from now on`` (not ``to X now bounces``), ``now is|at|lives in|goes to|costs ... Y``,
+  ``is now at Y``; ``jetzt``, ``nun``, ``maintenant``,
   ``désormais``, ``ahora``, ``heißt jetzt``, ``s'appelle désormais``;
   ``NAME is now the <role>`` and ``NAME owns|leads|runs|handles ... now``: NAME new.
 - ``replaced X with|by Y``, ``X was replaced|superseded by|with Y``, ``Y replaced|replaces|
@@ -299,7 +300,8 @@ class _Spec(NamedTuple):
     reverted, undone, cancelled); N the clause must say "now"; G only in a sentence that
     already names an old value; P a relative clause names an earlier value; V a value after
     followed by "with|by" means another pattern (``replaced X with Y``); B every value read
-    must be a thing (``#a was merged into #b``, not "the PR was merged into main").
+    must be a thing (``#a was merged into #b``, not "the PR was merged into main"); D the
+    value after is no bare number ("it goes back to 2019" is history).
     """
 
     name: str
@@ -423,6 +425,7 @@ _SPECS = sorted(
             "n",
             flags="T",
         ),
+        _s("goes back to Y", r"\bgoes\s+back\s+to\s+", "", "n", flags="TD"),
         _s(
             "reverted the move to X",
             r"\b(?:reverted|undid|rolled\s+back|abandoned)\s+(?:the|our|that|this|[\w-]+['\u2019]s)\s+"
@@ -787,6 +790,8 @@ class _Reader:
             "V" in flags and a is not None and re.match(r"\s+(?:with|by)\b", t[a.stop :])
         ):
             a, b = (None, b) if "T" in flags else (a, None)
+        if "D" in flags and a is not None and re.fullmatch(r"[\d.,:/-]+", t[a.start : a.end]):
+            a = None  # "it goes back to 2019" is history, not a change back
         if "B" in flags and not _things(self.t, a, b):
             return []
         for flag, word in (("W", _NOW_ENDS), ("A", r"again\b"), ("U", _UNDONE)):

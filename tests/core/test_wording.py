@@ -261,6 +261,18 @@ def test_a_request_to_stop_using_a_value_reads_it_old() -> None:
     assert pair("We don't post in #random.") == ((), ())
 
 
+def test_goes_back_to_reads_a_change_back_not_history() -> None:
+    """'... goes back to #x' reads #x new; 'it goes back to 2019' and plans read nothing."""
+    text = "gtm-sync is retired, launch coordination goes back to #launch-room"
+    assert new_values(text) == ("#launch-room",)
+    for plain in (
+        "It goes back to 2019.",
+        "We want to go back to #old.",
+        "If it goes back to #qa, say so.",
+    ):
+        assert new_values(plain) == ()
+
+
 def test_every_value_is_its_span() -> None:
     """Every value is the text at its span."""
     text = "zed/b (formerly zed/a) and #x → #y; Kim took over from Lee."
