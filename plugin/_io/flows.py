@@ -676,18 +676,15 @@ def _prepare_write(
 
 def _refuse(core: Core, refused: Refused) -> Flow[NoReturn]:
     """Raise a refusal with its suggestions: the strings to deprecate instead, with reach."""
-    error = refused.error
-    error = yield from generic_flow(
-        refused.info, error, lambda infos: _reach(core, infos, exclude=())
-    )
-    error = yield from swapped_flow(
-        refused.info, error, lambda infos: _reach(core, infos, exclude=())
-    )
+
+    def reach(infos: Sequence[CorrectionInfo]) -> Flow[dict[str, list[Record]]]:
+        return _reach(core, infos, exclude=())
+
+    error = yield from generic_flow(refused.info, refused.error, reach)
+    error = yield from swapped_flow(refused.info, error, reach)
     if not error.suggestions:
         extra = [s for s, _ in getattr(error, "near_misses", [])]
-        found = yield from suggestions_flow(
-            refused.info, lambda infos: _reach(core, infos, exclude=()), extra
-        )
+        found = yield from suggestions_flow(refused.info, reach, extra)
         error = with_suggestions(error, found)
     raise error
 

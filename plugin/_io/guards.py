@@ -20,7 +20,7 @@ its anchor, or with a suggested string, under ids no record has.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Literal
 
 from .._rules import records as R
@@ -31,10 +31,12 @@ from .._rules.guards import (
     anchor_candidates,
     check_correction,
     check_reach,
+    count_records,
     generic_refusal,
     person_refusal,
     swapped_body_refusal,
 )
+from .._rules.links import stored_links
 from .._rules.nearmiss import (
     MAX_CANDIDATES,
     MAX_SUGGESTIONS,
@@ -116,7 +118,7 @@ def near_miss_flow(
     reached = yield from reach(probes)
     out = []
     for probe, (string, source, of) in zip(probes, found.values(), strict=True):
-        memories = [r for r in reached[probe.id] if not R.is_correction(r.metadata)]
+        memories = _memories(reached[probe.id])
         if memories:
             out.append(NearMiss(string, len(memories), source, of))
     out.sort(key=lambda m: (-m.count, m.source != "edit", fold(m.string)))
@@ -130,6 +132,24 @@ STRICT = Allowances(unreached=False)
 def _probe(info: CorrectionInfo, tag: str, **changes: object) -> CorrectionInfo:
     """Return a copy of ``info`` under an id no record has, with ``changes`` applied."""
     return info._replace(id=f"\x00{tag}", **changes)  # type: ignore[arg-type]
+
+
+def _memories(records: Sequence[Record]) -> list[Record]:
+    """Return the records that are not corrections: what a correction would mark."""
+    return [r for r in records if not R.is_correction(r.metadata)]
+
+
+def _named_counts(words: Sequence[str], texts: Iterable[str]) -> dict[str, int]:
+    """Return how many of ``texts`` name each of ``words`` (one automaton, one scan each).
+
+    Linear in what is read, where a matcher per word made a long correction text quadratic.
+    """
+    matcher = Matcher((w, w) for w in words)
+    counts = dict.fromkeys(words, 0)
+    for text in texts:
+        for word in matcher.keys(text):
+            counts[word] += 1
+    return counts
 
 
 def _counted_anchors(
@@ -161,14 +181,8 @@ def _counted_anchors(
         words = anchor_candidates(source, (*info.deprecates, *info.replaced_by))
     if not words:
         return []
-    # One automaton of every candidate, one scan of each text: linear in what is read, where
-    # a matcher per candidate made a long correction text quadratic.
-    matcher = Matcher((w, w) for w in words)
-    inside = set().union(*(matcher.keys(p) for p in info.deprecates))
-    counts = dict.fromkeys(words, 0)
-    for record in records:
-        for word in matcher.keys(record.document or ""):
-            counts[word] += 1
+    counts = _named_counts(words, (r.document or "" for r in records))
+    inside = {w for w, n in _named_counts(words, info.deprecates).items() if n}
     counted = [(w, counts[w]) for w in words if w not in inside]
     names = {w for w, n in counted if n and names_first and proper_noun_in(w, source)}
     counted.sort(key=lambda c: (c[0] not in names, c[1] >= len(records), -c[1]))
@@ -203,7 +217,7 @@ def _anchor_miss(
     summary = (
         f"The correction would be shown beneath no memory: no record names "
         f"{', '.join(repr(p) for p in info.deprecates)} together with the anchor {anchors}, "
-        f"while without the anchor {count} record{'s' if count != 1 else ''} name"
+        f"while without the anchor {count_records(count)} name"
         f"{'s' if count == 1 else ''} it. An anchor is a word the outdated memories name "
         "(the role or subject that changed), not a word of the change itself."
     )
@@ -223,8 +237,7 @@ def _anchor_miss(
         way = (
             f" An identifier names one thing wherever it is written, and needs no anchor: "
             f"{given} alone, without "
-            f"{terms.name_of('about')}, would reach {reached} "
-            f"record{'s' if reached != 1 else ''}." + way
+            f"{terms.name_of('about')}, would reach {count_records(reached)}." + way
         )
     return Unreached(
         summary + way + " Nothing was stored.",
@@ -243,7 +256,7 @@ def _identifiers_alone(
         return None
     probe = _probe(info, "idents", deprecates=idents, about=())
     reached = (yield from reach([probe]))[probe.id]
-    count = sum(1 for r in reached if not R.is_correction(r.metadata))
+    count = len(_memories(reached))
     return (idents, count) if count else None
 
 
@@ -281,7 +294,7 @@ def unreached_flow(
             if info.about:
                 bare = _probe(info, "bare", about=())
                 reached_bare = (yield from reach([bare]))[bare.id]
-                memories = [r for r in reached_bare if not R.is_correction(r.metadata)]
+                memories = _memories(reached_bare)
                 if memories:
                     alone = yield from _identifiers_alone(info, reach)
                     raise _anchor_miss(info, len(memories), _anchor_words(info, memories), alone)
@@ -320,7 +333,7 @@ def persons_flow(info: CorrectionInfo, names: Sequence[str], reach: ReachFn) -> 
     records = (yield from reach([probe]))[probe.id]
     counted = _counted_anchors(info, info.document, records)
     if not any(n for _, n in counted):  # the text names no role: what the memories share
-        counted = _shared_anchors(info, [r for r in records if not R.is_correction(r.metadata)])
+        counted = _shared_anchors(info, records)
     raise person_refusal(name, len(records), counted)
 
 
@@ -347,7 +360,7 @@ def generic_flow(
     words = [w for w, _ in error.anchors]
     counted = _counted_anchors(info, info.document, records, words, names_first=True)
     if not any(n for _, n in counted):  # the text names no subject: the memories do
-        counted = _shared_anchors(info, [r for r in records if not R.is_correction(r.metadata)])
+        counted = _shared_anchors(info, records)
     return generic_refusal(error.phrase, error.kind, error.reason, (), counted, len(records))
 
 
@@ -356,7 +369,7 @@ SHARED_RECORDS = 50
 
 
 def _shared_anchors(info: CorrectionInfo, records: Sequence[Record]) -> list[tuple[str, int]]:
-    """Return the words most of a generic string's memories name, each with their count.
+    """Return the words most of a string's memories (not corrections) name, with their counts.
 
     Where a correction's text names no subject ("Ximena took over from Wolfgang", or a body
     made of the two values, "Changed from €4.90 to €6.90."), what the memories of the string
@@ -364,7 +377,7 @@ def _shared_anchors(info: CorrectionInfo, records: Sequence[Record]) -> list[tup
     Brackenbury Press. Only the words named by the most of them are returned (a word of one
     memory alone would narrow to it), proper nouns first, at most :data:`MAX_SUGGESTIONS`.
     """
-    records = records[:SHARED_RECORDS]
+    records = _memories(records)[:SHARED_RECORDS]
     exclude = (*info.deprecates, *info.replaced_by)
     words: dict[str, str] = {}
     proper: set[str] = set()
@@ -376,13 +389,9 @@ def _shared_anchors(info: CorrectionInfo, records: Sequence[Record]) -> list[tup
                 proper.add(fold(word))
     if not words:
         return []
-    matcher = Matcher((w, k) for k, w in words.items())
-    counts = dict.fromkeys(words, 0)
-    for record in records:
-        for key in matcher.keys(record.document or ""):
-            counts[key] += 1
+    counts = _named_counts(list(words.values()), (r.document or "" for r in records))
     most = max(counts.values())
-    top = [(words[k], n) for k, n in counts.items() if n == most]
+    top = [(w, n) for w, n in counts.items() if n == most]
     top.sort(key=lambda c: fold(c[0]) not in proper)
     return top[:MAX_SUGGESTIONS]
 
@@ -416,14 +425,8 @@ def swapped_flow(
     ]
     reached = yield from reach(probes)
 
-    def current(probe: CorrectionInfo) -> int:
-        return sum(
-            1
-            for r in reached[probe.id]
-            if not R.is_correction(r.metadata) and not (r.metadata or {}).get(R.BY)
-        )
-
-    named = current(probes[0])
+    # memories of the deprecated string that no correction supersedes yet
+    named = sum(1 for r in _memories(reached[probes[0].id]) if not stored_links(r.metadata))
     if not named or any(reached[p.id] for p in probes[1:]):
         return error
     return swapped_body_refusal(info, error.phrase, error.said, named)
@@ -483,14 +486,13 @@ def anchored_proposal_flow(info: CorrectionInfo, reach: ReachFn) -> Flow[tuple[s
         if is_generic(value, info.document) is None and not is_person_name(value):
             continue
         probe = _probe(info, "anchored", deprecates=(value,), about=())
-        records = (yield from reach([probe]))[probe.id]
-        memories = [r for r in records if not R.is_correction(r.metadata)]
+        memories = _memories((yield from reach([probe]))[probe.id])
         words = anchor_candidates(info.document, (*info.deprecates, *info.replaced_by, value))
-        proper = [w for w in words if proper_noun_in(w, info.document)]
-        for group in (proper, words):  # a name the text gives ("Fairlop") says what it is about
-            named = [w for w, n in _counted_anchors(probe, info.document, memories, group) if n]
-            if named:
-                return value, named[0]
+        # a name the text gives ("Fairlop") says what it is about: it comes first
+        counted = _counted_anchors(probe, info.document, memories, words, names_first=True)
+        named = [w for w, n in counted if n]
+        if named:
+            return value, named[0]
     return None
 
 

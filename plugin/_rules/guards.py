@@ -68,6 +68,7 @@ __all__ = [
     "check_correction",
     "check_reach",
     "check_scope",
+    "count_records",
     "generic_refusal",
     "missing_text",
     "person_refusal",
@@ -378,9 +379,11 @@ def generic_refusal(
     named = [(a, n) for a, n in anchors if n > 0]
     # Those that narrow (named by some of the records, not all) are the ones worth showing,
     # after the first, which the caller ranked best (a name the text gives comes first)
-    narrow = [c for i, c in enumerate(named) if i == 0 or c[1] < reached]
-    if len(narrow) == 1 and not any(n < reached for _, n in named):
-        narrow = named
+    narrow = (
+        [c for i, c in enumerate(named) if i == 0 or c[1] < reached]
+        if any(n < reached for _, n in named)
+        else named
+    )
     shown = [a for a, _ in narrow] if reached >= 0 else [a for a, _ in anchors]
     field = (terms.say("about", value="") or terms.name_of("about")).strip()
     about = (
@@ -396,7 +399,7 @@ def generic_refusal(
     )
     counted = ", ".join(f"{a!r} {n}" for a, n in narrow)
     evidence = (
-        f" Of the {_records(reached)} it would reach, these also name: {counted}."
+        f" Of the {count_records(reached)} it would reach, these also name: {counted}."
         if counted and reached >= 0
         else ""
     )
@@ -527,8 +530,8 @@ def anchor_candidates(text: str, exclude: Sequence[str]) -> list[str]:
     return out
 
 
-def _records(n: int) -> str:
-    """Return "1 record" or "N records"."""
+def count_records(n: int) -> str:
+    """Return "1 record" or "N records": how every refusal counts records."""
     return f"{n} record{'' if n == 1 else 's'}"
 
 
@@ -548,9 +551,9 @@ def person_refusal(
     shown = [a for a, n in anchors or () if n > 0 or reached < 0]
     if anchors and shown and reached >= 0:
         counts = ", ".join(f"{a!r} {n}" for a, n in anchors if n > 0)
-        evidence = f" Of the {_records(reached)} it would reach, these also name: {counts}."
+        evidence = f" Of the {count_records(reached)} it would reach, these also name: {counts}."
     elif reached >= 0:
-        evidence = f" It would reach {reached} record{'s' if reached != 1 else ''}."
+        evidence = f" It would reach {count_records(reached)}."
     else:
         evidence = ""
     example = shown[0] if shown else "<the role or subject that changed>"
@@ -570,7 +573,7 @@ def person_refusal(
 
 def _counted(string: str, count: int) -> str:
     """Return ``'string' (N records)``."""
-    return f"{string!r} ({count} record{'' if count == 1 else 's'})"
+    return f"{string!r} ({count_records(count)})"
 
 
 def with_suggestions(
