@@ -69,6 +69,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 __all__ = [
@@ -454,12 +455,16 @@ def _case(
     deprecates: tuple[str, ...],
     about: tuple[str, ...] = (),
     prior: tuple[Prior, ...] = (),
-    replaced_by: tuple[str, ...] = (),
+    *,
+    gold_names_new: bool = False,
 ) -> WriterCase:
-    """Return a case whose memories a and b are stale and c must stay as it is."""
+    """Return a case whose memories a and b are stale and c must stay as it is.
+
+    ``gold_names_new``: the gold call gives the new values ``new`` as ``replaced_by``.
+    """
     gold: dict[str, Any] = {"deprecates": list(deprecates)}
-    if replaced_by:
-        gold["replaced_by"] = list(replaced_by)
+    if gold_names_new:
+        gold["replaced_by"] = list(new)
     if about:
         gold["about"] = list(about)
     return WriterCase(
@@ -1604,24 +1609,10 @@ WRITER_BLIND_CASES = (
 # ------------------------- blind2: 30 more cases by a helper engineer, never used to choose
 
 
-def _case2(
-    key: str,
-    kind: str,
-    message: str,
-    a: str,
-    b: str,
-    c: str,
-    new: tuple[str, ...],
-    deprecates: tuple[str, ...],
-    about: tuple[str, ...] = (),
-    prior: tuple[Prior, ...] = (),
-) -> WriterCase:
-    """Return a blind2 case: :func:`_case`, whose gold call also names the new values.
-
-    The shipped system prompt asks for ``replaced_by`` (the new values), so a careful writer
-    sends it; the other splits' gold calls leave it out and let nowline read the text.
-    """
-    return _case(key, kind, message, a, b, c, new, deprecates, about, prior, replaced_by=new)
+# A blind2 case: its gold call also names the new values (replaced_by), as the shipped system
+# prompt asks, so a careful writer sends them; the other splits' gold calls leave them out
+# and let nowline read the text.
+_case2 = partial(_case, gold_names_new=True)
 
 
 WRITER_BLIND2_CASES = (

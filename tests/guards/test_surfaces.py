@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -118,16 +119,30 @@ SURFACES: dict[str, Write] = {
     "http": _http,
 }
 
+
 # How each surface spells the anchor a refusal suggests, and the person switch (None: not
 # offered there, so never named).
-ABOUT = {
-    "library": "about=['billing']",
-    "cli": "--about billing",
-    "tools": 'about ["billing"]',
-    "mcp": 'about ["billing"]',
-    "jsonl": '"about": ["billing"]',
-    "http": '"about": ["billing"]',
-}
+def _given(field: str, *values: str) -> dict[str, str]:
+    """How each surface writes ``field`` with ``values``, as a refusal must show it to retry.
+
+    Python's keyword (``about=['billing']``), the command line's repeated flag, quoted for the
+    shell (``--deprecates '#ufo-dev'``), the tools' field with a JSON list (``about
+    ["billing"]``), and a JSON line's or body's member (``"about": ["billing"]``).
+    """
+    python = ", ".join(repr(v) for v in values)
+    listed = ", ".join(json.dumps(v) for v in values)
+    flag = "--" + field.replace("_", "-")
+    return {
+        "library": f"{field}=[{python}]",
+        "cli": " ".join(f"{flag} {shlex.quote(v)}" for v in values),
+        "tools": f"{field} [{listed}]",
+        "mcp": f"{field} [{listed}]",
+        "jsonl": f'"{field}": [{listed}]',
+        "http": f'"{field}": [{listed}]',
+    }
+
+
+ABOUT = _given("about", "billing")
 PERSON_SWITCH = {
     "library": "allow_person=True",
     "cli": "--allow-person",
@@ -259,14 +274,7 @@ def test_a_person_needs_a_role_anchor(ufo: nowline.Collection, surface: str, wri
     assert roles == {"billing": "historical", "guide": "current"}
 
 
-PLAN = {
-    "library": "about=['plan']",
-    "cli": "--about plan",
-    "tools": 'about ["plan"]',
-    "mcp": 'about ["plan"]',
-    "jsonl": '"about": ["plan"]',
-    "http": '"about": ["plan"]',
-}
+PLAN = _given("about", "plan")
 
 
 def test_a_bare_number_is_refused_with_an_anchor_the_memories_name(
@@ -295,14 +303,7 @@ def test_a_bare_number_is_refused_with_an_anchor_the_memories_name(
     }
 
 
-FAIRLOP = {
-    "library": "about=['Fairlop']",
-    "cli": "--about Fairlop",
-    "tools": 'about ["Fairlop"]',
-    "mcp": 'about ["Fairlop"]',
-    "jsonl": '"about": ["Fairlop"]',
-    "http": '"about": ["Fairlop"]',
-}
+FAIRLOP = _given("about", "Fairlop")
 
 
 def test_a_bare_number_whose_text_names_no_subject_gets_what_its_memories_share(
@@ -414,14 +415,7 @@ def test_suggestions_name_what_to_deprecate(
     assert OLD_VALUES[surface] in message, message
 
 
-OLD_VALUES = {
-    "library": "deprecates=['metalcraftai/ufo', '#ufo-dev']",
-    "cli": "--deprecates metalcraftai/ufo --deprecates '#ufo-dev'",
-    "tools": 'deprecates ["metalcraftai/ufo", "#ufo-dev"]',
-    "mcp": 'deprecates ["metalcraftai/ufo", "#ufo-dev"]',
-    "jsonl": '"deprecates": ["metalcraftai/ufo", "#ufo-dev"]',
-    "http": '"deprecates": ["metalcraftai/ufo", "#ufo-dev"]',
-}
+OLD_VALUES = _given("deprecates", "metalcraftai/ufo", "#ufo-dev")
 
 
 def test_a_body_that_turns_the_change_round_is_refused_with_the_body_to_send(
@@ -473,14 +467,7 @@ def test_a_change_back_told_with_the_fields_swapped_keeps_the_plain_refusal(
     assert "side with the fields" not in message
 
 
-TOLLGATE = {
-    "library": "about=['Tollgate']",
-    "cli": "--about Tollgate",
-    "tools": 'about ["Tollgate"]',
-    "mcp": 'about ["Tollgate"]',
-    "jsonl": '"about": ["Tollgate"]',
-    "http": '"about": ["Tollgate"]',
-}
+TOLLGATE = _given("about", "Tollgate")
 
 
 def test_a_number_is_anchored_first_to_the_name_the_text_gives(
@@ -506,14 +493,7 @@ def test_a_number_is_anchored_first_to_the_name_the_text_gives(
     assert roles == {"a": "historical", "b": "historical", "c": "current"}
 
 
-IDENTS_ALONE = {
-    "library": "deprecates=['tallpine/onyx'] alone",
-    "cli": "--deprecates tallpine/onyx alone",
-    "tools": 'deprecates ["tallpine/onyx"] alone',
-    "mcp": 'deprecates ["tallpine/onyx"] alone',
-    "jsonl": '"deprecates": ["tallpine/onyx"] alone',
-    "http": '"deprecates": ["tallpine/onyx"] alone',
-}
+IDENTS = _given("deprecates", "tallpine/onyx")
 
 
 def test_an_anchor_miss_beside_an_identifier_names_the_identifier_alone(
@@ -533,7 +513,7 @@ def test_an_anchor_miss_beside_an_identifier_names_the_identifier_alone(
     call = {"deprecates": ["tallpine/onyx", "onyx"], "about": ["team"]}
     message = _refused(write(text=text, **call), surface, before, memory)
     if surface != "jsonl":  # an import checks every line before it reads the store
-        assert f"{IDENTS_ALONE[surface]}, without " in message, message
+        assert f"{IDENTS[surface]} alone, without " in message, message
         assert "would reach 2 records" in message
 
 
