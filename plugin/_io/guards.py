@@ -477,18 +477,29 @@ def anchored_proposal_flow(info: CorrectionInfo, reach: ReachFn) -> Flow[tuple[s
     at 01:15 UTC now instead of 03:45 UTC", where "03:45 UTC" also names a report's time,
     and "Harbor" before "API" where another API's limit is also 600). None when the text
     states no such value, or none of its words is named by the value's memories: an anchor
-    nowline made up would narrow to something the writer never said.
+    nowline made up would narrow to something the writer never said. Only the first
+    :data:`MAX_SUGGESTIONS` such values are read, in one reach: a hostile text stating
+    thousands made a recall's change hint read the store thousands of times.
     """
     taken = {fold(v) for v in (*info.deprecates, *info.replaced_by)}
+    values: list[str] = []
     for value in old_values(info.document, info.deprecates):
         if fold(value) in taken:
             continue
         if is_generic(value, info.document) is None and not is_person_name(value):
             continue
-        probe = _probe(info, "anchored", deprecates=(value,), about=())
-        memories = _memories((yield from reach([probe]))[probe.id])
-        words = anchor_candidates(info.document, (*info.deprecates, *info.replaced_by, value))
+        taken.add(fold(value))
+        values.append(value)
+        if len(values) == MAX_SUGGESTIONS:  # the first few: a hostile text states thousands
+            break
+    probes = [_probe(info, f"anchored{i}", deprecates=(v,), about=()) for i, v in enumerate(values)]
+    if not probes:
+        return None
+    reached = yield from reach(probes)
+    words = anchor_candidates(info.document, (*info.deprecates, *info.replaced_by, *values))
+    for value, probe in zip(values, probes, strict=True):
         # a name the text gives ("Fairlop") says what it is about: it comes first
+        memories = _memories(reached[probe.id])
         counted = _counted_anchors(probe, info.document, memories, words, names_first=True)
         named = [w for w, n in counted if n]
         if named:

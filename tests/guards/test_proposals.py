@@ -112,3 +112,22 @@ def test_a_person_whose_text_names_no_role_gets_what_the_memories_share(
         assert "about=['procurement']" in str(refused)
     else:
         raise AssertionError("a person's name without an anchor was stored")
+
+
+def test_a_text_stating_thousands_of_numbers_reads_only_the_first_few(
+    memory: nowline.Collection,
+) -> None:
+    """A hostile text of 3,000 stated numbers: only the first five are looked up, together.
+
+    The first version read the store once per stated value until one had an anchor, so such
+    a text (a recall's query, through the tools' change line) ran for over ten minutes. The
+    first five are proposed as before; a sixth is not looked at.
+    """
+    _store(memory, "The Harbor API limit is 50004 per day.", "The Lantern API limit is 50004.")
+    stated = "; ".join(
+        f"the Harbor limit is {n + 100000} now, was {n + 50000}" for n in range(3000)
+    )
+    found = memory.preview([], text=stated)  # 50004 is the fifth number stated as old
+    assert (found.deprecates, found.about, list(found)) == (["50004"], ["Harbor"], ["m0"])
+    sixth = memory.preview([], text="the Harbor limit is 99 now, was 40000; " + stated)
+    assert sixth.deprecates == [] and sixth.about == []
