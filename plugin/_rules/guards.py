@@ -507,6 +507,7 @@ def anchor_candidates(text: str, exclude: Sequence[str]) -> list[str]:
         blocked[m.start : m.end] = b"\x01" * (m.end - m.start)
     out: list[str] = []
     seen: set[str] = set()
+    rejected: set[str] = set()  # each word form judged once: a long text repeats its words
     at = 0
     for raw in text.split():
         start = text.index(raw, at)
@@ -516,17 +517,15 @@ def anchor_candidates(text: str, exclude: Sequence[str]) -> list[str]:
             word = word.removesuffix(possessive)
         if len(word) < 3 or not word.isalpha() or word.casefold() in _NOT_ANCHORS:
             continue
-        if 1 in blocked[start:at]:
+        if word in rejected or word.casefold() in seen or 1 in blocked[start:at]:
             continue
-        if word[0].isupper() and is_given_name(word):
+        if (word[0].isupper() and is_given_name(word)) or is_function_word(word):
+            rejected.add(word)
             continue
-        if is_function_word(word):
-            continue
-        if word.casefold() not in seen:
-            seen.add(word.casefold())
-            out.append(word)
-            if len(out) == ANCHOR_CANDIDATES:
-                break
+        seen.add(word.casefold())
+        out.append(word)
+        if len(out) == ANCHOR_CANDIDATES:
+            break
     return out
 
 
