@@ -1,8 +1,8 @@
 """The writer benchmark's cases: stated changes, the memories they make stale, and act cases.
 
-Imported by ``bench/reader.py`` (the ``writer`` and ``act`` tasks). Five splits of stated
-changes (dev, test, fresh, blind and blind2), kept apart so that a held-out set stays a fair
-check:
+Imported by ``bench/reader.py`` (the ``writer`` and ``act`` tasks). Six splits of stated
+changes (dev, test, fresh, blind, blind2 and blind3), kept apart so that a held-out set stays a
+fair check:
 
 * :data:`WRITER_CASES`: the 30 changes of the first writer benchmark. They were looked at when
   the prompt and schemas were studied, so they are **dev** cases now, with
@@ -53,6 +53,26 @@ check:
   ``replaced_by`` (the new values), as the shipped system prompt asks, and their act cases
   have phrasings of their own (``_SAY_BLIND2``). A gold call nowline does not yet get right
   is kept, not rewritten: the tests list it in ``_BLIND2_GOLD_NOT_YET_RIGHT``.
+* :data:`WRITER_BLIND3_CASES`: 30 more **blind** cases (``k01`` to ``k30``), in a module of
+  their own (``bench/_writer_blind3.py``), written by another helper engineer who read only
+  the case module, the writing guide, the README and the tests of the splits: blind to every
+  result, report, changelog and study of the benchmark and to the history of the repository,
+  before any measurement on them, and never used to choose a prompt, schema or rule. The same
+  six kinds, five each (renames and moves of a repository whose old name holds the new one, a
+  firmware repository moved to another forge, a Maven artifact, a container image and an
+  upload host; a Slack channel, a Telegram group, a booking link, a notice mailbox and a
+  runbook link in a list; owner and role changes of people by full and first name, some of
+  them names that are not English, and of an owning team; numbers with a subject, a time, a
+  price, a runtime version, a booking limit and a retention period, whose memory c uses the
+  same number for something else; changes back of a repository, a channel, a booking host, a
+  database host and a mailbox; new values the store already names, among them a person by
+  first name and a version), with new organisations, people, hosts and values and phrasings
+  of their own (lowercase chat notes, ``no more X, use Y``, ``X replaces Y as``, ``rather
+  than``, ``used to be``, ``once more``, a question, a list, the passive, a long sentence with
+  an extra clause; none of them uses the word "changed"). Their gold calls also give
+  ``replaced_by``, and their act cases have phrasings of their own (``_SAY_BLIND3``). A gold
+  call nowline does not yet get right is kept, not rewritten: the tests list it in
+  ``_BLIND3_GOLD_NOT_YET_RIGHT``.
 
 Each case may carry ``prior`` corrections (stored before the model's call: what a change back
 undoes) and a ``gold`` call, the arguments a careful writer would send; a test checks that
@@ -74,6 +94,7 @@ from typing import Any
 
 __all__ = [
     "WRITER_BLIND2_CASES",
+    "WRITER_BLIND3_CASES",
     "WRITER_BLIND_CASES",
     "WRITER_CASES",
     "WRITER_DEV_EXTRA",
@@ -1997,7 +2018,13 @@ WRITER_BLIND2_CASES = (
 )
 
 
-_SPLITS = ("dev", "test", "fresh", "blind", "blind2")
+# ------------------ blind3: 30 more cases by another helper engineer, in a module of their own
+
+# imported here, after Prior and _case, which that module imports from this one to build its
+# cases (so this import must stay below them)
+from _writer_blind3 import _SAY_BLIND3, WRITER_BLIND3_CASES  # noqa: E402
+
+_SPLITS = ("dev", "test", "fresh", "blind", "blind2", "blind3")
 
 
 def _check_split(split: str) -> None:
@@ -2007,7 +2034,7 @@ def _check_split(split: str) -> None:
 
 
 def writer_cases(split: str) -> tuple[WriterCase, ...]:
-    """Return the writer cases of ``split``: dev (first 30, extras), test, fresh, blind, blind2."""
+    """Return the writer cases of ``split``: dev (first 30, extras), test, fresh, blind*."""
     _check_split(split)
     if split == "dev":
         return WRITER_CASES + WRITER_DEV_EXTRA
@@ -2016,6 +2043,7 @@ def writer_cases(split: str) -> tuple[WriterCase, ...]:
         "fresh": WRITER_FRESH_CASES,
         "blind": WRITER_BLIND_CASES,
         "blind2": WRITER_BLIND2_CASES,
+        "blind3": WRITER_BLIND3_CASES,
     }[split]
 
 
@@ -2174,15 +2202,23 @@ def _act_case(seed: int, action: str, say: dict[str, list[str]] = _SAY) -> ActCa
 
 
 def act_cases(split: str, n: int) -> list[ActCase]:
-    """Return ``n`` act cases of ``split`` (dev, test, fresh, blind, blind2: disjoint seeds).
+    """Return ``n`` act cases of ``split`` (dev, test, fresh, blind*: disjoint seeds).
 
     The actions take turns: clone a repository, post to a channel, email someone. The seeds
-    start at 1000 (dev), 2000 (test), 3000 (fresh), 4000 (blind) and 5000 (blind2), so up to
-    1000 cases a split stay apart. The blind splits' messages come from phrasings of their own
-    (``_SAY_BLIND``, ``_SAY_BLIND2``), each written by the engineer who wrote its writer cases.
+    start at 1000 (dev), 2000 (test), 3000 (fresh), 4000 (blind), 5000 (blind2) and 6000
+    (blind3), so up to 1000 cases a split stay apart. The blind splits' messages come from
+    phrasings of their own (``_SAY_BLIND``, ``_SAY_BLIND2``, ``_SAY_BLIND3``), each written by
+    the engineer who wrote its writer cases.
     """
     _check_split(split)
-    base = {"dev": 1000, "test": 2000, "fresh": 3000, "blind": 4000, "blind2": 5000}[split]
-    say = {"blind": _SAY_BLIND, "blind2": _SAY_BLIND2}.get(split, _SAY)
+    base = {
+        "dev": 1000,
+        "test": 2000,
+        "fresh": 3000,
+        "blind": 4000,
+        "blind2": 5000,
+        "blind3": 6000,
+    }[split]
+    say = {"blind": _SAY_BLIND, "blind2": _SAY_BLIND2, "blind3": _SAY_BLIND3}.get(split, _SAY)
     actions = ("clone", "post", "email")
     return [_act_case(base + i, actions[i % 3], say) for i in range(n)]

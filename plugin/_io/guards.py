@@ -297,7 +297,8 @@ def unreached_flow(
                 memories = _memories(reached_bare)
                 if memories:
                     alone = yield from _identifiers_alone(info, reach)
-                    raise _anchor_miss(info, len(memories), _anchor_words(info, memories), alone)
+                    words = _anchor_words(info, memories) or _shared_anchors(info, memories)
+                    raise _anchor_miss(info, len(memories), words, alone)
             continue
         if len(info.deprecates) < 2:
             continue
@@ -309,7 +310,12 @@ def unreached_flow(
             near = yield from near_miss_flow(probe, reach, text=info.document, text_key=text_key)
             if near:
                 raise Unreached(
-                    unreached_message(probe.deprecates, near, whole=False),
+                    unreached_message(
+                        probe.deprecates,
+                        near,
+                        whole=False,
+                        others=[p for p in info.deprecates if p not in probe.deprecates],
+                    ),
                     near_misses=[(m.string, m.count) for m in near],
                     summary=unreached_summary(probe.deprecates, near, whole=False),
                 )
@@ -328,9 +334,16 @@ def persons_flow(info: CorrectionInfo, names: Sequence[str], reach: ReachFn) -> 
     """
     if not names:
         return
-    name = names[0]
-    probe = _probe(info, "person", deprecates=(name,), about=())
-    records = (yield from reach([probe]))[probe.id]
+    probes = [_probe(info, f"person{i}", deprecates=(n,), about=()) for i, n in enumerate(names)]
+    reached = yield from reach(probes)
+    # the first name that memories name: one that names none (the new person, given as old:
+    # blind writer case g11) has no role to suggest, and the string that reaches nothing is
+    # refused as such once the others are anchored
+    name, probe = next(
+        ((n, p) for n, p in zip(names, probes, strict=True) if reached[p.id]),
+        (names[0], probes[0]),
+    )
+    records = reached[probe.id]
     counted = _counted_anchors(info, info.document, records)
     if not any(n for _, n in counted):  # the text names no role: what the memories share
         counted = _shared_anchors(info, records)
@@ -486,7 +499,7 @@ def anchored_proposal_flow(info: CorrectionInfo, reach: ReachFn) -> Flow[tuple[s
     for value in old_values(info.document, info.deprecates):
         if fold(value) in taken:
             continue
-        if is_generic(value, info.document) is None and not is_person_name(value):
+        if is_generic(value, info.document) is None and not is_person_name(value, info.document):
             continue
         taken.add(fold(value))
         values.append(value)

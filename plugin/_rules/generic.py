@@ -598,20 +598,65 @@ def proper_noun_in(phrase: str, text: str) -> bool:
     return False
 
 
-def is_person_name(phrase: str) -> bool:
+def is_person_name(phrase: str, text: str | None = None) -> bool:
     """Return whether ``phrase`` is a person's full name: a given name, then a family name.
 
     Two or three words written as a full name (step 5 of the module docstring) whose first
     word is a given name (:mod:`nowline._rules.names`): ``Michelle Rivera``, ``Tomasz
     Kowalczyk``; not ``Acme Corp``, ``Main Branch`` or ``Marina Bay`` written without one
     (``Marina`` is one: such a string is taken for a person, and asks for an anchor).
+
+    With the correction's ``text``, a full name whose given name the list lacks (``Casimir
+    Volkonsky``, ``Oluwaseun Adeyemi``) is a person's where the text speaks of it as of one
+    (:func:`_spoken_of_as_person`): measured on the blind writer sets, such names were taken
+    for a thing's and stored unanchored, marking everything about the person.
     """
     words = _name_words(phrase)
     if words is None or not 2 <= len(words) <= 3:
         return False
-    if not is_given_name(words[0]):
+    if not _is_full_name(words, _default_lexicon()):
         return False
-    return _is_full_name(words, _default_lexicon())
+    return is_given_name(words[0]) or (
+        text is not None and _spoken_of_as_person(phrase.strip(), text)
+    )
+
+
+_ROLE = (
+    r"(?:manager|owner|lead|chair|contact|officer|head|director|ceo|cto|cfo|coo|admin|"
+    r"administrator|maintainer|reviewer|editor|champion|coordinator|representative|liaison|"
+    r"steward|assignee|approver|president|secretary|treasurer|founder|"
+    r"accountant|lawyer|counsel|doctor|teacher|coach|mentor|buddy)s?"
+)
+_HE_SHE = re.compile(r"\b(?:he|she|him|his|hers)\b|\bher\b(?!\s*\.)", re.IGNORECASE)
+_PERSON_AROUND = (
+    # what a person does: steps down, hands over, takes over, is elected, ...
+    r"{n}\s+(?:has\s+|have\s+|had\s+)?(?:stepped\s+down|resigned|retired|left\s+(?:the\s+)?"
+    r"(?:company|team|firm|us|group)|took\s+over|has\s+taken|handed|was\s+(?:elected|"
+    r"appointed|promoted|hired|fired|let\s+go)|moved\s+over\s+to|joined|is\s+on\s+leave)\b",
+    r"\b(?:took|taken|takes|take)\s+(?:[\w'-]+\s+){{0,3}}?over\s+(?:[\w'-]+\s+){{0,5}}?from\s+{n}",
+    r"\bhanded\s+(?:[\w'-]+\s+){{0,5}}?(?:over\s+)?to\s+{n}",
+    r"\b(?:from|to|by|than)\s+{n}\s*,\s*who\b",
+    r"{n}['\u2019]s\s+(?:job|role|place|desk|seat|duties|position|team)\b",
+    r"\b{role}\s+(?:is|was|are|were)\s+(?:now\s+|no\s+longer\s+|not\s+)?{n}",
+    r"{n}\s+(?:is|was)\s+(?:now\s+|no\s+longer\s+)?(?:the|our|their|its|a)\s+(?:new\s+)?"
+    r"(?:[\w-]+\s+){{0,3}}?{role}\b",
+)
+
+
+def _spoken_of_as_person(phrase: str, text: str) -> bool:
+    """Return whether ``text`` speaks of ``phrase`` as of a person.
+
+    It names a role held by it (``the security contact is Oluwaseun Adeyemi``), an act only a
+    person does (``Casimir Volkonsky stepped down``, ``took them over from Casimir
+    Volkonsky``, ``handed the role to ...``, ``..., who stays on``, ``Adeyemi's job``), or a
+    personal pronoun (``he``, ``her``: a correction that says "his place" is about a person).
+    """
+    if _HE_SHE.search(text):
+        return True
+    n = re.escape(phrase)
+    return any(
+        re.search(cue.format(n=n, role=_ROLE), text, re.IGNORECASE) for cue in _PERSON_AROUND
+    )
 
 
 def _name_words(phrase: str) -> tuple[str, ...] | None:

@@ -709,7 +709,7 @@ def check_correction(
                     else []
                 )
                 raise generic_refusal(phrase, found[0], found[1], dropped, [(w, 0) for w in words])
-        if not allow.person and is_person_name(phrase):
+        if not allow.person and is_person_name(phrase, info.document if has_text else None):
             persons.append(phrase)
     return tuple(persons)
 

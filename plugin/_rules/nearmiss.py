@@ -51,6 +51,7 @@ __all__ = [
     "like_of",
     "near_strings",
     "pieces",
+    "proposed_call",
     "text_candidates",
     "unreached_message",
     "unreached_summary",
@@ -295,18 +296,49 @@ def unreached_summary(
     )
 
 
+def proposed_call(
+    near: Sequence[NearMiss], others: Sequence[str] = ()
+) -> tuple[list[str], list[str]]:
+    """Return the ``deprecates`` and ``replaced_by`` that the near misses propose.
+
+    Each unreached string gives way to its near miss: a typo to the string the store names,
+    and a string given instead of the old value ("Go 1.23" where the text also names "Go
+    1.21", which the store names) to that old value, the given string becoming a new value.
+    ``others`` are the correction's strings that reach records, kept first. Measured on the
+    blind writer sets: a model asked "is 'Go 1.21' the old value and 'Go 1.23' the new one?"
+    kept the new value and dropped the old one; it copies a call it is given.
+    """
+    olds = {fold(s): s for s in others}
+    news: dict[str, str] = {}
+    for miss in near:
+        olds.setdefault(fold(miss.string), miss.string)
+        if miss.source == "text":
+            news.setdefault(fold(miss.of), miss.of)
+    return list(olds.values()), [v for k, v in news.items() if k not in olds]
+
+
 def unreached_message(
-    deprecates: Sequence[str], near: Sequence[NearMiss], *, whole: bool = True
+    deprecates: Sequence[str],
+    near: Sequence[NearMiss],
+    *,
+    whole: bool = True,
+    others: Sequence[str] = (),
 ) -> str:
-    """Return the refusal of a correction, or a string of it, that reaches nothing."""
+    """Return the refusal of a correction, or a string of it, that reaches nothing.
+
+    ``others``: the correction's other strings, which reach records (where not ``whole``).
+    """
     from ..terms import active
 
     terms = active()
-    field = terms.give("deprecates", ["..."]) or "deprecates"
+    olds, news = proposed_call(near, others)
+    field = terms.give("deprecates", olds) or "deprecates"
+    if news:
+        field += f" and {terms.give('replaced_by', news) or 'replaced_by'}"
     return (
         unreached_summary(deprecates, near, whole=whole)
-        + f" Put the exact outdated string, as the memories write it, in {field} (and in the "
-        "text) and try again"
+        + f" Send {field} (the exact outdated strings, as the memories write them, named in "
+        "the text too) and try again"
         + terms.or_switch(
             "allow_unreached", "stores it as it is, if it is meant to reach nothing yet"
         )

@@ -30,7 +30,8 @@ new. Patterns, X old and Y new (German, French and Spanish forms where listed):
   ``NAME is now the <role>`` and ``NAME owns|leads|runs|handles ... now``: NAME new.
 - ``replaced X with|by Y``, ``X was replaced|superseded by|with Y``, ``Y replaced|replaces|
   supersedes X``, ``Y, replacing X``, ``in favour of Y``.
-- ``Y took|has taken (it|them) over ... from X``; ``X handed (it) over (to Y)``.
+- ``Y took|has taken (it|them) over ... from X``; ``X handed (it) over (to Y)``, ``X handed
+  the <role> (over) to Y``.
 - ``Y instead of X``, ``Y rather than X``, ``Y in place of X``, ``use Y instead``; ``statt``,
   ``anstelle von``, ``au lieu de``, ``en lugar de``, ``en vez de``.
 - ``Y (formerly|previously|was|it was X)``, ``Y, formerly X``, ``formerly known as X``,
@@ -40,13 +41,27 @@ new. Patterns, X old and Y new (German, French and Spanish forms where listed):
 - ``X is deprecated|archived|retired|decommissioned|shut down|switched off|disconnected|
   deleted|gone|dead|read-only|offline|closed|bounces|no longer ...`` and ``NAME left (the
   company)`` (X old), with ``use Y``, ``go(es) to Y``, ``write to Y``, ``duplicate of Y`` or
-  ``...; Y is.`` elsewhere in the sentence (Y new).
+  ``...; Y is.`` elsewhere in the sentence (Y new). A noun for the thing itself between X and
+  its verb is passed over (``the lumen/tools repository has been archived``, ``the Thornbury
+  Dispatch channel was renamed``), not an attribute's (``the api.acme.io server port``).
+- Ends said of a state or an act, X a thing (old): ``X is frozen|unplugged|taken out of the
+  pool``, ``X goes nowhere.``, ``X stopped accepting answers|sign-ups``, ``X no longer exists``,
+  ``X no longer takes|accepts them|mail ...``, ``X won't get|gets no new tags|releases ...``,
+  ``we|they|I('ve) archived|retired|deleted|closed|shut down|stopped using X`` and ``we left X
+  behind`` (X ending its clause), ``(please) forget X``, ``nobody checks X anymore``, ``it used
+  to be X.`` (X ending its sentence). Not where the clause says the end passes or was an
+  accident (``until``, ``once``, ``when``, ``for now``, ``for the weekend``, ``by accident``,
+  ``I think``), nor where X follows a preposition (``the discussion in #arch goes nowhere``);
+  a later read of the same value as new wins over them.
+- ``X is Y now`` (two things of one sort: two paths, two hosts), ``we're back on Y`` (a change
+  back).
 - ``please don't|please stop post|use|send|email ... (in|to) X`` and ``don't use X anymore``
   (X old, a thing).
-- ``reverted|undid|rolled back the move|switch|rename to X`` and ``the move|switch to X was
-  rolled back|reverted|undone`` (X old); ``X didn't work (out)`` at a clause's end (X old, a
-  thing). A later read of the same value as new wins over these.
-- ``X was merged into Y`` and ``merged X into Y`` (X and Y things, no pull request number).
+- ``reverted|undid|rolled back the move|switch|rename to X`` and ``the move|switch|transfer
+  (of Z) to X was rolled back|reverted|undone`` (X old); ``X didn't work (out)`` at a clause's
+  end (X old, a thing). A later read of the same value as new wins over these.
+- ``X was merged|folded into Y`` and ``merged|folded X into Y`` (X and Y things, no pull
+  request number).
 - ``the old (one,) X``, ``X is the old one|name``; ``a new <role>: Y``, ``New location: Y``,
   ``Y is the new one|name``, ``NAME is the new <role>``, ``successor|replacement is Y``.
 """
@@ -118,7 +133,8 @@ _DETS = _words(
     "eine einen le la les un une el los las"
 )
 _NOT_NAMES = _DETS | _words(
-    "these those it we us you they he she i please use note update heads reminder correction "
+    "these those it we us you they he she i someone somebody anyone everyone nobody please "
+    "use note update heads reminder correction "
     "important since from in on at as per after before starting going now also and but or so "
     "then today yesterday tomorrow renamed moved switched chain rename replace send post track "
     "clone work call hand pin upgrade bumped do is are was should could if when ok fyi hey hi "
@@ -134,6 +150,11 @@ _KINDS = _words(
     "table another new old current same"
 )
 _FILLERS = _KINDS | _DETS
+_NOUNS = _words(
+    "repo repository channel project package image bucket org organisation organization "
+    "account site domain service server mailbox inbox address link url page room crate gem "
+    "module library dashboard board form alias"
+)  # a noun for the thing itself, passed over before its verb; not an attribute ("port")
 _COMPOUNDS = _words(
     "read-only on-call self-hosted up-to-date follow-up sign-off opt-in opt-out "
     "built-in end-to-end real-time long-term short-term"
@@ -243,7 +264,7 @@ _KILL = re.compile(  # a word of an identifier ("if/a", "acme/never-x") is no cu
     r"(?:did|do|does|was|were|is|are|has|have|wo|ca)n['\u2019]t|"
     r"cannot|['\u2019](?:re|s|m)\s+not|nobody|no\s+going|without|by\s+mistake|never|not\s+yet|"
     r"still|cancel\w*|"
-    r"stays?|remains?|wrong|incorrect|mistaken|a\s+mistake|wenn|falls|sollten?)"
+    r"(?<!,\swho\s)(?:stays?|remains?)|wrong|incorrect|mistaken|a\s+mistake|wenn|falls|sollten?)"
     r"(?![\w/@]|[-.:][\w.-]*[/@])",
     re.I,
 )
@@ -257,7 +278,9 @@ _NOW_ENDS = (
 )
 # A request to stop using a value ("please don't post in #x", "don't use #x anymore"): the
 # value is old, and the request's own negation says nothing else of its clause
-_STOP_VERBS = r"(?:post|send|use|writ|e-?mail|mail|push|clon|ping|messag|fil|report|deploy)\w*"
+_STOP_VERBS = (
+    r"(?:post|send|us(?:e|ing)|writ|e-?mail|mail|push|clon|ping|messag|fil|report|deploy)\w*"
+)
 _PROHIBIT = (
     r"(?:please\s+(?:don['\u2019]t|do\s+not|stop)\s+"
     rf"|(?:don['\u2019]t|do\s+not|stop)\s+(?={_STOP_VERBS}\s+(?:\w+\s+)?\S+\s+any\s*more\b))"
@@ -281,6 +304,34 @@ _FAILED = (
     r"(?=\s*(?:[.,;!]|$)|\s+(?:so|either|anymore|for\s+us)\b)"
 )
 _CLAUSE = re.compile(r"[;—]|\s-\s")
+# "X won't get new tags" says X's end, no negation of the clause (blanked from the test)
+_NO_MORE = (
+    r"(?:won['\u2019]t|will\s+not)\s+(?:get|receive|see)\s+(?:any\s+)?(?:new|more|further)\s+"
+    r"(?:tags|releases|updates|versions|builds|images|commits|changes|fixes|patches)"
+)
+_NO_MORE_RE = re.compile(_NO_MORE, re.I)
+# "X isn't a thing anymore", "X isn't supported there anymore", "X won't compile it anymore":
+# X's end, no negation of the clause (blanked from the test, as _NO_MORE)
+_NOT_ANYMORE = (
+    r"(?:(?:isn['\u2019]t|is\s+not)\s+(?:a\s+thing|supported|used|maintained|in\s+use)|"
+    r"(?:won['\u2019]t|will\s+not|doesn['\u2019]t|does\s+not)\s+(?:compile|build|work|run)"
+    r"(?:\s+(?:it|them))?)(?:\s+(?:there|here))?\s+any\s*more\b"
+)
+_NOT_ANYMORE_RE = re.compile(_NOT_ANYMORE, re.I)
+# what makes an end passing, a condition or an accident ("frozen until v2 ships", "we deleted
+# acme/app by accident", "turned off for maintenance"): the ends read from a state or an act
+# (flag Q) are not read in such a clause
+_PASSING = re.compile(
+    r"\b(?:by\s+accident|accidentally|until|unless|once|when|make\s+sure|check\s+that|"
+    r"i\s+think|i\s+guess|probably|"
+    r"for\s+(?:now|maintenance|the\s+weekend|(?:a|the|this)\s+(?:week|day|while|moment|"
+    r"sprint))|during|temporar\w+|restored|re-?(?:added|enabled|opened)|recovered|unfrozen)\b",
+    re.I,
+)
+_NOBODY_RE = re.compile(
+    r"\bnobody\s+(?:checks|reads|uses|monitors|watches|answers)(?=\s+\S+\s+any\s*more\b)",
+    re.I,
+)
 # "X didn't work (out)" says X failed, no negation of the clause, where X is a thing
 # (the thing's run of characters taken whole, possessively: backtracking into it made a long
 # token quadratic)
@@ -295,6 +346,10 @@ def _negated(t: str, a: int, b: int) -> bool:
     """
     clause = _FAILED_THING.sub(lambda m: " " * len(m.group()), t[a:b])
     clause = _PROHIBIT_RE.sub(lambda m: " " * len(m.group()), clause)
+    if not _PASSING.search(clause):  # "won't get new tags until ..." stays a negation
+        clause = _NO_MORE_RE.sub(lambda m: " " * len(m.group()), clause)
+        clause = _NOT_ANYMORE_RE.sub(lambda m: " " * len(m.group()), clause)
+    clause = _NOBODY_RE.sub(lambda m: " " * len(m.group()), clause)
     return bool(_KILL.search(clause))
 
 
@@ -311,7 +366,13 @@ class _Spec(NamedTuple):
     already names an old value; P a relative clause names an earlier value; V a value after
     followed by "with|by" means another pattern (``replaced X with Y``); B every value read
     must be a thing (``#a was merged into #b``, not "the PR was merged into main"); D the
-    value after is no bare number ("it goes back to 2019" is history).
+    value after is no bare number ("it goes back to 2019" is history); Q the clause says no
+    passing state, condition or accident (``until``, ``for now``, ``by accident``: _PASSING);
+    J the value before is no object of a preposition; Z the value after ends its sentence
+    (``it used to be $39.``); E the value after ends
+    its clause, or is followed by when (``we froze acme/app for the release`` reads nothing);
+    K both values are of one sort (two paths, two hosts: "the channel for api.acme.io is
+    #oncall-api now" renames nothing).
     """
 
     name: str
@@ -419,6 +480,7 @@ _SPECS = sorted(
         ),
         _s("X is the old one", rf"\s+(?:is|are|was)\s+the\s+old\s+{_ROLE}", "o", ""),
         _s("Y now", r"\b(?:is|are|to|at|in|on|under|via|uses?|be)\s+", "", "n", flags="W"),
+        _s("X is Y now", r"\b(?:is|are)\s+", "o", "n", flags="WBK"),
         _s("X is Y again", r"\b(?:is|are)\s+(?:(?:called|named)\s+)?", "o", "n", flags="A"),
         _s(
             "is served from Y again",
@@ -430,7 +492,7 @@ _SPECS = sorted(
         _s(
             "back to Y",
             r"(?:^|(?<=[.!?:]\s)|\b(?:went|switched|moved|reverted|returned|rolled|is|are|re|s)"
-            r"\s+|\b(?:are|am|is|re|m|s)\s+going\s+)back\s+to\s+",
+            r"\s+|\b(?:are|am|is|re|m|s)\s+going\s+)back\s+to\s+|\b(?:are|is|re|s)\s+back\s+on\s+",
             "",
             "n",
             flags="T",
@@ -447,7 +509,8 @@ _SPECS = sorted(
         ),
         _s(
             "the move to X was rolled back",
-            r"\b(?:move|switch|rename|transfer|cutover)\s+(?:to|into)\s+",
+            r"\b(?:move|switch|rename|transfer|cutover)\s+(?:of\s+(?:the\s+)?[\w-]+\s+)?"
+            r"(?:to|into)\s+",
             "",
             "o",
             flags="TU",
@@ -514,7 +577,7 @@ _SPECS = sorted(
         _s(
             "moved off X (to Y)",
             r"\b(?:moved|moving|migrated|migrating|transferred|switched|switching)\s+"
-            r"(?:(?:it|them)\s+)?(?:out\s+of|off(?:\s+of)?|away\s+from)\s+",
+            r"(?:(?:it|them|the\s+[\w-]+(?:\s+[\w-]+)?)\s+)?(?:out\s+of|off(?:\s+of)?|away\s+from)\s+",
             "",
             "o",
             r"to|onto|into",
@@ -551,7 +614,42 @@ _SPECS = sorted(
             "o",
             "",
         ),
-        _s("please don't post in X", _PROHIBIT, "", "o", flags="T"),
+        _s(
+            "X is frozen",
+            rf"\b{_AUX}(?:frozen|unplugged|dropped|tombstoned|being\s+(?:closed|retired|deleted|"
+            r"decommissioned|shut\s+down)|stopped\s+getting\s+(?:new\s+)?(?:tags|releases|"
+            rf"updates|versions|builds)|{_NOT_ANYMORE}|taken\s+out\s+of\s+(?:the\s+)?(?:pool|service|"
+            r"rotation)|goes\s+nowhere(?=\s*(?:[.;,!]|$))|stopped\s+accepting\s+(?:answers|"
+            r"responses|submissions|entries|sign-?ups|registrations)|no\s+longer\s+exists?|"
+            r"no\s+longer\s+(?:takes|accepts|receives)\s+(?:them|it|mail|e-?mails?|messages|"
+            r"invoices|requests|orders)|gets\s+no\s+(?:new|more|further)\s+(?:tags|releases|"
+            r"updates|versions|builds))\b",
+            "o",
+            "",
+            flags="BQJ",
+        ),
+        _s(
+            "we archived X",
+            r"\b(?:we|they|i)(?:['\u2019](?:ve|d))?\s+"
+            r"(?:(?:have|has|had|just|finally|recently|already|now)\s+)*"
+            r"(?:archived|retired|deprecated|decommissioned|deleted|closed|shut\s+down|"
+            r"sunset|stopped\s+using|unplugged|left(?=\s+\S+\s+behind\b))\s+",
+            "",
+            "o",
+            flags="TEQ",
+        ),
+        _s("X won't get new tags", rf"\s+{_NO_MORE}\b", "o", "", flags="BQJ"),
+        _s("please forget X", r"\b(?:please\s+)?forget\s+(?:about\s+)?", "", "o", flags="TE"),
+        _s(
+            "nobody checks X anymore",
+            r"\bnobody\s+(?:checks|reads|uses|monitors|watches|answers)\s+"
+            r"(?=\S+\s+any\s*more\b)",
+            "",
+            "o",
+            flags="T",
+        ),
+        _s("it used to be X", r"\b(?:it\s+)?used\s+to\s+be\s+", "", "o", flags="TZ"),
+        _s("please don't post in X", _PROHIBIT, "", "o", flags="TQ"),
         _s(
             "X didn't work out",
             rf"\s+{_FAILED}",
@@ -561,21 +659,31 @@ _SPECS = sorted(
         ),
         _s(
             "X was merged into Y",
-            rf"\b{_AUX}merged\s+into\s+(?!\S+\s+with\b)",
+            rf"\b{_AUX}(?:merged|folded)\s+into\s+(?!\S+\s+with\b)",
             "o",
             "n",
             flags="B",
         ),
         _s(
             "merged X into Y",
-            r"\bmerged\s+(?!into\b|with\b)",
+            r"\b(?:merged|folded)\s+(?!into\b|with\b)",
             "",
             "o",
             r"into",
             "n",
             "B",
         ),
-        _s("X handed it over to Y", r"\bhanded\s+(?:\w+\s+){0,3}?over\b", "o", "", "to", "n"),
+        _s(
+            "X handed it over to Y",
+            r"\bhanded\s+(?:[\w'-]+\s+){0,5}?"
+            r"(?:over\b|(?:role|job|duties|ownership|seat)\b(?=\s+to\b))",
+            "o",
+            "",
+            "to",
+            "n",
+        ),
+        _s("old: X", r"(?:(?<=\n)|\A)\s*(?:[-*\u2022]\s*)?old\s*:\s*", "", "o", flags="T"),
+        _s("new: Y", r"(?:(?<=\n)|\A)\s*(?:[-*\u2022]\s*)?new\s*:\s*", "", "n", flags="T"),
         _s("the old X", r"\bthe\s+old(?:\s+one)?(?:\s*[,:]|\s+(?:was|is))?\s+", "", "o", flags="T"),
         _s(
             "a new <role>: Y",
@@ -605,6 +713,32 @@ _SPECS = sorted(
 )
 
 _Read = tuple[str, "_Cand | None", "_Cand | None", Span, bool]  # pattern, old, new, cue, past
+
+
+_ENDS = re.compile(r"\s*(?:[.,;:!)\u2014]|\s-\s|$|(?:behind|last|this|on|yesterday|today)\b)", re.I)
+"""What may follow a value whose end a clause says (flag E): the clause's end, or when."""
+
+
+_AFTER_PREPOSITION = re.compile(
+    r"\b(?:in|on|at|for|from|of|about|with|to|into|via|by)\s+(?:the\s+)?$", re.I
+)
+
+
+def _sort(t: str, value: _Cand) -> str:
+    """The sort of a value: a URL, an e-mail address, a channel, a handle, a path, a host."""
+    v = t[value.start : value.end]
+    for sort, pattern in (
+        ("url", r"[a-z][a-z0-9+.-]*://"),
+        ("email", r"[^@\s]+@[^@\s]+\.\w"),
+        ("channel", r"#"),
+        ("handle", r"@"),
+        ("path", r"[^/\s]*/"),
+        ("number", r"[$€£¥v]?\d"),
+        ("host", r"[\w-]+(?:\.[\w-]+)+$"),
+    ):
+        if re.match(pattern, v, re.I):
+            return sort
+    return "other"
 
 
 def _things(t: str, *values: _Cand | None) -> bool:
@@ -658,7 +792,7 @@ class _Reader:
 
     def before(self, i: int, lo: int, strict: bool, lone: bool = True) -> _Cand | None:
         """The value that ends just before ``i`` (past ``,``, ``)``, ``now``, ``again``)."""
-        t = self.t
+        t, noun = self.t, ""
         for _ in range(3):
             while i > lo and (
                 t[i - 1].isspace()
@@ -677,6 +811,11 @@ class _Reader:
             if c.kind == "word" and word in ("now", "again", "instead"):
                 i = c.start
                 continue
+            if c.kind == "word" and word in _NOUNS:
+                i, noun = c.start, word  # the Thornbury Dispatch channel was renamed
+                continue
+            if noun and c.kind == "name" and (" " not in word or noun != "channel"):
+                return None  # "Redis port changed to 6380": Redis is not what changed
             if (
                 c.kind == "name"
                 and " " not in word
@@ -728,7 +867,13 @@ class _Reader:
             seps = list(_CLAUSE.finditer(t, lo, hi))  # each clause once, whatever its length
             starts, ends = [lo] + [j.end() for j in seps], [j.start() for j in seps] + [hi]
             clauses = [
-                (a, b, _negated(t, a, b), bool(re.search(r"\bnow\b", t[a:b])))
+                (
+                    a,
+                    b,
+                    _negated(t, a, b),
+                    bool(re.search(r"\bnow\b", t[a:b])),
+                    _PASSING.search(t, a, b) is not None,
+                )
                 for a, b in zip(starts, ends, strict=True)
             ]
             verb = next((j.end() for j in _CHANGE.finditer(t, lo, hi)), hi + 1)
@@ -748,19 +893,20 @@ class _Reader:
         m: re.Match[str],
         lo: int,
         hi: int,
-        clause: tuple[int, int, bool, bool],
+        clause: tuple[int, int, bool, bool, bool],
         verb: int,
         has_old: bool,
     ) -> list[_Read]:
-        """What one cue of one pattern reads, in its clause (bounds, negated, says "now")."""
+        """What one cue of one pattern reads, in its clause (bounds, negated, "now", passing)."""
         name, _, rb, ra, conn, ra2, flags = spec
         t, s, e = self.t, m.start(), m.end()
-        clo, chi, killed, now = clause
+        clo, chi, killed, now, passing = clause
         chi = max(chi, e)
         verb_end = chi if m.group().strip().lower() == "von" else s  # German: verb last
         if (
             killed
             or ("G" in flags and not has_old)
+            or ("Q" in flags and passing)
             or ("F" in flags and verb > verb_end)
             or ("N" in flags and not now)
         ):
@@ -804,6 +950,18 @@ class _Reader:
             a = None  # "it goes back to 2019" is history, not a change back
         if "B" in flags and not _things(self.t, a, b):
             return []
+        if "E" in flags and (a is None or not _ENDS.match(t, a.stop)):
+            return []  # "we froze acme/app for the 2.0 release" says no end of acme/app
+        if "Z" in flags and (a is None or not re.match(r"\s*(?:[.;!)]|$)", t[a.stop :])):
+            return []  # "it used to be #help, then #support": a history, no end
+        if (
+            "J" in flags
+            and b is not None
+            and _AFTER_PREPOSITION.search(t[max(clo, b.start - 20) : b.start])
+        ):
+            return []  # "the discussion in #arch goes nowhere": #arch is not its subject
+        if "K" in flags and (a is None or b is None or _sort(t, a) != _sort(t, b)):
+            return []  # "the channel for api.acme.io is #oncall-api now": no rename
         for flag, word in (("W", _NOW_ENDS), ("A", r"again\b"), ("U", _UNDONE)):
             if flag in flags and (a is None or not re.match(rf"\s+{word}", t[a.stop :])):
                 return []
@@ -908,6 +1066,12 @@ _WEAK_OLD = frozenset(
         "X didn't work out",
         "X was merged into Y",
         "merged X into Y",
+        "X is frozen",
+        "we archived X",
+        "please forget X",
+        "it used to be X",
+        "nobody checks X anymore",
+        "X won't get new tags",
     }
 )
 """Patterns whose old value gives way to the same value read as new by another pattern."""

@@ -67,6 +67,26 @@ def test_swapped_values_the_wording_does_not_tell_are_a_near_miss(
     assert "the old value" in str(info.value)
 
 
+def test_the_refusal_gives_the_call_to_send(notes: nowline.Collection) -> None:
+    """A typo's refusal gives the stored string; a swap's, the old value and the new one.
+
+    Blind writer case h18 sent the new version beside the old one in ``deprecates``; asked
+    "is 'Go 1.21' the old value and 'Go 1.23' the new one?", the model kept the new one.
+    """
+    with pytest.raises(nowline.Unreached) as typo:
+        notes.correct(WIKI, deprecates=["wiki.nortwind.dev"])
+    assert "Send deprecates=['wiki.northwind.dev'] (the exact" in str(typo.value)
+    notes.remember("Build with Go 1.21 or later.", id="go")
+    text = "Go 1.23 or newer these days, Go 1.21 won't compile it anymore."
+    with pytest.raises(nowline.Unreached) as swap:
+        notes.correct(text, deprecates=["Go 1.21", "Go 1.23"], about=["Build"])
+    assert "send deprecates=['Go 1.21'] and replaced_by=['Go 1.23']" in str(swap.value).replace(
+        "Send", "send"
+    )
+    refused = run_tool(notes, "correct", {"body": text, "deprecates": ["Go 1.23", "Go 1.21"]})
+    assert 'Send deprecates ["Go 1.21"] and replaced_by ["Go 1.23"]' in refused.text
+
+
 def test_the_suggestion_once_taken_reaches_the_stale_memories(notes: nowline.Collection) -> None:
     """Correcting with the suggested string marks the memories the typo missed."""
     fixed = WIKI.replace("nortwind", "northwind", 1)

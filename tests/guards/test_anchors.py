@@ -210,6 +210,25 @@ def test_an_anchor_no_memory_names_beside_a_number_is_refused_naming_words_they_
     assert report.reached == 2
 
 
+def test_an_anchor_miss_whose_text_names_no_word_of_the_memories_suggests_what_they_share(
+    memory: nowline.Collection,
+) -> None:
+    """Where no word of the text is named by the memories, the words they share are suggested.
+
+    Blind writer case g13 sent the role as a new value and as the anchor; the refusal ended
+    "Give an anchor those memories name (about ['...'])", and the retry repeated the call.
+    """
+    memory.remember("Oluwaseun Adeyemi is the Quillfeather security contact.", id="q1")
+    memory.remember("Oluwaseun Adeyemi triages Quillfeather pen-test reports.", id="q2")
+    text = "Margarethe Lindqvist took it over from Oluwaseun Adeyemi."
+    with pytest.raises(nowline.Unreached) as info:
+        memory.correct(text, deprecates=["Oluwaseun Adeyemi"], about=["pager"])
+    message = " ".join(str(info.value).split())
+    assert "'Quillfeather' 2" in message and "about=['Quillfeather']" in message
+    report = memory.correct(text, deprecates=["Oluwaseun Adeyemi"], about=["Quillfeather"])
+    assert report.reached == 2
+
+
 def test_an_anchor_no_memory_names_beside_an_identifier_is_dropped_with_a_note(
     memory: nowline.Collection,
 ) -> None:

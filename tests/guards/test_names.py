@@ -243,3 +243,45 @@ def test_a_hyphenated_family_name_keeps_its_anchor() -> None:
     for compound in ("ufo-ai", "Coca-Cola", "T-Pain"):
         assert not is_person_name(compound)
     assert is_person_name("Catherine Zeta-Jones")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Saoirse Gallagher has taken them over from Casimir Volkonsky.",
+        "Our security contact is no longer Casimir Volkonsky; write to Dana Wu.",
+        "Casimir Volkonsky stepped down as treasurer.",
+        "Casimir Volkonsky handed the vendor contract over to Dana Wu.",
+        "Casimir Volkonsky's role went to Dana Wu.",
+        "The lead role went to Dana Wu from Casimir Volkonsky, who stays on as an adviser.",
+        "Casimir Volkonsky is no longer the billing owner.",
+        "Dana Wu took his place as billing lead, not Casimir Volkonsky.",
+    ],
+)
+def test_a_name_the_given_names_lack_is_a_person_where_the_text_says_so(text: str) -> None:
+    """A full name whose given name the list lacks needs an anchor where the text is of a person.
+
+    Measured on the blind writer sets: "Casimir Volkonsky" and "Oluwaseun Adeyemi" were taken
+    for a thing's name and stored unanchored, marking everything about the person. A role, an
+    act only a person does, or a personal pronoun in the text says it is a person's.
+    """
+    name = "Casimir Volkonsky"
+    assert not is_person_name(name)  # the given-name list lacks Casimir
+    assert is_person_name(name, text)
+    with pytest.raises(nowline.PersonName):
+        nowline.validate_correction(text, [name])
+    assert nowline.validate_correction(text, [name], about=["owner"]) == ([name], ["owner"])
+
+
+@pytest.mark.parametrize(
+    ("phrase", "text"),
+    [
+        ("Thornbury Dispatch", "In Teams, the Thornbury Dispatch channel was renamed."),
+        ("Marram Labs", "The transfer of Marram to Marram Labs was reverted."),
+        ("Acme Corp", "Acme Corp is our new vendor; we left Globex Holdings."),
+        ("Main Branch", "Main Branch is closed; his desk moved."),  # title words: no name
+    ],
+)
+def test_a_things_name_stays_a_things(phrase: str, text: str) -> None:
+    """A capitalised name of a thing is no person's where the text does not speak of one."""
+    assert not is_person_name(phrase, text)

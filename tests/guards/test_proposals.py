@@ -8,6 +8,8 @@ alone helped nobody: it is proposed with the word of the text that its memories 
 
 from __future__ import annotations
 
+import pytest
+
 import nowline
 from nowline.surfaces.tools import run_tool
 
@@ -112,6 +114,26 @@ def test_a_person_whose_text_names_no_role_gets_what_the_memories_share(
         assert "about=['procurement']" in str(refused)
     else:
         raise AssertionError("a person's name without an anchor was stored")
+
+
+def test_a_persons_refusal_names_the_person_the_memories_name(memory: nowline.Collection) -> None:
+    """Of two people deprecated, the refusal is about the one memories name, with their role.
+
+    Blind writer case g11 deprecated the new person beside the old one; the refusal was about
+    the new one, whom no memory names, so it had no role to suggest and gave a placeholder.
+    """
+    _store(
+        memory,
+        "Michelle Rivera approves procurement requests over 5,000 euros.",
+        "Procurement approvals wait for Michelle Rivera.",
+    )
+    with pytest.raises(nowline.PersonName) as refused:
+        memory.correct(
+            "Dana Wu has taken them over from Michelle Rivera.",
+            deprecates=["Dana Wu", "Michelle Rivera"],
+        )
+    assert refused.value.phrase == "Michelle Rivera"
+    assert refused.value.anchors == [("procurement", 2)]
 
 
 def test_a_text_stating_thousands_of_numbers_reads_only_the_first_few(

@@ -158,6 +158,11 @@ def test_smoke_act_stores_the_change_then_acts_on_the_recall(smoke: dict[str, An
     assert summary["act, nowline"].get("right", 0) >= 1 and "## Act" in smoke["_markdown"]
 
 
+# The blind3 gold calls nowline did not get right when the split was written (key: outcome),
+# kept as they are: the split is there to find where nowline fails. None, when it was written.
+_BLIND3_GOLD_NOT_YET_RIGHT: dict[str, str] = {}
+
+
 def test_every_gold_call_is_right() -> None:
     """Each writer and act case can be solved from the message alone: its gold call is right.
 
@@ -168,22 +173,24 @@ def test_every_gold_call_is_right() -> None:
     correction) and the old address as new in the second. It reads both since. The blind2
     split's gold calls also give ``replaced_by``, as the shipped system prompt asks; one of
     them (h19, "$80/hour") was not right when the split was written: the rate was read as an
-    identifier, whose anchor is dropped. A rate is a number since.
+    identifier, whose anchor is dropped. A rate is a number since. The blind3 split's gold
+    calls give ``replaced_by`` too; those nowline did not get right when it was written are
+    kept as they are and listed in ``_BLIND3_GOLD_NOT_YET_RIGHT`` (key: outcome).
     """
     stores = reader.Stores()
     try:
-        splits = ("dev", "test", "fresh", "blind", "blind2")
+        splits = ("dev", "test", "fresh", "blind", "blind2", "blind3")
         cases = [c for split in splits for c in W.writer_cases(split)]
         cases += [a.writer for split in splits for a in W.act_cases(split, 30)]
         wrong = {
             c.key: reader.writer_score(stores, c, reader.gold_reply(c)) for c in cases if c.gold
         }
         assert len(wrong) == len(cases) - len(W.WRITER_CASES)  # the first 30 have no gold
-        # the dev extras, 30 test, 30 fresh, 30 blind, 30 blind2 and 5 x 30 act cases, each
-        # key once
-        assert len(wrong) == len(W.WRITER_DEV_EXTRA) + 30 + 30 + 30 + 30 + 5 * 30
+        # the dev extras, 30 test, 30 fresh, 30 blind, 30 blind2, 30 blind3 and 6 x 30 act
+        # cases, each key once
+        assert len(wrong) == len(W.WRITER_DEV_EXTRA) + 30 + 30 + 30 + 30 + 30 + 6 * 30
         not_right = {k: r["outcome"] for k, r in wrong.items() if r["outcome"] != "right"}
-        assert not_right == {}
+        assert not_right == _BLIND3_GOLD_NOT_YET_RIGHT
     finally:
         stores.close()
 
@@ -225,15 +232,19 @@ def test_fresh_cases_are_apart_from_dev_and_test() -> None:
     assert len(fresh_act) == 30
     for split in ("dev", "test"):
         assert not fresh_act & {a.writer.key for a in W.act_cases(split, 30)}
-    with pytest.raises(SystemExit, match="dev, test, fresh, blind, blind2"):
+    with pytest.raises(SystemExit, match="dev, test, fresh, blind, blind2, blind3"):
         W.writer_cases("train")
-    with pytest.raises(SystemExit, match="dev, test, fresh, blind, blind2"):
+    with pytest.raises(SystemExit, match="dev, test, fresh, blind, blind2, blind3"):
         W.act_cases("train", 3)
 
 
 @pytest.mark.parametrize(
     ("split", "letter", "before"),
-    [("blind", "g", ("dev", "test", "fresh")), ("blind2", "h", ("dev", "test", "fresh", "blind"))],
+    [
+        ("blind", "g", ("dev", "test", "fresh")),
+        ("blind2", "h", ("dev", "test", "fresh", "blind")),
+        ("blind3", "k", ("dev", "test", "fresh", "blind", "blind2")),
+    ],
 )
 def test_blind_cases_are_apart_from_the_others(
     split: str, letter: str, before: tuple[str, ...]
@@ -241,15 +252,20 @@ def test_blind_cases_are_apart_from_the_others(
     """A blind set shares no message, stale or new string, text or act seed with the others.
 
     The second blind set (blind2) was written after the first, so the first is among the
-    others; its gold calls also name the new values, as the shipped prompt asks.
+    others; its gold calls also name the new values, as the shipped prompt asks. The third
+    (blind3) was written after both, and its gold calls name the new values too.
     """
     blind = W.writer_cases(split)
     seen = [c for other in before for c in W.writer_cases(other)]
-    constant = W.WRITER_BLIND_CASES if split == "blind" else W.WRITER_BLIND2_CASES
+    constant = {
+        "blind": W.WRITER_BLIND_CASES,
+        "blind2": W.WRITER_BLIND2_CASES,
+        "blind3": W.WRITER_BLIND3_CASES,
+    }[split]
     assert blind == constant and len(blind) == 30
     assert [c.key[:4] for c in blind] == [f"{letter}{i:02d} " for i in range(1, 31)]
     assert all(c.gold and c.stale == frozenset("ab") for c in blind)
-    if split == "blind2":  # the gold call names the new values, and never deprecates one
+    if split != "blind":  # the gold call names the new values, and never deprecates one
         assert all(c.gold["replaced_by"] == list(c.new) for c in blind)
         assert not any(set(c.new) & set(c.gold["deprecates"]) for c in blind)
     # five of each of the six kinds (channels, URLs and mailboxes count as one kind)

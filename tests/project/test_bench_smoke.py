@@ -30,6 +30,7 @@ SCRIPTS = {
     "situatedqa": DATA / "situatedqa" / "data" / "raw_data" / "temp.dev.jsonl",
     "locomo": DATA / "locomo" / "locomo10.json",
     "guards": DATA / "locomo" / "locomo10.json",
+    "change_line": None,
 }
 TIMEOUT = 240
 ABSOLUTE = re.compile(r"(?:^|[\s\"`=(])(?:/[A-Za-z0-9_.+-]+){2,}")
@@ -323,3 +324,22 @@ def test_a_data_path_given_relative_to_the_repository_is_named_as_data(
     assert C.portable("../elsewhere/missing.jsonl") == "../elsewhere/missing.jsonl"
     assert C.portable("bench/results") == "bench/results"
     assert C.portable("0:12") == "0:12"
+
+
+def test_change_line_smoke_scores_the_recall_tools_line(runs: dict[str, Any]) -> None:
+    """The change line names the gold strings of the first dev and test cases, and nothing wrong.
+
+    A model that recalls the user's words where it should correct gets the line; each case
+    of every split is scored once, right, wrong or none.
+    """
+    data, out = _result(runs, "change_line")
+    assert list(data["splits"]) == ["dev", "test", "fresh", "blind", "blind2"]
+    for split in ("dev", "test"):
+        for kind in ("writer", "act"):
+            counts = data["splits"][split][kind]
+            assert counts["cases"] == counts["right"] == 4, (split, kind, counts)
+    for kinds in data["splits"].values():
+        for n in kinds.values():
+            assert n["right"] + n["wrong"] + n["none"] == n["cases"]
+            assert len(n["misses"]) == n["wrong"] + n["none"]
+    assert "| dev | writer | 4 | 4 | 0 | 0 |" in (out / "change_line.md").read_text()

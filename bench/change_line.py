@@ -1,0 +1,148 @@
+"""How often the tools' change line names the strings to deprecate, for a model that recalls.
+
+Run ``.venv/bin/python bench/change_line.py`` (about two minutes) or ``--smoke``. Writes
+``change_line.json`` and ``change_line.md`` to ``--out``.
+
+A small model told of a change often calls ``recall`` (or ``remember``) instead of
+``correct``; the writer benchmark (``bench/reader.py``) counts 6 to 10 such first calls in 30.
+The recall tool asks for the user's own words, and where they state a change that memories
+still name as current, its answer ends with a line that names the strings to deprecate (and
+the anchor a number or a first name needs): "This states a change: ... call correct with body
+'...' and deprecates [...]". The model's next call can copy it. This script measures that line
+without a model: for every writer and act case of the writer benchmark with a gold call, it
+recalls the user's message on a store with the case's memories and prior corrections, and
+scores the line:
+
+* *names the gold strings*: the line is there and names every string of the gold call's
+  ``deprecates``;
+* *names a wrong string*: the line proposes a string that is not among them (a new value, an
+  unrelated one): worse than no line, as a model would copy it;
+* *no line*: the wording gave nothing to propose, or no memory names it as current.
+
+The splits are the writer benchmark's (``bench/_writer.py``); ``--splits`` picks them (the blind
+ones only after their model runs, so that no choice is made on them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import _writer as W
+import reader
+from _common import add_common_args, command_line, machine_info, md_table, write_report
+
+from nowline.surfaces.tools import run_tool
+
+MARK = "This states a change:"
+SMOKE_CASES = 4
+SEEN = ("dev", "test", "fresh", "blind", "blind2")
+
+
+def line_of(answer: str) -> str:
+    """Return the change line of a recall tool's answer ("" where there is none)."""
+    return answer.split(MARK, 1)[1] if MARK in answer else ""
+
+
+def proposed(line: str) -> list[str]:
+    """Return the strings a change line proposes for ``deprecates``."""
+    if "deprecates [" not in line:
+        return []
+    listed = line.split("deprecates [", 1)[1].split("]", 1)[0]
+    return [part.strip().strip("'\"") for part in listed.split(",") if part.strip()]
+
+
+def score_case(stores: Any, case: Any) -> str:
+    """Return how the recall tool's line does on one case: right, wrong or none."""
+    col = reader.writer_store(stores, case)
+    line = line_of(run_tool(col, "recall", {"query": case.message}).text)
+    gold = {g.casefold() for g in case.gold.get("deprecates", ())}
+    got = {p.casefold() for p in proposed(line)}
+    if not line:
+        return "none"
+    if got - gold:
+        return "wrong"
+    return "right" if gold <= got else "none"
+
+
+def score_split(stores: Any, split: str, smoke: bool) -> dict[str, dict[str, Any]]:
+    """Return the counts of one split's writer and act cases, with the keys of the misses."""
+    writer = [c for c in W.writer_cases(split) if c.gold]
+    act = [a.writer for a in W.act_cases(split, 30)]
+    out: dict[str, dict[str, Any]] = {}
+    for kind, cases in (("writer", writer), ("act", act)):
+        cases = cases[:SMOKE_CASES] if smoke else cases
+        counts = {"cases": 0, "right": 0, "wrong": 0, "none": 0, "misses": []}
+        for case in cases:
+            got = score_case(stores, case)
+            counts["cases"] += 1
+            counts[got] += 1
+            if got != "right":
+                counts["misses"].append(f"{case.key} ({got})")
+        out[kind] = counts
+    return out
+
+
+def table(results: dict[str, dict[str, dict[str, Any]]]) -> str:
+    """Return the Markdown table of every split's counts."""
+    rows = []
+    for split, kinds in results.items():
+        for kind, n in kinds.items():
+            rows.append((split, kind, n["cases"], n["right"], n["wrong"], n["none"]))
+    headers = (
+        "split",
+        "cases of",
+        "n",
+        "line names the gold strings",
+        "names a wrong one",
+        "no line",
+    )
+    return md_table(headers, rows)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Score the chosen splits; write the report."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_common_args(parser, seed=0)
+    parser.add_argument(
+        "--splits",
+        default=",".join(SEEN),
+        help=f"comma-separated writer benchmark splits (default {','.join(SEEN)})",
+    )
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    splits = [s for s in args.splits.split(",") if s]
+    stores = reader.Stores()
+    try:
+        results = {split: score_split(stores, split, args.smoke) for split in splits}
+    finally:
+        stores.close()
+    data: dict[str, Any] = {
+        "command": command_line(),
+        "machine": machine_info(),
+        "splits": results,
+        "seconds": time.perf_counter() - started,
+    }
+    parts = [
+        "# The tools' change line, for a model that recalls the user's words",
+        "",
+        f"`{data['command']}`: {data['seconds']:.1f} s.",
+        "",
+        table(results),
+        "",
+    ]
+    for split, kinds in results.items():
+        for kind, n in kinds.items():
+            if n["misses"]:
+                parts += [f"- {split} {kind}, not right: {', '.join(n['misses'])}"]
+    write_report(args.out, "change_line", data, "\n".join(parts) + "\n")
+
+
+if __name__ == "__main__":
+    main()
