@@ -30,8 +30,8 @@ new. Patterns, X old and Y new (German, French and Spanish forms where listed):
   ``NAME is now the <role>`` and ``NAME owns|leads|runs|handles ... now``: NAME new.
 - ``replaced X with|by Y``, ``X was replaced|superseded by|with Y``, ``Y replaced|replaces|
   supersedes X``, ``Y, replacing X``, ``in favour of Y``.
-- ``Y took|has taken (it|them) over ... from X``; ``X handed (it) over (to Y)``, ``X handed
-  the <role> (over) to Y``.
+- ``Y took|has taken|is taking (it|them) over ... from X``; ``X handed (it) over (to Y)``,
+  ``X handed the <role> (over) to Y``.
 - ``Y instead of X``, ``Y rather than X``, ``Y in place of X``, ``use Y instead``; ``statt``,
   ``anstelle von``, ``au lieu de``, ``en lugar de``, ``en vez de``.
 - ``Y (formerly|previously|was|it was X)``, ``Y, formerly X``, ``formerly known as X``,
@@ -44,17 +44,19 @@ new. Patterns, X old and Y new (German, French and Spanish forms where listed):
   ``...; Y is.`` elsewhere in the sentence (Y new). A noun for the thing itself between X and
   its verb is passed over (``the lumen/tools repository has been archived``, ``the Thornbury
   Dispatch channel was renamed``), not an attribute's (``the api.acme.io server port``).
-- Ends said of a state or an act, X a thing (old): ``X is frozen|unplugged|taken out of the
-  pool``, ``X goes nowhere.``, ``X stopped accepting answers|sign-ups``, ``X no longer exists``,
+- Ends said of a state or an act, X a thing (old): ``X is frozen|unplugged|revoked|taken out
+  of the pool|being shut down|switched off|archived ...``, ``X goes nowhere.``, ``X stopped
+  accepting answers|sign-ups``, ``X no longer exists``,
   ``X no longer takes|accepts them|mail ...``, ``X won't get|gets no new tags|releases ...``,
   ``we|they|I('ve) archived|retired|deleted|closed|shut down|stopped using X`` and ``we left X
-  behind`` (X ending its clause), ``(please) forget X``, ``nobody checks X anymore``, ``it used
-  to be X.`` (X ending its sentence). Not where the clause says the end passes or was an
-  accident (``until``, ``once``, ``when``, ``for now``, ``for the weekend``, ``by accident``,
-  ``I think``), nor where X follows a preposition (``the discussion in #arch goes nowhere``);
-  a later read of the same value as new wins over them.
-- ``X is Y now`` (two things of one sort: two paths, two hosts), ``we're back on Y`` (a change
-  back).
+  behind`` (X ending its clause), ``(please) forget X``, ``nobody checks|pushes to X
+  anymore``, ``X will bounce``, ``nothing is pushed to X any more``, ``no more X`` (opening its
+  clause), ``it used to be X.`` (X ending its sentence). Not where the clause says the end
+  passes or was an accident (``until``, ``once``, ``when``, ``for now``, ``for the weekend``,
+  ``by accident``, ``I think``), nor where X follows a preposition (``the discussion in #arch
+  goes nowhere``); a later read of the same value as new wins over them.
+- ``X is (just) Y now`` (two things of one sort: two paths, two hosts), ``we're back on Y`` (a
+  change back); ``NAME no longer handles|owns|runs|manages ... it`` (NAME old).
 - ``please don't|please stop post|use|send|email ... (in|to) X`` and ``don't use X anymore``
   (X old, a thing).
 - ``reverted|undid|rolled back the move|switch|rename to X`` and ``the move|switch|transfer
@@ -322,14 +324,15 @@ _NOT_ANYMORE_RE = re.compile(_NOT_ANYMORE, re.I)
 # acme/app by accident", "turned off for maintenance"): the ends read from a state or an act
 # (flag Q) are not read in such a clause
 _PASSING = re.compile(
-    r"\b(?:by\s+accident|accidentally|until|unless|once|when|make\s+sure|check\s+that|"
+    r"\b(?:by\s+accident|accidentally|until|unless|once(?!\s+(?:more|again))|when|"
+    r"make\s+sure|check\s+that|"
     r"i\s+think|i\s+guess|probably|"
     r"for\s+(?:now|maintenance|the\s+weekend|(?:a|the|this)\s+(?:week|day|while|moment|"
     r"sprint))|during|temporar\w+|restored|re-?(?:added|enabled|opened)|recovered|unfrozen)\b",
     re.I,
 )
 _NOBODY_RE = re.compile(
-    r"\bnobody\s+(?:checks|reads|uses|monitors|watches|answers)(?=\s+\S+\s+any\s*more\b)",
+    r"\bnobody\s+(?:checks|reads|uses|monitors|watches|answers|pushes\s+to|writes\s+to|posts\s+(?:in|to)|sends\s+to)(?=\s+\S+\s+any\s*more\b)",
     re.I,
 )
 # "X didn't work (out)" says X failed, no negation of the clause, where X is a thing
@@ -480,7 +483,7 @@ _SPECS = sorted(
         ),
         _s("X is the old one", rf"\s+(?:is|are|was)\s+the\s+old\s+{_ROLE}", "o", ""),
         _s("Y now", r"\b(?:is|are|to|at|in|on|under|via|uses?|be)\s+", "", "n", flags="W"),
-        _s("X is Y now", r"\b(?:is|are)\s+", "o", "n", flags="WBK"),
+        _s("X is Y now", r"\b(?:is|are)\s+(?:just\s+|simply\s+)?", "o", "n", flags="WBK"),
         _s("X is Y again", r"\b(?:is|are)\s+(?:(?:called|named)\s+)?", "o", "n", flags="A"),
         _s(
             "is served from Y again",
@@ -509,7 +512,7 @@ _SPECS = sorted(
         ),
         _s(
             "the move to X was rolled back",
-            r"\b(?:move|switch|rename|transfer|cutover)\s+(?:of\s+(?:the\s+)?[\w-]+\s+)?"
+            r"\b(?:move|switch|rename|transfer|cutover)\s+(?:of\s+(?:the\s+)?\S+\s+)?"
             r"(?:to|into)\s+",
             "",
             "o",
@@ -550,7 +553,8 @@ _SPECS = sorted(
         _s("Y, replacing X", r",\s*replacing\s+", "n", "o", flags="O"),
         _s(
             "Y took over from X",
-            r"\b(?:took|takes|has\s+taken|have\s+taken)\s+(?:(?:it|them|this|that)\s+)?over\b",
+            r"\b(?:took|takes|has\s+taken|have\s+taken|is\s+taking|are\s+taking)\s+"
+            r"(?:(?:it|them|this|that)\s+)?over\b",
             "n",
             "",
             "from",
@@ -594,7 +598,13 @@ _SPECS = sorted(
         ),
         _s("Y, up from X", r",\s*(?:up|down)\s+from\s+", "n", "o", flags="O"),
         _s("Y, not X", r"\s*(?:,|\()\s*not\s+(?:to\s+|in\s+|at\s+|on\s+)?", "n", "o", flags="SO"),
-        _s("X is no longer", r"\b(?:is|are|was)\s+no\s+longer\b", "o", ""),
+        _s(
+            "X is no longer",
+            r"\b(?:is|are|was)\s+no\s+longer\b|\bno\s+longer\s+(?:handles|owns|runs|manages|"
+            r"leads|maintains|covers|answers)\b",
+            "o",
+            "",
+        ),
         _s(
             "no longer X but Y",
             r"\bno\s+longer\s+|\bnicht\s+mehr\s+(?:unter\s+|bei\s+|in\s+)?",
@@ -616,8 +626,9 @@ _SPECS = sorted(
         ),
         _s(
             "X is frozen",
-            rf"\b{_AUX}(?:frozen|unplugged|dropped|tombstoned|being\s+(?:closed|retired|deleted|"
-            r"decommissioned|shut\s+down)|stopped\s+getting\s+(?:new\s+)?(?:tags|releases|"
+            rf"\b{_AUX}(?:frozen|unplugged|dropped|tombstoned|revoked|will\s+bounce|being\s+(?:closed|retired|"
+            r"deleted|decommissioned|shut\s+down|switched\s+off|turned\s+off|archived|sunset|"
+            r"removed|deprecated)|stopped\s+getting\s+(?:new\s+)?(?:tags|releases|"
             rf"updates|versions|builds)|{_NOT_ANYMORE}|taken\s+out\s+of\s+(?:the\s+)?(?:pool|service|"
             r"rotation)|goes\s+nowhere(?=\s*(?:[.;,!]|$))|stopped\s+accepting\s+(?:answers|"
             r"responses|submissions|entries|sign-?ups|registrations)|no\s+longer\s+exists?|"
@@ -639,10 +650,19 @@ _SPECS = sorted(
             flags="TEQ",
         ),
         _s("X won't get new tags", rf"\s+{_NO_MORE}\b", "o", "", flags="BQJ"),
+        _s("no more X", r"(?:^|(?<=[:;,.!]\s)|\A)no\s+more\s+", "", "o", flags="T"),
+        _s(
+            "nothing is pushed to X any more",
+            r"\bnothing\s+(?:is|gets|goes|will\s+be)\s+(?:\w+\s+)?(?:to|into|in|on)\s+"
+            r"(?=\S+\s+any\s*more\b)",
+            "",
+            "o",
+            flags="T",
+        ),
         _s("please forget X", r"\b(?:please\s+)?forget\s+(?:about\s+)?", "", "o", flags="TE"),
         _s(
             "nobody checks X anymore",
-            r"\bnobody\s+(?:checks|reads|uses|monitors|watches|answers)\s+"
+            r"\bnobody\s+(?:checks|reads|uses|monitors|watches|answers|pushes\s+to|writes\s+to|posts\s+(?:in|to)|sends\s+to)\s+"
             r"(?=\S+\s+any\s*more\b)",
             "",
             "o",
