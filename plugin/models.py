@@ -13,6 +13,7 @@ from .render import (
     cap_text,
     correction_lines,
     format_lines,
+    line_text,
     not_covered_line,
     render_block,
     sanitize,
@@ -146,8 +147,8 @@ class Hit(_Model):
         """Return the labelled lines shown beneath this hit, in order."""
         lines = correction_lines(
             self.role == RETRACTED,
-            [(c.id, c.document) for c in self.direct],
-            [(c.id, c.document) for c in self.now],
+            [(c.id, line_text(c.document, c.replaced_by)) for c in self.direct],
+            [(c.id, line_text(c.document, c.replaced_by)) for c in self.now],
         )
         return lines + [not_covered_line(u.name, u.deprecated) for u in self.not_covered]
 
@@ -301,8 +302,13 @@ class Trip(_Model):
         """Return the labelled lines this trip shows: the correction, then its newest."""
         return correction_lines(
             False,
-            [(self.correction.id, self.correction.document)],
-            [(self.newest.id, self.newest.document)],
+            [
+                (
+                    self.correction.id,
+                    line_text(self.correction.document, self.correction.replaced_by),
+                )
+            ],
+            [(self.newest.id, line_text(self.newest.document, self.newest.replaced_by))],
         )
 
 
@@ -357,7 +363,10 @@ def trip_lines(trips: list[Trip]) -> list[Line]:
     newest = {t.newest.id: t.newest for t in trips}
 
     def texts(refs: Iterable[CorrectionRef]) -> list[tuple[str, str]]:
-        return [(r.id, r.document) for r in sorted(refs, key=lambda r: (r.time, r.id))]
+        return [
+            (r.id, line_text(r.document, r.replaced_by))
+            for r in sorted(refs, key=lambda r: (r.time, r.id))
+        ]
 
     return correction_lines(False, texts(direct.values()), texts(newest.values()))
 

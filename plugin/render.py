@@ -63,6 +63,8 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
+from .matchers import Matcher
+
 __all__ = [
     "CURRENT_HEADING",
     "CUT_MARK",
@@ -86,6 +88,7 @@ __all__ = [
     "iso_time",
     "iso_times",
     "json_text",
+    "line_text",
     "not_covered_line",
     "one_line",
     "render_block",
@@ -340,6 +343,20 @@ def not_covered_line(name: str, deprecated: str) -> Line:
 def retracted_line() -> Line:
     """Return the mark shown beneath a recalled correction that was retracted."""
     return ("retracted", RETRACTED_TEXT)
+
+
+def line_text(text: str, replaced_by: Sequence[str] = ()) -> str:
+    """Return what a correction's line shows: its text, and the new values the text omits.
+
+    A writer sometimes says only the end of the old value ("legal@x.example will bounce from
+    now on") and gives the new one in ``replaced_by`` alone; the line then ends "(replaced by
+    legal.desk@x.example)", so that a reader has the value to act on. Measured on the third
+    blind act set: three such corrections were stored, and the model mailed the old address
+    each time. A text that names every new value (token-bounded, as matching reads) is shown
+    as it is.
+    """
+    missing = [v for v in replaced_by if v.strip() and not Matcher([(v, 0)]).find(text)]
+    return f"{text} (replaced by {', '.join(missing)})" if missing else text
 
 
 def correction_lines(

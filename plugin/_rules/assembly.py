@@ -33,7 +33,7 @@ from ..models import (
     Role,
     Trip,
 )
-from ..render import Line, annotate_document, correction_lines, sanitize
+from ..render import Line, annotate_document, correction_lines, line_text, sanitize
 from . import records as R
 from .records import Record, Scoped
 from .registry import Registry
@@ -95,7 +95,11 @@ def lines_of(state: HitState, registry: Registry) -> list[Line]:
 
 def _texts(registry: Registry, ids: Sequence[str]) -> list[tuple[str, str]]:
     """Return (id, text) of the corrections with these ids that the registry holds."""
-    return [(cid, info.document) for cid in ids if (info := registry.get(cid)) is not None]
+    return [
+        (cid, line_text(info.document, info.replaced_by))
+        for cid in ids
+        if (info := registry.get(cid)) is not None
+    ]
 
 
 def ref_of(registry: Registry, correction_id: str) -> CorrectionRef | None:

@@ -339,3 +339,32 @@ def test_terminal_safe_refuses_a_tiny_width() -> None:
     """A width below MIN_TERMINAL_WIDTH is refused."""
     with pytest.raises(ValueError, match="at least"):
         terminal_safe("x", width=MIN_TERMINAL_WIDTH - 1)
+
+
+def test_a_line_names_the_new_values_its_text_omits(memory: nowline.Collection) -> None:
+    """A correction whose text says only the old value's end shows its replaced_by on its line.
+
+    Measured on the third blind act set: "legal@... will bounce from now on" with the new
+    address in replaced_by alone was stored three times, and the model mailed the old address
+    each time. A text that names its new values shows as it is.
+    """
+    memory.remember("Email legal@b.example for legal questions.", id="a")
+    memory.remember("Post in #ops-chat.", id="b")
+    memory.correct(
+        "legal@b.example will bounce from now on",
+        deprecates=["legal@b.example"],
+        replaced_by=["legal.desk@b.example"],
+    )
+    memory.correct("#ops-chat moved to #ops.", deprecates=["#ops-chat"], replaced_by=["#ops"])
+    legal, ops = memory.hits(["a", "b"])
+    assert legal.lines() == [
+        ("now", "legal@b.example will bounce from now on (replaced by legal.desk@b.example)")
+    ]
+    assert ops.lines() == [("now", "#ops-chat moved to #ops.")]
+    block = memory.recall("legal email", n_results=3).render().splitlines()
+    assert (
+        "    now: legal@b.example will bounce from now on (replaced by legal.desk@b.example)"
+        in block
+    )
+    trips = memory.check("mail legal@b.example")
+    assert "(replaced by legal.desk@b.example)" in " ".join(t for _, t in trips[0].lines())
