@@ -853,19 +853,25 @@ def test_snapshots_saved_while_one_is_written_are_coalesced(
 
     written: list[str] = []
     going = threading.Event()
+    path = str(tmp_path / "nowline" / "c0ffee.snapshot.sqlite")
 
-    def slow_write(path: str, state: dict[str, Any]) -> None:
+    def slow_write(to: str, state: dict[str, Any]) -> None:
         going.wait(5)
-        written.append(state["mark"])
+        if to == path:  # a writer an earlier test left running writes its own path
+            written.append(state["mark"])
 
+    _snapshot.flush()  # an earlier test's writer would write through the patched function
     monkeypatch.setattr(_snapshot, "write", slow_write)
     monkeypatch.setattr(_snapshot, "BACKGROUND_FROM", 1)
-    path = str(tmp_path / "nowline" / "c0ffee.snapshot.sqlite")
-    for n in range(20):
-        _snapshot.save_meanwhile(path, {"mark": f"m{n}", "infos": ["c1"]})
-    going.set()
-    _snapshot.flush()
-    assert written == ["m0", "m19"]
+    try:
+        for n in range(20):
+            _snapshot.save_meanwhile(path, {"mark": f"m{n}", "infos": ["c1"]})
+        going.set()
+        _snapshot.flush()
+        assert written == ["m0", "m19"]
+    finally:
+        going.set()
+        _snapshot.flush()  # no writer of this test outlives its patch
 
 
 def test_the_background_writer_rests_between_writes_until_flushed(
@@ -873,22 +879,27 @@ def test_the_background_writer_rests_between_writes_until_flushed(
 ) -> None:
     """After a write it rests (a share of a core at most); a flush writes what waits at once."""
     written: list[str] = []
+    path = str(tmp_path / "nowline" / "c0ffee.snapshot.sqlite")
 
-    def timed_write(path: str, state: dict[str, Any]) -> None:
+    def timed_write(to: str, state: dict[str, Any]) -> None:
         time.sleep(0.05)
-        written.append(state["mark"])
+        if to == path:  # a writer an earlier test left running writes its own path
+            written.append(state["mark"])
 
+    _snapshot.flush()  # an earlier test's writer would write through the patched function
     monkeypatch.setattr(_snapshot, "write", timed_write)
     monkeypatch.setattr(_snapshot, "BACKGROUND_FROM", 1)
     monkeypatch.setattr(_snapshot, "SPACING", 1000.0)
-    path = str(tmp_path / "nowline" / "c0ffee.snapshot.sqlite")
-    _snapshot.save_meanwhile(path, {"mark": "m0", "infos": ["c1"]})
-    time.sleep(0.3)
-    _snapshot.save_meanwhile(path, {"mark": "m1", "infos": ["c1"]})
-    time.sleep(0.3)
-    assert written == ["m0"]  # resting: m1 waits
-    _snapshot.flush()  # without ending the rest (10 s here) its join would give up first
-    assert written == ["m0", "m1"]
+    try:
+        _snapshot.save_meanwhile(path, {"mark": "m0", "infos": ["c1"]})
+        time.sleep(0.3)
+        _snapshot.save_meanwhile(path, {"mark": "m1", "infos": ["c1"]})
+        time.sleep(0.3)
+        assert written == ["m0"]  # resting: m1 waits
+        _snapshot.flush()  # without ending the rest (10 s here) its join would give up first
+        assert written == ["m0", "m1"]
+    finally:
+        _snapshot.flush()  # no writer of this test outlives its patch
 
 
 def test_a_snapshot_never_brings_a_removed_store_back(tmp_path: Path) -> None:
