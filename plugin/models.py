@@ -9,11 +9,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .render import (
     Line,
+    Shown,
     annotate_document,
     cap_text,
     correction_lines,
     format_lines,
-    line_text,
     not_covered_line,
     render_block,
     sanitize,
@@ -96,6 +96,10 @@ class CorrectionRef(_Correction):
     source: str | None = None
     source_url: str | None = None
 
+    def shown(self) -> Shown:
+        """Return what its line is made of: its id, text and new values."""
+        return (self.id, self.document, self.replaced_by)
+
 
 class NotCovered(_Model):
     """A longer name in a current memory that begins like a shown correction's string.
@@ -147,8 +151,8 @@ class Hit(_Model):
         """Return the labelled lines shown beneath this hit, in order."""
         lines = correction_lines(
             self.role == RETRACTED,
-            [(c.id, line_text(c.document, c.replaced_by)) for c in self.direct],
-            [(c.id, line_text(c.document, c.replaced_by)) for c in self.now],
+            [c.shown() for c in self.direct],
+            [c.shown() for c in self.now],
         )
         return lines + [not_covered_line(u.name, u.deprecated) for u in self.not_covered]
 
@@ -302,13 +306,8 @@ class Trip(_Model):
         """Return the labelled lines this trip shows: the correction, then its newest."""
         return correction_lines(
             False,
-            [
-                (
-                    self.correction.id,
-                    line_text(self.correction.document, self.correction.replaced_by),
-                )
-            ],
-            [(self.newest.id, line_text(self.newest.document, self.newest.replaced_by))],
+            [self.correction.shown()],
+            [self.newest.shown()],
         )
 
 
@@ -362,11 +361,8 @@ def trip_lines(trips: list[Trip]) -> list[Line]:
     direct = {t.correction.id: t.correction for t in trips}
     newest = {t.newest.id: t.newest for t in trips}
 
-    def texts(refs: Iterable[CorrectionRef]) -> list[tuple[str, str]]:
-        return [
-            (r.id, line_text(r.document, r.replaced_by))
-            for r in sorted(refs, key=lambda r: (r.time, r.id))
-        ]
+    def texts(refs: Iterable[CorrectionRef]) -> list[Shown]:
+        return [r.shown() for r in sorted(refs, key=lambda r: (r.time, r.id))]
 
     return correction_lines(False, texts(direct.values()), texts(newest.values()))
 

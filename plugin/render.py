@@ -81,6 +81,7 @@ __all__ = [
     "RETRACTED_TEXT",
     "TIME_KEYS",
     "Line",
+    "Shown",
     "annotate_document",
     "cap_text",
     "correction_lines",
@@ -359,21 +360,28 @@ def line_text(text: str, replaced_by: Sequence[str] = ()) -> str:
     return f"{text} (replaced by {', '.join(missing)})" if missing else text
 
 
+Shown = tuple[str, str, Sequence[str]]
+"""A correction as its line shows it: its id, its text and its new values (``replaced_by``)."""
+
+
 def correction_lines(
-    retracted: bool, direct: Sequence[tuple[str, str]], newest: Sequence[tuple[str, str]]
+    retracted: bool, direct: Sequence[Shown], newest: Sequence[Shown]
 ) -> list[Line]:
-    """Return the lines beneath a memory, in order, from its (id, text) corrections.
+    """Return the lines beneath a memory, in order, from its (id, text, new values) corrections.
 
     The one rule of what a stale hit, a trip and a recalled correction show (DESIGN §5): each
     direct correction that is not itself among the newest (its chain moved on), oldest first,
     as ``superseded``; then each newest correction, oldest first, as ``now``. A retracted
-    correction (``retracted``) shows the retracted mark instead.
+    correction (``retracted``) shows the retracted mark instead. Each line is the
+    correction's text and the new values it omits (:func:`line_text`).
     """
     if retracted:
         return [retracted_line()]
-    current = {cid for cid, _ in newest}
-    lines: list[Line] = [("superseded", text) for cid, text in direct if cid not in current]
-    lines += [("now", text) for _, text in newest]
+    current = {cid for cid, _, _ in newest}
+    lines: list[Line] = [
+        ("superseded", line_text(text, news)) for cid, text, news in direct if cid not in current
+    ]
+    lines += [("now", line_text(text, news)) for _, text, news in newest]
     return lines
 
 

@@ -33,7 +33,7 @@ from ..models import (
     Role,
     Trip,
 )
-from ..render import Line, annotate_document, correction_lines, line_text, sanitize
+from ..render import Line, Shown, annotate_document, correction_lines, sanitize
 from . import records as R
 from .records import Record, Scoped
 from .registry import Registry
@@ -93,10 +93,10 @@ def lines_of(state: HitState, registry: Registry) -> list[Line]:
     )
 
 
-def _texts(registry: Registry, ids: Sequence[str]) -> list[tuple[str, str]]:
-    """Return (id, text) of the corrections with these ids that the registry holds."""
+def _texts(registry: Registry, ids: Sequence[str]) -> list[Shown]:
+    """Return (id, text, new values) of the corrections with these ids the registry holds."""
     return [
-        (cid, line_text(info.document, info.replaced_by))
+        (cid, info.document, info.replaced_by)
         for cid in ids
         if (info := registry.get(cid)) is not None
     ]

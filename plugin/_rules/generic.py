@@ -621,7 +621,7 @@ def is_person_name(phrase: str, text: str | None = None) -> bool:
     )
 
 
-_ROLE = (
+_PERSON_ROLE = (
     r"(?:manager|owner|lead|chair|contact|officer|head|director|ceo|cto|cfo|coo|admin|"
     r"administrator|maintainer|reviewer|editor|champion|coordinator|representative|liaison|"
     r"steward|assignee|approver|president|secretary|treasurer|founder|"
@@ -654,9 +654,8 @@ def _spoken_of_as_person(phrase: str, text: str) -> bool:
     if _HE_SHE.search(text):
         return True
     n = re.escape(phrase)
-    return any(
-        re.search(cue.format(n=n, role=_ROLE), text, re.IGNORECASE) for cue in _PERSON_AROUND
-    )
+    cues = (cue.format(n=n, role=_PERSON_ROLE) for cue in _PERSON_AROUND)
+    return any(re.search(cue, text, re.IGNORECASE) for cue in cues)
 
 
 def _name_words(phrase: str) -> tuple[str, ...] | None:

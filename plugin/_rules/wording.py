@@ -266,7 +266,8 @@ _KILL = re.compile(  # a word of an identifier ("if/a", "acme/never-x") is no cu
     r"(?:did|do|does|was|were|is|are|has|have|wo|ca)n['\u2019]t|"
     r"cannot|['\u2019](?:re|s|m)\s+not|nobody|no\s+going|without|by\s+mistake|never|not\s+yet|"
     r"still|cancel\w*|"
-    r"(?<!,\swho\s)(?:stays?|remains?)|wrong|incorrect|mistaken|a\s+mistake|wenn|falls|sollten?)"
+    r"(?<!,\swho\s)(?:stays?|remains?)|"
+    r"wrong|incorrect|mistaken|a\s+mistake|wenn|falls|sollten?)"
     r"(?![\w/@]|[-.:][\w.-]*[/@])",
     re.I,
 )
@@ -331,28 +332,37 @@ _PASSING = re.compile(
     r"sprint))|during|temporar\w+|restored|re-?(?:added|enabled|opened)|recovered|unfrozen)\b",
     re.I,
 )
-_NOBODY_RE = re.compile(
-    r"\bnobody\s+(?:checks|reads|uses|monitors|watches|answers|pushes\s+to|writes\s+to|posts\s+(?:in|to)|sends\s+to)(?=\s+\S+\s+any\s*more\b)",
-    re.I,
+# "nobody checks X anymore": X's end, no negation of the clause (blanked from the test)
+_NOBODY = (
+    r"\bnobody\s+(?:checks|reads|uses|monitors|watches|answers|pushes\s+to|writes\s+to|"
+    r"posts\s+(?:in|to)|sends\s+to)"
 )
+_NOBODY_RE = re.compile(rf"{_NOBODY}(?=\s+\S+\s+any\s*more\b)", re.I)
 # "X didn't work (out)" says X failed, no negation of the clause, where X is a thing
 # (the thing's run of characters taken whole, possessively: backtracking into it made a long
 # token quadratic)
 _FAILED_THING = re.compile(rf"(?<![^\s,(])(?=[^\s,]*[#@/.:\d])[^\s,]*+\s+{_FAILED}")
 
 
-def _negated(t: str, a: int, b: int) -> bool:
+def _blank(pattern: re.Pattern[str], text: str) -> str:
+    """Return ``text`` with what ``pattern`` finds replaced by spaces (offsets kept)."""
+    return pattern.sub(lambda m: " " * len(m.group()), text)
+
+
+def _negated(t: str, a: int, b: int, passing: bool) -> bool:
     """Whether the clause ``t[a:b]`` is negated, planned or doubtful: nothing is read in it.
 
     "X didn't work out" of a thing X is left out of the test (it is read as X's end); any
-    other "didn't work" negates, as any other negation does.
+    other "didn't work" negates, as any other negation does. So do a request to stop using a
+    value, "nobody checks X anymore", and, unless the clause says the end passes
+    (``passing``: "won't get new tags until ..."), "X won't get new tags" and "X isn't
+    supported anymore".
     """
-    clause = _FAILED_THING.sub(lambda m: " " * len(m.group()), t[a:b])
-    clause = _PROHIBIT_RE.sub(lambda m: " " * len(m.group()), clause)
-    if not _PASSING.search(clause):  # "won't get new tags until ..." stays a negation
-        clause = _NO_MORE_RE.sub(lambda m: " " * len(m.group()), clause)
-        clause = _NOT_ANYMORE_RE.sub(lambda m: " " * len(m.group()), clause)
-    clause = _NOBODY_RE.sub(lambda m: " " * len(m.group()), clause)
+    clause = _blank(_FAILED_THING, t[a:b])
+    clause = _blank(_PROHIBIT_RE, clause)
+    if not passing:
+        clause = _blank(_NOT_ANYMORE_RE, _blank(_NO_MORE_RE, clause))
+    clause = _blank(_NOBODY_RE, clause)
     return bool(_KILL.search(clause))
 
 
@@ -495,7 +505,8 @@ _SPECS = sorted(
         _s(
             "back to Y",
             r"(?:^|(?<=[.!?:]\s)|\b(?:went|switched|moved|reverted|returned|rolled|is|are|re|s)"
-            r"\s+|\b(?:are|am|is|re|m|s)\s+going\s+)back\s+to\s+|\b(?:are|is|re|s)\s+back\s+on\s+",
+            r"\s+|\b(?:are|am|is|re|m|s)\s+going\s+)back\s+to\s+"
+            r"|\b(?:are|is|re|s)\s+back\s+on\s+",
             "",
             "n",
             flags="T",
@@ -581,7 +592,8 @@ _SPECS = sorted(
         _s(
             "moved off X (to Y)",
             r"\b(?:moved|moving|migrated|migrating|transferred|switched|switching)\s+"
-            r"(?:(?:it|them|the\s+[\w-]+(?:\s+[\w-]+)?)\s+)?(?:out\s+of|off(?:\s+of)?|away\s+from)\s+",
+            r"(?:(?:it|them|the\s+[\w-]+(?:\s+[\w-]+)?)\s+)?"
+            r"(?:out\s+of|off(?:\s+of)?|away\s+from)\s+",
             "",
             "o",
             r"to|onto|into",
@@ -626,12 +638,13 @@ _SPECS = sorted(
         ),
         _s(
             "X is frozen",
-            rf"\b{_AUX}(?:frozen|unplugged|dropped|tombstoned|revoked|will\s+bounce|being\s+(?:closed|retired|"
-            r"deleted|decommissioned|shut\s+down|switched\s+off|turned\s+off|archived|sunset|"
-            r"removed|deprecated)|stopped\s+getting\s+(?:new\s+)?(?:tags|releases|"
-            rf"updates|versions|builds)|{_NOT_ANYMORE}|taken\s+out\s+of\s+(?:the\s+)?(?:pool|service|"
-            r"rotation)|goes\s+nowhere(?=\s*(?:[.;,!]|$))|stopped\s+accepting\s+(?:answers|"
-            r"responses|submissions|entries|sign-?ups|registrations)|no\s+longer\s+exists?|"
+            rf"\b{_AUX}(?:frozen|unplugged|dropped|tombstoned|revoked|will\s+bounce|"
+            r"being\s+(?:closed|retired|deleted|decommissioned|shut\s+down|switched\s+off|"
+            r"turned\s+off|archived|sunset|removed|deprecated)|"
+            r"stopped\s+getting\s+(?:new\s+)?(?:tags|releases|updates|versions|builds)|"
+            rf"{_NOT_ANYMORE}|taken\s+out\s+of\s+(?:the\s+)?(?:pool|service|rotation)|"
+            r"goes\s+nowhere(?=\s*(?:[.;,!]|$))|stopped\s+accepting\s+(?:answers|responses|"
+            r"submissions|entries|sign-?ups|registrations)|no\s+longer\s+exists?|"
             r"no\s+longer\s+(?:takes|accepts|receives)\s+(?:them|it|mail|e-?mails?|messages|"
             r"invoices|requests|orders)|gets\s+no\s+(?:new|more|further)\s+(?:tags|releases|"
             r"updates|versions|builds))\b",
@@ -662,8 +675,7 @@ _SPECS = sorted(
         _s("please forget X", r"\b(?:please\s+)?forget\s+(?:about\s+)?", "", "o", flags="TE"),
         _s(
             "nobody checks X anymore",
-            r"\bnobody\s+(?:checks|reads|uses|monitors|watches|answers|pushes\s+to|writes\s+to|posts\s+(?:in|to)|sends\s+to)\s+"
-            r"(?=\S+\s+any\s*more\b)",
+            rf"{_NOBODY}\s+(?=\S+\s+any\s*more\b)",
             "",
             "o",
             flags="T",
@@ -886,15 +898,11 @@ class _Reader:
                 continue
             seps = list(_CLAUSE.finditer(t, lo, hi))  # each clause once, whatever its length
             starts, ends = [lo] + [j.end() for j in seps], [j.start() for j in seps] + [hi]
+            bounds = list(zip(starts, ends, strict=True))
+            passing = [_PASSING.search(t, a, b) is not None for a, b in bounds]
             clauses = [
-                (
-                    a,
-                    b,
-                    _negated(t, a, b),
-                    bool(re.search(r"\bnow\b", t[a:b])),
-                    _PASSING.search(t, a, b) is not None,
-                )
-                for a, b in zip(starts, ends, strict=True)
+                (a, b, _negated(t, a, b, p), bool(re.search(r"\bnow\b", t[a:b])), p)
+                for (a, b), p in zip(bounds, passing, strict=True)
             ]
             verb = next((j.end() for j in _CHANGE.finditer(t, lo, hi)), hi + 1)
             has_old = False
