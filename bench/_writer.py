@@ -1,8 +1,8 @@
 """The writer benchmark's cases: stated changes, the memories they make stale, and act cases.
 
-Imported by ``bench/reader.py`` (the ``writer`` and ``act`` tasks). Six splits of stated
-changes (dev, test, fresh, blind, blind2 and blind3), kept apart so that a held-out set stays a
-fair check:
+Imported by ``bench/reader.py`` (the ``writer`` and ``act`` tasks). Seven splits of stated
+changes (dev, test, fresh, blind, blind2, blind3 and blind4), kept apart so that a held-out set
+stays a fair check:
 
 * :data:`WRITER_CASES`: the 30 changes of the first writer benchmark. They were looked at when
   the prompt and schemas were studied, so they are **dev** cases now, with
@@ -73,6 +73,12 @@ fair check:
   ``replaced_by``, and their act cases have phrasings of their own (``_SAY_BLIND3``). A gold
   call nowline does not yet get right is kept, not rewritten: the tests list it in
   ``_BLIND3_GOLD_NOT_YET_RIGHT``.
+* :data:`WRITER_BLIND4_CASES`: 30 more **blind** cases (``m01`` to ``m30``), in a module of
+  their own (``bench/_writer_blind4.py``), written by another helper engineer under the same
+  rules as blind3's (and who also read no code of the library), the same six kinds, five each,
+  with forges, registries, chat systems, values and phrasings of its own. Its gold calls give
+  ``replaced_by``, its act cases have phrasings of their own (``_SAY_BLIND4``), and a gold
+  call nowline does not yet get right is listed in ``_BLIND4_GOLD_NOT_YET_RIGHT``.
 
 Each case may carry ``prior`` corrections (stored before the model's call: what a change back
 undoes) and a ``gold`` call, the arguments a careful writer would send; a test checks that
@@ -95,6 +101,7 @@ from typing import Any
 __all__ = [
     "WRITER_BLIND2_CASES",
     "WRITER_BLIND3_CASES",
+    "WRITER_BLIND4_CASES",
     "WRITER_BLIND_CASES",
     "WRITER_CASES",
     "WRITER_DEV_EXTRA",
@@ -2024,7 +2031,10 @@ WRITER_BLIND2_CASES = (
 # cases (so this import must stay below them)
 from _writer_blind3 import _SAY_BLIND3, WRITER_BLIND3_CASES  # noqa: E402
 
-_SPLITS = ("dev", "test", "fresh", "blind", "blind2", "blind3")
+# ------------------ blind4: 30 more cases by another helper engineer, in a module of their own
+from _writer_blind4 import _SAY_BLIND4, WRITER_BLIND4_CASES  # noqa: E402
+
+_SPLITS = ("dev", "test", "fresh", "blind", "blind2", "blind3", "blind4")
 
 
 def _check_split(split: str) -> None:
@@ -2044,6 +2054,7 @@ def writer_cases(split: str) -> tuple[WriterCase, ...]:
         "blind": WRITER_BLIND_CASES,
         "blind2": WRITER_BLIND2_CASES,
         "blind3": WRITER_BLIND3_CASES,
+        "blind4": WRITER_BLIND4_CASES,
     }[split]
 
 
@@ -2205,10 +2216,10 @@ def act_cases(split: str, n: int) -> list[ActCase]:
     """Return ``n`` act cases of ``split`` (dev, test, fresh, blind*: disjoint seeds).
 
     The actions take turns: clone a repository, post to a channel, email someone. The seeds
-    start at 1000 (dev), 2000 (test), 3000 (fresh), 4000 (blind), 5000 (blind2) and 6000
-    (blind3), so up to 1000 cases a split stay apart. The blind splits' messages come from
-    phrasings of their own (``_SAY_BLIND``, ``_SAY_BLIND2``, ``_SAY_BLIND3``), each written by
-    the engineer who wrote its writer cases.
+    start at 1000 (dev), 2000 (test), 3000 (fresh), 4000 (blind), 5000 (blind2), 6000
+    (blind3) and 7000 (blind4), so up to 1000 cases a split stay apart. The blind splits'
+    messages come from phrasings of their own (``_SAY_BLIND`` to ``_SAY_BLIND4``), each
+    written by the engineer who wrote its writer cases.
     """
     _check_split(split)
     base = {
@@ -2218,7 +2229,13 @@ def act_cases(split: str, n: int) -> list[ActCase]:
         "blind": 4000,
         "blind2": 5000,
         "blind3": 6000,
+        "blind4": 7000,
     }[split]
-    say = {"blind": _SAY_BLIND, "blind2": _SAY_BLIND2, "blind3": _SAY_BLIND3}.get(split, _SAY)
+    say = {
+        "blind": _SAY_BLIND,
+        "blind2": _SAY_BLIND2,
+        "blind3": _SAY_BLIND3,
+        "blind4": _SAY_BLIND4,
+    }.get(split, _SAY)
     actions = ("clone", "post", "email")
     return [_act_case(base + i, actions[i % 3], say) for i in range(n)]

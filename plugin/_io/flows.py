@@ -92,6 +92,7 @@ from .freshness import (
     refresh_flow,
 )
 from .guards import (
+    absent_flow,
     anchored_proposal_flow,
     generic_flow,
     persons_flow,
@@ -682,6 +683,9 @@ def _refuse(core: Core, refused: Refused) -> Flow[NoReturn]:
 
     error = yield from generic_flow(refused.info, refused.error, reach)
     error = yield from swapped_flow(refused.info, error, reach)
+    if isinstance(error, AbsentString):
+        # None: the store names each string as written, and correct_flow accepts them
+        error = (yield from absent_flow(refused.info, error, reach)) or error
     if not error.suggestions:
         extra = [s for s, _ in getattr(error, "near_misses", [])]
         found = yield from suggestions_flow(refused.info, reach, extra)

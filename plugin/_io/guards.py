@@ -21,13 +21,21 @@ its anchor, or with a suggested string, under ids no record has.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Literal
 
 from .._rules import records as R
-from .._rules.generic import is_generic, is_identifier, is_person_name, proper_noun_in
+from .._rules.generic import (
+    is_generic,
+    is_identifier,
+    is_person_name,
+    proper_noun_in,
+    strip_edges,
+)
 from .._rules.guards import (
     Allowances,
     Holders,
+    absent_forgiven,
     anchor_candidates,
     check_correction,
     check_reach,
@@ -41,9 +49,12 @@ from .._rules.nearmiss import (
     MAX_CANDIDATES,
     MAX_SUGGESTIONS,
     NearMiss,
+    absent_message,
     edit_bound,
     like_of,
+    longest_parts,
     near_strings,
+    parts,
     pieces,
     text_candidates,
     unreached_message,
@@ -52,7 +63,7 @@ from .._rules.nearmiss import (
 from .._rules.prefilter import candidate_regex
 from .._rules.records import CorrectionInfo, Record
 from .._rules.wording import old_values
-from ..errors import GenericString, InvalidCorrection, NewValue, Unreached
+from ..errors import AbsentString, GenericString, InvalidCorrection, NewValue, Unreached
 from ..matchers import Matcher, fold
 from ..models import Preview
 from ..terms import active
@@ -62,6 +73,7 @@ from .reads import read_all
 __all__ = [
     "STRICT",
     "ReachFn",
+    "absent_flow",
     "anchored_proposal_flow",
     "generic_flow",
     "near_miss_flow",
@@ -85,9 +97,11 @@ def near_miss_flow(
     reach computation for every candidate (the correction's anchors and scope apply). In a
     ``text_key`` store, whose texts Chroma cannot filter, every record's text is read once.
     """
-    found: dict[str, tuple[str, Literal["edit", "text"], str]] = {}
+    found: dict[str, tuple[str, Literal["edit", "text", "part"], str]] = {}
     every: list[str] | None = None
     for phrase in info.deprecates:
+        for part in parts(phrase, info.replaced_by):
+            found.setdefault(fold(part), (part, "part", phrase))
         k = edit_bound(phrase)
         if k < 1:
             continue
@@ -103,8 +117,10 @@ def near_miss_flow(
                 include=("documents",),
             )
             docs = [d for d in page.get("documents") or [] if isinstance(d, str)]
-        for key, string in near_strings(phrase, docs, k).items():
-            found.setdefault(key, (string, "edit", phrase))
+        for string in near_strings(phrase, docs, k).values():
+            # a window of the text may end in its punctuation ("acme/app." for "acme/app/")
+            string = strip_edges(string) or string
+            found.setdefault(fold(string), (string, "edit", phrase))
     if text:
         cands = text_candidates(text, info.deprecates, info.about, anchored=bool(info.about))
         for key, string in cands.items():
@@ -121,6 +137,10 @@ def near_miss_flow(
         memories = _memories(reached[probe.id])
         if memories:
             out.append(NearMiss(string, len(memories), source, of))
+    # of the identifiers inside one deprecated string, the longest that name records
+    named = [m.string for m in out if m.source == "part"]
+    longest = set(longest_parts(named))
+    out = [m for m in out if m.source != "part" or m.string in longest]
     out.sort(key=lambda m: (-m.count, m.source != "edit", fold(m.string)))
     return out[:MAX_SUGGESTIONS]
 
@@ -319,6 +339,38 @@ def unreached_flow(
                     near_misses=[(m.string, m.count) for m in near],
                     summary=unreached_summary(probe.deprecates, near, whole=False),
                 )
+
+
+def absent_flow(
+    info: CorrectionInfo, error: AbsentString, reach: ReachFn
+) -> Flow[AbsentString | None]:
+    """Return the refusal of strings absent from the text, naming what the store holds instead.
+
+    None where the store names every absent string as written: ``correct()`` accepts those
+    with a note (:func:`~nowline._rules.guards.absent_forgiven`). A string the text does not
+    mention and no memory names is no old value as written: most often the old value with more
+    around it (``com.acme:core:3.0``) or a typo. Where the store names a near miss of such a
+    string (:func:`near_miss_flow`), the refusal names the near misses and the call to send
+    (:func:`~nowline._rules.nearmiss.absent_message`); otherwise ``error`` stands.
+    """
+    probes = [_probe(info, f"absent{i}", deprecates=(p,)) for i, p in enumerate(error.absent)]
+    reached = yield from reach(probes)
+    counts = {p.deprecates[0]: len(_memories(reached[p.id])) for p in probes}
+    if absent_forgiven(counts):
+        return None
+    unnamed = [p for p, n in counts.items() if not n]
+    near: list[NearMiss] = []
+    for i, phrase in enumerate(unnamed):
+        probe = _probe(info, f"absentnear{i}", deprecates=(phrase,))
+        near += yield from near_miss_flow(probe, reach, text=info.document)
+    if not near:
+        return error
+    others = [p for p in info.deprecates if p not in unnamed]
+    refusal = AbsentString(
+        absent_message(info.document, error.absent, near, others), absent=list(error.absent)
+    )
+    refusal.suggestions = [(m.string, m.count) for m in near]
+    return refusal
 
 
 def persons_flow(info: CorrectionInfo, names: Sequence[str], reach: ReachFn) -> Flow[None]:
@@ -541,16 +593,25 @@ def preview_flow(
     """
     refusal: str | None = None
     named = info._replace(id="(preview)")
-    try:
-        persons = check_correction(
-            named, allow, has_text=text is not None, given_new=given_new, holders=holders
-        )
-        yield from persons_flow(info, persons, reach)
-    except InvalidCorrection as exc:
-        if text:
-            exc = yield from generic_flow(info, exc, reach)
-            exc = yield from swapped_flow(info, exc, reach)
-        refusal = str(exc)
+    allowed = allow
+    while True:
+        try:
+            persons = check_correction(
+                named, allowed, has_text=text is not None, given_new=given_new, holders=holders
+            )
+            yield from persons_flow(info, persons, reach)
+        except InvalidCorrection as exc:
+            if text:
+                exc = yield from generic_flow(info, exc, reach)
+                exc = yield from swapped_flow(info, exc, reach)
+                if isinstance(exc, AbsentString):
+                    found = yield from absent_flow(info, exc, reach)
+                    if found is None:  # the store names each as written: correct() accepts it
+                        allowed = replace(allowed, absent=True)
+                        continue
+                    exc = found
+            refusal = str(exc)
+        break
     if refusal is None and max_reach is not None:
         total = yield Count()
         try:

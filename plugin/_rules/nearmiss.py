@@ -29,6 +29,15 @@ count), and is either
     (the same number of words, the same separators such as ``#``, ``/``, ``@`` or ``.``; for
     plain words, the same capitalisation), outside the deprecated strings and anchors, and not
     generic unless the correction is anchored: the old and new values swapped.
+(c) **an identifier inside a deprecated string** (:func:`parts`): the string sent with more
+    around its old value (``com.acme:core:3.0`` or ``the acme/app repo`` where the memories
+    name ``com.acme:core`` and ``acme/app``). Only identifiers (``org/repo``, ``#chan``, an
+    address, a dotted name), which name one thing wherever they are written: a word or name
+    inside a phrase ("Acme" in "Acme Cloud Console") names far more than the phrase did. Not
+    one inside a new value (``replaced_by``), and only the longest that name records (of
+    ``com.acme:core`` and ``com.acme``, the first). Measured on the third blind writer set: a
+    small model sent ``com.brantwood:ledger-core:3.0`` for ``com.brantwood:ledger-core``, and
+    the same call again at the retry, the refusal having named nothing the store holds.
 
 The pure functions here find the candidates; :func:`near_miss_flow` yields the reads (one
 ``Get`` per deprecated string, one reach computation for all candidates) and
@@ -45,11 +54,15 @@ from ..matchers import Matcher, fold, is_token_char
 
 __all__ = [
     "MAX_CANDIDATES",
+    "MAX_PARTS",
     "MAX_SUGGESTIONS",
     "NearMiss",
+    "absent_message",
     "edit_bound",
     "like_of",
+    "longest_parts",
     "near_strings",
+    "parts",
     "pieces",
     "proposed_call",
     "text_candidates",
@@ -63,6 +76,9 @@ MAX_CANDIDATES: Final = 1000
 MAX_SUGGESTIONS: Final = 5
 """Most near misses named in a refusal (those naming the most records first)."""
 
+MAX_PARTS: Final = 40
+"""Most identifiers inside one deprecated string looked up as near misses (longest first)."""
+
 _MAX_WINDOWS = 200  # piece occurrences examined per document
 _SYMBOLS = frozenset("/@#:.+&~$%")
 
@@ -74,14 +90,14 @@ class NearMiss:
     Attributes:
         string: the string, as a record (a) or the correction's text (b) writes it.
         count: how many records a correction naming it instead would reach.
-        source: ``edit`` (within edit distance of ``of``) or ``text`` (another string of the
-            correction's own text).
+        source: ``edit`` (within edit distance of ``of``), ``text`` (another string of the
+            correction's own text) or ``part`` (an identifier inside ``of``).
         of: the deprecated string it is a near miss of.
     """
 
     string: str
     count: int
-    source: Literal["edit", "text"]
+    source: Literal["edit", "text", "part"]
     of: str
 
 
@@ -187,6 +203,82 @@ def near_strings(phrase: str, documents: Iterable[str], k: int | None = None) ->
     return out
 
 
+def parts(phrase: str, new: Sequence[str] = ()) -> list[str]:
+    """Return the identifiers inside ``phrase`` that may be its old value alone, longest first.
+
+    Each is a run of whole tokens within one of its words (``com.acme:core`` and ``com.acme``
+    in ``com.acme:core:3.0``; ``acme/app`` in ``the acme/app repo``), that is an identifier
+    (:func:`~nowline._rules.generic.is_identifier`), is not ``phrase`` itself, occurs in it as
+    the matcher reads it (``acme/app`` is no part of ``acme/app-v2``, a sibling's name, but is
+    of ``acme/app.git``), and occurs in none of the ``new`` values (``ledger-core`` in
+    ``com.acme.ledger:ledger-core`` is no old value). At most :data:`MAX_PARTS`.
+    """
+    from .generic import is_identifier, strip_edges
+
+    whole = fold(phrase)
+    found: dict[str, str] = {}
+    for raw in phrase.split():
+        word = strip_edges(raw)
+        for start, end in _token_spans(word):
+            part = word[start:end]
+            key = fold(part)
+            if key == whole or key in found or not is_identifier(part):
+                continue
+            # as the matcher reads the phrase: acme/app is no part of acme/app-v2 (a sibling)
+            if not Matcher([(part, part)]).keys(phrase):
+                continue
+            if new and Matcher([(part, part)]).keys("\n".join(new)):
+                continue
+            found[key] = part
+    ordered = sorted(found.values(), key=lambda p: (-len(p), fold(p)))
+    return ordered[:MAX_PARTS]
+
+
+def _token_spans(word: str) -> list[tuple[int, int]]:
+    """Return the runs of whole tokens of ``word`` that may name the same thing, as (start, end).
+
+    Tokens are runs of token characters. A run ends at the end of the word's last token that
+    holds a letter: a version or number after it may go (``com.acme:core`` of
+    ``com.acme:core:3.0``), the name may not (``com.acme`` names the namespace of
+    ``com.acme:core``). It starts at the word's start, or past a URL's scheme and host
+    (``github.com/acme/app`` and ``acme/app`` of ``https://github.com/acme/app``), never past a
+    namespace (``my-app`` of ``neworg/my-app`` would name ``oldorg/my-app`` too).
+    """
+    tokens: list[tuple[int, int]] = []
+    start: int | None = None
+    for i, c in enumerate(word + " "):
+        if i < len(word) and is_token_char(c):
+            if start is None:
+                start = i
+        elif start is not None:
+            tokens.append((start, i))
+            start = None
+    named = [end for begin, end in tokens if any(c.isalpha() for c in word[begin:end])]
+    if not named:
+        return []
+    last = named[-1]
+    starts = [0]
+    scheme = word.find("://")
+    host_at = scheme + 3 if scheme >= 0 else 0
+    if scheme >= 0:
+        starts.append(host_at)
+    slash = word.find("/", host_at)
+    if slash > host_at and "." in word[host_at:slash]:
+        starts.append(slash + 1)
+    ends = [end for _, end in tokens if end >= last] + [len(word)]
+    return sorted({(a, b) for a in starts for b in ends if b > a})
+
+
+def longest_parts(reached: Sequence[str]) -> list[str]:
+    """Return the parts that no other of ``reached`` contains at token boundaries."""
+    out = []
+    for part in reached:
+        inside = Matcher([(part, part)])
+        if not any(other != part and inside.keys(other) for other in reached):
+            out.append(part)
+    return out
+
+
 def _digits(s: str) -> str:
     """Return the digits of ``s``, in order."""
     return "".join(c for c in s if c.isdigit())
@@ -259,6 +351,28 @@ def text_candidates(
     return out
 
 
+def _described(near: Sequence[NearMiss]) -> str:
+    """Return the near misses as a refusal names them: each with its count and why."""
+    said = []
+    for miss in near:
+        records = "record" if miss.count == 1 else "records"
+        if miss.source == "edit":
+            said.append(
+                f"{miss.string!r} (named by {miss.count} {records}; almost {miss.of!r}: a typo?)"
+            )
+        elif miss.source == "part":
+            said.append(
+                f"{miss.string!r} (named by {miss.count} {records}; inside {miss.of!r}: is "
+                f"{miss.string!r} the outdated string alone?)"
+            )
+        else:
+            said.append(
+                f"{miss.string!r} (named by {miss.count} {records}; also in the correction's "
+                f"text: is {miss.string!r} the old value and {miss.of!r} the new one?)"
+            )
+    return "; ".join(said)
+
+
 def unreached_summary(
     deprecates: Sequence[str], near: Sequence[NearMiss], *, whole: bool = True
 ) -> str:
@@ -270,18 +384,6 @@ def unreached_summary(
         near: the near misses found (not empty).
         whole: the whole correction reaches nothing, not only ``deprecates``.
     """
-    parts = []
-    for miss in near:
-        records = "record" if miss.count == 1 else "records"
-        if miss.source == "edit":
-            parts.append(
-                f"{miss.string!r} (named by {miss.count} {records}; almost {miss.of!r}: a typo?)"
-            )
-        else:
-            parts.append(
-                f"{miss.string!r} (named by {miss.count} {records}; also in the correction's "
-                f"text: is {miss.string!r} the old value and {miss.of!r} the new one?)"
-            )
     named = ", ".join(repr(p) for p in deprecates)
     start = (
         f"The correction would be shown beneath no memory: no record names {named}."
@@ -290,7 +392,7 @@ def unreached_summary(
     )
     return (
         f"{start} The store names "
-        + "; ".join(parts)
+        + _described(near)
         + ". A typo, or the new value given instead of the old, leaves every outdated memory "
         "unmarked and later marks correct ones."
     )
@@ -343,6 +445,41 @@ def unreached_message(
             "allow_unreached", "stores it as it is, if it is meant to reach nothing yet"
         )
         + ". Nothing was stored."
+    )
+
+
+def absent_message(
+    text: str, absent: Sequence[str], near: Sequence[NearMiss], others: Sequence[str] = ()
+) -> str:
+    """Return the refusal of deprecated strings that neither the text nor any memory names.
+
+    Args:
+        text: the correction's text.
+        absent: the strings its text does not mention.
+        near: the near misses of those among them that no memory names (not empty).
+        others: its other deprecated strings (kept in the call proposed).
+
+    The call to send is spelled out, as for a string that reaches nothing
+    (:func:`proposed_call`), with the text's example naming the strings it lacks: a small model
+    given only "name the outdated string in the text" sent the same call again.
+    """
+    from ..terms import active
+
+    terms = active()
+    olds, news = proposed_call(near, others)
+    said = terms.say("text") or "text"
+    field = terms.give("deprecates", olds) or "deprecates"
+    if news:
+        field += f" and {terms.give('replaced_by', news) or 'replaced_by'}"
+    unsaid = [o for o in olds if not Matcher([(o, o)]).keys(text)]
+    example = text.rstrip().rstrip(".")
+    if unsaid:
+        example += f" (it was {', '.join(unsaid)})"
+    return (
+        f"The correction's {said} does not mention {terms.listed(absent)}, and no memory names "
+        f"{'it' if len(absent) == 1 else 'them'}. The store names {_described(near)}. Send "
+        f"{field}, with a {said} that names the outdated strings (e.g. {example + '.'!r}), "
+        "and try again. Nothing was stored."
     )
 
 

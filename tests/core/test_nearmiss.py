@@ -152,9 +152,71 @@ def test_preview_tells_a_generic_string_apart(notes: nowline.Collection) -> None
 
 
 def test_preview_tells_an_absent_string_when_given_the_text(notes: nowline.Collection) -> None:
-    """With the text, preview applies the absent-string guard as correct() does."""
-    found = notes.preview(["wiki.northwind.dev"], text="The wiki moved.")
-    assert found.refusal is not None and "does not mention" in found.refusal
+    """With the text, preview applies the absent-string guard as correct() does.
+
+    A string the store names as written is accepted by correct() with a note, so preview
+    names no refusal for it (it named one before, where correct() stored the correction); one
+    that no memory names is refused, with the near miss the store holds.
+    """
+    named = notes.preview(["wiki.northwind.dev"], text="The wiki moved.")
+    assert named.refusal is None and named == ["w1", "w2"]
+    assert notes.correct("The wiki moved.", deprecates=["wiki.northwind.dev"]).reached == 2
+    typo = notes.preview(["wiki.nortwind.dev"], text="The wiki moved to docs.northwind.dev.")
+    assert typo.refusal is not None and "does not mention" in typo.refusal
+    assert "'wiki.northwind.dev' (named by 2 records; almost" in typo.refusal
+
+
+def test_an_identifier_inside_the_deprecated_string_is_proposed(
+    notes: nowline.Collection,
+) -> None:
+    """The old value sent with more around it is refused, proposing the identifier inside.
+
+    Blind writer case k03: a small model sent ``com.brantwood:ledger-core:3.0`` for
+    ``com.brantwood:ledger-core``, absent from its text, and sent it again unchanged at the
+    retry: the refusal named nothing the store holds. Only the longest identifier that names
+    records is proposed (not ``com.acme``), none inside the new value, and none that is a
+    sibling (``com.acme:core`` is no part of ``com.acme:core-kit``).
+    """
+    notes.remember("Add com.acme:core to pom.xml.", id="a")
+    notes.remember("Billing depends on com.acme:core 2.8.", id="b")
+    notes.remember("com.acme:core-testkit has fakes; com.acme publishes both.", id="c")
+    before = snapshot(notes)
+    text = "From 3.0 on the artifact is published as com.acme.ledger:core."
+    with pytest.raises(nowline.AbsentString) as absent:
+        notes.correct(text, deprecates=["com.acme:core:3.0"])
+    message = str(absent.value)
+    assert absent.value.absent == ["com.acme:core:3.0"]
+    assert absent.value.suggestions == [("com.acme:core", 2)]
+    assert (
+        "inside 'com.acme:core:3.0'" in message and "Send deprecates=['com.acme:core']" in message
+    )
+    assert "(it was com.acme:core)." in message and "Nothing was stored" in message
+    assert snapshot(notes) == before
+    # in the text but reaching nothing: refused as a near miss, the call to send given
+    with pytest.raises(nowline.Unreached) as unreached:
+        notes.correct("The com.acme:core:3.0 artifact moved.", deprecates=["com.acme:core:3.0"])
+    assert unreached.value.near_misses == [("com.acme:core", 2)]
+    assert "Send deprecates=['com.acme:core']" in str(unreached.value)
+    # preview says the same; the retry with the proposed call is stored
+    assert notes.preview(["com.acme:core:3.0"], text=text).refusal == message
+    assert notes.correct(text, deprecates=["com.acme:core"]).reached == 2
+    # a sibling's name inside the deprecated string is no near miss: stored, reaching nothing
+    report = notes.correct(
+        "com.acme:core-kit2 is gone.", deprecates=["com.acme:core-kit2"], id="sib"
+    )
+    assert report.reached == 0
+
+
+def test_the_identifier_tool_error_names_the_call(notes: nowline.Collection) -> None:
+    """The correct tool's error gives the proposed call in the tool's own terms."""
+    notes.remember("The Vireo API server code is in tessellate-io/vireo-server.", id="v")
+    body = "Vireo moved to tessellate-io/vireo."
+    out = run_tool(notes, "correct", {"body": body, "deprecates": ["tessellate-io/vireo-server/"]})
+    assert out.is_error and 'Send deprecates ["tessellate-io/vireo-server"]' in out.text
+    out = run_tool(
+        notes, "correct", {"body": body, "deprecates": ["the tessellate-io/vireo-server repo"]}
+    )
+    assert out.is_error and "inside 'the tessellate-io/vireo-server repo'" in out.text
 
 
 def test_the_correct_tool_returns_the_suggestion_as_an_error(notes: nowline.Collection) -> None:

@@ -162,6 +162,13 @@ def test_smoke_act_stores_the_change_then_acts_on_the_recall(smoke: dict[str, An
 # kept as they are: the split is there to find where nowline fails. None, when it was written.
 _BLIND3_GOLD_NOT_YET_RIGHT: dict[str, str] = {}
 
+# The blind4 gold calls nowline did not get right when the split was written (key: outcome)
+_BLIND4_GOLD_NOT_YET_RIGHT: dict[str, str] = {
+    "m11 data protection officer, full name, two sentences, the other role stays": (
+        "refused: person without an anchor"
+    ),
+}
+
 
 def test_every_gold_call_is_right() -> None:
     """Each writer and act case can be solved from the message alone: its gold call is right.
@@ -175,22 +182,23 @@ def test_every_gold_call_is_right() -> None:
     them (h19, "$80/hour") was not right when the split was written: the rate was read as an
     identifier, whose anchor is dropped. A rate is a number since. The blind3 split's gold
     calls give ``replaced_by`` too; those nowline did not get right when it was written are
-    kept as they are and listed in ``_BLIND3_GOLD_NOT_YET_RIGHT`` (key: outcome).
+    kept as they are and listed in ``_BLIND3_GOLD_NOT_YET_RIGHT`` (key: outcome), and so are
+    the blind4 split's (``_BLIND4_GOLD_NOT_YET_RIGHT``).
     """
     stores = reader.Stores()
     try:
-        splits = ("dev", "test", "fresh", "blind", "blind2", "blind3")
+        splits = ("dev", "test", "fresh", "blind", "blind2", "blind3", "blind4")
         cases = [c for split in splits for c in W.writer_cases(split)]
         cases += [a.writer for split in splits for a in W.act_cases(split, 30)]
         wrong = {
             c.key: reader.writer_score(stores, c, reader.gold_reply(c)) for c in cases if c.gold
         }
         assert len(wrong) == len(cases) - len(W.WRITER_CASES)  # the first 30 have no gold
-        # the dev extras, 30 test, 30 fresh, 30 blind, 30 blind2, 30 blind3 and 6 x 30 act
+        # the dev extras, 30 test, 30 fresh, 30 in each of the four blind sets and 7 x 30 act
         # cases, each key once
-        assert len(wrong) == len(W.WRITER_DEV_EXTRA) + 30 + 30 + 30 + 30 + 30 + 6 * 30
+        assert len(wrong) == len(W.WRITER_DEV_EXTRA) + 30 + 30 + 4 * 30 + 7 * 30
         not_right = {k: r["outcome"] for k, r in wrong.items() if r["outcome"] != "right"}
-        assert not_right == _BLIND3_GOLD_NOT_YET_RIGHT
+        assert not_right == {**_BLIND3_GOLD_NOT_YET_RIGHT, **_BLIND4_GOLD_NOT_YET_RIGHT}
     finally:
         stores.close()
 
@@ -232,9 +240,9 @@ def test_fresh_cases_are_apart_from_dev_and_test() -> None:
     assert len(fresh_act) == 30
     for split in ("dev", "test"):
         assert not fresh_act & {a.writer.key for a in W.act_cases(split, 30)}
-    with pytest.raises(SystemExit, match="dev, test, fresh, blind, blind2, blind3"):
+    with pytest.raises(SystemExit, match="dev, test, fresh, blind, blind2, blind3, blind4"):
         W.writer_cases("train")
-    with pytest.raises(SystemExit, match="dev, test, fresh, blind, blind2, blind3"):
+    with pytest.raises(SystemExit, match="dev, test, fresh, blind, blind2, blind3, blind4"):
         W.act_cases("train", 3)
 
 
@@ -244,6 +252,7 @@ def test_fresh_cases_are_apart_from_dev_and_test() -> None:
         ("blind", "g", ("dev", "test", "fresh")),
         ("blind2", "h", ("dev", "test", "fresh", "blind")),
         ("blind3", "k", ("dev", "test", "fresh", "blind", "blind2")),
+        ("blind4", "m", ("dev", "test", "fresh", "blind", "blind2", "blind3")),
     ],
 )
 def test_blind_cases_are_apart_from_the_others(
@@ -253,7 +262,8 @@ def test_blind_cases_are_apart_from_the_others(
 
     The second blind set (blind2) was written after the first, so the first is among the
     others; its gold calls also name the new values, as the shipped prompt asks. The third
-    (blind3) was written after both, and its gold calls name the new values too.
+    (blind3) was written after both, and its gold calls name the new values too, as do the
+    fourth's (blind4), written after the third.
     """
     blind = W.writer_cases(split)
     seen = [c for other in before for c in W.writer_cases(other)]
@@ -261,6 +271,7 @@ def test_blind_cases_are_apart_from_the_others(
         "blind": W.WRITER_BLIND_CASES,
         "blind2": W.WRITER_BLIND2_CASES,
         "blind3": W.WRITER_BLIND3_CASES,
+        "blind4": W.WRITER_BLIND4_CASES,
     }[split]
     assert blind == constant and len(blind) == 30
     assert [c.key[:4] for c in blind] == [f"{letter}{i:02d} " for i in range(1, 31)]
