@@ -460,8 +460,9 @@ def absent_message(
         others: its other deprecated strings (kept in the call proposed).
 
     The call to send is spelled out, as for a string that reaches nothing
-    (:func:`proposed_call`), with the text's example naming the strings it lacks: a small model
-    given only "name the outdated string in the text" sent the same call again.
+    (:func:`proposed_call`), with the text's example naming the strings it lacks, old and new
+    (the ``now:`` line shows the text): a small model given only "name the outdated string in
+    the text" sent the same call again.
     """
     from ..terms import active
 
@@ -472,9 +473,13 @@ def absent_message(
     if news:
         field += f" and {terms.give('replaced_by', news) or 'replaced_by'}"
     unsaid = [o for o in olds if not Matcher([(o, o)]).keys(text)]
+    unsaid_new = [n for n in news if not Matcher([(n, n)]).keys(text)]
+    said_too = ([f"it was {', '.join(unsaid)}"] if unsaid else []) + (
+        [f"now {', '.join(unsaid_new)}"] if unsaid_new else []
+    )
     example = text.rstrip().rstrip(".")
-    if unsaid:
-        example += f" (it was {', '.join(unsaid)})"
+    if said_too:
+        example += f" ({'; '.join(said_too)})"
     return (
         f"The correction's {said} does not mention {terms.listed(absent)}, and no memory names "
         f"{'it' if len(absent) == 1 else 'them'}. The store names {_described(near)}. Send "

@@ -69,8 +69,9 @@ def _direct(
 
     This is the linking rule itself: a correction's deprecated string occurs in the text, its
     anchor (if it has one) occurs too, the correction may supersede the record (another record,
-    same scope, not a newer correction), it is not after ``as_of``, and the string is not
-    revived (a newer correction of its scope holds it as a new value again: a rename back).
+    same scope, not a newer correction), it is not after ``as_of``, the string is not revived
+    (a newer correction of its scope holds it as a new value again: a rename back), and the
+    record is not a memory that records the change itself (:func:`_records_change`).
     """
     found: dict[str, list[Match[str]]] = {}
     known: dict[str, CorrectionInfo] = {}
@@ -100,8 +101,28 @@ def _direct(
             known[cid] = info
         if revived is not None and revived(info, match.phrase, as_of):
             continue
+        if order is None and _records_change(text, match.phrase, info.replaced_by):
+            continue
         found.setdefault(cid, []).append(match)
     return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _records_change(text: str, phrase: str, news: tuple[str, ...]) -> bool:
+    """Return whether a memory records the change itself: it names ``phrase`` only as old.
+
+    Such a memory ("new payments channel is #team-payments; #payments-updates is archived")
+    states what the correction states; the correction does not make it stale
+    (:func:`nowline._rules.wording.records_change`: every occurrence of the string read as old,
+    and one of the correction's new values ``news`` named, where it has any). Marked, it showed
+    as ``[outdated]`` with a ``now:`` line saying what it says itself, and a small model then
+    posted to the archived channel (the fourth blind act set: the model remembered the user's
+    words before it corrected). Only memories: a correction's text that names an older
+    correction's string is a step of a chain. Cached, as read-time checks ask of the same hits.
+    """
+    from .wording import records_change
+
+    return records_change(text, phrase, news)
 
 
 def _revives(other: CorrectionInfo, info: CorrectionInfo, as_of: float | None) -> bool:

@@ -78,7 +78,15 @@ from typing import NamedTuple
 
 from ..matchers import Matcher, fold
 
-__all__ = ["Change", "new_values", "old_values", "read_changes", "says_new", "says_old"]
+__all__ = [
+    "Change",
+    "new_values",
+    "old_values",
+    "read_changes",
+    "records_change",
+    "says_new",
+    "says_old",
+]
 
 Span = tuple[int, int]
 
@@ -295,6 +303,8 @@ _UNDONE = (
     r"called\s+off|abandoned)\b"  # "was cancelled" is no read at all: cancel* negates (_KILL)
 )
 _ROLE = r"(?:one|name|home|location|address|repo|repository|channel|owner)\b"
+# "is (now) our|the" right before a value: the value is a role ("NAME is our DPO now")
+_ROLE_ARTICLE = re.compile(r"\b(?:is|are)\s+(?:now\s+)?(?:the|our|their|its|his|her)\s+\Z", re.I)
 _LIST = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)")
 _CONT = re.compile(
     r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)(?:(?:the|its|our)\s+)?"
@@ -915,6 +925,28 @@ class _Reader:
                     has_old = has_old or any(g[1] is not None for g in got)
         return out
 
+    def _role_of_person(self, a: _Cand | None, clo: int, strict: bool) -> _Cand | None:
+        """The person before ``is (now) our|the ROLE``, where the value read after is the role.
+
+        "Nomvula Dlamini is (now) our DPO (now)": the person is the new value, and "DPO"
+        (read as a value for its capitals) is the role, not a value. It was read as new, or
+        with the person as old ("X is now Y"), and the role anchor was then dropped as a new
+        value. None where no "is|are (now) the|our|their|its|his|her" stands right before the
+        value, or no person comes before it.
+        """
+        if a is None:
+            return None
+        lo = max(clo, a.start - 40)
+        said = _ROLE_ARTICLE.search(self.t[lo : a.start])
+        if said is None:
+            return None
+        b = self.before(lo + said.start(), clo, strict, lone=False)
+        if b is None or b.kind != "name":
+            return None
+        from .generic import is_person_name
+
+        return b if is_person_name(self.t[b.start : b.end], self.t) else None
+
     def apply(
         self,
         spec: _Spec,
@@ -970,6 +1002,9 @@ class _Reader:
                 cont = _LIST.match(t, y2.stop)
             return out
         a = self.after(e, chi, strict) if ra else None
+        role = self._role_of_person(a, clo, strict)
+        if role is not None:  # NAME is (now) our DPO (now): NAME new, the role no value
+            return [(name, None, role, (s, e), False)]
         if ("T" in flags and a is not None and a.kind not in ("thing", "known")) or (
             "V" in flags and a is not None and re.match(r"\s+(?:with|by)\b", t[a.stop :])
         ):
@@ -1177,6 +1212,32 @@ def says_old(text: str, value: str, deprecates: Sequence[str] = ()) -> bool:
     ``acme/app`` is old in ``moved from https://github.com/acme/app.git to ...``.
     """
     return any(_names(value, c.old) for c in read_changes(text, [*deprecates, value]))
+
+
+def records_change(text: str, value: str, news: Sequence[str] = ()) -> bool:
+    """Whether a text records that ``value`` is old: it names it only as an old value.
+
+    Every occurrence of ``value`` (under the matching rules, §3) is an old value the wording
+    reads, and the text names one of ``news`` (the new values of the correction asked about)
+    where there are any, or, where there are none, states an end, not a move: "#a is
+    archived; the channel is #b now" records the change of #a to #b, and "#a is archived"
+    the end of #a. "deploy acme/app (it moved from acme/app to acme/web)" names acme/app as
+    current once; "Acme's billing moved to Stripe" records no change to Adyen, nor the end of
+    billing.
+    """
+    if not value.strip():
+        return False
+    occurrences = len(Matcher([(value, 0)]).find(text))
+    if not occurrences:
+        return False
+    olds = [c for c in read_changes(text, [value, *news]) if _names(value, c.old)]
+    if len(olds) < occurrences:
+        return False
+    if any(v.strip() for v in news):
+        return bool(Matcher((v, 0) for v in news if v.strip()).find(text))
+    # a correction with no new value (an end): the text must state an end too, not a move
+    # ("X moved to the finance desk" reads no new value, but its pattern has one: "X moved to Y")
+    return all(c.new is None and "Y" not in c.pattern for c in olds)
 
 
 def says_new(text: str, value: str, deprecates: Sequence[str] = ()) -> str | None:

@@ -319,3 +319,23 @@ def test_a_string_only_corrections_name_is_no_suggestion(memory: nowline.Collect
         "Moved from wiki.nortwind.dev to docs.example.", deprecates=["wiki.nortwind.dev"]
     )
     assert report.reached == 0
+
+
+def test_swapped_fields_with_an_absent_new_value_get_an_example_naming_it(
+    notes: nowline.Collection,
+) -> None:
+    """The new value in deprecates, absent from the text, the old one in replaced_by.
+
+    Fourth blind act set: "ashgrove/sable is frozen" with ``deprecates=["sablehq/sable"]``,
+    ``replaced_by=["ashgrove/sable"]``. The refusal proposes the fields swapped back, and its
+    example text names the new value, which the ``now:`` line will show.
+    """
+    before = snapshot(notes)
+    with pytest.raises(nowline.AbsentString) as refused:
+        notes.correct(
+            "#ops-deploys is archived.", deprecates=["#deploys"], replaced_by=["#ops-deploys"]
+        )
+    message = str(refused.value)
+    assert "Send deprecates=['#ops-deploys'] and replaced_by=['#deploys']" in message
+    assert "'#ops-deploys is archived (now #deploys).'" in message
+    assert snapshot(notes) == before

@@ -866,3 +866,21 @@ def test_reviewed_ends_read_no_current_value_as_old(
     """A plan, a passing state, an accident or an attribute's owner reads no old value."""
     assert list(old_values(text)) == old
     assert list(new_values(text)) == new
+
+
+def test_a_person_is_our_role_now_reads_the_person_new() -> None:
+    """'NAME is (now) our|the ROLE (now)': NAME is new; the role (in capitals) is no value.
+
+    The fourth blind set's gold call for "Nomvula Dlamini is our DPO now. Henrik Sørlie moved
+    to the security team ..." (anchored to "DPO") was refused: "DPO" was read as the new
+    value and the anchor dropped as one; "X is now our DPO" read the person as old.
+    """
+    for text in (
+        "Nomvula Dlamini is our DPO now.",
+        "Nomvula Dlamini is the DPO now.",
+        "Nomvula Dlamini is now our DPO.",
+    ):
+        assert pair(text) == ((), ("Nomvula Dlamini",)), text
+    # a thing, or a value that is no role, reads as before
+    assert pair("The wiki is Confluence now.") == ((), ("Confluence",))
+    assert pair("acme/app is now our acme/app2 repo.") == (("acme/app",), ("acme/app2",))

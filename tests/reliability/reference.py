@@ -11,8 +11,9 @@ Inputs it reads from a record's metadata: ``deprecates`` (a correction), the sco
 ``nowline_time`` and ``nowline_written`` (order), ``nowline_retracted`` (retraction), and a
 correction's new values (``replaced_by`` as given; else the wording itself, read by nowline's
 reader: the one input taken from nowline, since the reader is tested on its own in
-``tests/core/test_wording.py`` and ``bench/wording.py``). Outputs it never reads:
-``nowline_by`` and ``nowline_role``; those are what it checks.
+``tests/core/test_wording.py`` and ``bench/wording.py``; the same reader says whether a memory
+records a correction's change itself, which the correction then does not supersede). Outputs
+it never reads: ``nowline_by`` and ``nowline_role``; those are what it checks.
 """
 
 from __future__ import annotations
@@ -272,7 +273,22 @@ def expected(
             return False  # a newer correction is never made historical by an older one
         if c.about and not any(occurs(a, r.document) for a in c.about):
             return False  # an anchored correction reaches only records naming its anchor
-        return any(occurs(p, r.document) and not revived(c.id, p) for p in c.deprecates)
+        return any(
+            occurs(p, r.document) and not revived(c.id, p) and not records(c, r, p)
+            for p in c.deprecates
+        )
+
+    def records(c: Record, r: Record, phrase: str) -> bool:
+        """Return whether a plain memory records c's change of ``phrase`` itself (§4).
+
+        It names the string only as old, and one of c's new values (or states an end, where
+        c has none): the wording is read by nowline's reader, as for new values.
+        """
+        if r.is_correction:
+            return False
+        from nowline._rules.wording import records_change
+
+        return records_change(r.document, phrase, sorted(c.new_values))
 
     links = {r.id: tuple(sorted(c.id for c in active if supersedes(c, r))) for r in recs}
     order = {r.id: r.order for r in recs}

@@ -1,0 +1,87 @@
+"""A memory that records the change itself is not made stale by it (DESIGN §4, issue 33).
+
+A model told of a change often remembers the user's words before it corrects (the fourth
+blind act set: "new payments channel is #team-payments. #payments-updates is archived"). The
+correction then marked that memory ``[outdated]``, with a ``now:`` line saying what it says
+itself, and the model posted to the archived channel. A memory whose wording names the
+deprecated string only as old, and names one of the correction's new values (or, where the
+correction has none, states an end, not a move), records the change: it stays current. The
+rule lives in the linking rule (``nowline._rules.registry``), so links, roles, recall and
+``check()`` agree; the reference model of the state-machine test applies it too.
+"""
+
+from __future__ import annotations
+
+import nowline
+from nowline._rules.wording import records_change
+
+SAID = "new payments channel is #team-payments. #payments-updates is archived"
+
+
+def test_a_remembered_statement_of_the_change_stays_current(memory: nowline.Collection) -> None:
+    """The remembered words are current; the memory that names the old channel is historical."""
+    memory.remember("Post payments updates in #payments-updates.", id="stale")
+    memory.remember(SAID, id="said")
+    report = memory.correct(SAID, deprecates=["#payments-updates"], id="fix")
+    assert report.reached == 1
+    roles = {h.id: h.role for h in memory.hits(["stale", "said"])}
+    assert roles == {"stale": "historical", "said": "current"}
+    shown = memory.recall("payments channel", n_results=5).render()
+    assert f"- [outdated] {SAID}" not in shown and "- [outdated] Post payments" in shown
+    # written before or after the correction, the same verdict
+    memory.remember(SAID + " (noted twice)", id="later")
+    assert memory.hits(["later"])[0].role == "current"
+
+
+def test_a_memory_naming_the_old_value_as_current_too_stays_stale(
+    memory: nowline.Collection,
+) -> None:
+    """One occurrence read as current ("deploy acme/app") keeps the memory stale."""
+    memory.remember("deploy acme/app; it moved from acme/app to acme/web", id="both")
+    memory.correct("Moved from acme/app to acme/web.", deprecates=["acme/app"], id="fix")
+    assert memory.hits(["both"])[0].role == "historical"
+
+
+def test_a_memory_of_another_change_stays_stale(memory: nowline.Collection) -> None:
+    """A memory of an earlier move of the same string, to another value, is stale."""
+    memory.remember("The wiki moved from wiki.acme.dev to docs.acme.dev in 2023.", id="first")
+    memory.remember("Acme's billing moved from Braintree to Stripe.", id="stripe")
+    memory.correct(
+        "docs.acme.dev moved to handbook.acme.dev.", deprecates=["docs.acme.dev"], id="wiki"
+    )
+    memory.correct(
+        "Billing moved from Stripe to Adyen.", deprecates=["Stripe"], about=["billing"], id="pay"
+    )
+    # the first names docs.acme.dev as new: superseded; the second names Stripe as new
+    assert memory.hits(["first"])[0].role == "historical"
+    assert memory.hits(["stripe"])[0].role == "historical"
+
+
+def test_an_end_is_recorded_by_an_end_not_by_a_move(memory: nowline.Collection) -> None:
+    """A correction with no new value: a memory stating the end is current, a move is stale."""
+    memory.remember("payroll@ferroworks.org was switched off last night.", id="end")
+    memory.remember("Mail payroll@ferroworks.org for payslips.", id="stale")
+    memory.remember("payroll@ferroworks.org moved to the finance desk.", id="move")
+    memory.correct(
+        "payroll@ferroworks.org is switched off.", deprecates=["payroll@ferroworks.org"], id="off"
+    )
+    roles = {h.id: h.role for h in memory.hits(["end", "stale", "move"])}
+    assert roles == {"end": "current", "stale": "historical", "move": "historical"}
+
+
+def test_check_agrees_with_the_links(memory: nowline.Collection) -> None:
+    """check() of a text that records the change trips nothing; a command naming it does."""
+    memory.correct(SAID, deprecates=["#payments-updates"], id="fix")
+    assert memory.check(SAID) == []
+    assert [t.correction.id for t in memory.check("post to #payments-updates")] == ["fix"]
+
+
+def test_records_change_reads_every_occurrence() -> None:
+    """The rule itself: every occurrence old, and a new value named (or an end stated)."""
+    assert records_change(SAID, "#payments-updates", ["#team-payments"])
+    assert not records_change(SAID, "#payments-updates", ["#payments-news"])
+    assert records_change("#a is archived.", "#a")
+    assert not records_change("Post in #a.", "#a")
+    assert not records_change("#a moved to #b.", "#a")  # a move, where the correction ends #a
+    assert not records_change("deploy #a; #a is archived", "#a", ["#b"])
+    assert not records_change("", "#a") and not records_change("#a is archived.", " ")
