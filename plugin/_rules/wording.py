@@ -123,9 +123,9 @@ _TITLES = frozenset({"dr", "prof", "mr", "mrs", "ms", "mx", "sir", "dame"})
 _LEX = re.compile(
     r"(?P<q>`[^`\n]{1,60}`|\"[^\"\n]{1,60}\"|“[^”\n]{1,60}”|(?<!\w)'[^'\n]{1,60}'(?!\w))"
     r"|(?P<url>\b[a-z][a-z0-9+.-]*://[^\s<>\"'`]+)"
-    r"|(?P<num>(?:\+\d{1,3}|0\d{1,4})(?:[ -]\d{2,5}){1,4}(?![\w-])"
+    r"|(?P<num>(?:\+\d{1,3}|0\d{1,4})(?:[ -]\d{2,5}){1,4}(?![\w-])|\bext\.?\s?\d{2,6}(?![\w/@-])"
     rf"|[$€£¥]?\d+(?:[.,:]\d+)*[a-zA-Z%]*(?![\w/@-])(?:\s?(?:{_UNIT})(?!\w))?)"
-    r"|(?P<tok>(?<![\w./])(?:[#@]|~?/|\.{1,2}/|\.)?\w[\w-]*(?:[./@:+]\w[\w-]*)*/?)"
+    r"|(?P<tok>(?<![\w./~])(?:[#@]|~(?=\w)|~?/|\.{1,2}/|\.)?\w[\w-]*(?:[./@:+]~?\w[\w-]*)*/?)"
 )
 _MONTH = (
     r"(?:jan(?:uary|\.)?|feb(?:ruary|\.)?|mar(?:ch|\.)?|apr(?:il|\.)?|may|june?|july?|"
@@ -192,8 +192,8 @@ class _Cand:
 
 def _kind(tok: str) -> str:
     low = tok.lower()
-    if low in _TITLES:
-        return "word"  # Dr Aisha Nakato: the name begins after the title
+    if low in _TITLES or low.endswith("-wide"):
+        return "word"  # Dr Aisha Nakato: the name begins after the title; "building-wide"
     if low not in _COMPOUNDS and re.search(r"[\d/.@:_#+$€£¥-]", tok):
         return "thing"
     return "name" if tok[0].isupper() and low not in _NOT_NAMES | _KINDS else "word"
@@ -325,6 +325,12 @@ _FAILED = (
     r"(?=\s*(?:[.,;!]|$)|\s+(?:so|either|anymore|for\s+us)\b)"
 )
 _CLAUSE = re.compile(r"[;—]|\s-\s")
+# a sentence ends at ".", "!" or "?" before a space, but not after an abbreviation ("Dr.
+# Aisha Nakato", "ext. 2255", "e.g. this")
+_ABBREVIATED = "".join(
+    rf"(?<!\b{a})" for a in ("Dr", "Mr", "Mrs", "Ms", "Prof", "ext", "Ext", r"e\.g", r"i\.e", "vs")
+)
+_SENTENCE = re.compile(rf"[^\n]+?(?:(?:{_ABBREVIATED}\.|[!?])(?=\s|$)|$)", re.MULTILINE)
 # "X won't get new tags" says X's end, no negation of the clause (blanked from the test)
 _NO_MORE = (
     r"(?:won['\u2019]t|will\s+not)\s+(?:get|receive|see)\s+(?:any\s+)?(?:new|more|further)\s+"
@@ -335,7 +341,8 @@ _NO_MORE_RE = re.compile(_NO_MORE, re.I)
 # X's end, no negation of the clause (blanked from the test, as _NO_MORE)
 _NOT_ANYMORE = (
     r"(?:(?:isn['\u2019]t|is\s+not)\s+(?:a\s+thing|supported|used|maintained|in\s+use)|"
-    r"(?:won['\u2019]t|will\s+not|doesn['\u2019]t|does\s+not)\s+(?:compile|build|work|run)"
+    r"(?:won['\u2019]t|will\s+not|doesn['\u2019]t|does\s+not)\s+(?:compile|build|work|run|ring|"
+    r"resolve|respond|answer|load)"
     r"(?:\s+(?:it|them))?)(?:\s+(?:there|here))?\s+any\s*more\b"
 )
 _NOT_ANYMORE_RE = re.compile(_NOT_ANYMORE, re.I)
@@ -347,7 +354,9 @@ _PASSING = re.compile(
     r"make\s+sure|check\s+that|"
     r"i\s+think|i\s+guess|probably|"
     r"for\s+(?:now|maintenance|the\s+weekend|(?:a|the|this)\s+(?:week|day|while|moment|"
-    r"sprint))|during|temporar\w+|restored|re-?(?:added|enabled|opened)|recovered|unfrozen)\b",
+    r"sprint))|during|temporar\w+|restored|re-?(?:added|enabled|opened)|recovered|unfrozen|"
+    r"every\s+(?:day|night|morning|evening|week|weekend|month|hour|time)|nightly|daily|"
+    r"weekly|for\s+backups?)\b",
     re.I,
 )
 # "nobody checks X anymore": X's end, no negation of the clause (blanked from the test)
@@ -664,8 +673,11 @@ _SPECS = sorted(
             r"goes\s+nowhere(?=\s*(?:[.;,!]|$))|stopped\s+accepting\s+(?:answers|responses|"
             r"submissions|entries|sign-?ups|registrations)|no\s+longer\s+exists?|"
             r"no\s+longer\s+(?:takes|accepts|receives)\s+(?:them|it|mail|e-?mails?|messages|"
-            r"invoices|requests|orders)|gets\s+no\s+(?:new|more|further)\s+(?:tags|releases|"
-            r"updates|versions|builds))\b",
+            r"invoices|requests|orders|events|calls|webhooks|traffic|payments)|gets\s+no\s+"
+            r"(?:new|more|further)\s+(?:tags|releases|updates|versions|builds)|"
+            r"history(?=\s*(?:[.;,!]|$))|goes\s+read-?only|"
+            r"(?:gets|will\s+be)\s+(?:shut\s+down|deleted|removed|archived|retired|"
+            r"decommissioned|turned\s+off|switched\s+off))\b",
             "o",
             "",
             flags="BQJ",
@@ -675,7 +687,8 @@ _SPECS = sorted(
             r"\b(?:we|they|i)(?:['\u2019](?:ve|d))?\s+"
             r"(?:(?:have|has|had|just|finally|recently|already|now)\s+)*"
             r"(?:archived|retired|deprecated|decommissioned|deleted|closed|shut\s+down|"
-            r"sunset|stopped\s+using|unplugged|left(?=\s+\S+\s+behind\b))\s+",
+            r"sunset|stopped\s+(?:using|publishing|maintaining|updating|supporting)|unplugged|"
+            r"left(?=\s+\S+\s+behind\b))\s+",
             "",
             "o",
             flags="TEQ",
@@ -913,7 +926,7 @@ class _Reader:
     def read(self) -> list[_Read]:
         """Every (pattern, old, new, cue, past) that the text's sentences state."""
         t, out = self.t, []
-        for sm in re.finditer(r"[^\n]+?(?:[.!?](?=\s|$)|$)", t, re.MULTILINE):
+        for sm in _SENTENCE.finditer(t):
             lo, hi = sm.start(), sm.end()
             if t[lo:hi].rstrip().endswith("?"):
                 continue

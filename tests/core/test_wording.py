@@ -914,3 +914,43 @@ def test_a_project_moved_onto_a_platform_keeps_its_name() -> None:
     assert pair("api-gateway was renamed to Gatekeeper.") == (("api-gateway",), ("Gatekeeper",))
     assert pair("acme/app moved to GitLab.") == (("acme/app",), ("GitLab",))
     assert pair("#ops moved to #deploys.") == (("#ops",), ("#deploys",))
+
+
+def test_more_ends_read_the_old_value() -> None:
+    """Ends the fourth blind set said in words the reader did not know (read after its runs).
+
+    "we stopped publishing X", "X doesn't ring anymore", "X no longer receives events", "X is
+    history", "X goes read-only", "X gets shut down", "X will be deleted"; a Mattermost
+    channel (``~name``) and a sourcehut path (``git.sr.ht/~user/repo``) are values; a
+    phone extension keeps its "ext."; an abbreviation ("ext.", "Dr.") ends no sentence.
+    """
+    assert old_values("we stopped publishing tassel-parse. from 0.8 it is tassel-syntax") == (
+        "tassel-parse",
+    )
+    assert old_values("ext. 2255 doesn't ring anymore, dial ext. 3310") == ("ext. 2255",)
+    assert old_values("https://api.x.shop/hooks no longer receives events.") == (
+        "https://api.x.shop/hooks",
+    )
+    assert old_values("The wiki is x.getoutline.com; x.getoutline.com goes read-only.") == (
+        "x.getoutline.com",
+    )
+    assert old_values("status.x.io is live and x.instatus.com gets shut down.") == (
+        "x.instatus.com",
+    )
+    assert old_values("github.com/ok/lanyard will be deleted.") == ("github.com/ok/lanyard",)
+    assert pair("On Mattermost, ~release-coord replaces ~ship-room.") == (
+        ("~ship-room",),
+        ("~release-coord",),
+    )
+    assert pair("Aisha Nakato replaces Dr. John Smith as lead.") == (
+        ("John Smith",),
+        ("Aisha Nakato",),
+    )
+    assert "git.sr.ht/~okonjo/lanyard" in new_values(
+        "The repo is git.sr.ht/~okonjo/lanyard again, not github.com/okonjo/lanyard."
+    )
+    # "-wide" is no value ("switched off building-wide"), and a passing end reads nothing
+    assert old_values("Tamarack-Guest is switched off building-wide.") == ("Tamarack-Guest",)
+    assert old_values("x.instatus.com gets shut down until the audit is over.") == ()
+    assert old_values("Cron jobs that fail will be deleted after a week.") == ()
+    assert old_values("acme/app gets shut down every night at 2am for backups.") == ()
