@@ -54,6 +54,7 @@ from .._rules.nearmiss import (
     like_of,
     longest_parts,
     near_strings,
+    other_version_named,
     parts,
     pieces,
     text_candidates,
@@ -135,6 +136,8 @@ def near_miss_flow(
     out = []
     for probe, (string, source, of) in zip(probes, found.values(), strict=True):
         memories = _memories(reached[probe.id])
+        if source == "part" and other_version_named(string, (m.document or "" for m in memories)):
+            continue  # com.acme:core of com.acme:core:3.0 would reach com.acme:core:3.5 too
         if memories:
             out.append(NearMiss(string, len(memories), source, of))
     # of the identifiers inside one deprecated string, the longest that name records

@@ -46,6 +46,7 @@ The pure functions here find the candidates; :func:`near_miss_flow` yields the r
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
@@ -62,6 +63,7 @@ __all__ = [
     "like_of",
     "longest_parts",
     "near_strings",
+    "other_version_named",
     "parts",
     "pieces",
     "proposed_call",
@@ -206,24 +208,33 @@ def near_strings(phrase: str, documents: Iterable[str], k: int | None = None) ->
 def parts(phrase: str, new: Sequence[str] = ()) -> list[str]:
     """Return the identifiers inside ``phrase`` that may be its old value alone, longest first.
 
-    Each is a run of whole tokens within one of its words (``com.acme:core`` and ``com.acme``
-    in ``com.acme:core:3.0``; ``acme/app`` in ``the acme/app repo``), that is an identifier
-    (:func:`~nowline._rules.generic.is_identifier`), is not ``phrase`` itself, occurs in it as
-    the matcher reads it (``acme/app`` is no part of ``acme/app-v2``, a sibling's name, but is
-    of ``acme/app.git``), and occurs in none of the ``new`` values (``ledger-core`` in
-    ``com.acme.ledger:ledger-core`` is no old value). At most :data:`MAX_PARTS`.
+    Each is one of its words less what names no other thing: a version after its name
+    (``com.acme:core`` of ``com.acme:core:3.0``, ``@scope/pkg`` of ``@scope/pkg@1.2``), a
+    URL's scheme, and a code forge's host before ``owner/repo`` (``acme/app`` of
+    ``https://github.com/acme/app``); or the word itself, where the phrase has more words
+    around it (``acme/app`` of ``the acme/app repo``). Never a shorter version (``nginx:1`` of
+    ``nginx:1.25``), an item's container (``acme/app`` of ``acme/app#123``, a host of a URL
+    with a path or a port), a namespace (``com.acme``) or what follows one (``app.git`` of
+    ``git@github.com:acme/app.git``), and none where another word of the phrase holds a digit
+    (``acme/app v1.2``: the version is part of what changed). Each is an identifier
+    (:func:`~nowline._rules.generic.is_identifier`), not ``phrase`` itself, occurs in it as
+    the matcher reads it, and occurs in none of the ``new`` values. At most
+    :data:`MAX_PARTS`.
     """
     from .generic import is_identifier, strip_edges
 
     whole = fold(phrase)
+    words = [strip_edges(raw) for raw in phrase.split()]
     found: dict[str, str] = {}
-    for raw in phrase.split():
-        word = strip_edges(raw)
-        for start, end in _token_spans(word):
-            part = word[start:end]
+    for word in words:
+        if any(w is not word and any(c.isdigit() for c in w) for w in words):
+            continue  # "acme/app v1.2": the version is part of what changed
+        for part in _kept_of(word):
             key = fold(part)
             if key == whole or key in found or not is_identifier(part):
                 continue
+            if re.fullmatch(r"v?\d[\d.]*", part, re.I):
+                continue  # a version alone names every thing of that version
             # as the matcher reads the phrase: acme/app is no part of acme/app-v2 (a sibling)
             if not Matcher([(part, part)]).keys(phrase):
                 continue
@@ -234,39 +245,36 @@ def parts(phrase: str, new: Sequence[str] = ()) -> list[str]:
     return ordered[:MAX_PARTS]
 
 
-def _token_spans(word: str) -> list[tuple[int, int]]:
-    """Return the runs of whole tokens of ``word`` that may name the same thing, as (start, end).
+_VERSION_TAIL = re.compile(r"[:@]v?\d+(?:\.\d+)*(?:[-+][a-z0-9.]+)?\Z", re.I)
+_FORGES = frozenset(
+    {"github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "git.sr.ht", "gitea.com"}
+)
+_OWNER_REPO = re.compile(r"~?[\w.-]+/[\w.-]*[^\W\d_][\w.-]*")
 
-    Tokens are runs of token characters. A run ends at the end of the word's last token that
-    holds a letter: a version or number after it may go (``com.acme:core`` of
-    ``com.acme:core:3.0``), the name may not (``com.acme`` names the namespace of
-    ``com.acme:core``). It starts at the word's start, or past a URL's scheme and host
-    (``github.com/acme/app`` and ``acme/app`` of ``https://github.com/acme/app``), never past a
-    namespace (``my-app`` of ``neworg/my-app`` would name ``oldorg/my-app`` too).
+
+def _kept_of(word: str) -> list[str]:
+    """Return ``word``, and it without a version after its name or a forge's URL (:func:`parts`)."""
+    out = [word, word.rstrip("/")] if word.endswith("/") else [word]
+    tail = _VERSION_TAIL.search(word)
+    if tail is not None and tail.start() > 0 and any(c.isalpha() for c in word[: tail.start()]):
+        out.append(word[: tail.start()])
+    for w in list(out):
+        scheme = w.find("://")
+        rest = w[scheme + 3 :] if scheme >= 0 else w
+        host, slash, path = rest.partition("/")
+        if slash and host.lower() in _FORGES and _OWNER_REPO.fullmatch(path.removesuffix(".git")):
+            out += [rest, path.removesuffix(".git")]
+    return out
+
+
+def other_version_named(part: str, documents: Iterable[str]) -> bool:
+    """Return whether a document names ``part`` with a version after it (``com.acme:core:3.5``).
+
+    Such a part would reach the other versions' memories too (the matcher reads
+    ``com.acme:core`` in ``com.acme:core:3.5``): it is no near miss of ``com.acme:core:3.0``.
     """
-    tokens: list[tuple[int, int]] = []
-    start: int | None = None
-    for i, c in enumerate(word + " "):
-        if i < len(word) and is_token_char(c):
-            if start is None:
-                start = i
-        elif start is not None:
-            tokens.append((start, i))
-            start = None
-    named = [end for begin, end in tokens if any(c.isalpha() for c in word[begin:end])]
-    if not named:
-        return []
-    last = named[-1]
-    starts = [0]
-    scheme = word.find("://")
-    host_at = scheme + 3 if scheme >= 0 else 0
-    if scheme >= 0:
-        starts.append(host_at)
-    slash = word.find("/", host_at)
-    if slash > host_at and "." in word[host_at:slash]:
-        starts.append(slash + 1)
-    ends = [end for _, end in tokens if end >= last] + [len(word)]
-    return sorted({(a, b) for a in starts for b in ends if b > a})
+    after = re.compile(re.escape(fold(part)) + r"[:@]v?\d")
+    return any(after.search(fold(d)) for d in documents)
 
 
 def longest_parts(reached: Sequence[str]) -> list[str]:

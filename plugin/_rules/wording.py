@@ -123,7 +123,7 @@ _TITLES = frozenset({"dr", "prof", "mr", "mrs", "ms", "mx", "sir", "dame"})
 _LEX = re.compile(
     r"(?P<q>`[^`\n]{1,60}`|\"[^\"\n]{1,60}\"|“[^”\n]{1,60}”|(?<!\w)'[^'\n]{1,60}'(?!\w))"
     r"|(?P<url>\b[a-z][a-z0-9+.-]*://[^\s<>\"'`]+)"
-    r"|(?P<num>(?:\+\d{1,3}|0\d{1,4})(?:[ -]\d{2,5}){1,4}(?![\w-])|\bext\.?\s?\d{2,6}(?![\w/@-])"
+    r"|(?P<num>(?:\+\d{1,3}|0\d{1,4})(?:[ -]\d{2,5}){1,4}(?![\w-])|\b[Ee]xt\.?\s?\d{2,6}(?![\w/@-])"
     rf"|[$€£¥]?\d+(?:[.,:]\d+)*[a-zA-Z%]*(?![\w/@-])(?:\s?(?:{_UNIT})(?!\w))?)"
     r"|(?P<tok>(?<![\w./~])(?:[#@]|~(?=\w)|~?/|\.{1,2}/|\.)?\w[\w-]*(?:[./@:+]~?\w[\w-]*)*/?)"
 )
@@ -311,8 +311,17 @@ _UNDONE = (
     r"called\s+off|abandoned)\b"  # "was cancelled" is no read at all: cancel* negates (_KILL)
 )
 _ROLE = r"(?:one|name|home|location|address|repo|repository|channel|owner)\b"
-# "is (now) our|the" right before a value: the value is a role ("NAME is our DPO now")
-_ROLE_ARTICLE = re.compile(r"\b(?:is|are)\s+(?:now\s+)?(?:the|our|their|its|his|her)\s+\Z", re.I)
+# "is (now) our|the" before a value, up to three lower-case words between ("NAME is our
+# contact at Acme Corp now"): the value is a role, or what the role is about
+_ROLE_SAID = re.compile(
+    r"\b(?:is|are)\s+(?:(?P<now>now)\s+|(?P<not>no\s+longer|not)\s+)?"
+    r"(?P<whose>the|our|their|its|his|her)\s+(?:[a-z][\w-]*\s+){0,3}\Z",
+    re.I,
+)
+# a role that is no longer held, or held for a while: "the former|ex-|old|acting DPO"
+_NOT_A_ROLE_NOW = re.compile(
+    r"\b(?:former|ex-?|old|previous|outgoing|interim|acting|temporary|emeritus)\b", re.I
+)
 _LIST = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)")
 _CONT = re.compile(
     r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)(?:(?:the|its|our)\s+)?"
@@ -355,8 +364,11 @@ _PASSING = re.compile(
     r"i\s+think|i\s+guess|probably|"
     r"for\s+(?:now|maintenance|the\s+weekend|(?:a|the|this)\s+(?:week|day|while|moment|"
     r"sprint))|during|temporar\w+|restored|re-?(?:added|enabled|opened)|recovered|unfrozen|"
-    r"every\s+(?:day|night|morning|evening|week|weekend|month|hour|time)|nightly|daily|"
-    r"weekly|for\s+backups?)\b",
+    r"every\s+\w+|each\s+\w+|nightly|daily|weekly|monthly|hourly|overnight|twice|"
+    r"on\s+(?:\w+days|weekends?|failover)|at\s+\d|after\s+(?:each|every|\d)|"
+    r"automatically|regularly|often|sometimes|usually|outside|while|for\s+backups?|"
+    r"next\s+(?:week|month|quarter|year|\w+day)|in\s+Q[1-4]|keep\s+\w+ing|till|"
+    r"since|fix(?:ed|ing)?|bug|restart\w*|resumed|outage|glitch)\b",
     re.I,
 )
 # "nobody checks X anymore": X's end, no negation of the clause (blanked from the test)
@@ -673,9 +685,10 @@ _SPECS = sorted(
             r"goes\s+nowhere(?=\s*(?:[.;,!]|$))|stopped\s+accepting\s+(?:answers|responses|"
             r"submissions|entries|sign-?ups|registrations)|no\s+longer\s+exists?|"
             r"no\s+longer\s+(?:takes|accepts|receives)\s+(?:them|it|mail|e-?mails?|messages|"
-            r"invoices|requests|orders|events|calls|webhooks|traffic|payments)|gets\s+no\s+"
+            r"invoices|requests|orders|events|calls|webhooks|traffic|payments)"
+            r"(?=\s*(?:[.;,!]|$))|gets\s+no\s+"
             r"(?:new|more|further)\s+(?:tags|releases|updates|versions|builds)|"
-            r"history(?=\s*(?:[.;,!]|$))|goes\s+read-?only|"
+            r"(?<=\bis\s)history(?=\s*(?:[.;,!]|$))|goes\s+read-?only|"
             r"(?:gets|will\s+be)\s+(?:shut\s+down|deleted|removed|archived|retired|"
             r"decommissioned|turned\s+off|switched\s+off))\b",
             "o",
@@ -687,11 +700,18 @@ _SPECS = sorted(
             r"\b(?:we|they|i)(?:['\u2019](?:ve|d))?\s+"
             r"(?:(?:have|has|had|just|finally|recently|already|now)\s+)*"
             r"(?:archived|retired|deprecated|decommissioned|deleted|closed|shut\s+down|"
-            r"sunset|stopped\s+(?:using|publishing|maintaining|updating|supporting)|unplugged|"
-            r"left(?=\s+\S+\s+behind\b))\s+",
+            r"sunset|stopped\s+using|unplugged|left(?=\s+\S+\s+behind\b))\s+",
             "",
             "o",
             flags="TEQ",
+        ),
+        _s(
+            "we stopped publishing X",
+            r"\b(?:we|they|i)(?:['\u2019](?:ve|d))?\s+(?:(?:have|has|had|just|now)\s+)*"
+            r"stopped\s+(?:publishing|maintaining|updating|supporting)\s+",
+            "",
+            "o",
+            flags="TQZ",  # "... acme/app on Windows": a part of it, no end
         ),
         _s("X won't get new tags", rf"\s+{_NO_MORE}\b", "o", "", flags="BQJ"),
         _s("no more X", r"(?:^|(?<=[:;,.!]\s)|\A)no\s+more\s+", "", "o", flags="T"),
@@ -966,27 +986,40 @@ class _Reader:
         x = self.t[b.start : b.end]
         return bool(re.fullmatch(r"[^\W_]+(?:-[^\W_]+)+", x))
 
-    def _role_of_person(self, a: _Cand | None, clo: int, strict: bool) -> _Cand | None:
-        """The person before ``is (now) our|the ROLE``, where the value read after is the role.
+    def _role_of_name(self, a: _Cand | None, clo: int, chi: int, strict: bool) -> _Cand | bool:
+        """Read "NAME is (now) our|the ROLE (now)": NAME new, the role no value.
 
-        "Nomvula Dlamini is (now) our DPO (now)": the person is the new value, and "DPO"
-        (read as a value for its capitals) is the role, not a value. It was read as new, or
-        with the person as old ("X is now Y"), and the role anchor was then dropped as a new
-        value. None where no "is|are (now) the|our|their|its|his|her" stands right before the
-        value, or no person comes before it.
+        "Nomvula Dlamini is our DPO now", "Stripe is now our PSP": the name before is the new
+        value, and what follows the article ("DPO", read as a value for its capitals) is a
+        role. Only where "now" says so, right after "is" or right after the role at the end
+        of the clause. Returns the name, or True where the sentence is such a role sentence
+        that says no change ("Peter Smith is the DPO who left", "... is our ex-DPO now", "...
+        is their DPO now", "... is no longer our DPO"): nothing is read from it; False where
+        it is none (the cue's own reading stands).
         """
         if a is None:
-            return None
-        lo = max(clo, a.start - 40)
-        said = _ROLE_ARTICLE.search(self.t[lo : a.start])
+            return False
+        lo = max(clo, a.start - 60)
+        said = _ROLE_SAID.search(self.t[lo : a.start])
         if said is None:
-            return None
+            return False
         b = self.before(lo + said.start(), clo, strict, lone=False)
         if b is None or b.kind != "name":
-            return None
-        from .generic import is_person_name
-
-        return b if is_person_name(self.t[b.start : b.end], self.t) else None
+            # "Stripe is our PSP now": a capitalised word after the article is a role too;
+            # with no name read before it, nothing is read (an identifier is read as before)
+            return a.kind == "name"
+        t, rest = self.t, self.t[a.stop : chi]
+        now_first = said.group("now") is not None
+        now_last = re.match(r"\s+now\s*(?:[.;,!)]|$)", rest) is not None
+        ended = re.match(r"\s*(?:[.;,!)]|$)", rest) is not None
+        if (
+            said.group("whose").lower() in ("the", "our")
+            and not said.group("not")
+            and not _NOT_A_ROLE_NOW.search(t[lo + said.start() : a.stop])
+            and ((now_first and ended) or now_last)
+        ):
+            return b
+        return True
 
     def apply(
         self,
@@ -1013,6 +1046,12 @@ class _Reader:
         ):
             return []
         strict = "S" in flags
+        if ra or conn:  # the value after the cue may be a role: "NAME is our DPO now"
+            role = self._role_of_name(self.after(e, chi, strict), clo, chi, strict)
+            if role is True:  # a role sentence that says no change: "X is the DPO who left"
+                return []
+            if role:  # NAME is (now) our DPO (now): NAME new, the role no value
+                return [(name, None, role, (s, e), False)]
         b = self.before(s, clo, strict, lone="R" not in flags) if rb else None
         if conn and not ra:  # Y took over ... from X; X handed it over to Y
             cm = re.compile(rf"(?:\s+[\w'-]+){{0,6}}?\s+(?:{conn})\s+", re.I).match(t, e)
@@ -1043,9 +1082,6 @@ class _Reader:
                 cont = _LIST.match(t, y2.stop)
             return out
         a = self.after(e, chi, strict) if ra else None
-        role = self._role_of_person(a, clo, strict)
-        if role is not None:  # NAME is (now) our DPO (now): NAME new, the role no value
-            return [(name, None, role, (s, e), False)]
         if name == "X moved to Y" and self._project_moved(m, a, b):
             return []
         if ("T" in flags and a is not None and a.kind not in ("thing", "known")) or (
@@ -1081,6 +1117,7 @@ class _Reader:
             and b is not None
             and b.kind in ("name", "known")
             and (re.match(r"(?:the|a|an|our|their)\s+[a-z]", t[e:]))
+            and not _NOT_A_ROLE_NOW.match(t, e + t[e:].find(" ") + 1)
         ):
             return [(name, None, b, (s, e), False)]  # NAME is now the billing owner
         past = (
@@ -1174,6 +1211,7 @@ _WEAK_OLD = frozenset(
         "merged X into Y",
         "X is frozen",
         "we archived X",
+        "we stopped publishing X",
         "please forget X",
         "it used to be X",
         "nobody checks X anymore",
@@ -1235,6 +1273,23 @@ def new_values(text: str, deprecates: Sequence[str] = ()) -> tuple[str, ...]:
     return _unique([c.new for c in read_changes(text, deprecates)])
 
 
+_DOUBT = re.compile(
+    r"\?|n['\u2019]t\b|\b(?:revert\w*|roll(?:ed|ing)?\s+back|undo|undid|undone|fail\w*|"
+    r"reject\w*|will|shall|going\s+to|gonna|plan\w*|next|soon|later|staging|never|kidding|"
+    r"back|again|if|when|whenever|unless|until|till|during|while|temporar\w*|accident\w*|"
+    r"mistake|restored|reopened|unarchived|resumed|restarted|every|each|nightly|daily|weekly|"
+    r"monthly|hourly|weekends?|\w+days|not|no\s+longer|keep|still|except|only|but|maybe|"
+    r"probably|might|may|should|could|would|formerly|used\s+to)\b",
+    re.I,
+)
+"""Words that make a memory's statement of a change less than plain (:func:`records_change`)."""
+
+_PLAIN_ENDS = frozenset(
+    {"X is deprecated", "we archived X", "we stopped publishing X", "X is frozen", "no more X"}
+)
+"""The patterns that state a plain end of a value (:func:`records_change`, no new value)."""
+
+
 def old_values(text: str, deprecates: Sequence[str] = ()) -> tuple[str, ...]:
     """The old values the wording states (the strings to suggest for ``deprecates``)."""
     return _unique([c.old for c in read_changes(text, deprecates)])
@@ -1258,29 +1313,51 @@ def says_old(text: str, value: str, deprecates: Sequence[str] = ()) -> bool:
 
 
 def records_change(text: str, value: str, news: Sequence[str] = ()) -> bool:
-    """Whether a text records that ``value`` is old: it names it only as an old value.
+    """Whether a text records that ``value`` is old, plainly: it names it only as old.
 
-    Every occurrence of ``value`` (under the matching rules, §3) is an old value the wording
-    reads, and the text names one of ``news`` (the new values of the correction asked about)
-    where there are any, or, where there are none, states an end, not a move: "#a is
-    archived; the channel is #b now" records the change of #a to #b, and "#a is archived"
-    the end of #a. "deploy acme/app (it moved from acme/app to acme/web)" names acme/app as
-    current once; "Acme's billing moved to Stripe" records no change to Adyen, nor the end of
-    billing.
+    Every occurrence of ``value`` (under the matching rules, §3) lies in an old value the
+    wording reads; the text reads one of ``news`` (the new values of the correction asked
+    about) as new where there are any (or names one and reads no other value as new), or,
+    where there are none, states a plain end ("X is
+    archived", "we stopped using X", "no more X"), not a move; and it holds no word of doubt,
+    plan, habit, condition, negation or reversal (:data:`_DOUBT`: "reverted", "will",
+    "every", "if", "not", "still", a question). "new payments channel is #team-payments.
+    #payments-updates is archived" records the change of #payments-updates to
+    #team-payments. "deploy acme/app (it moved from acme/app to acme/web)" names acme/app as
+    current once; "#a moved to #b. Ask #c" records no change to #c; "we reverted the move
+    from acme/app to acme/web" and "#a goes read-only on Fridays" record none. Where unsure,
+    False: the memory is then linked, as any memory that names the string.
     """
-    if not value.strip():
+    if not value.strip() or _DOUBT.search(text):
         return False
-    occurrences = len(Matcher([(value, 0)]).find(text))
-    if not occurrences:
+    spans = [(m.start, m.end) for m in Matcher([(value, 0)]).find(text)]
+    if not spans:
         return False
-    olds = [c for c in read_changes(text, [value, *news]) if _names(value, c.old)]
-    if len(olds) < occurrences:
+    given = [v for v in news if v.strip()]
+    changes = read_changes(text, [value, *given])
+    olds = [c for c in changes if c.old_span is not None and _names(value, c.old)]
+    inside = [
+        any(c.old_span[0] <= lo and hi <= c.old_span[1] for c in olds if c.old_span)
+        for lo, hi in spans
+    ]
+    if not all(inside):
         return False
-    if any(v.strip() for v in news):
-        return bool(Matcher((v, 0) for v in news if v.strip()).find(text))
-    # a correction with no new value (an end): the text must state an end too, not a move
-    # ("X moved to the finance desk" reads no new value, but its pattern has one: "X moved to Y")
-    return all(c.new is None and "Y" not in c.pattern for c in olds)
+    if given:
+        # each old reading is the change to one of them, or a plain end ("the old acme/app is
+        # what we deploy" is neither)
+        if not all(
+            any(_names(v, c.new) for v in given) if c.new is not None else c.pattern in _PLAIN_ENDS
+            for c in olds
+        ):
+            return False
+        # one of them read as new; or named, while no other value is read as new ("#a moved
+        # to #b. Ask #c" names #c, yet records the change to #b)
+        read_new = [c.new for c in changes if c.new is not None]
+        if read_new:
+            return any(_names(v, n) for n in read_new for v in given)
+        return bool(Matcher((v, 0) for v in given).find(text))
+    # a correction with no new value (an end): the text must state a plain end too
+    return all(c.pattern in _PLAIN_ENDS and c.new is None for c in olds)
 
 
 def says_new(text: str, value: str, deprecates: Sequence[str] = ()) -> str | None:

@@ -339,3 +339,42 @@ def test_swapped_fields_with_an_absent_new_value_get_an_example_naming_it(
     assert "Send deprecates=['#ops-deploys'] and replaced_by=['#deploys']" in message
     assert "'#ops-deploys is archived (now #deploys).'" in message
     assert snapshot(notes) == before
+
+
+@pytest.mark.parametrize(
+    "phrase",
+    [
+        "nginx:1.25",  # a shorter version
+        "python3.8",
+        "acme/app#123",  # an item's container
+        "https://api.acme.io/1",
+        "#ops/2",
+        "s3://acme-logs/2024/",
+        "https://github.com/acme/app/issues/42",
+        "git@github.com:acme/app.git",  # what follows a namespace
+        "https://grafana.acme.io/d/123",
+        "acme.slack.com/archives/C0123",
+        "https://wiki.acme.io/docs/v1/setup",
+        "acme/app v1.2",  # the version is part of what changed
+    ],
+)
+def test_no_broader_identifier_is_proposed(phrase: str) -> None:
+    """An adversarial review's strings: none proposes a string that names more things."""
+    from nowline._rules.nearmiss import parts
+
+    broader = {"nginx:1", "python3", "acme/app", "https://api.acme.io", "#ops", "s3://acme-logs"}
+    broader |= {"app.git", "d/123", "archives/C0123", "docs/v1/setup", "v1.2"}
+    assert not set(parts(phrase)) & broader, parts(phrase)
+
+
+def test_an_identifier_whose_other_versions_the_store_names_is_no_near_miss(
+    notes: nowline.Collection,
+) -> None:
+    """com.acme:core of com.acme:core:3.0 would reach com.acme:core:3.5's memory too."""
+    notes.remember("Add com.acme:core to pom.xml.", id="a")
+    notes.remember("Pin com.acme:core:3.5 in all services.", id="pin")
+    report = notes.correct(
+        "com.acme:core:3.0 is withdrawn.", deprecates=["com.acme:core:3.0"], id="v30"
+    )
+    assert report.reached == 0  # no near miss: stored, reaching nothing
+    assert notes.hits(["pin"])[0].role == "current"

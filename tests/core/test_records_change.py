@@ -85,3 +85,48 @@ def test_records_change_reads_every_occurrence() -> None:
     assert not records_change("#a moved to #b.", "#a")  # a move, where the correction ends #a
     assert not records_change("deploy #a; #a is archived", "#a", ["#b"])
     assert not records_change("", "#a") and not records_change("#a is archived.", " ")
+
+
+# An adversarial review's memories that are stale, or not plainly a record of the change:
+# each stays linked (key: the memory; the correction is acme/app -> acme/web, or, with no new
+# value, "#payments-updates is archived.").
+ESCAPES_WITH_NEW = [
+    "CI clones acme/app. Docs come from acme/web, not acme/app (now acme/web).",
+    "We reverted the move from acme/app to acme/web; deploy as before.",
+    "The switch from acme/app to acme/web was rolled back.",
+    "The migration from acme/app to acme/web failed.",
+    "We will move from acme/app to acme/web next quarter.",
+    "acme/app was renamed to acme/web in staging only.",
+    "acme/app (now acme/web) - kidding, that rename never shipped.",
+    "acme/app moved to acme/web; a week later it moved back.",
+    "The old acme/app is what we deploy; acme/web is the new marketing repo.",
+]
+ESCAPES_WITHOUT_NEW = [
+    "#payments-updates goes read-only on Fridays at 6pm; post there the rest of the week.",
+    "#payments-updates gets archived at the end of each quarter.",
+    "#payments-updates is read-only during the freeze.",
+    "#payments-updates was archived by accident last week; Slack support restored it.",
+    "#payments-updates was archived last week and then unarchived.",
+    "#payments-updates is no longer muted.",
+    "#payments-updates no longer receives webhooks from Stripe; post manual updates there.",
+    "#payments-updates is deprecated for alerts; keep using it for release notes.",
+    "#payments-updates will be archived next year; keep using it.",
+]
+
+
+def test_memories_that_do_not_plainly_record_the_change_stay_linked() -> None:
+    """Undone, failed, planned, partial, habitual or mixed statements are no record."""
+    for memory in ESCAPES_WITH_NEW:
+        assert not records_change(memory, "acme/app", ["acme/web"]), memory
+    for memory in ESCAPES_WITHOUT_NEW:
+        assert not records_change(memory, "#payments-updates"), memory
+    assert not records_change("#alerts moved to #ops-alerts. Ask #oncall.", "#alerts", ["#oncall"])
+
+
+def test_an_undone_change_in_a_memory_stays_stale_end_to_end(memory: nowline.Collection) -> None:
+    """Through the store: the memory is historical, and check() trips on its text."""
+    text = "We reverted the move from acme/app to acme/web; deploy as before."
+    memory.remember(text, id="undone")
+    memory.correct("acme/app moved to acme/web.", deprecates=["acme/app"], id="fix")
+    assert memory.hits(["undone"])[0].role == "historical"
+    assert [t.correction.id for t in memory.check(text)] == ["fix"]

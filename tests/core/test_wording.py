@@ -954,3 +954,53 @@ def test_more_ends_read_the_old_value() -> None:
     assert old_values("x.instatus.com gets shut down until the audit is over.") == ()
     assert old_values("Cron jobs that fail will be deleted after a week.") == ()
     assert old_values("acme/app gets shut down every night at 2am for backups.") == ()
+
+
+# A second adversarial review (of this pass's patterns): texts whose value is current, planned,
+# habitual, partial, accidental or a role; none reads an old value (nor a role as new).
+REVIEWED_AGAIN = [
+    "staging.acme.io gets shut down on weekends",
+    "staging.acme.io gets shut down each night",
+    "acme/app will be archived next year. Keep using it until then.",
+    "old-db.acme.io gets shut down next year; keep using it.",
+    "acme/app will be archived in Q3, so keep pushing fixes there.",
+    "pay.acme.io goes read-only next month",
+    "pay.acme.io no longer accepts payments via PayPal",
+    "hooks.acme.io no longer receives webhooks for acme/app",
+    "ext. 2255 no longer takes calls on weekends",
+    "We stopped supporting acme/app on Windows",
+    "pager.acme.io doesn't answer anymore since the firmware update; IT is on it",
+    "We stopped maintaining acme/legacy, then resumed.",
+    "Check acme/app history.",
+    "Peter Smith is the DPO who left",
+    "Peter Smith is the DPO that retired last year",
+    "Nomvula Dlamini is our DPO no more",
+    "Nomvula Dlamini is our ex-DPO now",
+    "Nomvula Dlamini is their DPO now, ours is elsewhere",
+    "Peter Smith is now our former DPO.",
+    "Peter Smith is now the old DPO",
+    "Stripe is our PSP now",
+]
+
+
+@pytest.mark.parametrize("text", REVIEWED_AGAIN)
+def test_the_second_review_reads_no_change(text: str) -> None:
+    """Nothing is read from a text that states no end, or a role sentence with no change."""
+    assert pair(text) == ((), ()), text
+
+
+def test_a_role_is_not_read_as_old() -> None:
+    """'X is no longer our DPO; Y is our DPO now': X old, Y new, the role no value."""
+    text = "Nomvula Dlamini is no longer our DPO; Peter Smith is our DPO now."
+    assert pair(text) == (("Nomvula Dlamini",), ("Peter Smith",))
+    assert pair("Support moved from Ext. 2210 to Ext. 2255.") == (("Ext. 2210",), ("Ext. 2255",))
+
+
+def test_a_role_sentence_reads_in_linear_time() -> None:
+    """A name the given-name list lacks, repeated before a role, is read in linear time.
+
+    The review's input took 29 s at 32 kB (a person test over the whole text at each
+    occurrence); it is one bounded look back per occurrence now.
+    """
+    text = "Casimir Volkonsky is our DPO now. " * 2000  # 68 kB: minutes when quadratic
+    assert {(c.old, c.new) for c in read_changes(text)} == {(None, "Casimir Volkonsky")}
