@@ -144,6 +144,10 @@ def near_miss_flow(
     named = [m.string for m in out if m.source == "part"]
     longest = set(longest_parts(named))
     out = [m for m in out if m.source != "part" or m.string in longest]
+    # a near miss that holds one of them is it with more around it ("to Ruairí Ó Briain",
+    # two edits from "Dr Ruairí Ó Briain"): the part says it
+    inside = Matcher((p, p) for p in longest) if longest else None
+    out = [m for m in out if m.source == "part" or inside is None or not inside.keys(m.string)]
     out.sort(key=lambda m: (-m.count, m.source != "edit", fold(m.string)))
     return out[:MAX_SUGGESTIONS]
 

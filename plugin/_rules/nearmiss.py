@@ -212,20 +212,25 @@ def parts(phrase: str, new: Sequence[str] = ()) -> list[str]:
     (``com.acme:core`` of ``com.acme:core:3.0``, ``@scope/pkg`` of ``@scope/pkg@1.2``), a
     URL's scheme, and a code forge's host before ``owner/repo`` (``acme/app`` of
     ``https://github.com/acme/app``); or the word itself, where the phrase has more words
-    around it (``acme/app`` of ``the acme/app repo``). Never a shorter version (``nginx:1`` of
-    ``nginx:1.25``), an item's container (``acme/app`` of ``acme/app#123``, a host of a URL
-    with a path or a port), a namespace (``com.acme``) or what follows one (``app.git`` of
-    ``git@github.com:acme/app.git``), and none where another word of the phrase holds a digit
-    (``acme/app v1.2``: the version is part of what changed). Each is an identifier
-    (:func:`~nowline._rules.generic.is_identifier`), not ``phrase`` itself, occurs in it as
-    the matcher reads it, and occurs in none of the ``new`` values. At most
-    :data:`MAX_PARTS`.
+    around it (``acme/app`` of ``the acme/app repo``); and a person's name without the title
+    before it (``Ruairí Ó Briain`` of ``Dr Ruairí Ó Briain``). Never a shorter version
+    (``nginx:1`` of ``nginx:1.25``), an item's container (``acme/app`` of ``acme/app#123``,
+    a host of a URL with a path, or of ``host:port``), a namespace (``com.acme``) or what
+    follows one (``app.git`` of ``git@github.com:acme/app.git``), and none where another
+    word of the phrase holds a digit (``acme/app v1.2``: the version is part of what
+    changed). Each is an identifier (:func:`~nowline._rules.generic.is_identifier`), save
+    the name, not ``phrase`` itself, occurs in it as the matcher reads it, and occurs in none
+    of the ``new`` values. At most :data:`MAX_PARTS`.
     """
     from .generic import is_identifier, strip_edges
+    from .wording import without_title
 
     whole = fold(phrase)
     words = [strip_edges(raw) for raw in phrase.split()]
     found: dict[str, str] = {}
+    name = without_title(phrase)
+    if name is not None and not (new and Matcher([(name, name)]).keys("\n".join(new))):
+        found[fold(name)] = name  # "Dr Ruairí Ó Briain": the memories write the name alone
     for word in words:
         if any(w is not word and any(c.isdigit() for c in w) for w in words):
             continue  # "acme/app v1.2": the version is part of what changed
@@ -256,8 +261,10 @@ def _kept_of(word: str) -> list[str]:
     """Return ``word``, and it without a version after its name or a forge's URL (:func:`parts`)."""
     out = [word, word.rstrip("/")] if word.endswith("/") else [word]
     tail = _VERSION_TAIL.search(word)
-    if tail is not None and tail.start() > 0 and any(c.isalpha() for c in word[: tail.start()]):
-        out.append(word[: tail.start()])
+    head = word[: tail.start()] if tail is not None else ""
+    port = bool(re.fullmatch(r":\d+", word[len(head) :])) and "." in head and "/" not in head
+    if tail is not None and tail.start() > 0 and any(c.isalpha() for c in head) and not port:
+        out.append(head)  # not a host's port: db.acme.io of db.acme.io:5432 names every port
     for w in list(out):
         scheme = w.find("://")
         rest = w[scheme + 3 :] if scheme >= 0 else w

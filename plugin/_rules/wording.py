@@ -86,6 +86,7 @@ __all__ = [
     "records_change",
     "says_new",
     "says_old",
+    "without_title",
 ]
 
 Span = tuple[int, int]
@@ -1288,6 +1289,16 @@ _PLAIN_ENDS = frozenset(
     {"X is deprecated", "we archived X", "we stopped publishing X", "X is frozen", "no more X"}
 )
 """The patterns that state a plain end of a value (:func:`records_change`, no new value)."""
+
+
+def without_title(phrase: str) -> str | None:
+    """The name in ``phrase`` after a title ("Dr Aisha Nakato": "Aisha Nakato"), else None."""
+    words = phrase.split()
+    if len(words) < 2 or words[0].rstrip(".").lower() not in _TITLES:
+        return None
+    if not all(w[:1].isupper() for w in words[1:] if w[:1].isalpha()):
+        return None
+    return " ".join(words[1:])
 
 
 def old_values(text: str, deprecates: Sequence[str] = ()) -> tuple[str, ...]:

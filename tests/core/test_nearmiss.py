@@ -378,3 +378,31 @@ def test_an_identifier_whose_other_versions_the_store_names_is_no_near_miss(
     )
     assert report.reached == 0  # no near miss: stored, reaching nothing
     assert notes.hits(["pin"])[0].role == "current"
+
+
+def test_a_title_before_a_name_is_a_near_miss(memory: nowline.Collection) -> None:
+    """Blind4 m14: "Dr Ruairí Ó Briain" where the memories write "Ruairí Ó Briain".
+
+    With its anchors the call reached nothing, and the refusal proposed only another anchor;
+    the retry sent the same call. The name without the title is proposed now.
+    """
+    memory.remember("Ruairí Ó Briain is the clinical lead at the Mbarara site.", id="a")
+    memory.remember("Protocol deviations at Mbarara are reported to Ruairí Ó Briain.", id="b")
+    before = snapshot(memory)
+    with pytest.raises(nowline.Unreached) as refused:
+        memory.correct(
+            "Dr Aisha Nakato took over from Dr Ruairí Ó Briain at Mbarara.",
+            deprecates=["Dr Ruairí Ó Briain"],
+            about=["Mbarara"],
+        )
+    assert refused.value.near_misses == [("Ruairí Ó Briain", 2)]
+    assert "Send deprecates=['Ruairí Ó Briain']" in str(refused.value)
+    assert snapshot(memory) == before
+
+
+def test_a_hosts_port_is_not_dropped() -> None:
+    """db.acme.io of db.acme.io:5432 names every port of the host: no near miss."""
+    from nowline._rules.nearmiss import parts
+
+    assert parts("db.acme.io:5432") == [] and parts("localhost:8080") == []
+    assert parts("gcr.io/x/scheduler:1.14") == ["gcr.io/x/scheduler"]
