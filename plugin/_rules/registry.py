@@ -109,12 +109,11 @@ def _direct(
 
 @functools.lru_cache(maxsize=4096)
 def _records_change(text: str, phrase: str, news: tuple[str, ...]) -> bool:
-    """Return whether a memory records the change itself: it names ``phrase`` only as old.
+    """Return whether a memory plainly records the change itself (the correction's ``news``).
 
     Such a memory ("new payments channel is #team-payments; #payments-updates is archived")
-    states what the correction states; the correction does not make it stale
-    (:func:`nowline._rules.wording.records_change`: every occurrence of the string read as old,
-    and one of the correction's new values ``news`` named, where it has any). Marked, it showed
+    states what the correction states; the correction does not make it stale (the rule:
+    :func:`nowline._rules.wording.records_change`). Marked, it showed
     as ``[outdated]`` with a ``now:`` line saying what it says itself, and a small model then
     posted to the archived channel (the fourth blind act set: the model remembered the user's
     words before it corrected). Only memories: a correction's text that names an older
