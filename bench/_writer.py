@@ -1,8 +1,8 @@
 """The writer benchmark's cases: stated changes, the memories they make stale, and act cases.
 
-Imported by ``bench/reader.py`` (the ``writer`` and ``act`` tasks). Seven splits of stated
-changes (dev, test, fresh, blind, blind2, blind3 and blind4), kept apart so that a held-out set
-stays a fair check:
+Imported by ``bench/reader.py`` (the ``writer`` and ``act`` tasks). Eight splits of stated
+changes (dev, test, fresh, blind, blind2, blind3, blind4 and blind5), kept apart so that a
+held-out set stays a fair check:
 
 * :data:`WRITER_CASES`: the 30 changes of the first writer benchmark. They were looked at when
   the prompt and schemas were studied, so they are **dev** cases now, with
@@ -79,6 +79,11 @@ stays a fair check:
   with forges, registries, chat systems, values and phrasings of its own. Its gold calls give
   ``replaced_by``, its act cases have phrasings of their own (``_SAY_BLIND4``), and a gold
   call nowline does not yet get right is listed in ``_BLIND4_GOLD_NOT_YET_RIGHT``.
+* :data:`WRITER_BLIND5_CASES`: 30 more **blind** cases (``n01`` to ``n30``), in a module of
+  their own (``bench/_writer_blind5.py``), written by another helper engineer under the same
+  rules as blind4's, the same six kinds, five each, with values and phrasings of its own
+  (``_SAY_BLIND5`` for its act cases); a gold call nowline does not yet get right is listed
+  in ``_BLIND5_GOLD_NOT_YET_RIGHT``.
 
 Each case may carry ``prior`` corrections (stored before the model's call: what a change back
 undoes) and a ``gold`` call, the arguments a careful writer would send; a test checks that
@@ -2034,7 +2039,10 @@ from _writer_blind3 import _SAY_BLIND3, WRITER_BLIND3_CASES  # noqa: E402
 # ------------------ blind4: 30 more cases by another helper engineer, in a module of their own
 from _writer_blind4 import _SAY_BLIND4, WRITER_BLIND4_CASES  # noqa: E402
 
-_SPLITS = ("dev", "test", "fresh", "blind", "blind2", "blind3", "blind4")
+# ------------------ blind5: 30 more cases by another helper engineer, in a module of their own
+from _writer_blind5 import _SAY_BLIND5, WRITER_BLIND5_CASES  # noqa: E402
+
+_SPLITS = ("dev", "test", "fresh", "blind", "blind2", "blind3", "blind4", "blind5")
 
 
 def _check_split(split: str) -> None:
@@ -2055,6 +2063,7 @@ def writer_cases(split: str) -> tuple[WriterCase, ...]:
         "blind2": WRITER_BLIND2_CASES,
         "blind3": WRITER_BLIND3_CASES,
         "blind4": WRITER_BLIND4_CASES,
+        "blind5": WRITER_BLIND5_CASES,
     }[split]
 
 
@@ -2217,9 +2226,9 @@ def act_cases(split: str, n: int) -> list[ActCase]:
 
     The actions take turns: clone a repository, post to a channel, email someone. The seeds
     start at 1000 (dev), 2000 (test), 3000 (fresh), 4000 (blind), 5000 (blind2), 6000
-    (blind3) and 7000 (blind4), so up to 1000 cases a split stay apart. The blind splits'
-    messages come from phrasings of their own (``_SAY_BLIND`` to ``_SAY_BLIND4``), each
-    written by the engineer who wrote its writer cases.
+    (blind3), 7000 (blind4) and 8000 (blind5), so up to 1000 cases a split stay apart. The
+    blind splits' messages come from phrasings of their own (``_SAY_BLIND`` to
+    ``_SAY_BLIND5``), each written by the engineer who wrote its writer cases.
     """
     _check_split(split)
     base = {
@@ -2230,12 +2239,14 @@ def act_cases(split: str, n: int) -> list[ActCase]:
         "blind2": 5000,
         "blind3": 6000,
         "blind4": 7000,
+        "blind5": 8000,
     }[split]
     say = {
         "blind": _SAY_BLIND,
         "blind2": _SAY_BLIND2,
         "blind3": _SAY_BLIND3,
         "blind4": _SAY_BLIND4,
+        "blind5": _SAY_BLIND5,
     }.get(split, _SAY)
     actions = ("clone", "post", "email")
     return [_act_case(base + i, actions[i % 3], say) for i in range(n)]
