@@ -63,6 +63,7 @@ from .._rules.nearmiss import (
 )
 from .._rules.prefilter import candidate_regex
 from .._rules.records import CorrectionInfo, Record
+from .._rules.storeread import MAX_VALUES, identifiers, kin, olds_by_store, states_change
 from .._rules.wording import old_values
 from ..errors import AbsentString, GenericString, InvalidCorrection, NewValue, Unreached
 from ..matchers import Matcher, fold
@@ -126,6 +127,10 @@ def near_miss_flow(
         cands = text_candidates(text, info.deprecates, info.about, anchored=bool(info.about))
         for key, string in cands.items():
             found.setdefault(key, (string, "text", like_of(string, info.deprecates)))
+        # an identifier of the text of the sent string's kind, of another shape ("acme/app"
+        # where the text calls "go.acme.dev/app" new): the old value, if the memories name it
+        for string, of in kin(identifiers(text), info.deprecates).items():
+            found.setdefault(fold(string), (string, "text", of))
     if not found:
         return []
     probes = [
@@ -515,8 +520,11 @@ def suggestions_flow(
     the correction would reach it (its scope and anchors).
     """
     taken = {fold(v) for v in (*info.deprecates, *info.replaced_by)}
+    read = old_values(info.document, info.deprecates)
+    if not read:  # a change the wording has no pattern for: the store says which is old
+        read = yield from _store_reading_flow(info, reach)
     candidates: dict[str, str] = {}
-    for value in (*old_values(info.document, info.deprecates), *extra):
+    for value in (*read, *extra):
         key = fold(value)
         if key in taken or key in candidates:
             continue
@@ -534,6 +542,24 @@ def suggestions_flow(
     out = [(p.deprecates[0], len(reached[p.id])) for p in probes]
     out.sort(key=lambda s: -s[1])
     return out[:MAX_SUGGESTIONS]
+
+
+def _store_reading_flow(info: CorrectionInfo, reach: ReachFn) -> Flow[tuple[str, ...]]:
+    """Return the old values of the correction's text, read with the store's help.
+
+    For a text the wording reads no change in (``nowline._rules.storeread``): where it states
+    a change plainly, each identifier it names is counted, in one reach, and an old value is
+    one that memories name beside one of its kind that no record names. One reach of at most
+    ``storeread.MAX_VALUES`` probes; none where the text states no change.
+    """
+    values = identifiers(info.document)
+    if not values or len(values) > MAX_VALUES or not states_change(info.document, values):
+        return ()
+    probes = [_probe(info, f"stored{i}", deprecates=(v,), about=()) for i, v in enumerate(values)]
+    reached = yield from reach(probes)
+    memories = {v: len(_memories(reached[p.id])) for v, p in zip(values, probes, strict=True)}
+    records = {v: len(reached[p.id]) for v, p in zip(values, probes, strict=True)}
+    return olds_by_store(values, memories, records)
 
 
 def anchored_proposal_flow(info: CorrectionInfo, reach: ReachFn) -> Flow[tuple[str, str] | None]:

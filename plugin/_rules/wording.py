@@ -86,6 +86,7 @@ __all__ = [
     "records_change",
     "says_new",
     "says_old",
+    "stated_things",
     "without_title",
 ]
 
@@ -1304,6 +1305,15 @@ def without_title(phrase: str) -> str | None:
 def old_values(text: str, deprecates: Sequence[str] = ()) -> tuple[str, ...]:
     """The old values the wording states (the strings to suggest for ``deprecates``)."""
     return _unique([c.old for c in read_changes(text, deprecates)])
+
+
+def stated_things(text: str) -> tuple[str, ...]:
+    """The things a text names, in order: slugs, URLs, paths, hosts, addresses, channels, numbers.
+
+    Each as the reader takes it: a URL without the sentence's punctuation, a clone URL without
+    ``.git``, no value inside a date.
+    """
+    return tuple(text[c.start : c.end] for c in _lex(text, ()) if c.kind == "thing")
 
 
 def _names(value: str, found: str | None) -> bool:
