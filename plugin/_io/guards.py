@@ -517,14 +517,25 @@ def suggestions_flow(
     The candidates are the old values the correction's text states (``nowline._rules.wording``)
     and ``extra`` (near misses), less the strings it deprecates already, its new values, and,
     unless it is anchored, generic strings (they would be refused again). Each is counted as
-    the correction would reach it (its scope and anchors).
+    the correction would reach it (its scope and anchors). Where none of them names a record
+    (the wording read no change, or old values no memory names: "moved from Quay to GHCR"),
+    the old values read with the store's help are the candidates (:func:`_store_reading_flow`).
     """
-    taken = {fold(v) for v in (*info.deprecates, *info.replaced_by)}
-    read = old_values(info.document, info.deprecates)
-    if not read:  # a change the wording has no pattern for: the store says which is old
+    out = yield from _counted(info, reach, (*old_values(info.document, info.deprecates), *extra))
+    if not any(n for _, n in out):
         read = yield from _store_reading_flow(info, reach)
+        if read:
+            out = yield from _counted(info, reach, read)
+    return out
+
+
+def _counted(
+    info: CorrectionInfo, reach: ReachFn, values: Sequence[str]
+) -> Flow[list[tuple[str, int]]]:
+    """Return ``values`` that may be suggested, each with its reach, most first (a few)."""
+    taken = {fold(v) for v in (*info.deprecates, *info.replaced_by)}
     candidates: dict[str, str] = {}
-    for value in (*read, *extra):
+    for value in values:
         key = fold(value)
         if key in taken or key in candidates:
             continue
@@ -547,9 +558,10 @@ def suggestions_flow(
 def _store_reading_flow(info: CorrectionInfo, reach: ReachFn) -> Flow[tuple[str, ...]]:
     """Return the old values of the correction's text, read with the store's help.
 
-    For a text the wording reads no change in (``nowline._rules.storeread``): where it states
-    a change plainly, each identifier it names is counted, in one reach, and an old value is
-    one that memories name beside one of its kind that no record names. One reach of at most
+    For a text whose wording names no old value the store holds (``nowline._rules.storeread``):
+    where it states a change plainly, each identifier it names is counted, in one reach, and
+    an old value is one that current memories name beside one of its kind that none names.
+    One reach of at most
     ``storeread.MAX_VALUES`` probes; none where the text states no change.
     """
     values = identifiers(info.document)
@@ -557,9 +569,11 @@ def _store_reading_flow(info: CorrectionInfo, reach: ReachFn) -> Flow[tuple[str,
         return ()
     probes = [_probe(info, f"stored{i}", deprecates=(v,), about=()) for i, v in enumerate(values)]
     reached = yield from reach(probes)
-    memories = {v: len(_memories(reached[p.id])) for v, p in zip(values, probes, strict=True)}
-    records = {v: len(reached[p.id]) for v, p in zip(values, probes, strict=True)}
-    return olds_by_store(values, memories, records)
+    current = {
+        v: sum(1 for r in _memories(reached[p.id]) if not stored_links(r.metadata))
+        for v, p in zip(values, probes, strict=True)
+    }
+    return olds_by_store(values, current)
 
 
 def anchored_proposal_flow(info: CorrectionInfo, reach: ReachFn) -> Flow[tuple[str, str] | None]:

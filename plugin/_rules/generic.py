@@ -204,6 +204,10 @@ _VERSION: Final = re.compile(r"[vV]\d{1,3}")
 _ORDINAL: Final = re.compile(r"\d+(?:st|nd|rd|th)", re.IGNORECASE)
 # A rate: a number per a unit ("$80/hour", "5/month", "10/min"); its slash is no identifier's.
 _RATE: Final = re.compile(rf"{_ONE_NUMBER}/[^\W\d_]{{1,12}}")
+# a unit per time after a number ("300 req/min", "100 MB/s"): a unit, not an identifier
+_PER_TIME: Final = re.compile(
+    r"[^\W\d_]{1,8}/(?:s|sec|min|h|hr|hour|d|day|wk|week|mo|month|yr|year)", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +236,7 @@ def _shape(phrase: str) -> _Shape | None:
         elif _VERSION.fullmatch(word):
             numbers.append(word)
             versions += 1
-        elif _is_letter_word(word):
+        elif _is_letter_word(word) or (numbers and _PER_TIME.fullmatch(word)):
             words.append(word.replace("’", "'"))
         else:
             return None

@@ -8,21 +8,25 @@ path is retired, use go.gorseway.dev/smelt", "Willow's code isn't in greyhaven/w
 Clone willow-project/willow instead."). Yet such a message says which value is old in another
 way: the memories name the old value, and nothing names the new one yet.
 
-So where the wording reads no change at all, a text is read with the store's help when
+So where the wording names no old value that memories name, a text is read with the
+store's help when
 
-* it states a change plainly: a word of change (:data:`_CUE`: "moved", "renamed",
-  "retired", "archived", "no longer", "anymore", "instead", "stopped", "→", …) outside the
-  values, not negated ("is not replaced"), and no word of doubt, plan, question or reversal
-  (:data:`_DOUBT`: "might", "planning", "whether", "?", "revert", "stays", …);
+* it states a change plainly: a word of change (:data:`_CUE`: "moved", "renamed", "swapped",
+  "retired", "archived", "no longer", "anymore", "instead", "stopped", "is X again", "going
+  back to", "→", …) outside the values, not negated ("is not replaced"), no question, and no
+  word of doubt, plan or condition in that sentence (:data:`_DOUBT`: "might", "planning",
+  "whether", "stays", …);
 * it names few identifiers (:data:`MAX_VALUES`; slugs, URLs, addresses, channels, hosts,
-  paths: :func:`nowline._rules.wording.stated_identifiers`), and among them one that some
-  memory names and one of the same kind (:func:`kind_of`: both URLs, both addresses, both
-  channels, both paths, both hosts) that no record names, neither inside the other.
+  paths: :func:`identifiers`), and among them one that current memories name and one of the
+  same kind (:func:`kind_of`: both URLs, both addresses, both channels, both paths, both
+  hosts) that no current memory names, neither inside the other.
 
 The first is then an old value: proposed for ``deprecates`` by ``preview(text=...)``, a
-refusal's suggestions and the tools' change line, each with its reach. A text whose new value
-the store already names ("status.kanoa.health already shows the API uptime") is not read
-here: which of two named values is old is the wording's to say. Nothing here decides what is
+refusal's suggestions and the tools' change line, each with its reach. A value that only
+superseded memories name counts as unnamed: a change back names the value an earlier
+correction made old ("build cache is cache.internal again"). A text whose new value current
+memories already name ("status.kanoa.health already shows the API uptime") is not read here:
+which of two current values is old is the wording's to say. Nothing here decides what is
 linked or refused: a proposal is a suggestion the writer sends or not.
 """
 
@@ -43,8 +47,11 @@ MAX_VALUES: Final = 8
 
 _CUE = re.compile(
     r"\b(?:moved|migrated|renamed|replaced|retired|archived|deprecated|frozen|shut|closed|"
-    r"switched|transferred|became|stopped|sunset(?:ted)?|decommissioned|read-only|"
-    r"no\s+longer|any\s*more|formerly|previously)\b"
+    r"switched|swapped|transferred|became|stopped|dropped|gone|sunset(?:ted)?|decommissioned|"
+    r"read-only|no\s+longer|any\s*more|formerly|previously)\b"
+    # a change back: "is X again", "going back to X" (not "post to X again", "send it back to")
+    r"|\b(?:is|are|['\u2019]s|was|were)\s+(?:now\s+)?\x00+\s+again\b"
+    r"|\b(?:go|goes|going|went|moved?|switch(?:ed)?|are|is|['\u2019]re)\s+back\s+(?:to|on)\b"
     r"|\binstead\b(?=\s*(?:[.,;:!)]|$|of\s+\x00))"
     r"|→|->|=>",
     re.IGNORECASE,
@@ -58,8 +65,8 @@ _SENTENCES = re.compile(r"(?<=[.!;])\s+|\n")
 _NUMBER = re.compile(r"[vV]?[\d.,:]+\w{0,3}")
 _DOUBT = re.compile(
     r"\b(?:think|guess|believe|heard|rumou?r\w*|if|whether|might|maybe|perhaps|could|would|should|plan\w*|propos\w*|"
-    r"consider\w*|will|going\s+to|gonna|yet|soon|later|next|revert\w*|roll(?:ed|ing)?\s+back|"
-    r"undo|undid|undone|fail\w*|mistake\w*|wrong|temporar\w*|stays?|remains?|still|keep)\b",
+    r"consider\w*|will|going\s+to|gonna|yet|soon|later|next|undo|fail\w*|mistake\w*|wrong|"
+    r"temporar\w*|stays?|remains?|still|keep)\b",
     re.IGNORECASE,
 )
 """Words that make a statement of change less than plain: nothing is read."""
@@ -114,21 +121,19 @@ def kind_of(value: str) -> str:
     return "host" if "." in low else "other"
 
 
-def olds_by_store(
-    values: Sequence[str], memories: Mapping[str, int], records: Mapping[str, int]
-) -> tuple[str, ...]:
+def olds_by_store(values: Sequence[str], current: Mapping[str, int]) -> tuple[str, ...]:
     """The old values among ``values`` (a text's identifiers), read with the store's help.
 
-    ``memories`` counts the memories that name each value, ``records`` every record (memories
-    and corrections). An old value is one that memories name, beside a value of its kind
-    (:func:`kind_of`) that no record names and that is neither inside it nor around it.
+    ``current`` counts the current memories (superseded by no correction) that name each
+    value. An old value is one that current memories name, beside a value of its kind
+    (:func:`kind_of`) that none names and that is neither inside it nor around it.
     """
     if len(values) > MAX_VALUES:
         return ()
-    news = [v for v in values if not records.get(v, 0)]
+    news = [v for v in values if not current.get(v, 0)]
     olds = []
     for value in values:
-        if not memories.get(value, 0):
+        if not current.get(value, 0):
             continue
         inside = Matcher([(value, 0)])
         if any(

@@ -116,6 +116,7 @@ class Change:
 
 # ---------------------------------------------------------------- what a value looks like
 _UNIT = (
+    r"[a-zA-Z]{1,8}/(?:s|sec|min|h|hr|hour|d|day|wk|week|mo|month|yr|year)\b|"  # 300 req/min
     r"%|€|[KMGT]i?B|ms|seconds?|minutes?|hours?|days?|weeks?|months?|years?|EUR|USD|GBP|CHF|"
     r"zł|Kč|kr|Ft|lei|PLN|CZK|SEK|NOK|DKK|HUF|JPY|INR|AUD|CAD"
 )
@@ -192,10 +193,15 @@ class _Cand:
         return self.end + self.tail
 
 
+_HYPHENATED_NAME = re.compile(r"[A-Z][a-zà-ÿ]+(?:-[A-Z]?[a-zà-ÿ]+)+")
+
+
 def _kind(tok: str) -> str:
     low = tok.lower()
     if low in _TITLES or low.endswith("-wide"):
         return "word"  # Dr Aisha Nakato: the name begins after the title; "building-wide"
+    if _HYPHENATED_NAME.fullmatch(tok) and low not in _COMPOUNDS:
+        return "name"  # Jun-seo, Asante-Mensah, Mei-Ling: a name's part, not an identifier
     if low not in _COMPOUNDS and re.search(r"[\d/.@:_#+$€£¥-]", tok):
         return "thing"
     return "name" if tok[0].isupper() and low not in _NOT_NAMES | _KINDS else "word"
@@ -960,7 +966,12 @@ class _Reader:
                 (a, b, _negated(t, a, b, p), bool(re.search(r"\bnow\b", t[a:b])), p)
                 for (a, b), p in zip(bounds, passing, strict=True)
             ]
-            verb = next((j.end() for j in _CHANGE.finditer(t, lo, hi)), hi + 1)
+            # a change word before a colon labels what follows ("Carrier change: parcels from
+            # the Rotterdam warehouse ..."): no verb of the sentence
+            verb = next(
+                (j.end() for j in _CHANGE.finditer(t, lo, hi) if not t.startswith(":", j.end())),
+                hi + 1,
+            )
             has_old = False
             for spec in _SPECS:
                 for m in spec.cue.finditer(t, lo, hi):

@@ -10,7 +10,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nowline._rules.generic import MAX_GENERIC_WORDS, ZIPF_THRESHOLD, _shape, is_generic
+from nowline._rules.generic import (
+    MAX_GENERIC_WORDS,
+    ZIPF_THRESHOLD,
+    _shape,
+    is_generic,
+    is_identifier,
+)
 
 IDENTIFIERS = [
     # The README's examples and the tests' own deprecated strings.
@@ -205,6 +211,12 @@ def test_shape_drops_edge_punctuation_and_splits_numbers_from_words() -> None:
     assert shape is not None
     assert shape.words == ("Home", "owner's")
     assert shape.numbers == ("2018",)
+
+
+def test_a_unit_per_time_after_a_number_is_no_identifier() -> None:
+    """A rate such as "300 req/min" is a number with its unit: its anchors stay."""
+    assert not is_identifier("300 req/min") and not is_identifier("100 MB/s")
+    assert is_identifier("req/min")  # alone, a slash between words names a thing
 
 
 @given(st.integers(min_value=-(10**12), max_value=10**12))

@@ -191,6 +191,29 @@ def test_numbers_keep_their_unit_and_currency() -> None:
     assert pair("The plan went from €12 to €15 per seat.") == (("€12",), ("€15",))
     assert pair("Disk raised from 2 TB to 4 TB.") == (("2 TB",), ("4 TB",))
     assert pair("Timeout bumped 30s -> 90s.") == (("30s",), ("90s",))
+    # a unit per time is the number's unit, not a value of its own ("req/min" was read old)
+    assert pair("Partner keys: 300 req/min → 900 req/min.") == (("300 req/min",), ("900 req/min",))
+
+
+def test_a_change_word_before_a_colon_is_a_label() -> None:
+    """A label such as "Carrier change:" is no verb for "from X": no old value is read."""
+    text = (
+        "Carrier change: courier parcels from the Rotterdam warehouse must now be UNDER 20 kg. "
+        "The 30 kg limit no longer applies."
+    )
+    assert "Rotterdam" not in old_values(text)
+    assert pair("Migration: we moved from acme/app to acme/web.") == (("acme/app",), ("acme/web",))
+
+
+def test_a_hyphenated_given_name_is_part_of_the_name() -> None:
+    """Jun-seo Park is one name, not the identifier "Jun-seo" beside the word "Park"."""
+    text = "onboarding coordinator: Priyamvada Raghunathan (formerly Jun-seo Park)"
+    assert pair(text) == (("Jun-seo Park",), ("Priyamvada Raghunathan",))
+    assert pair("Kwabena Asante-Mensah handed the role to Mei-Ling Tsao.") == (
+        ("Kwabena Asante-Mensah",),
+        ("Mei-Ling Tsao",),
+    )
+    assert old_values("Round-up: acme/app moved to acme/web.") == ("acme/app",)
 
 
 def test_phone_numbers_and_names_with_numbers() -> None:

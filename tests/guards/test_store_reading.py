@@ -72,6 +72,9 @@ NOT_STATED = [
     "acme/app wasn't moved to acme-org/app after all.",
     "We moved acme/app's CI config into acme/app/.github/workflows.",
     "acme/app was never transferred to acme-org/app.",
+    "Post in #releases again and cc #releases-eu.",
+    "Deploy acme/app again, then push to my-fork/app.",
+    "Send the report back to ops@acme.io and cc sre@acme.io.",
 ]
 
 
@@ -106,6 +109,24 @@ def test_the_proposal_stores_a_right_correction(store: nowline.Collection) -> No
     fixed = store.correct(text, deprecates=list(found.deprecates))
     marked = {h.id for h in store.hits([f"m{i}" for i in range(len(MEMORIES))]) if h.direct}
     assert marked == {"m0", "m1"} and fixed.reached == 2
+
+
+def test_a_change_back_proposes_the_value_current_memories_name(
+    memory: nowline.Collection,
+) -> None:
+    """The revived value is named only by superseded memories: it counts as unnamed."""
+    memory.add(ids=["old"], documents=["The build cache is cache.acme.internal."])
+    memory.correct(
+        "The build cache moved from cache.acme.internal to acme-cache.fly.dev.",
+        deprecates=["cache.acme.internal"],
+    )
+    memory.add(
+        ids=["a", "b"], documents=["Cache: acme-cache.fly.dev.", "acme-cache.fly.dev is up."]
+    )
+    told = "ugh, fly was flaky. build cache is cache.acme.internal again, drop acme-cache.fly.dev"
+    assert list(memory.preview([], text=told).deprecates) == ["acme-cache.fly.dev"]
+    told = "The cache acme-cache.fly.dev was swapped back for cache.acme.internal."
+    assert list(memory.preview([], text=told).deprecates) == ["acme-cache.fly.dev"]
 
 
 def test_a_new_value_the_store_names_already_is_left_to_the_wording(
