@@ -42,7 +42,7 @@ from nowline.surfaces.tools import run_tool
 
 MARK = "This states a change:"
 SMOKE_CASES = 4
-SEEN = ("dev", "test", "fresh", "blind", "blind2", "blind3")
+SEEN = ("dev", "test", "fresh", "blind", "blind2", "blind3", "blind4", "blind5")
 
 
 def line_of(answer: str) -> str:

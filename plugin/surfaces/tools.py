@@ -795,7 +795,9 @@ def _recall(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, BaseM
     recall = yield from _call(
         "recall", args.query, n_results=args.k, as_of=as_of or None, where=_where(binding)
     )
-    hint = "" if as_of else (yield from _change_hint(args.query, binding))
+    # with as_of too: a model told "as of this morning, X is Y" recalled at that time and got
+    # no memory (blind5 n07, n22); the line is about what memories name now, whatever the time
+    hint = yield from _change_hint(args.query, binding)
     return recall.render() + hint, recall
 
 

@@ -57,6 +57,19 @@ def test_recall_and_remember_name_a_change_no_correction_holds(memory: nowline.C
     assert "This states a change" not in past.text
 
 
+def test_a_change_recalled_at_a_past_time_gets_the_line_too(memory: nowline.Collection) -> None:
+    """A model that read "as of this morning" as the time to recall still learns what to store.
+
+    Its past recall finds no memory (they were written later); the line is about what the
+    memories name now.
+    """
+    run_tool(memory, "remember", {"body": "UFO core lives in metalcraftai/ufo."})
+    told = f"As of this morning: {UFO}"
+    past = run_tool(memory, "recall", {"query": told, "as_of": "2000-01-01"})
+    assert "(none)" in past.text
+    assert past.text.endswith("and deprecates ['metalcraftai/ufo'].")
+
+
 def test_a_long_change_told_to_recall_is_not_echoed(memory: nowline.Collection) -> None:
     """A hostile or careless 100 kB query: the hint names the strings, not the whole text."""
     run_tool(memory, "remember", {"body": "Clone metalcraftai/ufo for the UFO core."})
