@@ -44,6 +44,7 @@ from .._rules.guards import (
     person_refusal,
     swapped_body_refusal,
 )
+from .._rules.kin import swapped_kin
 from .._rules.links import stored_links
 from .._rules.nearmiss import (
     MAX_CANDIDATES,
@@ -63,7 +64,6 @@ from .._rules.nearmiss import (
 )
 from .._rules.prefilter import candidate_regex
 from .._rules.records import CorrectionInfo, Record
-from .._rules.storeread import MAX_VALUES, identifiers, kin, olds_by_store, states_change
 from .._rules.wording import old_values
 from ..errors import AbsentString, GenericString, InvalidCorrection, NewValue, Unreached
 from ..matchers import Matcher, fold
@@ -129,8 +129,11 @@ def near_miss_flow(
             found.setdefault(key, (string, "text", like_of(string, info.deprecates)))
         # an identifier of the text of the sent string's kind, of another shape ("acme/app"
         # where the text calls "go.acme.dev/app" new): the old value, if the memories name it
-        for string, of in kin(identifiers(text), info.deprecates).items():
-            found.setdefault(fold(string), (string, "text", of))
+        found.update(
+            (fold(string), (string, "text", of))
+            for string, of in swapped_kin(text, info.deprecates).items()
+            if fold(string) not in found
+        )
     if not found:
         return []
     probes = [
@@ -517,25 +520,11 @@ def suggestions_flow(
     The candidates are the old values the correction's text states (``nowline._rules.wording``)
     and ``extra`` (near misses), less the strings it deprecates already, its new values, and,
     unless it is anchored, generic strings (they would be refused again). Each is counted as
-    the correction would reach it (its scope and anchors). Where none of them names a record
-    (the wording read no change, or old values no memory names: "moved from Quay to GHCR"),
-    the old values read with the store's help are the candidates (:func:`_store_reading_flow`).
+    the correction would reach it (its scope and anchors).
     """
-    out = yield from _counted(info, reach, (*old_values(info.document, info.deprecates), *extra))
-    if not any(n for _, n in out):
-        read = yield from _store_reading_flow(info, reach)
-        if read:
-            out = yield from _counted(info, reach, read)
-    return out
-
-
-def _counted(
-    info: CorrectionInfo, reach: ReachFn, values: Sequence[str]
-) -> Flow[list[tuple[str, int]]]:
-    """Return ``values`` that may be suggested, each with its reach, most first (a few)."""
     taken = {fold(v) for v in (*info.deprecates, *info.replaced_by)}
     candidates: dict[str, str] = {}
-    for value in values:
+    for value in (*old_values(info.document, info.deprecates), *extra):
         key = fold(value)
         if key in taken or key in candidates:
             continue
@@ -553,27 +542,6 @@ def _counted(
     out = [(p.deprecates[0], len(reached[p.id])) for p in probes]
     out.sort(key=lambda s: -s[1])
     return out[:MAX_SUGGESTIONS]
-
-
-def _store_reading_flow(info: CorrectionInfo, reach: ReachFn) -> Flow[tuple[str, ...]]:
-    """Return the old values of the correction's text, read with the store's help.
-
-    For a text whose wording names no old value the store holds (``nowline._rules.storeread``):
-    where it states a change plainly, each identifier it names is counted, in one reach, and
-    an old value is one that current memories name beside one of its kind that none names.
-    One reach of at most
-    ``storeread.MAX_VALUES`` probes; none where the text states no change.
-    """
-    values = identifiers(info.document)
-    if not values or len(values) > MAX_VALUES or not states_change(info.document, values):
-        return ()
-    probes = [_probe(info, f"stored{i}", deprecates=(v,), about=()) for i, v in enumerate(values)]
-    reached = yield from reach(probes)
-    current = {
-        v: sum(1 for r in _memories(reached[p.id]) if not stored_links(r.metadata))
-        for v, p in zip(values, probes, strict=True)
-    }
-    return olds_by_store(values, current)
 
 
 def anchored_proposal_flow(info: CorrectionInfo, reach: ReachFn) -> Flow[tuple[str, str] | None]:

@@ -333,7 +333,16 @@ def test_change_line_smoke_scores_the_recall_tools_line(runs: dict[str, Any]) ->
     of every split is scored once, right, wrong or none.
     """
     data, out = _result(runs, "change_line")
-    assert list(data["splits"]) == ["dev", "test", "fresh", "blind", "blind2", "blind3"]
+    assert list(data["splits"]) == [
+        "dev",
+        "test",
+        "fresh",
+        "blind",
+        "blind2",
+        "blind3",
+        "blind4",
+        "blind5",
+    ]
     for split in ("dev", "test"):
         for kind in ("writer", "act"):
             counts = data["splits"][split][kind]

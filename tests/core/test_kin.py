@@ -1,18 +1,11 @@
-"""The store's reading of a stated change (``nowline._rules.storeread``), without a store.
+"""The new value sent alone, across shapes (``nowline._rules.kin``), without a store.
 
-Through a real store: tests/guards/test_store_reading.py.
+Through a real store: tests/guards/test_swapped_kin.py.
 """
 
 from __future__ import annotations
 
-from nowline._rules.storeread import (
-    MAX_VALUES,
-    identifiers,
-    kin,
-    kind_of,
-    olds_by_store,
-    states_change,
-)
+from nowline._rules.kin import MAX_VALUES, identifiers, kind_of, states_change, swapped_kin
 
 
 def test_the_rule_alone() -> None:
@@ -42,16 +35,22 @@ def test_the_rule_alone() -> None:
     assert not states_change("post to #moved-to-b", ["#moved-to-b"])  # a value's word is no cue
     # the doubt of another sentence does not undo a plain one
     assert states_change("#a moved to #b. The #c channel stays.", ["#a", "#b", "#c"])
-    assert olds_by_store(["#a", "#b"], {"#a": 2}) == ("#a",)
-    assert olds_by_store(["#a", "#b"], {"#a": 2, "#b": 1}) == ()  # #b named too
-    assert olds_by_store(["#a", "b/c"], {"#a": 2}) == ()  # not of one kind
-    assert olds_by_store(["a/b", "a/b/c"], {"a/b": 2}) == ()  # one inside the other
-    many = [f"#c{i}" for i in range(MAX_VALUES + 1)]
-    assert olds_by_store(many, {"#c0": 1}) == ()
-    assert kin(["acme/app", "#c", "go.acme.dev/app/v2"], ["go.acme.dev/app"]) == {
-        "acme/app": "go.acme.dev/app"
-    }
-    assert kin(many, ["#x"]) == {}
+    text = "The acme/app import path is retired, use go.acme.dev/app in go.mod."
+    assert swapped_kin(text, ["go.acme.dev/app"]) == {"acme/app": "go.acme.dev/app"}
+    # the wording calls the sent string old: no swap
+    assert (
+        swapped_kin("Logs moved from /var/log/a to /srv/a; config is /etc/a.", ["/var/log/a"]) == {}
+    )
+    # another deprecated string is no candidate; nor is a text that states no change
+    assert (
+        swapped_kin(
+            "acme/web and gitlab.com/acme/m were archived", ["acme/web", "gitlab.com/acme/m"]
+        )
+        == {}
+    )
+    assert swapped_kin("Fork acme/app into my-user/app now.", ["my-user/app"]) == {}
+    many = " ".join(f"#c{i}" for i in range(MAX_VALUES + 1))
+    assert swapped_kin(f"{many} moved to #x", ["#x"]) == {}
 
 
 def test_a_hostile_text_is_read_in_linear_time() -> None:
@@ -59,7 +58,7 @@ def test_a_hostile_text_is_read_in_linear_time() -> None:
     text = " ".join(f"#c{i} moved" for i in range(20_000))
     values = identifiers(text)
     assert len(values) == 20_000 and not states_change(text, values)
-    assert olds_by_store(values, {v: 1 for v in values}) == ()
+    assert swapped_kin(text, ["#x"]) == {}
 
 
 def test_a_long_sentence_of_change_words_is_read_in_linear_time() -> None:
