@@ -54,7 +54,9 @@ _CUE = re.compile(
 )
 """Words that state a change plainly ("instead" ending a clause, or before a value)."""
 
-_NEGATED = re.compile(r"\b(?:not|never|no)\s+(?:\w+\s+)?$|n['\u2019]t\s+(?:\w+\s+)?(?:been\s+)?$")
+_NEGATED = re.compile(
+    r"\b(?:not|never|no|neither|nor)\s+(?:\w+\s+)?$|n['\u2019]t\s+(?:\w+\s+)?(?:been\s+)?$"
+)
 """What before a cue denies it ("is not replaced", "wasn't archived", "never moved")."""
 
 _SENTENCES = re.compile(r"(?<=[.!;])\s+|\n")
@@ -62,7 +64,9 @@ _NUMBER = re.compile(r"[vV]?[\d.,:]+\w{0,3}")
 _DOUBT = re.compile(
     r"\b(?:think|guess|believe|heard|rumou?r\w*|if|whether|might|maybe|perhaps|could|would|should|plan\w*|propos\w*|"
     r"consider\w*|will|going\s+to|gonna|yet|soon|later|next|undo|fail\w*|mistake\w*|wrong|"
-    r"temporar\w*|stays?|remains?|still|keep)\b",
+    r"temporar\w*|stays?|remains?|still|keep|nothing|nobody|no\s+one)\b"
+    # a question without its mark ("did acme/app get moved to acme-inc/app")
+    r"|^\s*(?:did|does|do|is|are|was|were|has|have|can|could|should|will)\b",
     re.IGNORECASE,
 )
 """Words that make a statement of change less than plain: nothing is read."""

@@ -32,6 +32,9 @@ def test_the_rule_alone() -> None:
     assert not states_change("post to #b again, and to #a", ["#a", "#b"])
     assert not states_change("send it back to #b and #a", ["#a", "#b"])
     assert not states_change("#a might be swapped for #b", ["#a", "#b"])
+    assert not states_change("#a was neither archived nor moved to #b", ["#a", "#b"])
+    assert not states_change("Nobody renamed #a; #b is another channel", ["#a", "#b"])
+    assert not states_change("did #a get moved to #b", ["#a", "#b"])
     assert not states_change("post to #moved-to-b", ["#moved-to-b"])  # a value's word is no cue
     # the doubt of another sentence does not undo a plain one
     assert states_change("#a moved to #b. The #c channel stays.", ["#a", "#b", "#c"])
