@@ -34,10 +34,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import _common as C
 import _writer as W
 import reader
 from _common import add_common_args, command_line, machine_info, md_table, write_report
+from _nochange import MEMORIES, NO_CHANGE
 
+import nowline
 from nowline.surfaces.tools import run_tool
 
 MARK = "This states a change:"
@@ -89,6 +92,28 @@ def score_split(stores: Any, split: str, smoke: bool) -> dict[str, dict[str, Any
     return out
 
 
+def score_negatives(stores: Any, smoke: bool) -> dict[str, Any]:
+    """Return how many texts that state no change get a line anyway (the negative arm).
+
+    The texts (``bench/_nochange.py``) are recalled against one store of their memories; a
+    line after any of them proposes deprecating a current value.
+    """
+    stores._n += 1
+    col = nowline.wrap(
+        C.new_collection(stores.client, f"nochange-{stores._n}"),
+        embedding_function=C.HashEmbedding(64),
+    )
+    col.add(ids=list(MEMORIES), documents=list(MEMORIES.values()))
+    out: dict[str, Any] = {"texts": 0, "with a line": 0, "false lines": []}
+    for kind, texts in NO_CHANGE.items():
+        for text in texts[:1] if smoke else texts:
+            out["texts"] += 1
+            if line_of(run_tool(col, "recall", {"query": text}).text):
+                out["with a line"] += 1
+                out["false lines"].append(f"{kind}: {text!r}")
+    return out
+
+
 def table(results: dict[str, dict[str, dict[str, Any]]]) -> str:
     """Return the Markdown table of every split's counts."""
     rows = []
@@ -121,12 +146,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     stores = reader.Stores()
     try:
         results = {split: score_split(stores, split, args.smoke) for split in splits}
+        negatives = score_negatives(stores, args.smoke)
     finally:
         stores.close()
     data: dict[str, Any] = {
         "command": command_line(),
         "machine": machine_info(),
         "splits": results,
+        "negatives": negatives,
         "seconds": time.perf_counter() - started,
     }
     parts = [
@@ -141,6 +168,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         for kind, n in kinds.items():
             if n["misses"]:
                 parts += [f"- {split} {kind}, not right: {', '.join(n['misses'])}"]
+    parts += [
+        "",
+        "## The negative arm: texts that state no change",
+        "",
+        f"{negatives['with a line']} of {negatives['texts']} texts that state no change "
+        "(`bench/_nochange.py`: status notes, logs, instructions, lists, history, negations) "
+        "get a change line anyway:",
+        "",
+        *[f"- {line}" for line in negatives["false lines"]],
+    ]
     write_report(args.out, "change_line", data, "\n".join(parts) + "\n")
 
 

@@ -343,6 +343,10 @@ def test_change_line_smoke_scores_the_recall_tools_line(runs: dict[str, Any]) ->
         "blind4",
         "blind5",
     ]
+    # the negative arm: one text of each kind that states no change, each scored once
+    negatives = data["negatives"]
+    assert negatives["texts"] == 8 and negatives["with a line"] == len(negatives["false lines"])
+    assert "## The negative arm" in (out / "change_line.md").read_text()
     for split in ("dev", "test"):
         for kind in ("writer", "act"):
             counts = data["splits"][split][kind]
