@@ -34,13 +34,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import _common as C
 import _writer as W
 import reader
 from _common import add_common_args, command_line, machine_info, md_table, write_report
 from _nochange import MEMORIES, NO_CHANGE
 
-import nowline
 from nowline.surfaces.tools import run_tool
 
 MARK = "This states a change:"
@@ -98,11 +96,7 @@ def score_negatives(stores: Any, smoke: bool) -> dict[str, Any]:
     The texts (``bench/_nochange.py``) are recalled against one store of their memories; a
     line after any of them proposes deprecating a current value.
     """
-    stores._n += 1
-    col = nowline.wrap(
-        C.new_collection(stores.client, f"nochange-{stores._n}"),
-        embedding_function=C.HashEmbedding(64),
-    )
+    col = stores.fresh("nochange")
     col.add(ids=list(MEMORIES), documents=list(MEMORIES.values()))
     out: dict[str, Any] = {"texts": 0, "with a line": 0, "false lines": []}
     for kind, texts in NO_CHANGE.items():

@@ -554,6 +554,14 @@ class Stores:
         self.client = C.new_client(self._tmp.name)
         self._n = 0
 
+    def fresh(self, prefix: str) -> Any:
+        """Return a new empty nowline collection with the cheap hash embedding."""
+        self._n += 1
+        return nowline.wrap(
+            C.new_collection(self.client, f"{prefix}-{self._n}"),
+            embedding_function=C.HashEmbedding(64),
+        )
+
     def close(self) -> None:
         """Remove the folder."""
         del self.client
@@ -870,11 +878,7 @@ def _refusal_kind(message: str) -> str:
 
 def writer_store(stores: Stores, case: WriterCase) -> Any:
     """Return a fresh nowline collection holding the case's memories and prior corrections."""
-    stores._n += 1
-    col = nowline.wrap(
-        C.new_collection(stores.client, f"writer-{stores._n}"),
-        embedding_function=C.HashEmbedding(64),
-    )
+    col = stores.fresh("writer")
     col.add(ids=[i for i, _ in case.memories], documents=[t for _, t in case.memories])
     for n, prior in enumerate(case.prior):
         # a prior correction is history: the memories of its old value may be gone (blind5

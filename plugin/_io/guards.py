@@ -129,11 +129,8 @@ def near_miss_flow(
             found.setdefault(key, (string, "text", like_of(string, info.deprecates)))
         # an identifier of the text of the sent string's kind, of another shape ("acme/app"
         # where the text calls "go.acme.dev/app" new): the old value, if the memories name it
-        found.update(
-            (fold(string), (string, "text", of))
-            for string, of in swapped_kin(text, info.deprecates).items()
-            if fold(string) not in found
-        )
+        for string, of in swapped_kin(text, info.deprecates).items():
+            found.setdefault(fold(string), (string, "text", of))
     if not found:
         return []
     probes = [

@@ -62,9 +62,9 @@ _NEGATED = re.compile(
 _SENTENCES = re.compile(r"(?<=[.!;])\s+|\n")
 _NUMBER = re.compile(r"[vV]?[\d.,:]+\w{0,3}")
 _DOUBT = re.compile(
-    r"\b(?:think|guess|believe|heard|rumou?r\w*|if|whether|might|maybe|perhaps|could|would|should|plan\w*|propos\w*|"
-    r"consider\w*|will|going\s+to|gonna|yet|soon|later|next|undo|fail\w*|mistake\w*|wrong|"
-    r"temporar\w*|stays?|remains?|still|keep|nothing|nobody|no\s+one)\b"
+    r"\b(?:think|guess|believe|heard|rumou?r\w*|if|whether|might|maybe|perhaps|could|would|"
+    r"should|plan\w*|propos\w*|consider\w*|will|going\s+to|gonna|yet|soon|later|next|undo|"
+    r"fail\w*|mistake\w*|wrong|temporar\w*|stays?|remains?|still|keep|nothing|nobody|no\s+one)\b"
     # a question without its mark ("did acme/app get moved to acme-inc/app")
     r"|^\s*(?:did|does|do|is|are|was|were|has|have|can|could|should|will)\b",
     re.IGNORECASE,

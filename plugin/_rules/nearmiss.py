@@ -49,9 +49,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from ..matchers import Matcher, fold, is_token_char
+
+if TYPE_CHECKING:
+    from ..terms import Terms
 
 __all__ = [
     "MAX_CANDIDATES",
@@ -434,11 +437,8 @@ def proposed_call(
     return list(olds.values()), [v for k, v in news.items() if k not in olds]
 
 
-def _call_fields(olds: Sequence[str], news: Sequence[str]) -> str:
+def _call_fields(terms: Terms, olds: Sequence[str], news: Sequence[str]) -> str:
     """Return the proposed call's fields in the caller's terms: deprecates (and replaced_by)."""
-    from ..terms import active
-
-    terms = active()
     field = terms.give("deprecates", olds) or "deprecates"
     if news:
         field += f" and {terms.give('replaced_by', news) or 'replaced_by'}"
@@ -459,7 +459,7 @@ def unreached_message(
     from ..terms import active
 
     terms = active()
-    field = _call_fields(*proposed_call(near, others))
+    field = _call_fields(terms, *proposed_call(near, others))
     return (
         unreached_summary(deprecates, near, whole=whole)
         + f" Send {field} (the exact outdated strings, as the memories write them, named in "
@@ -492,7 +492,7 @@ def absent_message(
     terms = active()
     olds, news = proposed_call(near, others)
     said = terms.say("text") or "text"
-    field = _call_fields(olds, news)
+    field = _call_fields(terms, olds, news)
     unsaid = [o for o in olds if not Matcher([(o, o)]).keys(text)]
     unsaid_new = [n for n in news if not Matcher([(n, n)]).keys(text)]
     said_too = ([f"it was {', '.join(unsaid)}"] if unsaid else []) + (
