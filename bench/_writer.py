@@ -1,7 +1,7 @@
 """The writer benchmark's cases: stated changes, the memories they make stale, and act cases.
 
 Imported by ``bench/reader.py`` (the ``writer`` and ``act`` tasks). Eight splits of stated
-changes (dev, test, fresh, blind, blind2, blind3, blind4 and blind5), kept apart so that a
+changes (dev, test, fresh, blind, blind2, blind3, blind4, blind5 and blind6), kept apart so that a
 held-out set stays a fair check:
 
 * :data:`WRITER_CASES`: the 30 changes of the first writer benchmark. They were looked at when
@@ -84,6 +84,11 @@ held-out set stays a fair check:
   rules as blind4's, the same six kinds, five each, with values and phrasings of its own
   (``_SAY_BLIND5`` for its act cases); a gold call nowline does not yet get right is listed
   in ``_BLIND5_GOLD_NOT_YET_RIGHT``.
+* :data:`WRITER_BLIND6_CASES`: 30 more **blind** cases (``p01`` to ``p30``), in a module of
+  their own (``bench/_writer_blind6.py``), written by another helper engineer under the same
+  rules as blind5's, the same six kinds, five each, with values and phrasings of its own
+  (``_SAY_BLIND6`` for its act cases); a gold call nowline does not yet get right is listed
+  in ``_BLIND6_GOLD_NOT_YET_RIGHT``.
 
 Each case may carry ``prior`` corrections (stored before the model's call: what a change back
 undoes) and a ``gold`` call, the arguments a careful writer would send; a test checks that
@@ -2042,7 +2047,10 @@ from _writer_blind4 import _SAY_BLIND4, WRITER_BLIND4_CASES  # noqa: E402
 # ------------------ blind5: 30 more cases by another helper engineer, in a module of their own
 from _writer_blind5 import _SAY_BLIND5, WRITER_BLIND5_CASES  # noqa: E402
 
-_SPLITS = ("dev", "test", "fresh", "blind", "blind2", "blind3", "blind4", "blind5")
+# ------------------ blind6: 30 more cases by another helper engineer, in a module of their own
+from _writer_blind6 import _SAY_BLIND6, WRITER_BLIND6_CASES  # noqa: E402
+
+_SPLITS = ("dev", "test", "fresh", "blind", "blind2", "blind3", "blind4", "blind5", "blind6")
 
 
 def _check_split(split: str) -> None:
@@ -2064,6 +2072,7 @@ def writer_cases(split: str) -> tuple[WriterCase, ...]:
         "blind3": WRITER_BLIND3_CASES,
         "blind4": WRITER_BLIND4_CASES,
         "blind5": WRITER_BLIND5_CASES,
+        "blind6": WRITER_BLIND6_CASES,
     }[split]
 
 
@@ -2226,9 +2235,9 @@ def act_cases(split: str, n: int) -> list[ActCase]:
 
     The actions take turns: clone a repository, post to a channel, email someone. The seeds
     start at 1000 (dev), 2000 (test), 3000 (fresh), 4000 (blind), 5000 (blind2), 6000
-    (blind3), 7000 (blind4) and 8000 (blind5), so up to 1000 cases a split stay apart. The
-    blind splits' messages come from phrasings of their own (``_SAY_BLIND`` to
-    ``_SAY_BLIND5``), each written by the engineer who wrote its writer cases.
+    (blind3), 7000 (blind4), 8000 (blind5) and 9000 (blind6), so up to 1000 cases a split stay
+    apart. The blind splits' messages come from phrasings of their own (``_SAY_BLIND`` to
+    ``_SAY_BLIND6``), each written by the engineer who wrote its writer cases.
     """
     _check_split(split)
     base = {
@@ -2240,6 +2249,7 @@ def act_cases(split: str, n: int) -> list[ActCase]:
         "blind3": 6000,
         "blind4": 7000,
         "blind5": 8000,
+        "blind6": 9000,
     }[split]
     say = {
         "blind": _SAY_BLIND,
@@ -2247,6 +2257,7 @@ def act_cases(split: str, n: int) -> list[ActCase]:
         "blind3": _SAY_BLIND3,
         "blind4": _SAY_BLIND4,
         "blind5": _SAY_BLIND5,
+        "blind6": _SAY_BLIND6,
     }.get(split, _SAY)
     actions = ("clone", "post", "email")
     return [_act_case(base + i, actions[i % 3], say) for i in range(n)]

@@ -230,6 +230,19 @@ _RECALL_NOT_STORE = (
 )
 
 
+# the library's prompt with one sentence after recall's: the first calls of blind3 to blind5
+# were recall 10, 10 and 13 times in 30 (dev's, where `first` was chosen against: 2 in 34)
+_RECALL_LINE = (
+    "- Call recall before you act on names, places, accounts, repositories, URLs or people that "
+    "you learned earlier.\n"
+)
+_RECALL_SCOPED = _RECALL_LINE + (
+    "- When the user tells you that something changed, do not recall first: call correct.\n"
+)
+PROMPT_SCOPE = SYSTEM_PROMPT.replace(_RECALL_LINE, _RECALL_SCOPED)
+assert PROMPT_SCOPE != SYSTEM_PROMPT
+
+
 def _tools(
     schema: dict[str, Any] | None,
     *,
@@ -320,6 +333,7 @@ VARIANTS: dict[str, Callable[[], tuple[str, list[dict[str, Any]]]]] = {
         _tools(None, append={"recall": _RECALL_NOT_STORE}, first="correct"),
     ),
     "about-words": _about_words,
+    "scope": lambda: (PROMPT_SCOPE, openai_tools()),
     "recall-few": _recall_few,
 }
 """Each variant's system-prompt section and tools (OpenAI's format)."""

@@ -21,6 +21,13 @@ scores the line:
 
 The splits are the writer benchmark's (``bench/_writer.py``); ``--splits`` picks them (the blind
 ones only after their model runs, so that no choice is made on them).
+
+Two more sets are recalled against a store of their own memories. The *negative arm* is texts
+that state no change (status notes, logs, questions without their mark, plans, negations):
+any line after one of them is a false one. ``bench/_nochange.py`` was written by the reviewer
+of a withdrawn reading and is seen (its false lines were mended); ``bench/_nochange2.py`` was
+written later by an engineer who read no library code, with a *positive arm* of its own (texts
+that state a change, with the old strings), and is the held-out check of those mends.
 """
 
 from __future__ import annotations
@@ -34,10 +41,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import _nochange
+import _nochange2
+import _nochange3
 import _writer as W
 import reader
 from _common import add_common_args, command_line, machine_info, md_table, write_report
-from _nochange import MEMORIES, NO_CHANGE
 
 from nowline.surfaces.tools import run_tool
 
@@ -90,21 +99,49 @@ def score_split(stores: Any, split: str, smoke: bool) -> dict[str, dict[str, Any
     return out
 
 
-def score_negatives(stores: Any, smoke: bool) -> dict[str, Any]:
+NEGATIVE_SETS = {"first": _nochange, "second": _nochange2, "third": _nochange3}
+"""The negative arm's sets, in the order they were written and then seen (see the docstring)."""
+POSITIVE_SETS = {"second": _nochange2, "third": _nochange3}
+"""The sets with texts that state a change (``CHANGES``), the positive arm."""
+
+
+def score_negatives(stores: Any, module: Any, smoke: bool) -> dict[str, Any]:
     """Return how many texts that state no change get a line anyway (the negative arm).
 
-    The texts (``bench/_nochange.py``) are recalled against one store of their memories; a
+    The texts (``module.NO_CHANGE``) are recalled against one store of ``module.MEMORIES``; a
     line after any of them proposes deprecating a current value.
     """
-    col = stores.fresh("nochange")
-    col.add(ids=list(MEMORIES), documents=list(MEMORIES.values()))
+    col = stores.fresh(f"nochange-{module.__name__.strip('_')}")
+    col.add(ids=list(module.MEMORIES), documents=list(module.MEMORIES.values()))
     out: dict[str, Any] = {"texts": 0, "with a line": 0, "false lines": []}
-    for kind, texts in NO_CHANGE.items():
+    for kind, texts in module.NO_CHANGE.items():
         for text in texts[:1] if smoke else texts:
             out["texts"] += 1
             if line_of(run_tool(col, "recall", {"query": text}).text):
                 out["with a line"] += 1
                 out["false lines"].append(f"{kind}: {text!r}")
+    return out
+
+
+def score_changes(stores: Any, module: Any, smoke: bool) -> dict[str, Any]:
+    """Return how the line does on texts that state a change (the positive arm).
+
+    Each text of ``module.CHANGES`` is recalled against a fresh store of ``module.MEMORIES``
+    and scored as a writer case is: right, wrong or none.
+    """
+    out: dict[str, Any] = {"cases": 0, "right": 0, "wrong": 0, "none": 0, "misses": []}
+    for text, gold in module.CHANGES[:SMOKE_CASES] if smoke else module.CHANGES:
+        col = stores.fresh("changes2")
+        col.add(ids=list(module.MEMORIES), documents=list(module.MEMORIES.values()))
+        got = {
+            p.casefold() for p in proposed(line_of(run_tool(col, "recall", {"query": text}).text))
+        }
+        want = {g.casefold() for g in gold}
+        kind = "none" if not got else "wrong" if got - want else "right" if want <= got else "none"
+        out["cases"] += 1
+        out[kind] += 1
+        if kind != "right":
+            out["misses"].append(f"{text!r} ({kind}{': ' + ', '.join(sorted(got)) if got else ''})")
     return out
 
 
@@ -140,7 +177,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     stores = reader.Stores()
     try:
         results = {split: score_split(stores, split, args.smoke) for split in splits}
-        negatives = score_negatives(stores, args.smoke)
+        negatives = {
+            name: score_negatives(stores, module, args.smoke)
+            for name, module in NEGATIVE_SETS.items()
+        }
+        changes = {
+            name: score_changes(stores, module, args.smoke)
+            for name, module in POSITIVE_SETS.items()
+        }
     finally:
         stores.close()
     data: dict[str, Any] = {
@@ -148,6 +192,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "machine": machine_info(),
         "splits": results,
         "negatives": negatives,
+        "changes": changes,
         "seconds": time.perf_counter() - started,
     }
     parts = [
@@ -162,16 +207,27 @@ def main(argv: Sequence[str] | None = None) -> None:
         for kind, n in kinds.items():
             if n["misses"]:
                 parts += [f"- {split} {kind}, not right: {', '.join(n['misses'])}"]
-    parts += [
-        "",
-        "## The negative arm: texts that state no change",
-        "",
-        f"{negatives['with a line']} of {negatives['texts']} texts that state no change "
-        "(`bench/_nochange.py`: status notes, logs, instructions, lists, history, negations) "
-        "get a change line anyway:",
-        "",
-        *[f"- {line}" for line in negatives["false lines"]],
-    ]
+    parts += ["", "## The negative arm: texts that state no change", ""]
+    for name, module in NEGATIVE_SETS.items():
+        n = negatives[name]
+        parts += [
+            f"{name.capitalize()}: {n['with a line']} of {n['texts']} texts that state no "
+            f"change (`bench/{module.__name__}.py`) get a change line anyway:",
+            "",
+            *[f"- {line}" for line in n["false lines"]],
+            "",
+        ]
+    parts += ["## The positive arm: texts that state a change", ""]
+    for name, module in POSITIVE_SETS.items():
+        n = changes[name]
+        parts += [
+            f"{name.capitalize()}: of {n['cases']} texts that state a change "
+            f"(`bench/{module.__name__}.py`), the line names the old strings after {n['right']}, "
+            f"a wrong string after {n['wrong']}, and nothing after {n['none']}:",
+            "",
+            *[f"- {miss}" for miss in n["misses"]],
+            "",
+        ]
     write_report(args.out, "change_line", data, "\n".join(parts) + "\n")
 
 

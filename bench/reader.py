@@ -1412,13 +1412,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--threads", type=int, default=1, help="CPU threads for the model (default 1)")
     p.add_argument(
         "--split",
-        choices=("dev", "test", "fresh", "blind", "blind2", "blind3", "blind4", "blind5"),
+        choices=("dev", "test", "fresh", "blind", "blind2", "blind3", "blind4", "blind5", "blind6"),
         default="test",
         help="dev: the variations and questions formats are chosen on; test: fresh ones to "
         "report (SituatedQA: dev split, and train for test; its test split is not here); "
         "fresh: the writer and act cases written after the test ones were looked at; blind: "
         "writer and act cases written by another engineer, blind to every result and never "
-        "used to choose; blind2 to blind5: 30 more such cases each, by helper engineers "
+        "used to choose; blind2 to blind6: 30 more such cases each, by helper engineers "
         "(fresh and the blind splits: the other tasks use the test split's)",
     )
     p.add_argument("--variations", type=int, default=30, help="clone variations (default 30)")
@@ -1639,7 +1639,7 @@ def merge(args: argparse.Namespace) -> int:
     data["partial"] = any(p.get("partial") for p in parts)
     data["seconds"] = sum(p.get("seconds", 0.0) for p in parts)
     data["command"] = C.command_line()
-    splits = ("dev", "test", "fresh", "blind", "blind2", "blind3", "blind4", "blind5")
+    splits = ("dev", "test", "fresh", "blind", "blind2", "blind3", "blind4", "blind5", "blind6")
     cases = {c.key: c for split in splits for c in W.writer_cases(split)}
     stores = Stores()
     weights: dict[str, dict[str, list[float]]] = {}

@@ -5,7 +5,13 @@ where that is unambiguous, and none where it is not. Precision comes first: a va
 only from a pattern below, only where it looks like a thing (a slug, URL, path, host, e-mail,
 ``#channel``, ``@handle``, ticket id, version, number with its unit, a capitalised name, a
 quoted string, or a string the caller names in ``deprecates``), and never in a clause that is a
-question, a condition, a plan, a negation or "still"/"stays". A plain lower-case word is a value
+question, a condition, a plan, a negation or "still"/"stays". Nothing is read from a sentence
+that asks without its mark ("was X renamed to Y", "when was X shut down", "any chance X was
+replaced"), a log line (a time stamp or a level: "12:00:03 INFO deploy X -> Y", "WARN X mailbox
+closed"), or one that opens with a condition ("once X is closed, ..."); nor from a clause with a
+plan or a doubt ("will", "going to", "draft", "RFC", "when you", "it's false that", a rumour,
+"allegedly", "archived or moved"). An arrow after a verb of flow ("relay X => Y", "forwarded 3
+messages #a → #b") is no change. A plain lower-case word is a value
 only opposite another one where the caller names one of them (``from master to main``) or both
 carry a number (``building 4``). A value the text also presents as old (a chain step) is never
 new. Patterns, X old and Y new (German, French and Spanish forms where listed):
@@ -15,9 +21,12 @@ new. Patterns, X old and Y new (German, French and Spanish forms where listed):
   (``..., and the limit from C to D``); ``von X zu|nach|auf|in Y``, ``de X à|en Y``,
   ``de|desde X a Y`` with a change verb of that language; ``moved|went up to Y from X``.
 - ``X → Y`` (also ``->``, ``=>``, ``⇒``, ``⟶``, ``➔``, ``➜``); in ``A → B → C`` only C is new.
+  A capitalised word opening the sentence before a thing (``Backups switched to gs://x``) is the
+  subject, not the old value.
 - ``renamed|moved|migrated|changed|switched|transferred X (back) to|into|as Y``; ``renamed X``:
   X old; ``moved|transferred|switched off|out of|away from X (to Y)``.
-- ``X was|has been renamed (to) Y``, ``X moved (again) to Y``, ``raised|lowered|upgraded|...
+- ``X was|has been renamed (to) Y``, ``X moved (again) to Y``, ``X (now) redirects to Y``,
+  ``raised|lowered|upgraded|...
   (the <noun>) to Y``; ``umbenannt in``, ``renommé en``, ``renombrado a``. In a relative or
   past-perfect clause (``which moved to Y``, ``had moved to Y``) Y is an earlier value: old
   where the text names another new value, else not read.
@@ -54,7 +63,10 @@ new. Patterns, X old and Y new (German, French and Spanish forms where listed):
   clause), ``it used to be X.`` (X ending its sentence). Not where the clause says the end
   passes or was an accident (``until``, ``once``, ``when``, ``for now``, ``for the weekend``,
   ``by accident``, ``I think``), nor where X follows a preposition (``the discussion in #arch
-  goes nowhere``); a later read of the same value as new wins over them.
+  goes nowhere``); a later read of the same value as new wins over them. ``X no longer
+  rings|resolves|responds|answers|works|loads.``, ``X is down|gone|closed for good``, ``no
+  longer go|live|post ... to|at|in X``, ``nothing writes|pushes|points to X any more``. A value
+  after a preposition is no old value read alone (``PR 311 on X, superseded by PR 12``).
 - ``X is (just) Y now`` (two things of one sort: two paths, two hosts), ``we're back on Y`` (a
   change back); ``NAME no longer handles|owns|runs|manages ... it`` (NAME old).
 - ``please don't|please stop post|use|send|email ... (in|to) X`` and ``don't use X anymore``
@@ -291,7 +303,11 @@ _KILL = re.compile(  # a word of an identifier ("if/a", "acme/never-x") is no cu
     r"cannot|['\u2019](?:re|s|m)\s+not|nobody|no\s+going|without|by\s+mistake|never|not\s+yet|"
     r"still|cancel\w*|"
     r"(?<!,\swho\s)(?:stays?|remains?)|"
-    r"wrong|incorrect|mistaken|a\s+mistake|wenn|falls|sollten?)"
+    r"wrong|incorrect|mistaken|a\s+mistake|wenn|falls|sollten?|"
+    r"(?:false|untrue|not\s+true)\s+that|rumou?r\w*|allegedly|supposedly|any\s+chance|"
+    r"will(?!\s+(?:bounce|be\s+(?:shut|deleted|removed|archived|retired|decommissioned|"
+    r"turned|switched)))|going\s+to|gonna|(?:when|whenever)\s+you|draft|rfc|"
+    r"[a-z]{3,}ed\s+or\s+[a-z]{3,}ed)"  # two verbs in doubt: "X archived or moved to Y"
     r"(?![\w/@]|[-.:][\w.-]*[/@])",
     re.I,
 )
@@ -341,13 +357,40 @@ _FAILED = (
     r"(?:didn['\u2019]t|did\s+not)\s+work(?:\s+out)?"
     r"(?=\s*(?:[.,;!]|$)|\s+(?:so|either|anymore|for\s+us)\b)"
 )
-_CLAUSE = re.compile(r"[;—]|\s-\s")
+_CLAUSE = re.compile(r"[;—]|\s--?\s")
 # a sentence ends at ".", "!" or "?" before a space, but not after an abbreviation ("Dr.
 # Aisha Nakato", "ext. 2255", "e.g. this")
 _ABBREVIATED = "".join(
     rf"(?<!\b{a})" for a in ("Dr", "Mr", "Mrs", "Ms", "Prof", "ext", "Ext", r"e\.g", r"i\.e", "vs")
 )
 _SENTENCE = re.compile(rf"[^\n]+?(?:(?:{_ABBREVIATED}\.|[!?])(?=\s|$)|$)", re.MULTILINE)
+# a sentence that asks, logs or sets a condition says no change, though it has no question
+# mark: a question's opening ("was #a renamed to #b", "has X been replaced by Y", "when was X
+# shut down"), not a terse statement ("has moved to Y", "is now Y", "was X, now Y": the
+# sentence says "now"); a log line's time stamp or level ("2024-05-01 12:00:03 INFO deploy a ->
+# b", "WARN X mailbox closed"); a condition that opens it ("once X is closed, ...")
+_ASKS = re.compile(
+    r"\s*(?:(?:was|were|is|are|has|have|had|did|does|do|can|could|shall|will|would)\s+"
+    r"(?!now\b|been\b|gone\b|become\b|taken\b|\w+ed\b)"
+    r"|(?:when|why|how|where|who|which|what)\s+(?:was|were|is|are|has|have|had|did|does|do|"
+    r"will|would|should|can|could)\b)",
+    re.I,
+)
+_LOGS = re.compile(
+    r"\s*(?:\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*|"
+    r"(?:\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d\S*\s+)?\[?(?:INFO|WARN(?:ING)?|ERROR|ERR|DEBUG|"
+    r"TRACE|FATAL|NOTICE|CRIT(?:ICAL)?)\b)"
+    r"|\s*(?i:once(?!\s+(?:more|again)\b)|whenever|as\s+soon\s+as)\b"
+)
+
+
+def _says_nothing(t: str, lo: int, hi: int) -> bool:
+    """Whether the sentence ``t[lo:hi]`` asks, logs or sets a condition (no change is read)."""
+    if _LOGS.match(t, lo):
+        return True
+    return bool(_ASKS.match(t, lo)) and not re.search(r"\bnow\b", t[lo:hi], re.I)
+
+
 # "X won't get new tags" says X's end, no negation of the clause (blanked from the test)
 _NO_MORE = (
     r"(?:won['\u2019]t|will\s+not)\s+(?:get|receive|see)\s+(?:any\s+)?(?:new|more|further)\s+"
@@ -428,7 +471,8 @@ class _Spec(NamedTuple):
     must be a thing (``#a was merged into #b``, not "the PR was merged into main"); D the
     value after is no bare number ("it goes back to 2019" is history); Q the clause says no
     passing state, condition or accident (``until``, ``for now``, ``by accident``: _PASSING);
-    J the value before is no object of a preposition; Z the value after ends its sentence
+    J where no value after is read, the value before is no object of a preposition ("PR 311 on
+    acme/web, superseded by PR 12": the pull request was); Z the value after ends its sentence
     (``it used to be $39.``); E the value after ends
     its clause, or is followed by when (``we froze acme/app for the release`` reads nothing);
     K both values are of one sort (two paths, two hosts: "the channel for api.acme.io is
@@ -483,7 +527,7 @@ _SPECS = sorted(
         ),
         _s(
             "X moved to Y",
-            rf"\b{_AUX}(?:{_MOVE_X})(?:\s+(?:again|once\s+more|back|now),?)*"
+            rf"\b{_AUX}(?:{_MOVE_X}|(?:now\s+)?redirects|redirected)(?:\s+(?:again|once\s+more|back|now),?)*"
             r"\s+(?:to|into)\s+",
             "o",
             "n",
@@ -598,7 +642,7 @@ _SPECS = sorted(
             rf"\b{_AUX}(?:replaced|superseded)\s+(?:by|with)\s+",
             "o",
             "n",
-            flags="O",
+            flags="OJ",
         ),
         _s(
             "Y replaced X",
@@ -674,6 +718,14 @@ _SPECS = sorted(
             "O",
         ),
         _s(
+            "no longer go to X",
+            r"\bno\s+longer\s+(?:go(?:es)?|lives?|sits?|runs?|posts?|sends?)\s+"
+            r"(?:to|at|in|on|under)\s+",
+            "",
+            "o",
+            flags="T",
+        ),
+        _s(
             "X is deprecated",
             rf"\b{_AUX}(?:now\s+)?(?:deprecated|archived|retired|decommissioned|"
             r"shut\s+down|deleted|removed|discontinued|disabled|gone|dead|sunset|read-only|"
@@ -691,7 +743,8 @@ _SPECS = sorted(
             r"stopped\s+getting\s+(?:new\s+)?(?:tags|releases|updates|versions|builds)|"
             rf"{_NOT_ANYMORE}|taken\s+out\s+of\s+(?:the\s+)?(?:pool|service|rotation)|"
             r"goes\s+nowhere(?=\s*(?:[.;,!]|$))|stopped\s+accepting\s+(?:answers|responses|"
-            r"submissions|entries|sign-?ups|registrations)|no\s+longer\s+exists?|"
+            r"submissions|entries|sign-?ups|registrations)|no\s+longer\s+(?:exists?|rings|resolves|"
+            r"responds|answers|works|loads)(?=\s*(?:[.;,!]|$))|(?:down|gone|closed)\s+for\s+good|"
             r"no\s+longer\s+(?:takes|accepts|receives)\s+(?:them|it|mail|e-?mails?|messages|"
             r"invoices|requests|orders|events|calls|webhooks|traffic|payments)"
             r"(?=\s*(?:[.;,!]|$))|gets\s+no\s+"
@@ -725,7 +778,8 @@ _SPECS = sorted(
         _s("no more X", r"(?:^|(?<=[:;,.!]\s)|\A)no\s+more\s+", "", "o", flags="T"),
         _s(
             "nothing is pushed to X any more",
-            r"\bnothing\s+(?:is|gets|goes|will\s+be)\s+(?:\w+\s+)?(?:to|into|in|on)\s+"
+            r"\bnothing\s+(?:(?:is|gets|goes|will\s+be)\s+(?:\w+\s+)?|"
+            r"(?:writes|pushes|posts|sends|points|links|reads\s+from))\s*(?:to|into|in|on|at)?\s+"
             r"(?=\S+\s+any\s*more\b)",
             "",
             "o",
@@ -808,6 +862,16 @@ _Read = tuple[str, "_Cand | None", "_Cand | None", Span, bool]  # pattern, old, 
 
 _ENDS = re.compile(r"\s*(?:[.,;:!)\u2014]|\s-\s|$|(?:behind|last|this|on|yesterday|today)\b)", re.I)
 """What may follow a value whose end a clause says (flag E): the clause's end, or when."""
+
+
+# a verb of flow before an arrow's first value, with no label's colon between: the arrow
+# says where something goes ("sync #deploys -> #deploys-eu", "relay X => Y"), not a change
+_FLOW = re.compile(
+    r"\b(?:relay\w*|forward\w*|sync\w*|replicat\w*|mirror\w*|cop(?:y|ied|ies|ying)|proxi\w*|"
+    r"rout(?:e|ed|es|ing)|deploy(?:s|ed|ing)?|push(?:es|ed|ing)?|pip(?:e|es|ed|ing)|"
+    r"stream\w*)\b[^:]*$",
+    re.I,
+)
 
 
 _AFTER_PREPOSITION = re.compile(
@@ -956,7 +1020,7 @@ class _Reader:
         t, out = self.t, []
         for sm in _SENTENCE.finditer(t):
             lo, hi = sm.start(), sm.end()
-            if t[lo:hi].rstrip().endswith("?"):
+            if t[lo:hi].rstrip().endswith("?") or _says_nothing(t, lo, hi):
                 continue
             seps = list(_CLAUSE.finditer(t, lo, hi))  # each clause once, whatever its length
             starts, ends = [lo] + [j.end() for j in seps], [j.start() for j in seps] + [hi]
@@ -1097,6 +1161,8 @@ class _Reader:
         a = self.after(e, chi, strict) if ra else None
         if name == "X moved to Y" and self._project_moved(m, a, b):
             return []
+        if name == "X → Y" and b is not None and _FLOW.search(t[max(clo, b.start - 30) : b.start]):
+            return []  # "relay X => Y", "forwarded 3 messages #a → #b": a flow, no change
         if ("T" in flags and a is not None and a.kind not in ("thing", "known")) or (
             "V" in flags and a is not None and re.match(r"\s+(?:with|by)\b", t[a.stop :])
         ):
@@ -1111,6 +1177,7 @@ class _Reader:
             return []  # "it used to be #help, then #support": a history, no end
         if (
             "J" in flags
+            and a is None
             and b is not None
             and _AFTER_PREPOSITION.search(t[max(clo, b.start - 20) : b.start])
         ):
@@ -1124,6 +1191,15 @@ class _Reader:
             a, b = self.keep([a, b])
         got = {rb: b, ra: a}
         old, new = got.get("o"), got.get("n")
+        if (
+            old is not None
+            and new is not None
+            and old.kind == "name"
+            and new.kind == "thing"
+            and " " not in t[old.start : old.end]
+            and not t[lo : old.start].strip(" \t\"'(*•-")
+        ):
+            old = None  # "Backups switched to gs://x": the word opening it names the subject
         if (
             new is None
             and "R" in flags

@@ -133,6 +133,20 @@ PATTERNS = [
     ("Acme has a new CTO: Lea Wong.", [], ["Lea Wong"]),
     ("The repo zed/a has moved. New location: zed/b.", [], ["zed/b"]),
     ("zed/a was archived; its successor is zed/b.", ["zed/a"], ["zed/b"]),
+    # ends said plainly, and a redirect
+    ("Front desk: dial 2255, 2240 no longer rings.", ["2240"], []),
+    ("Staging is zed2.example; zed.example is down for good.", ["zed.example"], []),
+    (
+        "Grafana moved: g.zed.dev redirects to m.zed.dev, use the new one.",
+        ["g.zed.dev"],
+        ["m.zed.dev"],
+    ),
+    ("Pages no longer go to #pages -- use #pager.", ["#pages"], ["#pager"]),
+    (
+        "Backups switched to gs://zed-b; nothing writes to s3://zed-b anymore.",
+        ["s3://zed-b"],
+        ["gs://zed-b"],
+    ),
 ]
 
 
@@ -335,6 +349,65 @@ NEGATIVES = [
 def test_negative_reads_no_new_value(text: str) -> None:
     """Questions, conditions, negations, ranges and idioms name no new value."""
     assert new_values(text) == ()
+
+
+# texts that state no change (the change line's negative arm, bench/_nochange*.py): nothing is
+# read from them, neither old nor new
+SAYS_NO_CHANGE = [
+    # a question without its mark, or opening with "any chance"
+    "was #deploys renamed to #deploys-prod",
+    "has oncall@acme.io been replaced by sre@acme.io",
+    "when was staging.acme.io decommissioned and staging2.acme.io set up",
+    "any chance security@zed.dev was replaced by psirt@zed.dev",
+    # a log line: its time stamp or level
+    "2024-05-01 12:00:03 INFO deploy acme/web -> acme/web-canary done",
+    "WARN oncall@acme.io mailbox closed; bounce from mailer-daemon@acme.io",
+    # a flow, not a change: an arrow after a verb of flow
+    "smtp: relay security@zed.dev => psirt-archive@zed.dev (bcc rule 7)",
+    "slack-bot: forwarded 3 messages #pages → #pages-archive",
+    # a condition, a plan, a draft, a doubt, a denial or a rumour
+    "Once a PR in acme/web is closed, its preview at pr-123.preview.acme.io is gone.",
+    "Next quarter we will migrate zed/api to zed-platform/api.",
+    "Draft RFC: move the docs from https://zed.dev/h to https://zed.dev/docs. Feedback welcome.",
+    "Replace https://zed.dev/h with http://localhost:8000/h in your .env when you preview.",
+    "acme/web archived or moved to acme-inc/web",
+    "It's false that acme/web moved to acme-inc/web.",
+    "There's a rumour that zed/app moved to zed-inc/app.",
+    # what was superseded is the pull request, not the repository it is on
+    "Closed PR 311 on acme/web, superseded by PR 12 on acme/web-next.",
+]
+
+
+@pytest.mark.parametrize("text", SAYS_NO_CHANGE)
+def test_a_text_that_states_no_change_reads_nothing(text: str) -> None:
+    """Questions without their mark, logs, flows, conditions, plans and denials read nothing."""
+    assert read_changes(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "old", "new"),
+    [
+        ("Was #deploys, now #deploys-prod.", ["#deploys"], ["#deploys-prod"]),
+        ("Has moved to zed/b; zed/a is archived.", ["zed/a"], ["zed/b"]),
+        (
+            "Deploys will bounce off zed.example: zed.example will be shut down.",
+            ["zed.example"],
+            [],
+        ),
+        ("Alerts now go to #ops-alerts -> #ops-pager from today.", ["#ops-alerts"], ["#ops-pager"]),
+        (
+            "The docs at docs.zed.io were replaced by docs.zed.dev.",
+            ["docs.zed.io"],
+            ["docs.zed.dev"],
+        ),
+        ("Jenkins moved to GitHub Actions.", ["Jenkins"], ["GitHub Actions"]),
+    ],
+)
+def test_terse_statements_still_read(text: str, old: list[str], new: list[str]) -> None:
+    """What the no-change rules must leave alone: a terse statement that says "now" or opens
+    with a verb, an end said in the future tense, an arrow after no verb of flow, a value after
+    a preposition where a new value is read, and a product's name before another name."""
+    assert pair(text) == (tuple(old), tuple(new))
 
 
 def test_plain_words_need_deprecates() -> None:

@@ -173,6 +173,9 @@ _BLIND4_GOLD_NOT_YET_RIGHT: dict[str, str] = {}
 # since.
 _BLIND5_GOLD_NOT_YET_RIGHT: dict[str, str] = {}
 
+# The blind6 gold calls nowline does not get right (key: outcome), as for blind5.
+_BLIND6_GOLD_NOT_YET_RIGHT: dict[str, str] = {}
+
 
 def test_every_gold_call_is_right() -> None:
     """Each writer and act case can be solved from the message alone: its gold call is right.
@@ -187,26 +190,27 @@ def test_every_gold_call_is_right() -> None:
     identifier, whose anchor is dropped. A rate is a number since. The blind3 split's gold
     calls give ``replaced_by`` too; those nowline did not get right when it was written are
     kept as they are and listed in ``_BLIND3_GOLD_NOT_YET_RIGHT`` (key: outcome), and so are
-    the blind4 and blind5 splits' (``_BLIND4_GOLD_NOT_YET_RIGHT``,
-    ``_BLIND5_GOLD_NOT_YET_RIGHT``).
+    the blind4 to blind6 splits' (``_BLIND4_GOLD_NOT_YET_RIGHT`` to
+    ``_BLIND6_GOLD_NOT_YET_RIGHT``).
     """
     stores = reader.Stores()
     try:
-        splits = ("dev", "test", "fresh", "blind", "blind2", "blind3", "blind4", "blind5")
+        splits = W._SPLITS
         cases = [c for split in splits for c in W.writer_cases(split)]
         cases += [a.writer for split in splits for a in W.act_cases(split, 30)]
         wrong = {
             c.key: reader.writer_score(stores, c, reader.gold_reply(c)) for c in cases if c.gold
         }
         assert len(wrong) == len(cases) - len(W.WRITER_CASES)  # the first 30 have no gold
-        # the dev extras, 30 test, 30 fresh, 30 in each of the five blind sets and 8 x 30 act
+        # the dev extras, 30 test, 30 fresh, 30 in each of the six blind sets and 9 x 30 act
         # cases, each key once
-        assert len(wrong) == len(W.WRITER_DEV_EXTRA) + 30 + 30 + 5 * 30 + 8 * 30
+        assert len(wrong) == len(W.WRITER_DEV_EXTRA) + 30 + 30 + 6 * 30 + 9 * 30
         not_right = {k: r["outcome"] for k, r in wrong.items() if r["outcome"] != "right"}
         assert not_right == {
             **_BLIND3_GOLD_NOT_YET_RIGHT,
             **_BLIND4_GOLD_NOT_YET_RIGHT,
             **_BLIND5_GOLD_NOT_YET_RIGHT,
+            **_BLIND6_GOLD_NOT_YET_RIGHT,
         }
     finally:
         stores.close()
@@ -249,9 +253,13 @@ def test_fresh_cases_are_apart_from_dev_and_test() -> None:
     assert len(fresh_act) == 30
     for split in ("dev", "test"):
         assert not fresh_act & {a.writer.key for a in W.act_cases(split, 30)}
-    with pytest.raises(SystemExit, match="dev, test, fresh, blind, blind2, blind3, blind4, blind5"):
+    with pytest.raises(
+        SystemExit, match="dev, test, fresh, blind, blind2, blind3, blind4, blind5, blind6"
+    ):
         W.writer_cases("train")
-    with pytest.raises(SystemExit, match="dev, test, fresh, blind, blind2, blind3, blind4, blind5"):
+    with pytest.raises(
+        SystemExit, match="dev, test, fresh, blind, blind2, blind3, blind4, blind5, blind6"
+    ):
         W.act_cases("train", 3)
 
 
@@ -263,6 +271,7 @@ def test_fresh_cases_are_apart_from_dev_and_test() -> None:
         ("blind3", "k", ("dev", "test", "fresh", "blind", "blind2")),
         ("blind4", "m", ("dev", "test", "fresh", "blind", "blind2", "blind3")),
         ("blind5", "n", ("dev", "test", "fresh", "blind", "blind2", "blind3", "blind4")),
+        ("blind6", "p", ("dev", "test", "fresh", "blind", "blind2", "blind3", "blind4", "blind5")),
     ],
 )
 def test_blind_cases_are_apart_from_the_others(
@@ -273,7 +282,8 @@ def test_blind_cases_are_apart_from_the_others(
     The second blind set (blind2) was written after the first, so the first is among the
     others; its gold calls also name the new values, as the shipped prompt asks. The third
     (blind3) was written after both, and its gold calls name the new values too, as do the
-    fourth's (blind4), written after the third, and the fifth's (blind5), after the fourth.
+    fourth's (blind4), written after the third, the fifth's (blind5), after the fourth, and the
+    sixth's (blind6), after the fifth.
     """
     blind = W.writer_cases(split)
     seen = [c for other in before for c in W.writer_cases(other)]
@@ -283,6 +293,7 @@ def test_blind_cases_are_apart_from_the_others(
         "blind3": W.WRITER_BLIND3_CASES,
         "blind4": W.WRITER_BLIND4_CASES,
         "blind5": W.WRITER_BLIND5_CASES,
+        "blind6": W.WRITER_BLIND6_CASES,
     }[split]
     assert blind == constant and len(blind) == 30
     assert [c.key[:4] for c in blind] == [f"{letter}{i:02d} " for i in range(1, 31)]
