@@ -261,12 +261,16 @@ class AbsentString(InvalidCorrection):
 
     Attributes:
         absent: the strings that do not occur.
+        named: whether the store names every one of them as written (counted with the
+            correction's anchors). ``correct()`` then stores the correction with a note
+            instead of raising; a plain ``add()`` still raises.
     """
 
-    def __init__(self, message: str, *, absent: list[str]) -> None:
+    def __init__(self, message: str, *, absent: list[str], named: bool = False) -> None:
         """Create the error with the ``absent`` strings."""
         super().__init__(message)
         self.absent = absent
+        self.named = named
 
 
 class GenericString(InvalidCorrection):

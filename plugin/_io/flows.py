@@ -34,7 +34,6 @@ from .._rules.assembly import (
 from .._rules.guards import (
     Allowances,
     Holders,
-    absent_forgiven,
     check_correction,
     check_reach,
     check_scope,
@@ -61,7 +60,6 @@ from .._rules.validate import (
     MAX_COUNT,
     InsertRequest,
     QueryRequest,
-    anchors_kept,
     insert_request,
     needs_total,
 )
@@ -685,7 +683,10 @@ def _refuse(core: Core, refused: Refused) -> Flow[NoReturn]:
     error = yield from swapped_flow(refused.info, error, reach)
     if isinstance(error, AbsentString):
         # None: the store names each string as written, and correct_flow accepts them
-        error = (yield from absent_flow(refused.info, error, reach)) or error
+        other = yield from absent_flow(refused.info, error, reach)
+        if other is None:
+            error.named = True
+        error = other or error
     if not error.suggestions:
         extra = [s for s, _ in getattr(error, "near_misses", [])]
         found = yield from suggestions_flow(refused.info, reach, extra)
@@ -912,39 +913,12 @@ def correct_flow(
         try:
             reached = yield from write_flow(core, req, allow=allow, max_reach=max_reach)
         except AbsentString as exc:
-            if allow.absent:
-                raise
-            counts = yield from _memories_naming(core, text, metadata, exc.absent)
-            if not absent_forgiven(counts):
+            if allow.absent or not exc.named:  # named: counted once, by the refusal's flow
                 raise
             allow = replace(allow, absent=True)
             repaired = replace(repaired, absent=tuple(exc.absent))
             continue
         return new, reached, repaired
-
-
-def _memories_naming(
-    core: Core, text: str, metadata: Mapping[str, Any], strings: Sequence[str]
-) -> Flow[dict[str, int]]:
-    """Return how many memories each string reaches, as a correction of ``metadata`` would.
-
-    The anchors are those the correction keeps (:func:`~nowline._rules.validate.anchors_kept`).
-    """
-    kept, _ = anchors_kept(metadata[R.DEPRECATES], metadata.get(R.ABOUT) or (), text)
-    metadata = {k: v for k, v in metadata.items() if k != R.ABOUT}
-    if kept:
-        metadata[R.ABOUT] = list(kept)
-    probes = []
-    for i, phrase in enumerate(strings):
-        record = Record(f"\x00absent{i}", text, {**metadata, R.DEPRECATES: [phrase]})
-        info = correction_info(record, core.legacy_key)
-        if info is not None:
-            probes.append(info)
-    found = yield from _reach(core, probes, exclude=())
-    return {
-        p.deprecates[0]: sum(1 for r in found[p.id] if not R.is_correction(r.metadata))
-        for p in probes
-    }
 
 
 def drain_flow() -> Flow[None]:

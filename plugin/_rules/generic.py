@@ -115,6 +115,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Literal, Protocol
 
 from .names import is_given_name
+from .units import PER_TIME
 
 if TYPE_CHECKING:
     import numpy as np
@@ -205,9 +206,7 @@ _ORDINAL: Final = re.compile(r"\d+(?:st|nd|rd|th)", re.IGNORECASE)
 # A rate: a number per a unit ("$80/hour", "5/month", "10/min"); its slash is no identifier's.
 _RATE: Final = re.compile(rf"{_ONE_NUMBER}/[^\W\d_]{{1,12}}")
 # a unit per time after a number ("300 req/min", "100 MB/s"): a unit, not an identifier
-_PER_TIME: Final = re.compile(
-    r"[^\W\d_]{1,8}/(?:s|sec|min|h|hr|hour|d|day|wk|week|mo|month|yr|year)", re.IGNORECASE
-)
+_PER_TIME: Final = re.compile(PER_TIME, re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)

@@ -118,7 +118,17 @@ def _records_change(text: str, phrase: str, news: tuple[str, ...]) -> bool:
     posted to the archived channel (the fourth blind act set: the model remembered the user's
     words before it corrected). Only memories: a correction's text that names an older
     correction's string is a step of a chain. Cached, as read-time checks ask of the same hits.
+
+    Where the correction has new values, a text that records its change names one of them:
+    a text that names none (folded, a superset of the matching rules) records no change, and
+    the wording reader is not imported for it. So the hook's deny of a command that names only
+    the old value ("git clone .../acme/app.git") pays no import of the reader.
     """
+    given = [v for v in news if v.strip()]
+    if given:
+        folded = fold(text)
+        if not any(fold(v) in folded for v in given):
+            return False
     from .wording import records_change
 
     return records_change(text, phrase, news)

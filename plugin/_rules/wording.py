@@ -89,6 +89,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..matchers import Matcher, fold
+from .units import PER_TIME
 
 __all__ = [
     "Change",
@@ -128,7 +129,7 @@ class Change:
 
 # ---------------------------------------------------------------- what a value looks like
 _UNIT = (
-    r"[a-zA-Z]{1,8}/(?:s|sec|min|h|hr|hour|d|day|wk|week|mo|month|yr|year)\b|"  # 300 req/min
+    rf"{PER_TIME}|"  # 300 req/min
     r"%|€|[KMGT]i?B|ms|seconds?|minutes?|hours?|days?|weeks?|months?|years?|EUR|USD|GBP|CHF|"
     r"zł|Kč|kr|Ft|lei|PLN|CZK|SEK|NOK|DKK|HUF|JPY|INR|AUD|CAD"
 )

@@ -34,6 +34,7 @@ try:
 except SystemExit as exc:
     code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
 sys.stdout.flush()
+sys.stderr.write("\\nWORDING=" + str("nowline._rules.wording" in sys.modules))
 sys.stderr.write("\\nCHROMADB=" + str("chromadb" in sys.modules))
 raise SystemExit(code)
 """
@@ -108,6 +109,26 @@ def test_check_on_a_confirmed_snapshot_answers_as_the_full_path(local_store: Pat
         assert (code, loaded) == (want, False)
         code, full, _ = _nowline("check", str(local_store), text, NOWLINE_NO_FAST_PATH="1")
         assert code == want and fast == full
+
+
+def test_a_denied_command_naming_only_the_old_value_imports_no_wording_reader(
+    local_store: Path,
+) -> None:
+    """The linking rule's record-of-change test needs the new value in the text (§13's cost).
+
+    The clone names metalcraftai/ufo and not ufo-ai/ufo, so no wording is read for it: the
+    fast path's deny does not import the reader (about 20 ms of a cold hook's time). The full
+    path imports the whole package, the write path's guards with it.
+    """
+    out = subprocess.run(
+        [sys.executable, "-c", _RUN.replace("ARGS", repr(["check", str(local_store), CLONE]))],
+        capture_output=True,
+        env=cli_env(),
+        timeout=180,
+        check=False,
+    )
+    assert out.returncode == 1, out.stderr
+    assert "WORDING=False" in out.stderr.decode("utf-8")
 
 
 @pytest.mark.parametrize("option", [["-c", "memory"], ["--collection", "memory"]])

@@ -71,9 +71,22 @@ def test_absent_string_the_store_names_is_accepted_with_a_note(
     seeded: nowline.Collection,
 ) -> None:
     """No typo: the store names it as written, and the line shows beneath memories naming it."""
+    # a plain add() still refuses it, saying the store names it (what correct() acts on)
+    before = snapshot(seeded)
+    with pytest.raises(nowline.AbsentString) as caught:
+        seeded.add(
+            ids=["c-add"],
+            documents=["Use the new repository ufo-ai/ufo."],
+            metadatas=[{"deprecates": ["metalcraftai/ufo"]}],
+        )
+    assert caught.value.named and snapshot(seeded) == before
     report = seeded.correct("Use the new repository ufo-ai/ufo.", deprecates=["metalcraftai/ufo"])
     assert report.reached >= 1
     assert any("does not name 'metalcraftai/ufo'" in note for note in report.notes)
+    # one it does not name is refused, and says so
+    with pytest.raises(nowline.AbsentString) as caught:
+        seeded.correct("Use the new repository.", deprecates=["metalcraftai/ufo-old"])
+    assert not caught.value.named
 
 
 def test_too_broad_correction_refused_with_count(memory: nowline.Collection) -> None:

@@ -404,9 +404,12 @@ def test_a_text_that_states_no_change_reads_nothing(text: str) -> None:
     ],
 )
 def test_terse_statements_still_read(text: str, old: list[str], new: list[str]) -> None:
-    """What the no-change rules must leave alone: a terse statement that says "now" or opens
-    with a verb, an end said in the future tense, an arrow after no verb of flow, a value after
-    a preposition where a new value is read, and a product's name before another name."""
+    """What the no-change rules must leave alone.
+
+    A terse statement that says "now" or opens with a verb, an end said in the future tense,
+    an arrow after no verb of flow, a value after a preposition where a new value is read, and
+    a product's name before another name.
+    """
     assert pair(text) == (tuple(old), tuple(new))
 
 
