@@ -202,6 +202,11 @@ class Preview(list[str]):
         about: the anchors previewed: those given, or, when nowline proposed a string that
             needs one (a number, a first name, a person's full name: "03:45 UTC"), the word
             of the text that the memories of that string name ("Tamberlane").
+        replaced_by: the new values previewed: those given, or those the text states, or,
+            for a change back the words do not state ("the chat is back on
+            discord.gg/pintail"), the earlier value the text names that an active
+            correction's new value replaced; send them as ``replaced_by``, so the old value
+            is current again.
     """
 
     near_misses: list[tuple[str, int]]
@@ -209,6 +214,7 @@ class Preview(list[str]):
     suggestions: list[tuple[str, int]]
     deprecates: list[str]
     about: list[str]
+    replaced_by: list[str]
 
     def __init__(
         self,
@@ -219,6 +225,7 @@ class Preview(list[str]):
         suggestions: Iterable[tuple[str, int]] = (),
         deprecates: Iterable[str] = (),
         about: Iterable[str] = (),
+        replaced_by: Iterable[str] = (),
     ) -> None:
         """Create a preview of ``ids`` with its near misses, suggestions and refusal."""
         super().__init__(ids)
@@ -227,11 +234,13 @@ class Preview(list[str]):
         self.suggestions = list(suggestions)
         self.deprecates = list(deprecates)
         self.about = list(about)
+        self.replaced_by = list(replaced_by)
 
     def __repr__(self) -> str:
         """Return the ids with the extra attributes."""
         return (
             f"Preview({list(self)!r}, deprecates={self.deprecates!r}, about={self.about!r}, "
+            f"replaced_by={self.replaced_by!r}, "
             f"near_misses={self.near_misses!r}, suggestions={self.suggestions!r}, "
             f"refusal={self.refusal!r})"
         )

@@ -37,6 +37,7 @@ from .._rules.guards import (
     Holders,
     absent_forgiven,
     anchor_candidates,
+    changed_back,
     check_correction,
     check_reach,
     count_records,
@@ -648,4 +649,5 @@ def preview_flow(
         suggestions=suggestions,
         deprecates=info.deprecates,
         about=info.about,
+        replaced_by=info.replaced_by or (changed_back(info, holders) if holders else ()),
     )

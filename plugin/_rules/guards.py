@@ -57,7 +57,7 @@ from .validate import (
     text_arg,
     values_settled,
 )
-from .wording import old_values, says_new, says_old
+from .wording import old_values, says_back, says_new, says_old
 
 __all__ = [
     "ANCHOR_CANDIDATES",
@@ -65,6 +65,7 @@ __all__ = [
     "Holders",
     "absent_forgiven",
     "anchor_candidates",
+    "changed_back",
     "check_correction",
     "check_reach",
     "check_scope",
@@ -79,6 +80,35 @@ __all__ = [
 
 Holders = Callable[[str], list[CorrectionInfo]]
 """The active corrections of a correction's scope that hold a string as a new value."""
+
+
+def changed_back(info: CorrectionInfo, holders: Holders) -> tuple[str, ...]:
+    """Return the values a correction with no new value of its own changes back to.
+
+    It deprecates what an active correction of its scope made new, its text says that
+    something goes back (:func:`~nowline._rules.wording.says_back`), and it names that
+    correction's old value without stating it as old: "community chat is back on discord
+    (discord.gg/pintail), the slack invite slack.pintail.dev is closed", after a correction
+    from discord.gg/pintail to slack.pintail.dev. That old value is the new value the wording
+    did not read. ``preview()`` proposes it as ``replaced_by`` (the tools' change line names
+    it), so the correction sent revives it (a rename back, DESIGN §6); sent without it, the
+    old value's memories would stay marked by the earlier correction.
+    """
+    text = info.document
+    if info.replaced_by or not text.strip() or not says_back(text):
+        return ()
+    sent = {fold(d) for d in info.deprecates}
+    found: dict[str, str] = {}
+    for phrase in info.deprecates:
+        for holder in holders(phrase):
+            for old in holder.deprecates:
+                if (
+                    fold(old) not in sent
+                    and Matcher([(old, 0)]).find(text)
+                    and not says_old(text, old, info.deprecates)
+                ):
+                    found.setdefault(fold(old), old)
+    return tuple(found.values())
 
 
 @dataclass(frozen=True, slots=True)

@@ -97,6 +97,7 @@ __all__ = [
     "old_values",
     "read_changes",
     "records_change",
+    "says_back",
     "says_new",
     "says_old",
     "stated_things",
@@ -1410,6 +1411,18 @@ def _names(value: str, found: str | None) -> bool:
     return bool(found and v) and (
         fold(v) == fold(found or "") or bool(Matcher([(v, 0)]).find(found or ""))
     )
+
+
+_BACK = re.compile(
+    r"\b(?:back|again|revert\w*|restor\w*|reinstat\w*|return\w*|as\s+before|undo|undid|"
+    r"undone|zurück|wieder|de\s+nouveau|à\s+nouveau|otra\s+vez|de\s+nuevo)\b",
+    re.I,
+)
+
+
+def says_back(text: str) -> bool:
+    """Whether a text says something goes back ("back on", "again", "reverted", "as before")."""
+    return _BACK.search(text) is not None
 
 
 def says_old(text: str, value: str, deprecates: Sequence[str] = ()) -> bool:

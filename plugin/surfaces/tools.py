@@ -722,6 +722,8 @@ def _change_hint(text: str, binding: dict[str, Any], *, exclude: str = "") -> _S
     fields = f"deprecates {list(found.deprecates)!r}"
     if found.about:  # a number or a first name, with the word of the text that narrows it
         fields += f" and about {list(found.about)!r}"
+    if found.replaced_by:  # the new values: what a change back revives
+        fields += f" and replaced_by {list(found.replaced_by)!r}"
     hint = (
         f"\nThis states a change: {current} {noun} {_listed(found.deprecates)} as current. "
         f"If the user told you of this change, store it: call correct with body {body} and "

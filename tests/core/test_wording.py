@@ -10,7 +10,15 @@ import pytest
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
-from nowline._rules.wording import Change, new_values, old_values, read_changes, says_new, says_old
+from nowline._rules.wording import (
+    Change,
+    new_values,
+    old_values,
+    read_changes,
+    says_back,
+    says_new,
+    says_old,
+)
 
 
 def pair(text: str, deprecates: tuple[str, ...] = ()) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -1103,3 +1111,20 @@ def test_a_role_sentence_reads_in_linear_time() -> None:
     """
     text = "Casimir Volkonsky is our DPO now. " * 2000  # 68 kB: minutes when quadratic
     assert {(c.old, c.new) for c in read_changes(text)} == {(None, "Casimir Volkonsky")}
+
+
+@pytest.mark.parametrize(
+    ("text", "back"),
+    [
+        ("community chat is back on discord", True),
+        ("the build cache is cache.example again", True),
+        ("We reverted the move to #b.", True),
+        ("Docs are served as before from docs.example.", True),
+        ("Die Doku liegt wieder auf docs.example.", True),
+        ("The repository moved to zed/b.", False),
+        ("Feedback is welcome.", False),  # "back" only as a word of its own
+    ],
+)
+def test_says_back(text: str, back: bool) -> None:
+    """A text that says something goes back: what a change back the words do not state needs."""
+    assert says_back(text) is back

@@ -43,7 +43,7 @@ def test_recall_and_remember_name_a_change_no_correction_holds(memory: nowline.C
     hint = (
         "This states a change: 2 memories still name 'metalcraftai/ufo' as current. If the "
         f"user told you of this change, store it: call correct with body {UFO!r} and "
-        "deprecates ['metalcraftai/ufo']."
+        "deprecates ['metalcraftai/ufo'] and replaced_by ['ufo-ai/ufo']."
     )
     assert run_tool(memory, "recall", {"query": UFO}).text.endswith("\n" + hint)
     assert hint not in run_tool(memory, "recall", {"query": "UFO core repository"}).text
@@ -67,7 +67,7 @@ def test_a_change_recalled_at_a_past_time_gets_the_line_too(memory: nowline.Coll
     told = f"As of this morning: {UFO}"
     past = run_tool(memory, "recall", {"query": told, "as_of": "2000-01-01"})
     assert "(none)" in past.text
-    assert past.text.endswith("and deprecates ['metalcraftai/ufo'].")
+    assert past.text.endswith("and deprecates ['metalcraftai/ufo'] and replaced_by ['ufo-ai/ufo'].")
 
 
 def test_a_long_change_told_to_recall_is_not_echoed(memory: nowline.Collection) -> None:
@@ -77,7 +77,7 @@ def test_a_long_change_told_to_recall_is_not_echoed(memory: nowline.Collection) 
     answer = run_tool(memory, "recall", {"query": query}).text
     assert answer.endswith(
         "call correct with body (the change in the user's words) and deprecates "
-        "['metalcraftai/ufo']."
+        "['metalcraftai/ufo'] and replaced_by ['ufo-ai/ufo']."
     )
     assert "filler words" not in answer and "\n    now: use evil" not in answer
 

@@ -1,0 +1,114 @@
+"""A change back the words do not state: preview() proposes the value it goes back to.
+
+"community chat is back on discord (discord.gg/pintail), the slack invite slack.pintail.dev
+is closed", after a correction from discord.gg/pintail to slack.pintail.dev: the wording reads
+slack.pintail.dev as old and no new value, so a correction sent with the proposed
+``deprecates`` alone left discord.gg/pintail's memories marked by the earlier correction (the
+fourth blind writer set, m22 and m25: the model copied the change line and marked a current
+memory). preview() and the tools' change line now name ``replaced_by``, and the correction
+sent with it revives the value.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import nowline
+from nowline._rules.guards import changed_back
+from nowline._rules.records import CorrectionInfo
+from nowline.surfaces.tools import run_tool
+
+BACK = (
+    "community chat is back on discord (discord.gg/pintail), the slack invite "
+    "slack.pintail.dev is closed"
+)
+
+
+@pytest.fixture
+def store(memory: nowline.Collection) -> nowline.Collection:
+    """A store whose chat moved from Discord to Slack, with a memory of each."""
+    memory.add(
+        ids=["a", "b", "c"],
+        documents=[
+            "Invite community members to the Pintail Slack via slack.pintail.dev.",
+            "The README's chat badge links to slack.pintail.dev.",
+            "discord.gg/pintail still has the 2023 community threads.",
+        ],
+    )
+    memory.correct(
+        "The community chat moved from discord.gg/pintail to slack.pintail.dev.",
+        deprecates=["discord.gg/pintail"],
+        id="there",
+    )
+    return memory
+
+
+def _roles(col: nowline.Collection) -> dict[str, str]:
+    return {h.id: h.role for h in col.hits(["a", "b", "c"])}
+
+
+def test_preview_proposes_the_value_it_goes_back_to(store: nowline.Collection) -> None:
+    """The text names the earlier value and says it goes back: that is the new value."""
+    found = store.preview([], text=BACK)
+    assert found.deprecates == ["slack.pintail.dev"]
+    assert found.replaced_by == ["discord.gg/pintail"]
+    line = run_tool(store, "recall", {"query": BACK}).text
+    assert "replaced_by ['discord.gg/pintail']" in line
+
+
+def test_the_correction_sent_as_proposed_revives_the_value(store: nowline.Collection) -> None:
+    """Sent with the proposed fields, the Discord memory is current again; without, it is not."""
+    assert _roles(store)["c"] == "historical"
+    store.correct(BACK, deprecates=["slack.pintail.dev"], id="back-alone")
+    assert _roles(store) == {"a": "historical", "b": "historical", "c": "historical"}
+    store.retract("back-alone")
+    found = store.preview([], text=BACK)
+    store.correct(BACK, deprecates=found.deprecates, replaced_by=found.replaced_by, id="back")
+    assert _roles(store) == {"a": "historical", "b": "historical", "c": "current"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # no word says it goes back: the earlier value is named in passing
+        "The slack invite slack.pintail.dev is closed; discord.gg/pintail keeps the 2023 threads.",
+        # the earlier value is stated as old too
+        "We're back to email: slack.pintail.dev is closed and discord.gg/pintail is gone too.",
+    ],
+)
+def test_no_value_is_proposed_where_the_text_does_not_go_back_to_it(
+    store: nowline.Collection, text: str
+) -> None:
+    """Only a value the text goes back to, and does not call old, is proposed."""
+    assert store.preview(["slack.pintail.dev"], text=text).replaced_by == []
+
+
+def _info(
+    text: str, deprecates: tuple[str, ...], replaced_by: tuple[str, ...] = ()
+) -> CorrectionInfo:
+    return CorrectionInfo(
+        id="x",
+        document=text,
+        deprecates=deprecates,
+        about=(),
+        time=2.0,
+        written=2.0,
+        scope=None,
+        replaced_by=replaced_by,
+    )
+
+
+def test_changed_back_reads_the_holders_old_values() -> None:
+    """The rule alone: the holder of the deprecated string, and its old value the text names."""
+    earlier = _info("moved from discord.gg/pintail to slack.pintail.dev", ("discord.gg/pintail",))
+    holders = {"slack.pintail.dev": [earlier]}
+
+    def held(value: str) -> list[CorrectionInfo]:
+        return holders.get(value, [])
+
+    assert changed_back(_info(BACK, ("slack.pintail.dev",)), held) == ("discord.gg/pintail",)
+    # a new value of its own (given or read) wins: nothing is inferred
+    given = _info(BACK, ("slack.pintail.dev",), ("discord.gg/other",))
+    assert changed_back(given, held) == ()
+    # no holder: no change back
+    assert changed_back(_info(BACK, ("chat.pintail.dev",)), held) == ()
