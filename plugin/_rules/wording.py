@@ -9,7 +9,7 @@ question, a condition, a plan, a negation or "still"/"stays". Nothing is read fr
 that asks without its mark ("was X renamed to Y", "when was X shut down", "any chance X was
 replaced"), a log line (a time stamp or a level: "12:00:03 INFO deploy X -> Y", "WARN X mailbox
 closed"), or one that opens with a condition ("once X is closed, ..."); nor from a clause with a
-plan or a doubt ("will", "going to", "draft", "RFC", "when you", "it's false that", a rumour,
+plan or a doubt ("will", "going to", "draft", "RFC", "it's false that", a rumour,
 "allegedly", "archived or moved"). An arrow after a verb of flow ("relay X => Y", "forwarded 3
 messages #a → #b") is no change. A plain lower-case word is a value
 only opposite another one where the caller names one of them (``from master to main``) or both
@@ -308,7 +308,7 @@ _KILL = re.compile(  # a word of an identifier ("if/a", "acme/never-x") is no cu
     r"wrong|incorrect|mistaken|a\s+mistake|wenn|falls|sollten?|"
     r"(?:false|untrue|not\s+true)\s+that|rumou?r\w*|allegedly|supposedly|any\s+chance|"
     r"will(?!\s+(?:bounce|be\s+(?:shut|deleted|removed|archived|retired|decommissioned|"
-    r"turned|switched)))|going\s+to|gonna|(?:when|whenever)\s+you|draft|rfc|"
+    r"turned|switched)))|going\s+to|gonna|draft|rfc|"
     r"[a-z]{3,}ed\s+or\s+[a-z]{3,}ed)"  # two verbs in doubt: "X archived or moved to Y"
     r"(?![\w/@]|[-.:][\w.-]*[/@])",
     re.I,
@@ -1420,9 +1420,38 @@ _BACK = re.compile(
 )
 
 
-def says_back(text: str) -> bool:
-    """Whether a text says something goes back ("back on", "again", "reverted", "as before")."""
-    return _BACK.search(text) is not None
+def says_back(text: str, value: str | None = None) -> bool:
+    """Whether a text says something goes back ("back on", "again", "reverted", "as before").
+
+    With ``value``: whether it says that ``value`` is back, a word of return near one of its
+    occurrences (:data:`BACK_WINDOW` characters either side, in its clause) in a sentence that
+    neither asks nor logs ("courier notices go to deliveries@x again", "back on discord
+    (discord.gg/x)"), not "the bot posts to #new again; #old stays archived" for ``#old``.
+    """
+    if value is None:
+        return _BACK.search(text) is not None
+    for m in Matcher([(value, 0)]).find(text):
+        sentence = next(
+            (s for s in _SENTENCE.finditer(text) if s.start() <= m.start < s.end()), None
+        )
+        if sentence is None:
+            continue
+        lo, hi = sentence.start(), sentence.end()
+        if text[lo:hi].rstrip().endswith("?") or _says_nothing(text, lo, hi):
+            continue
+        for sep in _CLAUSE.finditer(text, lo, hi):  # the clause of the occurrence
+            if sep.end() <= m.start:
+                lo = sep.end()
+            elif sep.start() >= m.end:
+                hi = sep.start()
+                break
+        if _BACK.search(text, max(lo, m.start - BACK_WINDOW), min(hi, m.end + BACK_WINDOW)):
+            return True
+    return False
+
+
+BACK_WINDOW = 40
+"""How near a value a word of return must be to say that the value is back (characters)."""
 
 
 def says_old(text: str, value: str, deprecates: Sequence[str] = ()) -> bool:

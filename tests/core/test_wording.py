@@ -377,7 +377,6 @@ SAYS_NO_CHANGE = [
     "Once a PR in acme/web is closed, its preview at pr-123.preview.acme.io is gone.",
     "Next quarter we will migrate zed/api to zed-platform/api.",
     "Draft RFC: move the docs from https://zed.dev/h to https://zed.dev/docs. Feedback welcome.",
-    "Replace https://zed.dev/h with http://localhost:8000/h in your .env when you preview.",
     "acme/web archived or moved to acme-inc/web",
     "It's false that acme/web moved to acme-inc/web.",
     "There's a rumour that zed/app moved to zed-inc/app.",
@@ -409,6 +408,12 @@ def test_a_text_that_states_no_change_reads_nothing(text: str) -> None:
             ["docs.zed.dev"],
         ),
         ("Jenkins moved to GitHub Actions.", ["Jenkins"], ["GitHub Actions"]),
+        # an instruction's time is no condition ("when you" read nothing at 4cfdc05: blind6 p05)
+        (
+            "When you next touch pip.conf, swap https://a.example/s out for https://b.example/s.",
+            ["https://a.example/s"],
+            [],
+        ),
     ],
 )
 def test_terse_statements_still_read(text: str, old: list[str], new: list[str]) -> None:
@@ -1128,3 +1133,23 @@ def test_a_role_sentence_reads_in_linear_time() -> None:
 def test_says_back(text: str, back: bool) -> None:
     """A text that says something goes back: what a change back the words do not state needs."""
     assert says_back(text) is back
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "back"),
+    [
+        (
+            "courier notices go to deliveries@x.org again. The trial has ended.",
+            "deliveries@x.org",
+            True,
+        ),
+        ("community chat is back on discord (discord.gg/pin)", "discord.gg/pin", True),
+        ("The bot posts to #new again; #old stays archived.", "#old", False),
+        ("Back from leave: is it #new now, or #old?", "#old", False),
+        ("#old is back, long ago it was the only channel and nothing else", "#old", True),
+        ("2024-05-01 12:00:03 INFO back to #old", "#old", False),
+    ],
+)
+def test_says_back_to_a_value(text: str, value: str, back: bool) -> None:
+    """A word of return near the value, in its clause, in a sentence that does not ask or log."""
+    assert says_back(text, value) is back

@@ -112,3 +112,69 @@ def test_changed_back_reads_the_holders_old_values() -> None:
     assert changed_back(given, held) == ()
     # no holder: no change back
     assert changed_back(_info(BACK, ("chat.pintail.dev",)), held) == ()
+
+
+# ----------------------------------------------- a change back whose words read neither value
+NOTICE = (
+    "IT notice, 14 May: courier notices go to deliveries@ottermere.org again. The trial of "
+    "post-room@ottermere.org has ended."
+)
+
+
+@pytest.fixture
+def trial(memory: nowline.Collection) -> nowline.Collection:
+    """A store whose courier mailbox moved for a trial, with a memory of each."""
+    memory.add(
+        ids=["a", "b", "c"],
+        documents=[
+            "Couriers send their delivery notices to post-room@ottermere.org.",
+            "Check post-room@ottermere.org for missed-parcel cards.",
+            "deliveries@ottermere.org also receives the stationery supplier's invoices.",
+        ],
+    )
+    memory.correct(
+        "Courier notices moved from deliveries@ottermere.org to post-room@ottermere.org.",
+        deprecates=["deliveries@ottermere.org"],
+        id="trial",
+    )
+    return memory
+
+
+def test_both_values_of_a_correction_named_with_a_return_are_proposed(
+    trial: nowline.Collection,
+) -> None:
+    """The words read neither value; the correction the text trips names both (blind6 p23)."""
+    found = trial.preview([], text=NOTICE)
+    assert (found.deprecates, found.replaced_by) == (
+        ["post-room@ottermere.org"],
+        ["deliveries@ottermere.org"],
+    )
+    assert (
+        "replaced_by ['deliveries@ottermere.org']"
+        in run_tool(trial, "recall", {"query": NOTICE}).text
+    )
+    trial.correct(NOTICE, deprecates=found.deprecates, replaced_by=found.replaced_by)
+    assert _roles(trial) == {"a": "historical", "b": "historical", "c": "current"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the word of return is the current value's ("again" beside post-room@), and the
+        # earlier value is said to stay as it is
+        "The bot posts to post-room@ottermere.org again; deliveries@ottermere.org stays closed.",
+        # a question
+        "Back from leave: is it post-room@ottermere.org now, or deliveries@ottermere.org?",
+        # history told again
+        "Reminder again: deliveries@ottermere.org moved to post-room@ottermere.org in May.",
+        # no word of return
+        "deliveries@ottermere.org and post-room@ottermere.org both get the invoices.",
+    ],
+)
+def test_no_change_back_is_proposed_where_the_text_states_none(
+    trial: nowline.Collection, text: str
+) -> None:
+    """The current value is never proposed as old by a text that does not go back."""
+    found = trial.preview([], text=text)
+    assert "post-room@ottermere.org" not in found.deprecates
+    assert "This states a change" not in run_tool(trial, "recall", {"query": text}).text

@@ -349,6 +349,7 @@ def test_change_line_smoke_scores_the_recall_tools_line(runs: dict[str, Any]) ->
         "blind3",
         "blind4",
         "blind5",
+        "blind6",
     ]
     # the negative arm: one text of each kind of each set that states no change, scored once
     negatives = data["negatives"]
