@@ -34,7 +34,6 @@ from .._rules.assembly import (
 from .._rules.guards import (
     Allowances,
     Holders,
-    back_proposal,
     check_correction,
     check_reach,
     check_scope,
@@ -451,17 +450,10 @@ def preview_flow(
     def reach_of_probes(infos: Sequence[CorrectionInfo]) -> Flow[dict[str, list[Record]]]:
         return _reach(core, infos, exclude=())
 
-    back: tuple[str, ...] = ()
     if not info.deprecates:
         proposed = yield from suggestions_flow(info, reach_of_probes)
         chosen = tuple(s for s, n in proposed if n > 0) or tuple(s for s, _ in proposed[:1])
-        if not any(n > 0 for _, n in proposed) and not given:
-            # a change back the words do not state: the values of a correction the text trips
-            tripped = yield Work(_tripped, (core.registry, body, Scoped(metadata)))
-            olds, back = back_proposal(body, tripped)
-            if olds:
-                chosen = olds
-        if not any(n > 0 for _, n in proposed) and not back and not info.about:
+        if not any(n > 0 for _, n in proposed) and not info.about:
             # a number or a first name is proposed with the text's word that narrows it
             anchored = yield from anchored_proposal_flow(info, reach_of_probes)
             if anchored is not None:
@@ -471,7 +463,7 @@ def preview_flow(
             return Preview(refusal=_NOTHING_TO_PROPOSE)
         info = info._replace(deprecates=chosen)
         if not given:
-            info = info._replace(replaced_by=back or R.new_values_of({}, body, chosen))
+            info = info._replace(replaced_by=R.new_values_of({}, body, chosen))
     reach = yield from _reach(core, [info], exclude=())
     preview = yield from guards_preview_flow(
         info,
@@ -486,12 +478,6 @@ def preview_flow(
     if not deprecates:  # proposed: the suggestions are what was proposed, and the rest
         preview.suggestions = [*proposed, *preview.suggestions]
     return preview
-
-
-def _tripped(registry: Registry, text: str, scope: Scoped) -> list[CorrectionInfo]:
-    """Return the active corrections of ``scope`` that a text trips (as a plain memory)."""
-    found = registry.direct(text, record_id="", scope=scope, order=None)
-    return [info for cid in found if (info := registry.get(cid)) is not None]
 
 
 _NOTHING_TO_PROPOSE = (

@@ -65,7 +65,6 @@ __all__ = [
     "Holders",
     "absent_forgiven",
     "anchor_candidates",
-    "back_proposal",
     "changed_back",
     "check_correction",
     "check_reach",
@@ -81,39 +80,6 @@ __all__ = [
 
 Holders = Callable[[str], list[CorrectionInfo]]
 """The active corrections of a correction's scope that hold a string as a new value."""
-
-
-def back_proposal(
-    text: str, tripped: Iterable[CorrectionInfo]
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Return the old and new values of a change back a text states by naming both values.
-
-    The text says that something goes back (:func:`~nowline._rules.wording.says_back`) and
-    names, of an active correction it trips (``tripped``: it names one of its deprecated
-    strings), an old value it does not state as old and a new value it does not state as new:
-    the correction's new value is the old value now, and its old value the new one. "IT
-    notice: courier notices go to deliveries@ottermere.org again. The trial of
-    post-room@ottermere.org has ended", after a correction from deliveries@ to post-room@:
-    the words read neither value, and ``preview(text=...)`` proposes ``deprecates``
-    ``[post-room@...]`` with ``replaced_by`` ``[deliveries@...]``. Empty where it reads none.
-    """
-    if not says_back(text):
-        return (), ()
-    olds: dict[str, str] = {}
-    news: dict[str, str] = {}
-    for info in tripped:
-        back_to = [d for d in info.deprecates if says_back(text, d) and not says_old(text, d)]
-        now_old = [
-            n
-            for n in info.replaced_by
-            if Matcher([(n, 0)]).find(text) and says_new(text, n, info.replaced_by) is None
-        ]
-        if back_to and now_old:
-            for value in now_old:
-                olds.setdefault(fold(value), value)
-            for value in back_to:
-                news.setdefault(fold(value), value)
-    return tuple(olds.values()), tuple(news.values())
 
 
 def changed_back(info: CorrectionInfo, holders: Holders) -> tuple[str, ...]:

@@ -7,22 +7,23 @@ only from a pattern below, only where it looks like a thing (a slug, URL, path, 
 quoted string, or a string the caller names in ``deprecates``), and never in a clause that is a
 question, a condition, a plan, a negation or "still"/"stays". Nothing is read from a sentence
 that asks without its mark ("was X renamed to Y", "when was X shut down", "any chance X was
-replaced"), a log line (a time stamp or a level: "12:00:03 INFO deploy X -> Y", "WARN X mailbox
-closed"), or one that opens with a condition ("once X is closed, ..."); nor from a clause with a
-plan or a doubt ("will", "going to", "draft", "RFC", "it's false that", a rumour,
-"allegedly", "archived or moved"). An arrow after a verb of flow ("relay X => Y", "forwarded 3
-messages #a → #b") is no change. A plain lower-case word is a value
-only opposite another one where the caller names one of them (``from master to main``) or both
-carry a number (``building 4``). A value the text also presents as old (a chain step) is never
-new. Patterns, X old and Y new (German, French and Spanish forms where listed):
+replaced"; not "Can confirm: ..." or "Do send ..."), a log line (a time stamp, or a level with
+no colon: "12:00:03 INFO deploy X -> Y", "WARN X mailbox closed", not "NOTICE: ..."), or one
+that opens with a condition ("once X is closed, ...", not "once the cutover finished"); nor
+from a clause with a
+plan or a doubt ("next quarter", "is going to", "draft RFC", "it's false that", a rumour,
+"allegedly", "archived or moved"). An arrow just after a verb of flow ("relay X => Y",
+"forwarded 3 messages #a → #b", not "Deploy target changed X -> Y") is no change. A plain
+lower-case word is a value only opposite another one where the caller names one of them
+(``from master to main``) or both carry a number (``building 4``). A value the text also
+presents as old (a chain step) is never new. Patterns, X old and Y new (German, French and
+Spanish forms where listed):
 
 - ``from X to Y`` (``into``) after a change verb (moved, changed, switched, migrated, renamed,
   went, raised, upgraded, ...), with lists (``from A and B to C``) and continuations
   (``..., and the limit from C to D``); ``von X zu|nach|auf|in Y``, ``de X à|en Y``,
   ``de|desde X a Y`` with a change verb of that language; ``moved|went up to Y from X``.
 - ``X → Y`` (also ``->``, ``=>``, ``⇒``, ``⟶``, ``➔``, ``➜``); in ``A → B → C`` only C is new.
-  A capitalised word opening the sentence before a thing (``Backups switched to gs://x``) is the
-  subject, not the old value.
 - ``renamed|moved|migrated|changed|switched|transferred X (back) to|into|as Y``; ``renamed X``:
   X old; ``moved|transferred|switched off|out of|away from X (to Y)``.
 - ``X was|has been renamed (to) Y``, ``X moved (again) to Y``, ``X (now) redirects to Y``,
@@ -297,6 +298,10 @@ _CHANGE = re.compile(
     r"migr(?:ó|ado|ada)|renombr\w+|pasó|traslad\w+)\b",
     re.IGNORECASE,
 )
+_ENDED = (
+    r"archived|moved|renamed|migrated|deleted|retired|replaced|changed|transferred|closed|"
+    r"deprecated|removed|switched"
+)
 _KILL = re.compile(  # a word of an identifier ("if/a", "acme/never-x") is no cue
     r"(?<![\w/@.-])(?:if|whether|could|would|might|maybe|perhaps|propos\w*|"
     r"(?:consider|discuss)\w*\s+(?:\w+ing|whether|about|a\s+move|the\s+(?:move|switch|idea))|plan(?:ned|ning|s?\s+to)|"
@@ -307,9 +312,10 @@ _KILL = re.compile(  # a word of an identifier ("if/a", "acme/never-x") is no cu
     r"(?<!,\swho\s)(?:stays?|remains?)|"
     r"wrong|incorrect|mistaken|a\s+mistake|wenn|falls|sollten?|"
     r"(?:false|untrue|not\s+true)\s+that|rumou?r\w*|allegedly|supposedly|any\s+chance|"
-    r"will(?!\s+(?:bounce|be\s+(?:shut|deleted|removed|archived|retired|decommissioned|"
-    r"turned|switched)))|going\s+to|gonna|draft|rfc|"
-    r"[a-z]{3,}ed\s+or\s+[a-z]{3,}ed)"  # two verbs in doubt: "X archived or moved to Y"
+    r"next\s+(?:quarter|year|month)|later\s+this\s+(?:year|quarter|month)|eventually|someday|"
+    r"(?:am|is|are|['\u2019](?:re|s|m))\s+going\s+to|gonna|draft\s+(?:rfc|proposal|plan|adr)|"
+    r"rfc-?\d+|"  # a plan's time or a draft, not a plain "will" (Will Thompson, "it will be Y")
+    rf"(?:{_ENDED})\s+or\s+(?:{_ENDED}))"  # two verbs in doubt: "X archived or moved to Y"
     r"(?![\w/@]|[-.:][\w.-]*[/@])",
     re.I,
 )
@@ -372,17 +378,19 @@ _SENTENCE = re.compile(rf"[^\n]+?(?:(?:{_ABBREVIATED}\.|[!?])(?=\s|$)|$)", re.MU
 # sentence says "now"); a log line's time stamp or level ("2024-05-01 12:00:03 INFO deploy a ->
 # b", "WARN X mailbox closed"); a condition that opens it ("once X is closed, ...")
 _ASKS = re.compile(
-    r"\s*(?:(?:was|were|is|are|has|have|had|did|does|do|can|could|shall|will|would)\s+"
-    r"(?!now\b|been\b|gone\b|become\b|taken\b|\w+ed\b)"
-    r"|(?:when|why|how|where|who|which|what)\s+(?:was|were|is|are|has|have|had|did|does|do|"
-    r"will|would|should|can|could)\b)",
+    r"\s*(?:(?:was|were|is|are|has|have|did|does|do|can|could|shall|will|would)\s+"
+    r"(?:the|a|an|our|your|their|its|it|we|you|they|he|she|this|that|there|anyone|anybody|"
+    r"[#@~]?[\w.-]+[/@.:][\w./@:-]+|[#@~][\w.-]+)(?![\w/@.-])"
+    r"|(?:when|why|how|where|who|which)\s+(?:was|were|is|are|has|have|had|did|does|do|"
+    r"will|would|should|can|could)\b|any\s+chance\b)",
     re.I,
 )
 _LOGS = re.compile(
     r"\s*(?:\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*|"
     r"(?:\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d\S*\s+)?\[?(?:INFO|WARN(?:ING)?|ERROR|ERR|DEBUG|"
-    r"TRACE|FATAL|NOTICE|CRIT(?:ICAL)?)\b)"
-    r"|\s*(?i:once(?!\s+(?:more|again)\b)|whenever|as\s+soon\s+as)\b"
+    r"TRACE|FATAL|CRIT(?:ICAL)?)\b(?!\s*:))"
+    r"|\s*(?i:(?:once(?!\s+(?:more|again)\b)|as\s+soon\s+as)(?=[^,.;]*\b(?:is|are|gets?|"
+    r"has\s+been|have\s+been)\b)|whenever)\b"
 )
 
 
@@ -871,7 +879,7 @@ _ENDS = re.compile(r"\s*(?:[.,;:!)\u2014]|\s-\s|$|(?:behind|last|this|on|yesterd
 _FLOW = re.compile(
     r"\b(?:relay\w*|forward\w*|sync\w*|replicat\w*|mirror\w*|cop(?:y|ied|ies|ying)|proxi\w*|"
     r"rout(?:e|ed|es|ing)|deploy(?:s|ed|ing)?|push(?:es|ed|ing)?|pip(?:e|es|ed|ing)|"
-    r"stream\w*)\b[^:]*$",
+    r"stream\w*)\]?(?:\s+[^\s:]+){0,2}?\s+$",  # at most two words between, no label's colon
     re.I,
 )
 
@@ -1163,8 +1171,10 @@ class _Reader:
         a = self.after(e, chi, strict) if ra else None
         if name == "X moved to Y" and self._project_moved(m, a, b):
             return []
-        if name == "X → Y" and b is not None and _FLOW.search(t[max(clo, b.start - 30) : b.start]):
-            return []  # "relay X => Y", "forwarded 3 messages #a → #b": a flow, no change
+        if name == "X → Y" and b is not None:
+            before = t[max(clo, b.start - 30) : b.start]
+            if _FLOW.search(before) and not _CHANGE.search(before):
+                return []  # "relay X => Y", "forwarded 3 messages #a → #b": a flow, no change
         if ("T" in flags and a is not None and a.kind not in ("thing", "known")) or (
             "V" in flags and a is not None and re.match(r"\s+(?:with|by)\b", t[a.stop :])
         ):
@@ -1193,15 +1203,6 @@ class _Reader:
             a, b = self.keep([a, b])
         got = {rb: b, ra: a}
         old, new = got.get("o"), got.get("n")
-        if (
-            old is not None
-            and new is not None
-            and old.kind == "name"
-            and new.kind == "thing"
-            and " " not in t[old.start : old.end]
-            and not t[lo : old.start].strip(" \t\"'(*•-")
-        ):
-            old = None  # "Backups switched to gs://x": the word opening it names the subject
         if (
             new is None
             and "R" in flags
@@ -1423,10 +1424,12 @@ _BACK = re.compile(
 def says_back(text: str, value: str | None = None) -> bool:
     """Whether a text says something goes back ("back on", "again", "reverted", "as before").
 
-    With ``value``: whether it says that ``value`` is back, a word of return near one of its
-    occurrences (:data:`BACK_WINDOW` characters either side, in its clause) in a sentence that
-    neither asks nor logs ("courier notices go to deliveries@x again", "back on discord
-    (discord.gg/x)"), not "the bot posts to #new again; #old stays archived" for ``#old``.
+    With ``value``: whether it says that ``value`` is back, in a clause that is not negated,
+    planned or doubtful, of a sentence that neither asks nor logs: "back on|to ... VALUE"
+    just before it ("community chat is back on discord (discord.gg/x)"), or "VALUE (is|has
+    been) again|back|reinstated|restored" just after it ("notices go to deliveries@x
+    again"). Not "fall back to VALUE", "replies sent back to VALUE", "we are not going back
+    to VALUE", "if B fails again, ...", "VALUE returns bounce as before".
     """
     if value is None:
         return _BACK.search(text) is not None
@@ -1445,13 +1448,35 @@ def says_back(text: str, value: str | None = None) -> bool:
             elif sep.start() >= m.end:
                 hi = sep.start()
                 break
-        if _BACK.search(text, max(lo, m.start - BACK_WINDOW), min(hi, m.end + BACK_WINDOW)):
+        if _negated(text, lo, hi, False) or _DOUBTFUL.search(text, lo, hi):
+            continue
+        if _BACK_BEFORE.search(text[max(lo, m.start - 40) : m.start]) or _BACK_AFTER.match(
+            text, m.end, hi
+        ):
             return True
     return False
 
 
-BACK_WINDOW = 40
-"""How near a value a word of return must be to say that the value is back (characters)."""
+# a word of return that governs the value after it ("back on discord (discord.gg/x)", "went
+# back to X", "reverted to X"), not "fall back to X", "sent back to X"
+_BACK_BEFORE = re.compile(
+    r"(?<!fall\s)(?<!falls\s)(?<!fell\s)(?<!sent\s)(?<!send\s)(?<!reply\s)(?<!forward\s)"
+    r"(?<!forwarded\s)(?<!bounced\s)\b(?:back\s+(?:to|on|in|at|into|onto|with)|"
+    r"revert(?:ed|ing)?\s+to|restored\s+to)\s+(?:the\s+)?(?:[^\s,;.:]+\s+){0,2}?[(\"'`]?$",
+    re.I,
+)
+# the value, then (is|are|has been) again|back|reinstated|restored ("X again", "X is back")
+_BACK_AFTER = re.compile(
+    r"[)\"'`]?\s*(?:(?:is|are|was|has\s+been|have\s+been)\s+)?(?:(?:once|now)\s+)?"
+    r"(?:again|back|reinstated|restored)\b",
+    re.I,
+)
+# a clause about a return that is not one: a thought, a wish, a condition of failure
+_DOUBTFUL = re.compile(
+    r"\b(?:thinking\s+(?:of|about)|consider\w*|wish\w*|hope\w*|if|unless|in\s+case|"
+    r"whether|fails?|failing)\b",
+    re.I,
+)
 
 
 def says_old(text: str, value: str, deprecates: Sequence[str] = ()) -> bool:

@@ -12,6 +12,8 @@ rule lives in the linking rule (``nowline._rules.registry``), so links, roles, r
 
 from __future__ import annotations
 
+import pytest
+
 import nowline
 from nowline._rules.wording import records_change
 
@@ -130,3 +132,28 @@ def test_an_undone_change_in_a_memory_stays_stale_end_to_end(memory: nowline.Col
     memory.correct("acme/app moved to acme/web.", deprecates=["acme/app"], id="fix")
     assert memory.hits(["undone"])[0].role == "historical"
     assert [t.correction.id for t in memory.check(text)] == ["fix"]
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase", "news"),
+    [
+        (
+            "new payments channel is #team-payments; #payments-updates is archived",
+            "#payments-updates",
+            ("#team-payments",),
+        ),
+        ("git clone https://github.com/acme/app.git", "acme/app", ("acme/web",)),
+        ("acme/cafe\u0301 moved to acme/web", "acme/cafe\u0301", ("acme/web",)),
+        ("acme/app moved to acme/cafe\u0301", "acme/app", ("acme/caf\u00e9",)),
+        ("acme/app moved to acme/caf\u00e9", "acme/app", ("acme/cafe\u0301",)),
+        ("#a is archived", "#a", ()),
+    ],
+)
+def test_the_linking_rules_fast_skip_answers_as_the_reader(
+    text: str, phrase: str, news: tuple[str, ...]
+) -> None:
+    """The registry's skip (no new value named, no reader imported) never changes the answer."""
+    from nowline._rules.registry import _records_change
+
+    _records_change.cache_clear()
+    assert _records_change(text, phrase, news) == records_change(text, phrase, news)

@@ -151,7 +151,7 @@ PATTERNS = [
     ),
     ("Pages no longer go to #pages -- use #pager.", ["#pages"], ["#pager"]),
     (
-        "Backups switched to gs://zed-b; nothing writes to s3://zed-b anymore.",
+        "Our backups switched to gs://zed-b; nothing writes to s3://zed-b anymore.",
         ["s3://zed-b"],
         ["gs://zed-b"],
     ),
@@ -408,6 +408,43 @@ def test_a_text_that_states_no_change_reads_nothing(text: str) -> None:
             ["docs.zed.dev"],
         ),
         ("Jenkins moved to GitHub Actions.", ["Jenkins"], ["GitHub Actions"]),
+        # a product's name opening the sentence is the old value (the review of f6baf4b)
+        ("Confluence → notion.so/acme", ["Confluence"], ["notion.so/acme"]),
+        # the review's statements that the no-change rules had silenced (f6baf4b)
+        (
+            "The billing owner changed from Will Thompson to Dana Wu.",
+            ["Will Thompson"],
+            ["Dana Wu"],
+        ),
+        (
+            "From Monday we will deploy to acme/core instead of acme/app.",
+            ["acme/app"],
+            ["acme/core"],
+        ),
+        ("Can confirm: the repo moved from acme/app to acme/core.", ["acme/app"], ["acme/core"]),
+        ("Had to move the backups from s3://a-b to s3://a-b-eu.", ["s3://a-b"], ["s3://a-b-eu"]),
+        (
+            "Do send support mail to support@acme.io, not help@acme.io.",
+            ["help@acme.io"],
+            ["support@acme.io"],
+        ),
+        (
+            "Once the cutover finished, we switched from db-1.acme.io to db-2.acme.io.",
+            ["db-1.acme.io"],
+            ["db-2.acme.io"],
+        ),
+        (
+            "NOTICE: the support address changed from help@acme.io to support@acme.io.",
+            ["help@acme.io"],
+            ["support@acme.io"],
+        ),
+        ("Deploy target changed acme/app -> acme/core", ["acme/app"], ["acme/core"]),
+        (
+            "Uploads that failed or stalled now go to s3://r2 instead of s3://r1.",
+            ["s3://r1"],
+            ["s3://r2"],
+        ),
+        ("Draft PRs now deploy to acme/core instead of acme/app.", ["acme/app"], ["acme/core"]),
         # an instruction's time is no condition ("when you" read nothing at 4cfdc05: blind6 p05)
         (
             "When you next touch pip.conf, swap https://a.example/s out for https://b.example/s.",
@@ -1144,12 +1181,17 @@ def test_says_back(text: str, back: bool) -> None:
             True,
         ),
         ("community chat is back on discord (discord.gg/pin)", "discord.gg/pin", True),
+        ("#catering has been reinstated for lunch orders.", "#catering", True),
+        ("we went back to acme/app after the trial", "acme/app", True),
         ("The bot posts to #new again; #old stays archived.", "#old", False),
         ("Back from leave: is it #new now, or #old?", "#old", False),
-        ("#old is back, long ago it was the only channel and nothing else", "#old", True),
         ("2024-05-01 12:00:03 INFO back to #old", "#old", False),
+        ("We are not going back to #old; #new is the place.", "#old", False),
+        ("If #new fails again, fall back to #old for a day.", "#old", False),
+        ("replies sent back to #old bounce", "#old", False),
+        ("#new was retired today, #old returns bounce as before.", "#old", False),
     ],
 )
 def test_says_back_to_a_value(text: str, value: str, back: bool) -> None:
-    """A word of return near the value, in its clause, in a sentence that does not ask or log."""
+    """A word of return that governs the value, in a clause that is not negated or doubtful."""
     assert says_back(text, value) is back

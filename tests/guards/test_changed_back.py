@@ -114,7 +114,7 @@ def test_changed_back_reads_the_holders_old_values() -> None:
     assert changed_back(_info(BACK, ("chat.pintail.dev",)), held) == ()
 
 
-# ----------------------------------------------- a change back whose words read neither value
+# ------------------------------- texts that do not go back, after a correction from A to B
 NOTICE = (
     "IT notice, 14 May: courier notices go to deliveries@ottermere.org again. The trial of "
     "post-room@ottermere.org has ended."
@@ -140,41 +140,47 @@ def trial(memory: nowline.Collection) -> nowline.Collection:
     return memory
 
 
-def test_both_values_of_a_correction_named_with_a_return_are_proposed(
+def test_a_change_back_whose_words_read_neither_value_proposes_nothing(
     trial: nowline.Collection,
 ) -> None:
-    """The words read neither value; the correction the text trips names both (blind6 p23)."""
+    """Both values are not read from the store: the line proposes nothing (blind6 p23).
+
+    A reading of both values from the correction the text names (f6baf4b) proposed deprecating
+    the current value after texts that go back to nothing (a review: "we are not going back to
+    A; B is the address", "if B fails again, fall back to A"), so it was withdrawn.
+    """
     found = trial.preview([], text=NOTICE)
-    assert (found.deprecates, found.replaced_by) == (
-        ["post-room@ottermere.org"],
-        ["deliveries@ottermere.org"],
-    )
-    assert (
-        "replaced_by ['deliveries@ottermere.org']"
-        in run_tool(trial, "recall", {"query": NOTICE}).text
-    )
-    trial.correct(NOTICE, deprecates=found.deprecates, replaced_by=found.replaced_by)
-    assert _roles(trial) == {"a": "historical", "b": "historical", "c": "current"}
+    assert "post-room@ottermere.org" not in found.deprecates
 
 
 @pytest.mark.parametrize(
     "text",
     [
-        # the word of return is the current value's ("again" beside post-room@), and the
-        # earlier value is said to stay as it is
-        "The bot posts to post-room@ottermere.org again; deliveries@ottermere.org stays closed.",
-        # a question
-        "Back from leave: is it post-room@ottermere.org now, or deliveries@ottermere.org?",
-        # history told again
-        "Reminder again: deliveries@ottermere.org moved to post-room@ottermere.org in May.",
-        # no word of return
-        "deliveries@ottermere.org and post-room@ottermere.org both get the invoices.",
+        "We are not going back to deliveries@ottermere.org; post-room@ottermere.org is the "
+        "address.",
+        "Thinking of going back to deliveries@ottermere.org, post-room@ottermere.org has been "
+        "flaky.",
+        "Someone asked whether we could go back to deliveries@ottermere.org. No: "
+        "post-room@ottermere.org stays.",
+        "Please don't switch back to deliveries@ottermere.org, keep using post-room@ottermere.org.",
+        "We might return to deliveries@ottermere.org if post-room@ottermere.org keeps bouncing.",
+        "Reminder: we moved courier notices to post-room@ottermere.org; replies sent back to "
+        "deliveries@ottermere.org bounce.",
+        "If post-room@ottermere.org fails again, fall back to deliveries@ottermere.org for a day.",
+        "Back in March courier notices went to deliveries@ottermere.org; since April "
+        "post-room@ottermere.org gets them.",
+        "Never again deliveries@ottermere.org: post-room@ottermere.org gets the courier notices.",
+        "post-room@ottermere.org is shut down, and deliveries@ottermere.org is not coming back "
+        "either.",
+        "post-room@ottermere.org was retired today, deliveries@ottermere.org returns bounce as "
+        "before.",
     ],
 )
-def test_no_change_back_is_proposed_where_the_text_states_none(
+def test_no_value_is_revived_or_made_old_by_a_text_that_does_not_go_back(
     trial: nowline.Collection, text: str
 ) -> None:
-    """The current value is never proposed as old by a text that does not go back."""
+    """The current value is not proposed as old, and the earlier one not as new (the review)."""
     found = trial.preview([], text=text)
-    assert "post-room@ottermere.org" not in found.deprecates
-    assert "This states a change" not in run_tool(trial, "recall", {"query": text}).text
+    assert "deliveries@ottermere.org" not in found.replaced_by
+    line = run_tool(trial, "recall", {"query": text}).text
+    assert "replaced_by ['deliveries@ottermere.org']" not in line
