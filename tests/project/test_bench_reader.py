@@ -177,7 +177,29 @@ _BLIND5_GOLD_NOT_YET_RIGHT: dict[str, str] = {}
 _BLIND6_GOLD_NOT_YET_RIGHT: dict[str, str] = {}
 
 
-def test_every_gold_call_is_right() -> None:
+_NOT_YET_RIGHT = {
+    **_BLIND3_GOLD_NOT_YET_RIGHT,
+    **_BLIND4_GOLD_NOT_YET_RIGHT,
+    **_BLIND5_GOLD_NOT_YET_RIGHT,
+    **_BLIND6_GOLD_NOT_YET_RIGHT,
+}
+
+
+def _gold_cases(split: str) -> list[Any]:
+    """Return a split's writer and act cases (30 act cases each)."""
+    return [*W.writer_cases(split), *(a.writer for a in W.act_cases(split, 30))]
+
+
+def test_every_case_but_the_first_thirty_has_a_gold_call_and_a_key_of_its_own() -> None:
+    """The dev extras, 30 test, 30 fresh, 30 in each blind set and 30 act cases a split."""
+    cases = [c for split in W._SPLITS for c in _gold_cases(split)]
+    gold = [c.key for c in cases if c.gold]
+    assert len(gold) == len(set(gold)) == len(cases) - len(W.WRITER_CASES)
+    assert len(gold) == len(W.WRITER_DEV_EXTRA) + 30 + 30 + 6 * 30 + len(W._SPLITS) * 30
+
+
+@pytest.mark.parametrize("split", W._SPLITS)
+def test_every_gold_call_is_right(split: str) -> None:
     """Each writer and act case can be solved from the message alone: its gold call is right.
 
     When the blind split was written, 4 of its changes back ("X is called Y again", "going
@@ -195,25 +217,15 @@ def test_every_gold_call_is_right() -> None:
     """
     stores = reader.Stores()
     try:
-        splits = W._SPLITS
-        cases = [c for split in splits for c in W.writer_cases(split)]
-        cases += [a.writer for split in splits for a in W.act_cases(split, 30)]
-        wrong = {
-            c.key: reader.writer_score(stores, c, reader.gold_reply(c)) for c in cases if c.gold
-        }
-        assert len(wrong) == len(cases) - len(W.WRITER_CASES)  # the first 30 have no gold
-        # the dev extras, 30 test, 30 fresh, 30 in each of the six blind sets and 9 x 30 act
-        # cases, each key once
-        assert len(wrong) == len(W.WRITER_DEV_EXTRA) + 30 + 30 + 6 * 30 + 9 * 30
-        not_right = {k: r["outcome"] for k, r in wrong.items() if r["outcome"] != "right"}
-        assert not_right == {
-            **_BLIND3_GOLD_NOT_YET_RIGHT,
-            **_BLIND4_GOLD_NOT_YET_RIGHT,
-            **_BLIND5_GOLD_NOT_YET_RIGHT,
-            **_BLIND6_GOLD_NOT_YET_RIGHT,
+        scored = {
+            c.key: reader.writer_score(stores, c, reader.gold_reply(c))
+            for c in _gold_cases(split)
+            if c.gold
         }
     finally:
         stores.close()
+    not_right = {k: r["outcome"] for k, r in scored.items() if r["outcome"] != "right"}
+    assert not_right == {k: v for k, v in _NOT_YET_RIGHT.items() if k in scored}
 
 
 def test_writer_splits_are_apart() -> None:
