@@ -1032,9 +1032,8 @@ class _Reader:
             lo, hi = sm.start(), sm.end()
             if t[lo:hi].rstrip().endswith("?") or _says_nothing(t, lo, hi):
                 continue
-            seps = list(_CLAUSE.finditer(t, lo, hi))  # each clause once, whatever its length
-            starts, ends = [lo] + [j.end() for j in seps], [j.start() for j in seps] + [hi]
-            bounds = list(zip(starts, ends, strict=True))
+            bounds = _clauses(t, lo, hi)  # each clause once, whatever its length
+            starts = [a for a, _ in bounds]
             passing = [_PASSING.search(t, a, b) is not None for a, b in bounds]
             clauses = [
                 (a, b, _negated(t, a, b, p), bool(re.search(r"\bnow\b", t[a:b])), p)
@@ -1433,28 +1432,39 @@ def says_back(text: str, value: str | None = None) -> bool:
     """
     if value is None:
         return _BACK.search(text) is not None
+    # each sentence and clause is judged once, whatever the number of occurrences (a text of
+    # thousands of them was quadratic)
+    sentences = [(s.start(), s.end()) for s in _SENTENCE.finditer(text)]
+    clauses: dict[Span, list[Span]] = {}  # a sentence's clauses; none where it asks or logs
+    judged: dict[Span, bool] = {}  # whether a clause says anything plainly
     for m in Matcher([(value, 0)]).find(text):
-        sentence = next(
-            (s for s in _SENTENCE.finditer(text) if s.start() <= m.start < s.end()), None
-        )
-        if sentence is None:
+        i = bisect_right(sentences, m.start, key=lambda span: span[0]) - 1
+        if i < 0 or m.start >= sentences[i][1]:
             continue
-        lo, hi = sentence.start(), sentence.end()
-        if text[lo:hi].rstrip().endswith("?") or _says_nothing(text, lo, hi):
+        lo, hi = sentences[i]
+        if (lo, hi) not in clauses:  # the sentence: said plainly, and its clauses
+            plain = not (text[lo:hi].rstrip().endswith("?") or _says_nothing(text, lo, hi))
+            clauses[lo, hi] = _clauses(text, lo, hi) if plain else []
+        parts = clauses[lo, hi]
+        if not parts:
             continue
-        for sep in _CLAUSE.finditer(text, lo, hi):  # the clause of the occurrence
-            if sep.end() <= m.start:
-                lo = sep.end()
-            elif sep.start() >= m.end:
-                hi = sep.start()
-                break
-        if _negated(text, lo, hi, False) or _DOUBTFUL.search(text, lo, hi):
+        clo, chi = parts[bisect_right(parts, m.start, key=lambda span: span[0]) - 1]
+        if (clo, chi) not in judged:
+            doubt = _negated(text, clo, chi, False) or _DOUBTFUL.search(text, clo, chi)
+            judged[clo, chi] = not doubt
+        if not judged[clo, chi]:
             continue
-        if _BACK_BEFORE.search(text[max(lo, m.start - 40) : m.start]) or _BACK_AFTER.match(
-            text, m.end, hi
+        if _BACK_BEFORE.search(text[max(clo, m.start - 40) : m.start]) or _BACK_AFTER.match(
+            text, m.end, chi
         ):
             return True
     return False
+
+
+def _clauses(text: str, lo: int, hi: int) -> list[Span]:
+    """The clauses of the sentence ``text[lo:hi]``, in order (split as the reader splits)."""
+    seps = list(_CLAUSE.finditer(text, lo, hi))
+    return list(zip([lo] + [j.end() for j in seps], [j.start() for j in seps] + [hi], strict=True))
 
 
 # a word of return that governs the value after it ("back on discord (discord.gg/x)", "went

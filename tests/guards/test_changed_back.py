@@ -16,6 +16,7 @@ import pytest
 import nowline
 from nowline._rules.guards import changed_back
 from nowline._rules.records import CorrectionInfo
+from nowline._rules.wording import says_back
 from nowline.surfaces.tools import run_tool
 
 BACK = (
@@ -184,3 +185,19 @@ def test_no_value_is_revived_or_made_old_by_a_text_that_does_not_go_back(
     assert "deliveries@ottermere.org" not in found.replaced_by
     line = run_tool(trial, "recall", {"query": text}).text
     assert "replaced_by ['deliveries@ottermere.org']" not in line
+
+
+def test_a_hostile_text_of_many_occurrences_is_read_in_linear_time(
+    trial: nowline.Collection,
+) -> None:
+    """Thousands of mentions of the value gone back to: each sentence and clause judged once.
+
+    Judged per occurrence, 4,000 mentions in one clause took a minute, in every recall whose
+    query said "back" and named a deprecated string held as new.
+    """
+    value = "deliveries@ottermere.org"
+    assert not says_back(f"{value}, " * 20_000 + "and it is not back.", value)
+    assert not says_back(f"{value} moved. " * 20_000 + "We are back.", value)
+    assert says_back(f"{value} moved. " * 20_000 + f"We are back on {value}.", value)
+    back = f"Couriers are back on {value}. " * 500 + "post-room@ottermere.org is closed."
+    assert trial.preview(["post-room@ottermere.org"], text=back).replaced_by == [value]
