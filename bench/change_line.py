@@ -68,17 +68,25 @@ def proposed(line: str) -> list[str]:
     return [part.strip().strip("'\"") for part in listed.split(",") if part.strip()]
 
 
+def verdict(col: Any, text: str, gold: Sequence[str]) -> tuple[str, set[str]]:
+    """Recall ``text`` on ``col``; return how its line does (right, wrong or none) and its strings.
+
+    Right: the line names every gold string and no other; wrong: it names another (a model
+    would copy it); none: no line, or one that misses a gold string.
+    """
+    got = {p.casefold() for p in proposed(line_of(run_tool(col, "recall", {"query": text}).text))}
+    want = {g.casefold() for g in gold}
+    if not got:
+        return "none", got
+    if got - want:
+        return "wrong", got
+    return ("right" if want <= got else "none"), got
+
+
 def score_case(stores: Any, case: Any) -> str:
     """Return how the recall tool's line does on one case: right, wrong or none."""
     col = reader.writer_store(stores, case)
-    line = line_of(run_tool(col, "recall", {"query": case.message}).text)
-    gold = {g.casefold() for g in case.gold.get("deprecates", ())}
-    got = {p.casefold() for p in proposed(line)}
-    if not line:
-        return "none"
-    if got - gold:
-        return "wrong"
-    return "right" if gold <= got else "none"
+    return verdict(col, case.message, case.gold.get("deprecates", ()))[0]
 
 
 def score_split(stores: Any, split: str, smoke: bool) -> dict[str, dict[str, Any]]:
@@ -105,14 +113,20 @@ POSITIVE_SETS = {"second": _nochange2, "third": _nochange3}
 """The sets with texts that state a change (``CHANGES``), the positive arm."""
 
 
+def store_of(stores: Any, module: Any) -> Any:
+    """Return a fresh collection of a text set's memories (``module.MEMORIES``)."""
+    col = stores.fresh(f"texts-{module.__name__.strip('_')}")
+    col.add(ids=list(module.MEMORIES), documents=list(module.MEMORIES.values()))
+    return col
+
+
 def score_negatives(stores: Any, module: Any, smoke: bool) -> dict[str, Any]:
     """Return how many texts that state no change get a line anyway (the negative arm).
 
     The texts (``module.NO_CHANGE``) are recalled against one store of ``module.MEMORIES``; a
     line after any of them proposes deprecating a current value.
     """
-    col = stores.fresh(f"nochange-{module.__name__.strip('_')}")
-    col.add(ids=list(module.MEMORIES), documents=list(module.MEMORIES.values()))
+    col = store_of(stores, module)
     out: dict[str, Any] = {"texts": 0, "with a line": 0, "false lines": []}
     for kind, texts in module.NO_CHANGE.items():
         for text in texts[:1] if smoke else texts:
@@ -126,18 +140,13 @@ def score_negatives(stores: Any, module: Any, smoke: bool) -> dict[str, Any]:
 def score_changes(stores: Any, module: Any, smoke: bool) -> dict[str, Any]:
     """Return how the line does on texts that state a change (the positive arm).
 
-    Each text of ``module.CHANGES`` is recalled against a fresh store of ``module.MEMORIES``
-    and scored as a writer case is: right, wrong or none.
+    Each text of ``module.CHANGES`` is recalled against one store of ``module.MEMORIES`` (a
+    recall writes nothing) and scored as a writer case is: right, wrong or none.
     """
+    col = store_of(stores, module)
     out: dict[str, Any] = {"cases": 0, "right": 0, "wrong": 0, "none": 0, "misses": []}
     for text, gold in module.CHANGES[:SMOKE_CASES] if smoke else module.CHANGES:
-        col = stores.fresh("changes2")
-        col.add(ids=list(module.MEMORIES), documents=list(module.MEMORIES.values()))
-        got = {
-            p.casefold() for p in proposed(line_of(run_tool(col, "recall", {"query": text}).text))
-        }
-        want = {g.casefold() for g in gold}
-        kind = "none" if not got else "wrong" if got - want else "right" if want <= got else "none"
+        kind, got = verdict(col, text, gold)
         out["cases"] += 1
         out[kind] += 1
         if kind != "right":
