@@ -113,7 +113,7 @@ import nowline
 from nowline.matchers import Matcher
 from nowline.render import sanitize
 from nowline.surfaces.prompts import SYSTEM_PROMPT
-from nowline.surfaces.tools import run_tool
+from nowline.surfaces.tools import message_note, run_tool
 
 SEED = 23
 DEV_SEED, TEST_SEED = 1000, 2000
@@ -1085,20 +1085,27 @@ def writer_call(
     run: Run,
     *,
     bar: Any,
+    note: bool = False,
 ) -> dict[str, Any]:
     """Ask one stated change on the store ``col``; after a refusal, hand the error back once.
 
     A refused call stores nothing, so the retry runs on the same store, which then holds
-    whatever the model's calls stored.
+    whatever the model's calls stored. With ``note``, the loop first adds nowline's note on
+    the user's message (:func:`nowline.tools.message_note`, what the ``UserPromptSubmit``
+    hook adds) to the user's turn, as Claude Code adds a hook's context to the prompt.
     """
+    said = message_note(col, case.message) if note else ""
+    user = case.message + (f"\n\n{said}" if said else "")
     messages = [
         {"role": "system", "content": "You are a helpful assistant with tools.\n\n" + system},
-        {"role": "user", "content": case.message},
+        {"role": "user", "content": user},
     ]
     reply = model.chat(
         messages, tools=tools, temperature=run.temperature, seed=run.seed, max_tokens=256
     )
     scored = writer_score(stores, case, reply, col=col)
+    if note:
+        scored["note"] = said
     bar.update(1)
     answer = scored.get("error") or _answer_instead(col, reply, scored["outcome"])
     if answer is not None:  # the agent loop hands nowline's answer back, once
@@ -1152,6 +1159,7 @@ def writer_task(
     cases: Sequence[WriterCase] = WRITER_CASES,
     variant: str = "library",
     checkpoint: Callable[[dict[str, Any]], None] | None = None,
+    note: bool = False,
 ) -> dict[str, Any]:
     """Ask each writer case, and once more after a refusal with the tool's error; count both.
 
@@ -1162,11 +1170,18 @@ def writer_task(
     for case in cases:
         for run in runs:
             col = writer_store(stores, case)
-            scored = writer_call(model, stores, case, col, system, tools, run, bar=bar)
+            scored = writer_call(model, stores, case, col, system, tools, run, bar=bar, note=note)
             results.setdefault(run.label, []).append({"case": case.key, **scored})
         if checkpoint is not None:
-            checkpoint({"variant": variant, "runs": results, "summary": writer_summary(results)})
-    return {"variant": variant, "runs": results, "summary": writer_summary(results)}
+            checkpoint(
+                {
+                    "variant": variant,
+                    "note": note,
+                    "runs": results,
+                    "summary": writer_summary(results),
+                }
+            )
+    return {"variant": variant, "note": note, "runs": results, "summary": writer_summary(results)}
 
 
 def act_task(
@@ -1179,6 +1194,7 @@ def act_task(
     variant: str = "library",
     checkpoint: Callable[[dict[str, Any]], None] | None = None,
     reader: Model | None = None,
+    note: bool = False,
 ) -> dict[str, Any]:
     """The end to end task: the model stores a stated change, a later session acts on memory.
 
@@ -1194,7 +1210,9 @@ def act_task(
     for case in cases:
         for run in runs:
             col = writer_store(stores, case.writer)
-            scored = writer_call(model, stores, case.writer, col, system, tools, run, bar=bar)
+            scored = writer_call(
+                model, stores, case.writer, col, system, tools, run, bar=bar, note=note
+            )
             final = scored.get("retry", scored)
             contexts = {
                 "bare": plain_block(case.writer.memories),
@@ -1215,8 +1233,10 @@ def act_task(
             row["context"] = contexts["nowline"]
             rows.setdefault(run.label, []).append(row)
         if checkpoint is not None:
-            checkpoint({"variant": variant, "runs": rows, "summary": act_summary(rows)})
-    return {"variant": variant, "runs": rows, "summary": act_summary(rows)}
+            checkpoint(
+                {"variant": variant, "note": note, "runs": rows, "summary": act_summary(rows)}
+            )
+    return {"variant": variant, "note": note, "runs": rows, "summary": act_summary(rows)}
 
 
 def act_summary(rows: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, Any]]:
@@ -1412,13 +1432,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--threads", type=int, default=1, help="CPU threads for the model (default 1)")
     p.add_argument(
         "--split",
-        choices=("dev", "test", "fresh", "blind", "blind2", "blind3", "blind4", "blind5", "blind6"),
+        choices=W._SPLITS,
         default="test",
         help="dev: the variations and questions formats are chosen on; test: fresh ones to "
         "report (SituatedQA: dev split, and train for test; its test split is not here); "
         "fresh: the writer and act cases written after the test ones were looked at; blind: "
         "writer and act cases written by another engineer, blind to every result and never "
-        "used to choose; blind2 to blind6: 30 more such cases each, by helper engineers "
+        "used to choose; blind2 to blind7: 30 more such cases each, by helper engineers "
         "(fresh and the blind splits: the other tasks use the test split's)",
     )
     p.add_argument("--variations", type=int, default=30, help="clone variations (default 30)")
@@ -1435,6 +1455,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="the system prompt and correct schema of the writer and act tasks, of: "
         + ", ".join(WP.VARIANTS)
         + " (default library: what nowline ships)",
+    )
+    p.add_argument(
+        "--prompt-note",
+        action="store_true",
+        help="writer and act tasks: the agent loop adds nowline's note on the user's message "
+        "(nowline.tools.message_note, what nowline hook adds on UserPromptSubmit) to the "
+        "user's turn before the model's first call",
     )
     p.add_argument(
         "--writer-cases",
@@ -1529,6 +1556,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "runs": [r.label for r in runs],
             "threads": args.threads,
             "writer_variant": args.writer_variant,
+            "prompt_note": args.prompt_note,
             "writer_cases": args.writer_cases,
             "sqa_file": C.portable(sqa_file),
             "git": _git_head(),
@@ -1610,7 +1638,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 data["tasks"]["writer"] = writer_task(
                     model, stores, runs, bar=bar, cases=_sliced(W.writer_cases(args.split),
                     args.writer_cases), variant=args.writer_variant,
-                    checkpoint=partial("writer"),
+                    checkpoint=partial("writer"), note=args.prompt_note,
                 )  # fmt: skip
             if "act" in tasks:
                 n_act = min(args.act_cases, 3) if args.smoke else args.act_cases
@@ -1618,7 +1646,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 second = None if args.smoke else LlamaModel(args.model, threads=args.threads)
                 data["tasks"]["act"] = act_task(
                     model, stores, acts, runs, bar=bar, variant=args.writer_variant,
-                    checkpoint=partial("act"), reader=second,
+                    checkpoint=partial("act"), reader=second, note=args.prompt_note,
                 )  # fmt: skip
     finally:
         stores.close()
@@ -1639,8 +1667,7 @@ def merge(args: argparse.Namespace) -> int:
     data["partial"] = any(p.get("partial") for p in parts)
     data["seconds"] = sum(p.get("seconds", 0.0) for p in parts)
     data["command"] = C.command_line()
-    splits = ("dev", "test", "fresh", "blind", "blind2", "blind3", "blind4", "blind5", "blind6")
-    cases = {c.key: c for split in splits for c in W.writer_cases(split)}
+    cases = {c.key: c for split in W._SPLITS for c in W.writer_cases(split)}
     stores = Stores()
     weights: dict[str, dict[str, list[float]]] = {}
     for part in parts:

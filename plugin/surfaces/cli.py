@@ -1753,14 +1753,17 @@ def hook_command(
     *,
     opts: _Options,
 ) -> None:
-    """A coding agent's tool hook: deny a stale tool call, or add the now-line to a stale result.
+    """A coding agent's hook: deny a stale tool call, add the now-line to a stale result or message.
 
     Reads one hook event as JSON on stdin, as Claude Code (and Codex) write it. PreToolUse:
     when a string in tool_input names something outdated, prints a JSON "deny" whose reason
     gives the now-lines, and exits 0. PostToolUse: when a string in tool_response does, prints
-    the now-lines as additionalContext. Otherwise prints nothing. When it cannot check (bad
-    JSON, no store at --path: it never creates one, any error) it exits 2 with the reason on
-    stderr, which blocks the call; --fail-open lets the call go ahead instead. Reads only.
+    the now-lines as additionalContext. UserPromptSubmit: when the user's message names
+    something outdated, or states a change no correction holds yet, prints the now-lines or
+    the correct call that stores the change as additionalContext. Otherwise prints nothing.
+    When it cannot check (bad JSON, no store at --path: it never creates one, any error) it
+    exits 2 with the reason on stderr, which blocks the call; --fail-open lets the call go
+    ahead instead. Reads only.
     """
     from ..fastpath import SNAPSHOT_WRITE_ENV
     from . import hook as agent_hook
@@ -1771,7 +1774,12 @@ def hook_command(
         event = agent_hook.parse_event(sys.stdin.buffer.read())
         col, metadata = _checker(path, opts, scope)
         trips = col.check(event.text, metadata=metadata)
-        output = agent_hook.decide(event, trips)
+        said = ""
+        if event.name == agent_hook.USER_PROMPT_SUBMIT:
+            from .tools import message_note
+
+            said = message_note(col, event.text, metadata=metadata)
+        output = agent_hook.decide(event, trips, said)
     if output is not None:
         typer.echo(json.dumps(output, ensure_ascii=False))
 
@@ -1872,7 +1880,10 @@ def hook_settings_command(
         fh.write(json.dumps(merged, indent=2, ensure_ascii=False) + "\n")
     os.replace(temp, target)
     line = settings["hooks"][agent_hook.PRE_TOOL_USE][0]["hooks"][0]["command"]
-    typer.echo(f"Installed nowline's hook in {target} (PreToolUse and PostToolUse): {line}")
+    typer.echo(
+        f"Installed nowline's hook in {target} (PreToolUse, PostToolUse and UserPromptSubmit): "
+        f"{line}"
+    )
 
 
 class ScanFormat(str, Enum):

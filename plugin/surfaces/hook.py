@@ -14,6 +14,11 @@ reads the event with :func:`parse_event`, checks the event's strings with
 * ``PostToolUse``: when a string anywhere in ``tool_response`` (a Bash result is an object with
   ``stdout`` and ``stderr``) names one, the now-lines go back to the model as
   ``additionalContext``, beside the stale result.
+* ``UserPromptSubmit``: the user's ``prompt`` is read before the model sees it. When it names
+  an outdated value, the now-lines go to the model as ``additionalContext``; when it states
+  a change that no correction holds yet (:func:`nowline.tools.message_note`), so does the
+  ``correct`` call that stores it. A model told of a change tends to ``recall`` a few words
+  of it, which are too few to read the change from; the whole message is not.
 * Nothing outdated: no output at all.
 
 >>> event = parse_event('{"hook_event_name": "PreToolUse", "tool_name": "Bash", '
@@ -44,6 +49,7 @@ __all__ = [
     "EVENTS",
     "POST_TOOL_USE",
     "PRE_TOOL_USE",
+    "USER_PROMPT_SUBMIT",
     "HookEvent",
     "context_text",
     "decide",
@@ -52,6 +58,7 @@ __all__ = [
     "json_strings",
     "merged_settings",
     "parse_event",
+    "prompt_context",
 ]
 
 PRE_TOOL_USE = "PreToolUse"
@@ -60,10 +67,18 @@ PRE_TOOL_USE = "PreToolUse"
 POST_TOOL_USE = "PostToolUse"
 """The event after a tool ran: its ``tool_response`` is checked, and the now-lines added."""
 
-EVENTS = (PRE_TOOL_USE, POST_TOOL_USE)
+USER_PROMPT_SUBMIT = "UserPromptSubmit"
+"""The event when the user sends a message: its ``prompt`` is read before the model sees it."""
+
+EVENTS = (PRE_TOOL_USE, POST_TOOL_USE, USER_PROMPT_SUBMIT)
 """The hook events nowline handles; register ``nowline hook`` under these only."""
 
-_PAYLOAD = {PRE_TOOL_USE: "tool_input", POST_TOOL_USE: "tool_response"}
+_TOOL_EVENTS = (PRE_TOOL_USE, POST_TOOL_USE)
+_PAYLOAD = {
+    PRE_TOOL_USE: "tool_input",
+    POST_TOOL_USE: "tool_response",
+    USER_PROMPT_SUBMIT: "prompt",
+}
 
 # What a call removes is not checked: an edit that takes an outdated string out is the fix.
 # Claude Code's Edit and MultiEdit name the replaced text old_string; Codex's apply_patch
@@ -74,13 +89,15 @@ _PATCH_TOOLS = frozenset({"apply_patch"})
 
 @dataclass(frozen=True)
 class HookEvent:
-    """One tool hook event, as far as nowline reads it.
+    """One hook event, as far as nowline reads it.
 
     Attributes:
-        name: ``PreToolUse`` or ``PostToolUse``.
-        tool_name: the tool's name (``Bash``, ``Edit``, ``mcp__server__tool``, ...).
+        name: ``PreToolUse``, ``PostToolUse`` or ``UserPromptSubmit``.
+        tool_name: the tool's name (``Bash``, ``Edit``, ``mcp__server__tool``, ...); "" for
+            ``UserPromptSubmit``.
         strings: every string of the checked part (``tool_input`` before the call,
-            ``tool_response`` after it), nested values included, in document order.
+            ``tool_response`` after it), nested values included, in document order; the
+            user's message alone for ``UserPromptSubmit``.
     """
 
     name: str
@@ -151,8 +168,8 @@ def parse_event(data: str | bytes) -> HookEvent:
         The event's name, its tool, and the strings to check.
 
     Raises:
-        InvalidInput: the data is not a JSON object, or not a ``PreToolUse`` or
-            ``PostToolUse`` event with the part nowline checks.
+        InvalidInput: the data is not a JSON object, or not a ``PreToolUse``,
+            ``PostToolUse`` or ``UserPromptSubmit`` event with the part nowline checks.
     """
     try:
         obj = json.loads(data)
@@ -169,9 +186,15 @@ def parse_event(data: str | bytes) -> HookEvent:
     name = obj.get("hook_event_name")
     if name not in EVENTS:
         raise InvalidInput(
-            f"nowline hook handles the {' and '.join(EVENTS)} events, not {name!r}: register "
+            f"nowline hook handles the {', '.join(EVENTS)} events, not {name!r}: register "
             "it under those events only."
         )
+    if name == USER_PROMPT_SUBMIT:
+        prompt = obj.get("prompt")
+        if not isinstance(prompt, str):
+            raise InvalidInput(f"the {name} event has no prompt string.")
+        text = _without_lone_surrogates(prompt)
+        return HookEvent(name=name, tool_name="", strings=(text,) if text else ())
     tool = obj.get("tool_name")
     if not isinstance(tool, str):
         raise InvalidInput(f"the {name} event has no tool_name string.")
@@ -223,16 +246,52 @@ def context_text(tool_name: str, trips: Sequence[Trip]) -> str:
     )
 
 
-def decide(event: HookEvent, trips: Sequence[Trip]) -> dict[str, Any] | None:
+def prompt_context(trips: Sequence[Trip], note: str = "") -> str:
+    """Return the context added to a user's message: its outdated strings, then the note.
+
+    Args:
+        trips: what ``check()`` returned for the message.
+        note: what :func:`nowline.tools.message_note` returned for it ("" for nothing).
+    """
+    parts = []
+    if trips:
+        lines = format_lines(trip_lines(list(trips)))
+        parts.append(
+            "\n".join(
+                [
+                    f"nowline: the user's message names outdated strings ({_names(trips)}). "
+                    "The corrections:",
+                    *lines,
+                ]
+            )
+        )
+    if note:
+        parts.append(note)
+    return "\n".join(parts)
+
+
+def decide(event: HookEvent, trips: Sequence[Trip], note: str = "") -> dict[str, Any] | None:
     """Return the hook's output for an event and what its text trips, or None for no output.
 
     Args:
         event: the event, from :func:`parse_event`.
         trips: what ``check(event.text)`` returned.
+        note: for ``UserPromptSubmit``, what :func:`nowline.tools.message_note` returned for
+            the message ("" for nothing); ignored for the tool events.
 
     Returns:
-        The JSON object to print (``hookSpecificOutput``), or None when nothing is outdated.
+        The JSON object to print (``hookSpecificOutput``), or None when there is nothing to
+        say (nothing outdated and, for a message, no note).
     """
+    if event.name == USER_PROMPT_SUBMIT:
+        if not trips and not note:
+            return None
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": USER_PROMPT_SUBMIT,
+                "additionalContext": prompt_context(trips, note),
+            }
+        }
     if not trips:
         return None
     if event.name == PRE_TOOL_USE:
@@ -260,7 +319,10 @@ _TIMEOUT = 30  # seconds an agent waits for the hook
 
 
 def hook_settings(agent: str, command: Sequence[str]) -> dict[str, Any]:
-    """Return the hook settings of ``agent`` that run ``command`` before and after each tool.
+    """Return the hook settings of ``agent`` that run ``command`` around each tool and message.
+
+    ``PreToolUse`` and ``PostToolUse`` carry the agent's matcher of tools;
+    ``UserPromptSubmit`` has no tool, so its entry has no matcher.
 
     Args:
         agent: ``claude-code`` (``.claude/settings.json``) or ``codex`` (``.codex/hooks.json``).
@@ -274,11 +336,13 @@ def hook_settings(agent: str, command: Sequence[str]) -> dict[str, Any]:
     if agent not in AGENTS:
         raise InvalidInput(f"unknown agent {agent!r}: give one of {', '.join(AGENTS)}.")
     line = " ".join(shlex.quote(part) for part in command)
-    entry = {
-        "matcher": AGENTS[agent],
-        "hooks": [{"type": "command", "command": line, "timeout": _TIMEOUT}],
+    hooks = [{"type": "command", "command": line, "timeout": _TIMEOUT}]
+    out: dict[str, Any] = {
+        event: [{"matcher": AGENTS[agent], "hooks": [dict(h) for h in hooks]}]
+        for event in _TOOL_EVENTS
     }
-    return {"hooks": {event: [dict(entry)] for event in EVENTS}}
+    out[USER_PROMPT_SUBMIT] = [{"hooks": [dict(h) for h in hooks]}]
+    return {"hooks": out}
 
 
 def _is_nowline(entry: Any) -> bool:

@@ -161,6 +161,8 @@ def _hook_answer(data: bytes, path: str | None, options: dict[str, str | bool]) 
     if path is None and "--url" not in options and not os.environ.get(_URL_ENV):
         return None
     event = agent_hook.parse_event(data)
+    if event.name == agent_hook.USER_PROMPT_SUBMIT:
+        return None  # the note on a message reads the store's memories: the full path's work
     found = _confirmed(_store(path, options), options)
     if not isinstance(found, Confirmed):
         return None

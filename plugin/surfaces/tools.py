@@ -83,6 +83,8 @@ __all__ = [
     "corrections_json",
     "corrections_json_async",
     "input_schema",
+    "message_note",
+    "message_note_async",
     "output_schema",
     "refusal_text",
     "run_tool",
@@ -542,6 +544,63 @@ async def corrections_json_async(
     return await drive_async(_corrections_steps(_binding(metadata)), _on(collection))
 
 
+def message_note(
+    collection: Collection, message: str, *, metadata: Mapping[str, Any] | None = None
+) -> str:
+    """Return a note for the model when a user's message states a change no correction holds.
+
+    An agent loop (or the ``UserPromptSubmit`` hook of ``nowline hook``) calls this with each
+    message the user sends, before the model answers, and adds a non-empty note to the
+    model's context. A model told of a change tends to ``recall`` a few words of it first, and
+    a few words are not enough to read the change from; the whole message is. The note is the
+    line ``recall`` and ``remember`` add for a text that states a change: the strings to
+    deprecate (read from the message and found in memories that are still current), the new
+    values, and the ``correct`` call that stores it. A message that states no change, or only
+    one that a correction already holds, gets "" (nothing to add).
+
+    Args:
+        collection: the nowline collection the tools act on.
+        message: the user's message, as they wrote it.
+        metadata: the scope binding (see :func:`run_tool`).
+
+    Returns:
+        The note, or "".
+
+    Raises:
+        InvalidInput: ``metadata`` is not a valid scope binding, or the collection keeps its
+            users apart (a ``scope_key``) and ``metadata`` does not bind one.
+    """
+    with using(TOOL_TERMS):
+        return drive(_note_steps(collection, message, metadata), _on(collection))
+
+
+async def message_note_async(
+    collection: AsyncCollection, message: str, *, metadata: Mapping[str, Any] | None = None
+) -> str:
+    """Return the note of :func:`message_note` for a message, on an async collection."""
+    with using(TOOL_TERMS):
+        return await drive_async(_note_steps(collection, message, metadata), _on(collection))
+
+
+def _note_steps(
+    collection: Collection | AsyncCollection, message: str, metadata: Mapping[str, Any] | None
+) -> _Steps[str]:
+    """Read the change a user's message states, as the note for the model (or "")."""
+    if not isinstance(message, str):
+        raise InvalidInput(f"the message must be a str, not {type(message).__name__}.")
+    binding = yield from _typed(_binding(metadata))
+    key = scope_needed(collection.scope_key, collection.scope_keys, binding)
+    if key is not None:
+        raise InvalidInput(
+            f"this memory keeps its users' memories apart by {key!r}: give "
+            f"metadata={{{key!r}: <value>}} for the user whose message it is."
+        )
+    if not message.strip():
+        return ""
+    hint = yield from _change_hint(message, binding, lead="nowline: the user's message states")
+    return hint
+
+
 @dataclass(frozen=True)
 class _Call:
     """One call of a collection method that a tool runner needs: its name and arguments."""
@@ -697,7 +756,9 @@ def _remember(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, Bas
     return text, RememberOutput(id=rid, superseded_by=by)
 
 
-def _change_hint(text: str, binding: dict[str, Any], *, exclude: str = "") -> _Steps[str]:
+def _change_hint(
+    text: str, binding: dict[str, Any], *, exclude: str = "", lead: str = "\nThis states"
+) -> _Steps[str]:
     """Return a line for a tool's answer when ``text`` states a change that no correction holds.
 
     A model told of a change sometimes recalls or remembers it instead of calling correct.
@@ -725,7 +786,7 @@ def _change_hint(text: str, binding: dict[str, Any], *, exclude: str = "") -> _S
     if found.replaced_by:  # the new values: what a change back revives
         fields += f" and replaced_by {list(found.replaced_by)!r}"
     hint = (
-        f"\nThis states a change: {current} {noun} {_listed(found.deprecates)} as current. "
+        f"{lead} a change: {current} {noun} {_listed(found.deprecates)} as current. "
         f"If the user told you of this change, store it: call correct with body {body} and "
         f"{fields}."
     )

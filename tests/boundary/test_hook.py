@@ -47,6 +47,20 @@ def post(tool_response: object, tool: str = "Bash") -> str:
     )
 
 
+def prompt(text: object) -> str:
+    """Return a UserPromptSubmit event as Claude Code writes it."""
+    return json.dumps(
+        {
+            "session_id": "s1",
+            "transcript_path": "/tmp/t.jsonl",
+            "cwd": "/work",
+            "permission_mode": "default",
+            "hook_event_name": "UserPromptSubmit",
+            "prompt": text,
+        }
+    )
+
+
 # ----------------------------------------------------------------- the decision (no I/O)
 
 
@@ -165,6 +179,42 @@ def test_decide_is_silent_when_nothing_trips(memory: nowline.Collection) -> None
     assert hook.decide(event, []) is None
 
 
+def test_a_message_is_read_whole_and_needs_its_prompt() -> None:
+    """A UserPromptSubmit event is the user's message; one without a prompt string is refused."""
+    event = hook.parse_event(prompt("Clone metalcraftai/ufo, please."))
+    assert (event.name, event.tool_name, event.text) == (
+        "UserPromptSubmit",
+        "",
+        "Clone metalcraftai/ufo, please.",
+    )
+    assert hook.parse_event(prompt("")).strings == ()
+    for bad in (
+        {"hook_event_name": "UserPromptSubmit"},
+        {"hook_event_name": "UserPromptSubmit", "prompt": ["x"]},
+    ):
+        with pytest.raises(nowline.InvalidInput, match="no prompt string"):
+            hook.parse_event(json.dumps(bad))
+
+
+def test_decide_adds_the_now_line_and_the_note_to_a_message(memory: nowline.Collection) -> None:
+    """A message naming an outdated string gets its now-line; a note rides after it."""
+    memory.correct(UFO, deprecates=["metalcraftai/ufo"], id="move")
+    event = hook.parse_event(prompt("Clone metalcraftai/ufo, please."))
+    trips = memory.check(event.text)
+    out = hook.decide(event, trips)
+    assert out is not None and out["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
+    context = out["hookSpecificOutput"]["additionalContext"]
+    assert "names outdated strings ('metalcraftai/ufo')" in context and f"now: {UFO}" in context
+    both = hook.decide(event, trips, "nowline: the user's message states a change: ...")
+    assert both is not None
+    assert both["hookSpecificOutput"]["additionalContext"] == context + (
+        "\nnowline: the user's message states a change: ..."
+    )
+    only = hook.decide(event, [], "a note")
+    assert only is not None and only["hookSpecificOutput"]["additionalContext"] == "a note"
+    assert hook.decide(event, []) is None
+
+
 # ------------------------------------------------------------- the command, as a subprocess
 
 
@@ -191,6 +241,46 @@ def test_a_current_call_prints_nothing(store: str) -> None:
     """A call on the current name exits 0 with empty stdout and stderr."""
     out = run_cli("hook", "--path", store, stdin=pre({"command": "git clone ufo-ai/ufo"}))
     assert (out.returncode, out.stdout, out.stderr) == (0, "", "")
+
+
+def test_a_message_that_states_a_change_gets_the_correct_call(tmp_path: Path) -> None:
+    """UserPromptSubmit: the note for a stated change, the now-line for an outdated string.
+
+    Run through the ``nowline`` entry point the settings name (its fast path hands a
+    message to the full command). Nothing is written to the store.
+    """
+    path = tmp_path / "store"
+    col = make_store(path)
+    col.remember("Deploy notes go to #deploys.", id="d1")
+    col.remember("Post the deploy summary in #deploys.", id="d2")
+    before = col.count()
+    told = "FYI: deploy notes moved from #deploys to #ship-it."
+    out = subprocess.run(
+        [sys.executable, "-m", "nowline", "hook", "--path", str(path)],
+        input=prompt(told).encode(),
+        capture_output=True,
+        env=cli_env(),
+        timeout=180,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    context = json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert context.startswith("nowline: the user's message states a change: 2 memories")
+    assert "call correct with body" in context and "deprecates ['#deploys']" in context
+    assert "replaced_by ['#ship-it']" in context
+    stale = run_cli("hook", "--path", str(path), stdin=prompt("Where is metalcraftai/ufo?"))
+    assert f"now: {UFO}" in json.loads(stale.stdout)["hookSpecificOutput"]["additionalContext"]
+    quiet = run_cli("hook", "--path", str(path), stdin=prompt("Run the tests, please."))
+    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
+    assert (
+        nowline.wrap(
+            chromadb.PersistentClient(path=str(path)).get_collection(
+                "memory", embedding_function=None
+            ),
+            embedding_function=FakeEmbedding(),
+        ).count()
+        == before
+    )
 
 
 def test_bad_json_fails_closed(store: str) -> None:
@@ -302,8 +392,11 @@ def test_the_printed_settings_run_where_path_lacks_the_virtualenv(
     out = run_cli("hook-settings", "--path", store, "--agent", agent)
     assert out.returncode == 0, out.stderr
     settings = json.loads(out.stdout)["hooks"]
-    assert set(settings) == {"PreToolUse", "PostToolUse"}
+    assert set(settings) == {"PreToolUse", "PostToolUse", "UserPromptSubmit"}
+    (told,) = settings["UserPromptSubmit"]
+    assert "matcher" not in told  # a message has no tool to match
     (entry,) = settings["PreToolUse"]
+    assert told["hooks"] == entry["hooks"]
     assert entry["matcher"] == ("*" if agent == "claude-code" else "Bash|apply_patch|mcp__.*")
     command = entry["hooks"][0]["command"]
     assert command.startswith("/") and str(Path(store).resolve()) in command
@@ -345,6 +438,7 @@ def test_install_merges_into_the_settings_and_replaces_an_earlier_nowline_hook(
     assert saved["model"] == "x"
     assert saved["hooks"]["PreToolUse"][0] == other and len(saved["hooks"]["PreToolUse"]) == 2
     assert len(saved["hooks"]["PostToolUse"]) == 1
+    assert len(saved["hooks"]["UserPromptSubmit"]) == 1
 
 
 @pytest.mark.parametrize(

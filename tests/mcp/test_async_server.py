@@ -25,7 +25,7 @@ from mcp.client.stdio import stdio_client
 
 import nowline
 from nowline.surfaces.mcp_server import async_twin, build_server, run_tool_async
-from nowline.surfaces.tools import ToolResult, run_tool
+from nowline.surfaces.tools import ToolResult, message_note, message_note_async, run_tool
 from tests.conftest import ChromaServer, FakeEmbedding
 
 pytestmark = pytest.mark.server
@@ -236,3 +236,25 @@ def test_nowline_mcp_url_serves_asynchronously(chroma_server: ChromaServer, tmp_
     assert isinstance(recall.content[0], types.TextContent)
     assert f"- [outdated] {PR}\n    now: {UFO}" in recall.content[0].text
     assert not seen["check"].is_error and seen["check"].structured_content["trips"]
+
+
+def test_the_async_message_note_is_the_sync_one(chroma_server: ChromaServer) -> None:
+    """message_note_async on the async twin says what message_note says on the sync store."""
+    database = chroma_server.new_database()
+    sync_col = nowline.wrap(
+        chroma_server.client(database).create_collection(
+            "memory", embedding_function=FakeEmbedding()
+        )
+    )
+    sync_col.remember("UFO core lives in metalcraftai/ufo.", id="m1")
+    told = "UFO core moved from metalcraftai/ufo to ufo-ai/ufo."
+    want = message_note(sync_col, told)
+
+    async def main() -> tuple[str, str]:
+        twin = await async_twin(sync_col)
+        assert twin is not None
+        return await message_note_async(twin, told), await message_note_async(twin, "hello")
+
+    got, nothing = anyio.run(main)
+    assert got == want and "deprecates ['metalcraftai/ufo']" in got
+    assert nothing == ""

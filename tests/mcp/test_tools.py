@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 import nowline
-from nowline.surfaces.tools import PreviewOutput, RememberOutput, RetractOutput, run_tool
+from nowline.surfaces.tools import (
+    PreviewOutput,
+    RememberOutput,
+    RetractOutput,
+    message_note,
+    run_tool,
+)
 from tests.conftest import FakeEmbedding, snapshot
 
 UFO = "UFO core — Moved from metalcraftai/ufo to ufo-ai/ufo."
@@ -342,3 +348,55 @@ def test_a_copied_body_is_written_from_the_old_and_new_values(
     )
     assert not beside.is_error, beside.text
     assert "Changed from #data-general to #data-hub." in [c.document for c in memory.corrections()]
+
+
+def test_message_note_proposes_the_correct_call_for_a_stated_change(
+    memory: nowline.Collection,
+) -> None:
+    """A user's message that states a change gets the correct call; the store is unchanged."""
+    memory.remember("UFO core lives in metalcraftai/ufo.", id="m1")
+    memory.remember("Clone metalcraftai/ufo for the UFO core.", id="m2")
+    before = snapshot(memory)
+    note = message_note(memory, UFO)
+    assert note == (
+        "nowline: the user's message states a change: 2 memories still name "
+        f"'metalcraftai/ufo' as current. If the user told you of this change, store it: call "
+        f"correct with body {UFO!r} and deprecates ['metalcraftai/ufo'] and replaced_by "
+        "['ufo-ai/ufo']."
+    )
+    assert snapshot(memory) == before  # the note reads; it writes nothing
+    stored = run_tool(memory, "correct", {"body": UFO, "deprecates": ["metalcraftai/ufo"]})
+    assert not stored.is_error
+    assert message_note(memory, UFO) == ""  # a correction holds the change now
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "",
+        "   ",
+        "Please clone metalcraftai/ufo and run the tests.",
+        "What is the UFO core repository?",
+        "UFO core moved from acme/old to acme/new.",  # no memory names acme/old
+    ],
+)
+def test_message_note_is_empty_where_no_change_to_store(
+    memory: nowline.Collection, message: str
+) -> None:
+    """No note for an empty message, a request, a question, or a change no memory names."""
+    memory.remember("UFO core lives in metalcraftai/ufo.", id="m1")
+    assert message_note(memory, message) == ""
+
+
+def test_message_note_reads_one_scope_and_needs_it(scoped: nowline.Collection) -> None:
+    """On a scoped store the note counts the user's memories only, and a scope is required."""
+    scoped.remember("UFO core lives in metalcraftai/ufo.", metadata={"user_id": "u1"}, id="a")
+    scoped.remember("Clone metalcraftai/ufo.", metadata={"user_id": "u2"}, id="b")
+    assert "1 memory still names 'metalcraftai/ufo'" in message_note(
+        scoped, UFO, metadata={"user_id": "u1"}
+    )
+    assert message_note(scoped, UFO, metadata={"user_id": "u3"}) == ""
+    with pytest.raises(nowline.InvalidInput, match="user_id"):
+        message_note(scoped, UFO)
+    with pytest.raises(nowline.InvalidInput, match="must be a str"):
+        message_note(scoped, 42, metadata={"user_id": "u1"})  # type: ignore[arg-type]
