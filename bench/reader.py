@@ -103,6 +103,9 @@ from typing import Any, Protocol
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _common as C
+import _nochange
+import _nochange2
+import _nochange3
 import _writer as W
 import _writer_prompts as WP
 import numpy as np
@@ -1262,6 +1265,88 @@ def writer_summary(results: dict[str, list[dict[str, Any]]]) -> dict[str, dict[s
     return out
 
 
+def quiet_task(
+    model: Model,
+    stores: Stores,
+    runs: Sequence[Run],
+    *,
+    bar: Any,
+    variant: str = "library",
+    smoke: bool = False,
+) -> dict[str, Any]:
+    """Texts that state no change and get nowline's note anyway: does the model store one?
+
+    The texts are the change line's negative arm (``bench/_nochange.py`` to
+    ``_nochange3.py``), each on a store of its set's memories. Only a text that gets a note
+    (:func:`nowline.tools.message_note`, a false one) is asked: without one, the model sees
+    what it sees with no hook. Each is asked twice, without the note and with it (as
+    ``--prompt-note`` adds it), and the reply's ``correct`` call, if any, is run on a fresh
+    store: ``stored a correction`` is the harm (a current value marked outdated), a refused
+    call stores nothing.
+    """
+    system, tools = WP.variant(variant)
+    rows: dict[str, list[dict[str, Any]]] = {}
+    for module in (_nochange, _nochange2, _nochange3):
+        probe = _texts_store(stores, module)
+        texts = [t for kind in module.NO_CHANGE.values() for t in (kind[:1] if smoke else kind)]
+        for text in texts:
+            said = message_note(probe, text)
+            if not said:
+                continue
+            for run in runs:
+                row: dict[str, Any] = {"set": module.__name__.strip("_"), "text": text}
+                for cond, user in (("without", text), ("with note", f"{text}\n\n{said}")):
+                    messages = [
+                        {"role": "system", "content": "You are a helpful assistant with tools.\n\n"
+                         + system},
+                        {"role": "user", "content": user},
+                    ]  # fmt: skip
+                    reply = model.chat(
+                        messages, tools=tools, temperature=run.temperature, seed=run.seed,
+                        max_tokens=256,
+                    )  # fmt: skip
+                    row[cond] = {"reply": reply, "outcome": _quiet_outcome(stores, module, reply)}
+                    bar.update(1)
+                row["note"] = said
+                rows.setdefault(run.label, []).append(row)
+    summary = {
+        label: {
+            cond: dict(Counter(r[cond]["outcome"] for r in got))
+            for cond in ("without", "with note")
+        }
+        for label, got in rows.items()
+    }
+    return {"variant": variant, "runs": rows, "summary": summary}
+
+
+def _texts_store(stores: Stores, module: Any) -> Any:
+    """Return a fresh collection of a text set's memories (``module.MEMORIES``)."""
+    col = stores.fresh(f"texts-{module.__name__.strip('_')}")
+    col.add(ids=list(module.MEMORIES), documents=list(module.MEMORIES.values()))
+    return col
+
+
+def _quiet_outcome(stores: Stores, module: Any, reply: str) -> str:
+    """Return what a reply to a text that states no change did: stored, refused, or no write."""
+    calls = parse_calls(reply)
+    if calls is None:
+        return "malformed call"
+    fixes = [c for c in calls if c.get("name") == "correct"]
+    if not fixes:
+        names = sorted({str(c.get("name")) for c in calls})
+        return f"called {', '.join(names)}" if names else "no tool call"
+    args = fixes[0].get("arguments")
+    if isinstance(args, str):
+        try:
+            args = json.loads(args)
+        except json.JSONDecodeError:
+            return "malformed call"
+    result = run_tool(
+        _texts_store(stores, module), "correct", args if isinstance(args, dict) else {}
+    )
+    return "refused: " + _refusal_kind(result.text) if result.is_error else "stored a correction"
+
+
 # ---------------------------------------------------------------------------- report
 
 
@@ -1400,6 +1485,29 @@ def markdown(data: dict[str, Any]) -> str:
             ),
             "",
         ]
+    quiet = data["tasks"].get("quiet")
+    if quiet:
+        lines += [
+            f"## Texts that state no change, with a false note — {model['name']}",
+            "",
+            CAVEAT,
+            "",
+            "The change line's negative arm (bench/_nochange*.py): each text that gets nowline's "
+            "note on a user's message although it states no change, asked without the note and "
+            "with it. `stored a correction` is the harm: a current value marked outdated.",
+            "",
+            C.md_table(["run", "asked", "outcomes"], [
+                [label, cond, ", ".join(f"{k}: {v}" for k, v in sorted(c.items()))]
+                for label, by_cond in quiet["summary"].items() for cond, c in by_cond.items()
+            ]),
+            "",
+            C.md_table(["set", "text", "without", "with note"], [
+                [r["set"], r["text"][:90].replace("|", "\\|").replace("\n", " "),
+                 r["without"]["outcome"], r["with note"]["outcome"]]
+                for r in quiet["runs"].get("greedy", [])
+            ]),
+            "",
+        ]  # fmt: skip
     return "\n".join(lines)
 
 
@@ -1446,8 +1554,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument(
         "--tasks",
         default="clone,sibling,sqa,writer,act",
-        help="comma-separated: clone, sibling, sqa, writer, act, broad-clone, broad-sibling "
-        "(default: the first five)",
+        help="comma-separated: clone, sibling, sqa, writer, act, broad-clone, broad-sibling, "
+        "quiet (texts that state no change but get a note; default: the first five)",
     )
     p.add_argument(
         "--writer-variant",
@@ -1640,6 +1748,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                     args.writer_cases), variant=args.writer_variant,
                     checkpoint=partial("writer"), note=args.prompt_note,
                 )  # fmt: skip
+            if "quiet" in tasks:
+                data["tasks"]["quiet"] = quiet_task(
+                    model, stores, runs, bar=bar, variant=args.writer_variant, smoke=args.smoke
+                )
             if "act" in tasks:
                 n_act = min(args.act_cases, 3) if args.smoke else args.act_cases
                 acts = W.act_cases(args.split, args.first + n_act)[args.first :]

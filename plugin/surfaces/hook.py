@@ -262,6 +262,7 @@ def prompt_context(trips: Sequence[Trip], note: str = "") -> str:
                     f"nowline: the user's message names outdated strings ({_names(trips)}). "
                     "The corrections:",
                     *lines,
+                    "Use the current values, unless the user means the old ones on purpose.",
                 ]
             )
         )

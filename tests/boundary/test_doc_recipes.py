@@ -64,13 +64,14 @@ def shell(script: str, home: Path, cwd: Path, stdin: str | None = None) -> Any:
 
 
 def test_the_page_has_the_recipes() -> None:
-    """The page documents Claude Code's and Codex's settings, both events and the outputs."""
+    """The page documents Claude Code's and Codex's settings, the three events and outputs."""
     assert len(json_blocks("hooks")) == 2
     assert [e["hook_event_name"] for e in json_blocks("hook_event_name")] == [
         "PreToolUse",
         "PostToolUse",
+        "UserPromptSubmit",
     ]
-    assert len(json_blocks("hookSpecificOutput")) == 2
+    assert len(json_blocks("hookSpecificOutput")) == 3
     assert len(blocks("sh")) == 3 and len(blocks("yaml")) == 2
 
 
@@ -84,7 +85,9 @@ def test_the_settings_commands_give_the_documented_outputs(agent: str, home: Pat
     for event in json_blocks("hook_event_name"):
         name = event["hook_event_name"]
         (group,) = settings[name]
-        if agent == "Codex":
+        if "tool_name" not in event:  # a message: no tool, so no matcher
+            assert "matcher" not in group
+        elif agent == "Codex":
             assert re.fullmatch(group["matcher"], event["tool_name"])
         (handler,) = group["hooks"]
         assert handler["type"] == "command"

@@ -1195,3 +1195,53 @@ def test_says_back(text: str, back: bool) -> None:
 def test_says_back_to_a_value(text: str, value: str, back: bool) -> None:
     """A word of return that governs the value, in a clause that is not negated or doubtful."""
     assert says_back(text, value) is back
+
+
+# ---------------------------------------------- the clause of a negation, speech, a bounce
+@pytest.mark.parametrize(
+    ("text", "old", "new"),
+    [
+        # ", and" / ", but" opens a clause: "still" of the first says nothing of the second
+        (
+            "Laptops are still ordered through the IT form, and the checklist lives at "
+            "h.example/new now instead of w.example/old.",
+            ["w.example/old"],
+            ["h.example/new"],
+        ),
+        ("Standup is still at 10, but #ops moved to #ops-core.", ["#ops"], ["#ops-core"]),
+        # a quoted sentence is speech whose words are read, not one quoted value
+        (
+            '"Tundra sits under acme-inc/tundra since Monday," says the manager; '
+            '"acme/tundra is read-only."',
+            ["acme/tundra"],
+            [],
+        ),
+        ('As the lead put it: "posts go in #new, we closed #old."', ["#old"], []),
+        # mail that bounces at X says X's end
+        (
+            "heads up legal emails bounce at legal@a.example now, use legal@b.example",
+            ["legal@a.example"],
+            ["legal@b.example"],
+        ),
+    ],
+)
+def test_a_clause_a_quoted_sentence_and_a_bounce(text: str, old: list[str], new: list[str]) -> None:
+    """Each reads as listed: the clause after ", and", a quoted sentence's words, a bounce."""
+    assert pair(text) == (tuple(old), tuple(new))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Standup is still at 10, and #ops is still where incidents go.",  # both clauses still
+        "We did not move #ops to #ops-core, and nobody asked us to.",  # the move is negated
+        'renamed "Acme Corp" to "Acme Inc".',  # a quoted name stays one value (no new read)
+        "mail bounced at ops@a.example during the outage",  # a passing bounce
+        "emails to ops@a.example are bouncing now",  # no end without "at" or "from"
+    ],
+)
+def test_no_end_or_change_is_read_beyond_its_clause(text: str) -> None:
+    """The negation, "still" and a passing bounce keep their clause; a quoted name is one value."""
+    olds, news = pair(text)
+    assert not news
+    assert text.startswith("renamed") or not olds

@@ -177,13 +177,10 @@ _BLIND5_GOLD_NOT_YET_RIGHT: dict[str, str] = {}
 _BLIND6_GOLD_NOT_YET_RIGHT: dict[str, str] = {}
 
 # The blind7 gold calls nowline does not get right (key: outcome), as for blind6. When the split
-# was written, the act phrasing "heads up <t> emails bounce at <old> now, use <new>" read the
-# old address as new ("<old> now"), so the gold call was refused as deprecating the new value.
-_BLIND7_GOLD_NOT_YET_RIGHT: dict[str, str] = {
-    "act-10002 email": "refused: new value in deprecates",
-    "act-10008 email": "refused: new value in deprecates",
-    "act-10011 email": "refused: new value in deprecates",
-}
+# was written, three act gold calls were refused: the act phrasing "heads up <t> emails bounce
+# at <old> now, use <new>" read the old address as new ("<old> now"). Mail that bounces at a
+# value says the value's end since.
+_BLIND7_GOLD_NOT_YET_RIGHT: dict[str, str] = {}
 
 
 _NOT_YET_RIGHT = {
