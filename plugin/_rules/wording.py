@@ -138,12 +138,8 @@ _UNIT = (
 # a title before a person's name is not part of the name the memories write ("Dr Aisha Nakato"
 # is "Aisha Nakato" in a memory that says "Aisha Nakato leads the trial")
 _TITLES = frozenset({"dr", "prof", "mr", "mrs", "ms", "mx", "sir", "dame"})
-# a quoted name is one value ("Acme Corp", 'main'); a quoted sentence (words, then its stop
-# before the closing mark: "X is read-only.") is speech, whose words are read one by one
 _LEX = re.compile(
-    r"(?P<q>`[^`\n]{1,60}`|\"(?![^\"\n]*\s[^\"\n]*[.!?,]\")[^\"\n]{1,60}\""
-    r"|“(?![^”\n]*\s[^”\n]*[.!?,]”)[^”\n]{1,60}”"
-    r"|(?<!\w)'(?![^'\n]*\s[^'\n]*[.!?,]'(?!\w))[^'\n]{1,60}'(?!\w))"
+    r"(?P<q>`[^`\n]{1,60}`|\"[^\"\n]{1,60}\"|“[^”\n]{1,60}”|(?<!\w)'[^'\n]{1,60}'(?!\w))"
     r"|(?P<url>\b[a-z][a-z0-9+.-]*://[^\s<>\"'`]+)"
     r"|(?P<num>(?:\+\d{1,3}|0\d{1,4})(?:[ -]\d{2,5}){1,4}(?![\w-])|\b[Ee]xt\.?\s?\d{2,6}(?![\w/@-])"
     rf"|[$€£¥]?\d+(?:[.,:]\d+)*[a-zA-Z%]*(?![\w/@-])(?:\s?(?:{_UNIT})(?!\w))?)"
@@ -370,18 +366,6 @@ _FAILED = (
     r"(?=\s*(?:[.,;!]|$)|\s+(?:so|either|anymore|for\s+us)\b)"
 )
 _CLAUSE = re.compile(r"[;—]|\s--?\s")
-# ", and" or ", but" opens a clause of its own where neither side reaches across it: "still"
-# or a negation of the first says nothing of the second ("laptops are still ordered through
-# the form, and the checklist lives at Y now"), but a condition, a modal or a plan before it
-# governs both ("if A, and B ..."), and a negation after it can take back the first ("...,
-# but that is wrong")
-_AND = re.compile(r",(?=\s+(?:and|but)\s)")
-_SCOPE = re.compile(
-    r"\b(?:if|whether|unless|once|when|could|would|might|maybe|perhaps|should|propos\w*|"
-    r"plan\w*|going\s+to|gonna|eventually|someday|allegedly|supposedly|rumou?r\w*|"
-    r"next\s+(?:quarter|year|month))\b",
-    re.I,
-)
 # a sentence ends at ".", "!" or "?" before a space, but not after an abbreviation ("Dr.
 # Aisha Nakato", "ext. 2255", "e.g. this")
 _ABBREVIATED = "".join(
@@ -609,7 +593,7 @@ _SPECS = sorted(
             "",
         ),
         _s("X is the old one", rf"\s+(?:is|are|was)\s+the\s+old\s+{_ROLE}", "o", ""),
-        # mail that bounces at X says X's end ("emails bounce at X now, use Y"), not X new
+        # mail that bounces at X is no new X ("emails bounce at X now, use Y")
         _s(
             "Y now",
             r"\b(?<!bounce\s)(?<!bounces\s)(?<!bounced\s)(?<!bouncing\s)"
@@ -617,13 +601,6 @@ _SPECS = sorted(
             "",
             "n",
             flags="W",
-        ),
-        _s(
-            "bounces at X",
-            r"\bbounc(?:e|es|ed|ing)\s+(?:at|from|back\s+from)\s+",
-            "",
-            "o",
-            flags="TQ",
         ),
         _s("X is Y now", r"\b(?:is|are)\s+(?:just\s+|simply\s+)?", "o", "n", flags="WBK"),
         _s("X is Y again", r"\b(?:is|are)\s+(?:(?:called|named)\s+)?", "o", "n", flags="A"),
@@ -1494,21 +1471,8 @@ def says_back(text: str, value: str | None = None) -> bool:
 
 def _clauses(text: str, lo: int, hi: int) -> list[Span]:
     """The clauses of the sentence ``text[lo:hi]``, in order (split as the reader splits)."""
-    seps = [(j.start(), j.end()) for j in _CLAUSE.finditer(text, lo, hi)]
-    bounds = list(zip([lo] + [e for _, e in seps], [s for s, _ in seps] + [hi], strict=True))
-    out: list[Span] = []
-    for a, b in bounds:
-        start, seen, scoped = a, a, False  # scoped: a scope word since start (read once)
-        cuts = [(j.start(), j.end()) for j in _AND.finditer(text, a, b)]
-        for n, (s, e) in enumerate(cuts):
-            scoped = scoped or _SCOPE.search(text, seen, s) is not None
-            seen = s
-            nxt = cuts[n + 1][0] if n + 1 < len(cuts) else b
-            if not scoped and not _KILL.search(text, e, nxt):
-                out.append((start, s))
-                start, seen = e, e
-        out.append((start, b))
-    return out
+    seps = list(_CLAUSE.finditer(text, lo, hi))
+    return list(zip([lo] + [j.end() for j in seps], [j.start() for j in seps] + [hi], strict=True))
 
 
 # a word of return that governs the value after it ("back on discord (discord.gg/x)", "went

@@ -1761,17 +1761,25 @@ def hook_command(
     the now-lines as additionalContext. UserPromptSubmit: when the user's message names
     something outdated, or states a change no correction holds yet, prints the now-lines or
     the correct call that stores the change as additionalContext. Otherwise prints nothing.
-    When it cannot check (bad JSON, no store at --path: it never creates one, any error) it
-    exits 2 with the reason on stderr, which blocks the call; --fail-open lets the call go
-    ahead instead. Reads only.
+    When it cannot check a tool call (bad JSON, no store at --path: it never creates one, any
+    error) it exits 2 with the reason on stderr, which blocks the call; --fail-open lets the
+    call go ahead instead. A message it cannot check always goes ahead (exit 0, the reason on
+    stderr). Reads only.
     """
     from ..fastpath import SNAPSHOT_WRITE_ENV
     from . import hook as agent_hook
 
     os.environ[SNAPSHOT_WRITE_ENV] = "0"  # the hook only reads: it never writes a snapshot
-    note = "--fail-open: the tool call goes ahead unchecked." if fail_open else ""
-    with _failing_with(0 if fail_open else 2, "nowline hook could not check this tool call", note):
-        event = agent_hook.parse_event(sys.stdin.buffer.read())
+    data = sys.stdin.buffer.read()
+    if agent_hook.is_message_event(data):
+        # a message does nothing by itself, and exit 2 would block and erase the user's
+        # prompt: a message the hook cannot read goes ahead, the reason on stderr
+        what, code, note = "this message", 0, "The message goes ahead without nowline's context."
+    else:
+        what, code = "this tool call", 0 if fail_open else 2
+        note = "--fail-open: the tool call goes ahead unchecked." if fail_open else ""
+    with _failing_with(code, f"nowline hook could not check {what}", note):
+        event = agent_hook.parse_event(data)
         col, metadata = _checker(path, opts, scope)
         trips = col.check(event.text, metadata=metadata)
         said = ""
@@ -1805,6 +1813,15 @@ def hook_settings_command(
             "codex (.codex/hooks.json).",
         ),
     ] = "claude-code",
+    messages: Annotated[
+        bool,
+        typer.Option(
+            "--messages",
+            help="Also run the hook on each user message (UserPromptSubmit): the now-lines of "
+            "the outdated values it names, and the correct call for a change it states. A small "
+            "model makes that call even after a message that states no change.",
+        ),
+    ] = False,
     install: Annotated[
         Path | None,
         typer.Option(
@@ -1856,7 +1873,7 @@ def hook_settings_command(
     ):
         if value is not None:
             args += [flag, value]
-    settings = agent_hook.hook_settings(agent, args)
+    settings = agent_hook.hook_settings(agent, args, messages=messages)
     if install is None:
         typer.echo(json.dumps(settings, indent=2, ensure_ascii=False))
         return
@@ -1880,10 +1897,8 @@ def hook_settings_command(
         fh.write(json.dumps(merged, indent=2, ensure_ascii=False) + "\n")
     os.replace(temp, target)
     line = settings["hooks"][agent_hook.PRE_TOOL_USE][0]["hooks"][0]["command"]
-    typer.echo(
-        f"Installed nowline's hook in {target} (PreToolUse, PostToolUse and UserPromptSubmit): "
-        f"{line}"
-    )
+    events = ", ".join(settings["hooks"])
+    typer.echo(f"Installed nowline's hook in {target} ({events}): {line}")
 
 
 class ScanFormat(str, Enum):

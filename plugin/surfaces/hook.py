@@ -55,6 +55,7 @@ __all__ = [
     "decide",
     "deny_reason",
     "hook_settings",
+    "is_message_event",
     "json_strings",
     "merged_settings",
     "parse_event",
@@ -156,6 +157,19 @@ def _without_removed_lines(patch: str) -> str:
 def _without_lone_surrogates(text: str) -> str:
     r"""Return ``text`` with each lone surrogate (JSON can escape one: ``\ud800``) as ``?``."""
     return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def is_message_event(data: str | bytes) -> bool:
+    """Return whether ``data`` is a JSON object whose ``hook_event_name`` is UserPromptSubmit.
+
+    The hook decides with it how to fail: a tool call it cannot check is blocked, a message
+    goes ahead. Anything unreadable is not a message event.
+    """
+    try:
+        obj = json.loads(data)
+    except ValueError:
+        return False
+    return isinstance(obj, dict) and obj.get("hook_event_name") == USER_PROMPT_SUBMIT
 
 
 def parse_event(data: str | bytes) -> HookEvent:
@@ -319,17 +333,20 @@ AGENTS = {"claude-code": "*", "codex": "Bash|apply_patch|mcp__.*"}
 _TIMEOUT = 30  # seconds an agent waits for the hook
 
 
-def hook_settings(agent: str, command: Sequence[str]) -> dict[str, Any]:
-    """Return the hook settings of ``agent`` that run ``command`` around each tool and message.
+def hook_settings(agent: str, command: Sequence[str], *, messages: bool = False) -> dict[str, Any]:
+    """Return the hook settings of ``agent`` that run ``command`` around each tool call.
 
-    ``PreToolUse`` and ``PostToolUse`` carry the agent's matcher of tools;
-    ``UserPromptSubmit`` has no tool, so its entry has no matcher.
+    ``PreToolUse`` and ``PostToolUse`` carry the agent's matcher of tools. With ``messages``
+    the hook also runs on each user message (``UserPromptSubmit``, which has no tool, so its
+    entry has no matcher): opt-in, as its note proposes a ``correct`` call that a small model
+    makes whether or not the message states a change (docs/tool-boundary.md).
 
     Args:
         agent: ``claude-code`` (``.claude/settings.json``) or ``codex`` (``.codex/hooks.json``).
         command: the hook's command line, absolute paths first (an agent runs it through a
             shell that may lack the virtualenv on its ``PATH``: a missing command exits 127,
             which the agent treats as a non-blocking error, and the stale call would run).
+        messages: register the hook on ``UserPromptSubmit`` too.
 
     Raises:
         InvalidInput: an agent nowline does not know.
@@ -342,7 +359,8 @@ def hook_settings(agent: str, command: Sequence[str]) -> dict[str, Any]:
         event: [{"matcher": AGENTS[agent], "hooks": [dict(h) for h in hooks]}]
         for event in _TOOL_EVENTS
     }
-    out[USER_PROMPT_SUBMIT] = [{"hooks": [dict(h) for h in hooks]}]
+    if messages:
+        out[USER_PROMPT_SUBMIT] = [{"hooks": [dict(h) for h in hooks]}]
     return {"hooks": out}
 
 
@@ -361,8 +379,10 @@ def _is_nowline(entry: Any) -> bool:
 def merged_settings(existing: Any, new: Mapping[str, Any]) -> dict[str, Any]:
     """Return an agent's settings with nowline's hooks of ``new`` in place of any earlier ones.
 
-    Every other setting and hook is kept as it is; an earlier ``nowline hook`` entry of the
-    same events is replaced (so a changed path never leaves two hooks).
+    Every other setting and hook is kept as it is; an earlier ``nowline hook`` entry of
+    nowline's events is replaced by ``new``'s (so a changed path never leaves two hooks), or
+    removed where ``new`` has none for that event (settings written again without
+    ``--messages`` no longer run it on each message).
 
     Raises:
         InvalidInput: the settings are not a JSON object, or their ``hooks`` is not one.
@@ -374,10 +394,18 @@ def merged_settings(existing: Any, new: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(hooks, dict):
         raise InvalidInput('the settings file\'s "hooks" is not a JSON object; fix it first.')
     hooks = dict(hooks)
-    for event, entries in new["hooks"].items():
+    for event in EVENTS:
+        if event not in hooks and event not in new["hooks"]:
+            continue
         kept = hooks.get(event, [])
         if not isinstance(kept, list):
             raise InvalidInput(f'the settings file\'s "hooks.{event}" is not a list; fix it first.')
-        hooks[event] = [e for e in kept if not _is_nowline(e)] + list(entries)
+        others = [e for e in kept if not _is_nowline(e)]
+        if event in new["hooks"]:
+            hooks[event] = others + list(new["hooks"][event])
+        elif others or len(others) == len(kept):
+            hooks[event] = others  # no nowline entry was there, or others stay beside it
+        else:
+            del hooks[event]  # only nowline's entry was there
     out["hooks"] = hooks
     return out

@@ -283,6 +283,25 @@ def test_a_message_that_states_a_change_gets_the_correct_call(tmp_path: Path) ->
     )
 
 
+def test_a_message_the_hook_cannot_check_goes_ahead(tmp_path: Path) -> None:
+    """A UserPromptSubmit with no store or no scope exits 0 (exit 2 would erase the prompt)."""
+    missing = run_cli("hook", "--path", str(tmp_path / "nowhere"), stdin=prompt("hello"))
+    assert missing.returncode == 0 and missing.stdout == ""
+    assert "could not check this message" in missing.stderr and "goes ahead" in missing.stderr
+    path = tmp_path / "scoped"
+    make_store(path, scoped=True)
+    unscoped = run_cli("hook", "--path", str(path), stdin=prompt("Clone metalcraftai/ufo."))
+    assert unscoped.returncode == 0 and unscoped.stdout == "" and "--scope" in unscoped.stderr
+    bad = run_cli(
+        "hook",
+        "--path",
+        str(path),
+        stdin=json.dumps({"hook_event_name": "UserPromptSubmit", "prompt": 3}),
+    )
+    assert bad.returncode == 0 and "no prompt string" in bad.stderr
+    assert not (tmp_path / "nowhere").exists()
+
+
 def test_bad_json_fails_closed(store: str) -> None:
     """Input that is not JSON exits 2 with the reason on stderr and nothing on stdout."""
     out = run_cli("hook", "--path", store, stdin="{not json")
@@ -392,10 +411,13 @@ def test_the_printed_settings_run_where_path_lacks_the_virtualenv(
     out = run_cli("hook-settings", "--path", store, "--agent", agent)
     assert out.returncode == 0, out.stderr
     settings = json.loads(out.stdout)["hooks"]
-    assert set(settings) == {"PreToolUse", "PostToolUse", "UserPromptSubmit"}
-    (told,) = settings["UserPromptSubmit"]
-    assert "matcher" not in told  # a message has no tool to match
+    assert set(settings) == {"PreToolUse", "PostToolUse"}  # messages only with --messages
     (entry,) = settings["PreToolUse"]
+    out = run_cli("hook-settings", "--path", store, "--agent", agent, "--messages")
+    with_messages = json.loads(out.stdout)["hooks"]
+    assert set(with_messages) == {"PreToolUse", "PostToolUse", "UserPromptSubmit"}
+    (told,) = with_messages["UserPromptSubmit"]
+    assert "matcher" not in told  # a message has no tool to match
     assert told["hooks"] == entry["hooks"]
     assert entry["matcher"] == ("*" if agent == "claude-code" else "Bash|apply_patch|mcp__.*")
     command = entry["hooks"][0]["command"]
@@ -438,7 +460,22 @@ def test_install_merges_into_the_settings_and_replaces_an_earlier_nowline_hook(
     assert saved["model"] == "x"
     assert saved["hooks"]["PreToolUse"][0] == other and len(saved["hooks"]["PreToolUse"]) == 2
     assert len(saved["hooks"]["PostToolUse"]) == 1
-    assert len(saved["hooks"]["UserPromptSubmit"]) == 1
+    assert "UserPromptSubmit" not in saved["hooks"]
+    mine = {"hooks": [{"type": "command", "command": "log-prompt.sh"}]}
+    saved["hooks"]["UserPromptSubmit"] = [mine]
+    target.write_text(json.dumps(saved))
+    out = run_cli("hook-settings", "--path", store, "--messages", "--install", str(target))
+    assert "UserPromptSubmit" in out.stdout
+    prompts = json.loads(target.read_text())["hooks"]["UserPromptSubmit"]
+    assert prompts[0] == mine and len(prompts) == 2
+    # written again without --messages: nowline's message hook goes, the user's stays
+    run_cli("hook-settings", "--path", store, "--install", str(target))
+    assert json.loads(target.read_text())["hooks"]["UserPromptSubmit"] == [mine]
+    fresh = tmp_path / "fresh.json"
+    run_cli("hook-settings", "--path", store, "--messages", "--install", str(fresh))
+    assert "UserPromptSubmit" in json.loads(fresh.read_text())["hooks"]
+    run_cli("hook-settings", "--path", store, "--install", str(fresh))
+    assert set(json.loads(fresh.read_text())["hooks"]) == {"PreToolUse", "PostToolUse"}
 
 
 @pytest.mark.parametrize(

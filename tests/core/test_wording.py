@@ -1197,51 +1197,36 @@ def test_says_back_to_a_value(text: str, value: str, back: bool) -> None:
     assert says_back(text, value) is back
 
 
-# ---------------------------------------------- the clause of a negation, speech, a bounce
-@pytest.mark.parametrize(
-    ("text", "old", "new"),
-    [
-        # ", and" / ", but" opens a clause: "still" of the first says nothing of the second
-        (
-            "Laptops are still ordered through the IT form, and the checklist lives at "
-            "h.example/new now instead of w.example/old.",
-            ["w.example/old"],
-            ["h.example/new"],
-        ),
-        ("Standup is still at 10, but #ops moved to #ops-core.", ["#ops"], ["#ops-core"]),
-        # a quoted sentence is speech whose words are read, not one quoted value
-        (
-            '"Tundra sits under acme-inc/tundra since Monday," says the manager; '
-            '"acme/tundra is read-only."',
-            ["acme/tundra"],
-            [],
-        ),
-        ('As the lead put it: "posts go in #new, we closed #old."', ["#old"], []),
-        # mail that bounces at X says X's end
-        (
-            "heads up legal emails bounce at legal@a.example now, use legal@b.example",
-            ["legal@a.example"],
-            ["legal@b.example"],
-        ),
-    ],
-)
-def test_a_clause_a_quoted_sentence_and_a_bounce(text: str, old: list[str], new: list[str]) -> None:
-    """Each reads as listed: the clause after ", and", a quoted sentence's words, a bounce."""
-    assert pair(text) == (tuple(old), tuple(new))
-
-
+# ------------------------------------------------------- mail that bounces at a value
 @pytest.mark.parametrize(
     "text",
     [
-        "Standup is still at 10, and #ops is still where incidents go.",  # both clauses still
-        "We did not move #ops to #ops-core, and nobody asked us to.",  # the move is negated
-        'renamed "Acme Corp" to "Acme Inc".',  # a quoted name stays one value (no new read)
-        "mail bounced at ops@a.example during the outage",  # a passing bounce
-        "emails to ops@a.example are bouncing now",  # no end without "at" or "from"
+        "heads up legal emails bounce at legal@a.example now, use legal@b.example",
+        "mail bounces at ops@a.example now",
     ],
 )
-def test_no_end_or_change_is_read_beyond_its_clause(text: str) -> None:
-    """The negation, "still" and a passing bounce keep their clause; a quoted name is one value."""
-    olds, news = pair(text)
-    assert not news
-    assert text.startswith("renamed") or not olds
+def test_mail_that_bounces_at_a_value_reads_it_as_no_new_value(text: str) -> None:
+    """Mail that bounces at X "now" reads no new X (blind7's act phrasing)."""
+    assert not {"legal@a.example", "ops@a.example"} & set(new_values(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "old", "new"),
+    [
+        # withdrawn after a review: ", and" as a clause of its own, a quoted sentence read word
+        # by word, and "bounce(d) from X" as X's end all read a change where none is stated
+        ("acme/app is frozen, but only until v2 ships.", [], []),
+        ('She asked "Is #ops renamed to #ops-core?" and I said no.', [], []),
+        (
+            "We switched support to help@new.example. Some mail bounced from help@new.example.",
+            [],
+            [],
+        ),
+        ("We're seeing bounces from billing@acme.example. Can you check the MX records?", [], []),
+    ],
+)
+def test_the_reviews_texts_read_no_change_they_do_not_state(
+    text: str, old: list[str], new: list[str]
+) -> None:
+    """The review's texts for the withdrawn rules read what they say, and no more."""
+    assert pair(text) == (tuple(old), tuple(new))
