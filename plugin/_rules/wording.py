@@ -143,7 +143,11 @@ _LEX = re.compile(
     r"|(?P<url>\b[a-z][a-z0-9+.-]*://[^\s<>\"'`]+)"
     r"|(?P<num>(?:\+\d{1,3}|0\d{1,4})(?:[ -]\d{2,5}){1,4}(?![\w-])|\b[Ee]xt\.?\s?\d{2,6}(?![\w/@-])"
     rf"|[$€£¥]?\d+(?:[.,:]\d+)*[a-zA-Z%]*(?![\w/@-])(?:\s?(?:{_UNIT})(?!\w))?)"
-    r"|(?P<tok>(?<![\w./~])(?:[#@]|~(?=\w)|~?/|\.{1,2}/|\.)?\w[\w-]*(?:[./@:+]~?\w[\w-]*)*/?)"
+    # an invisible character inside a token (a soft hyphen, a zero-width space or joiner, a
+    # word joiner) is part of it: split there, "acme\u00ad/app" read "/app" as a value
+    r"|(?P<tok>(?<![\w./~\u00ad\u200b-\u200d\u2060\ufeff])(?:[#@]|~(?=\w)|~?/|\.{1,2}/|\.)?"
+    r"\w[\w\u00ad\u200b-\u200d\u2060\ufeff-]*"
+    r"(?:[\u00ad\u200b-\u200d\u2060\ufeff]*[./@:+]~?\w[\w\u00ad\u200b-\u200d\u2060\ufeff-]*)*/?)"
 )
 _MONTH = (
     r"(?:jan(?:uary|\.)?|feb(?:ruary|\.)?|mar(?:ch|\.)?|apr(?:il|\.)?|may|june?|july?|"

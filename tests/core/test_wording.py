@@ -1230,3 +1230,14 @@ def test_the_reviews_texts_read_no_change_they_do_not_state(
 ) -> None:
     """The review's texts for the withdrawn rules read what they say, and no more."""
     assert pair(text) == (tuple(old), tuple(new))
+
+
+@pytest.mark.parametrize("mark", ["\u00ad", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"])
+def test_an_invisible_character_inside_a_slug_is_part_of_it(mark: str) -> None:
+    """A soft hyphen or zero-width character does not split a slug into a fragment ("/app").
+
+    Split there, "acme<mark>/app moved to acme-inc/app" read "/app" as the old value, which
+    lies inside the new one: a correction of it marked the new repository (a review's finding).
+    """
+    text = f"acme{mark}/app moved to acme-inc/app."
+    assert pair(text) == ((f"acme{mark}/app",), ("acme-inc/app",))

@@ -400,3 +400,10 @@ def test_message_note_reads_one_scope_and_needs_it(scoped: nowline.Collection) -
         message_note(scoped, UFO)
     with pytest.raises(nowline.InvalidInput, match="must be a str"):
         message_note(scoped, 42, metadata={"user_id": "u1"})  # type: ignore[arg-type]
+
+
+def test_message_note_proposes_no_fragment_of_a_slug(memory: nowline.Collection) -> None:
+    """A soft hyphen inside the old slug: no note proposes "/app", which the new value holds."""
+    memory.remember("Clone acme/app for the build.", id="a")
+    memory.remember("acme-inc/app is the new home.", id="b")
+    assert message_note(memory, "acme\u00ad/app moved to acme-inc/app.") == ""
