@@ -113,20 +113,13 @@ POSITIVE_SETS = {"second": _nochange2, "third": _nochange3}
 """The sets with texts that state a change (``CHANGES``), the positive arm."""
 
 
-def store_of(stores: Any, module: Any) -> Any:
-    """Return a fresh collection of a text set's memories (``module.MEMORIES``)."""
-    col = stores.fresh(f"texts-{module.__name__.strip('_')}")
-    col.add(ids=list(module.MEMORIES), documents=list(module.MEMORIES.values()))
-    return col
-
-
 def score_negatives(stores: Any, module: Any, smoke: bool) -> dict[str, Any]:
     """Return how many texts that state no change get a line anyway (the negative arm).
 
     The texts (``module.NO_CHANGE``) are recalled against one store of ``module.MEMORIES``; a
     line after any of them proposes deprecating a current value.
     """
-    col = store_of(stores, module)
+    col = reader.texts_store(stores, module)
     out: dict[str, Any] = {"texts": 0, "with a line": 0, "false lines": []}
     for kind, texts in module.NO_CHANGE.items():
         for text in texts[:1] if smoke else texts:
@@ -143,7 +136,7 @@ def score_changes(stores: Any, module: Any, smoke: bool) -> dict[str, Any]:
     Each text of ``module.CHANGES`` is recalled against one store of ``module.MEMORIES`` (a
     recall writes nothing) and scored as a writer case is: right, wrong or none.
     """
-    col = store_of(stores, module)
+    col = reader.texts_store(stores, module)
     out: dict[str, Any] = {"cases": 0, "right": 0, "wrong": 0, "none": 0, "misses": []}
     for text, gold in module.CHANGES[:SMOKE_CASES] if smoke else module.CHANGES:
         kind, got = verdict(col, text, gold)

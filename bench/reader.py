@@ -904,20 +904,10 @@ def writer_score(
 
     ``col`` is the store to run it on (default: a fresh one from :func:`writer_store`).
     """
-    calls = parse_calls(reply)
     out: dict[str, Any] = {"reply": reply}
-    if calls is None:
-        return {**out, "outcome": "malformed call"}
-    fixes = [c for c in calls if c.get("name") == "correct"]
-    if not fixes:
-        names = sorted({str(c.get("name")) for c in calls})
-        return {**out, "outcome": f"called {', '.join(names)}" if names else "no tool call"}
-    args = fixes[0].get("arguments")
-    if isinstance(args, str):
-        try:
-            args = json.loads(args)
-        except json.JSONDecodeError:
-            return {**out, "outcome": "malformed call"}
+    missing, args = correct_call(reply)
+    if missing is not None:
+        return {**out, "outcome": missing}
     out["arguments"] = args
     col = writer_store(stores, case) if col is None else col
     result = run_tool(col, "correct", args if isinstance(args, dict) else {})
@@ -940,6 +930,28 @@ def writer_score(
     if marked - case.stale:
         return {**out, "outcome": "marked unrelated memories"}
     return {**out, "outcome": "missed stale memories"}
+
+
+def correct_call(reply: str) -> tuple[str | None, Any]:
+    """Return a reply's first ``correct`` call's arguments, or the outcome of a reply without one.
+
+    The outcome is ``malformed call``, ``called <tools>`` or ``no tool call`` (then the
+    arguments are None); the arguments are as the model wrote them (a JSON string parsed).
+    """
+    calls = parse_calls(reply)
+    if calls is None:
+        return "malformed call", None
+    fixes = [c for c in calls if c.get("name") == "correct"]
+    if not fixes:
+        names = sorted({str(c.get("name")) for c in calls})
+        return (f"called {', '.join(names)}" if names else "no tool call"), None
+    args = fixes[0].get("arguments")
+    if isinstance(args, str):
+        try:
+            args = json.loads(args)
+        except json.JSONDecodeError:
+            return "malformed call", None
+    return None, args
 
 
 def gold_reply(case: WriterCase) -> str:
@@ -1098,11 +1110,7 @@ def writer_call(
     hook adds) to the user's turn, as Claude Code adds a hook's context to the prompt.
     """
     said = message_note(col, case.message) if note else ""
-    user = case.message + (f"\n\n{said}" if said else "")
-    messages = [
-        {"role": "system", "content": "You are a helpful assistant with tools.\n\n" + system},
-        {"role": "user", "content": user},
-    ]
+    messages = _write_turn(system, case.message, said)
     reply = model.chat(
         messages, tools=tools, temperature=run.temperature, seed=run.seed, max_tokens=256
     )
@@ -1287,7 +1295,7 @@ def quiet_task(
     system, tools = WP.variant(variant)
     rows: dict[str, list[dict[str, Any]]] = {}
     for module in (_nochange, _nochange2, _nochange3):
-        probe = _texts_store(stores, module)
+        probe = texts_store(stores, module)
         texts = [t for kind in module.NO_CHANGE.values() for t in (kind[:1] if smoke else kind)]
         for text in texts:
             said = message_note(probe, text)
@@ -1295,15 +1303,10 @@ def quiet_task(
                 continue
             for run in runs:
                 row: dict[str, Any] = {"set": module.__name__.strip("_"), "text": text}
-                for cond, user in (("without", text), ("with note", f"{text}\n\n{said}")):
-                    messages = [
-                        {"role": "system", "content": "You are a helpful assistant with tools.\n\n"
-                         + system},
-                        {"role": "user", "content": user},
-                    ]  # fmt: skip
+                for cond, shown in (("without", ""), ("with note", said)):
                     reply = model.chat(
-                        messages, tools=tools, temperature=run.temperature, seed=run.seed,
-                        max_tokens=256,
+                        _write_turn(system, text, shown), tools=tools,
+                        temperature=run.temperature, seed=run.seed, max_tokens=256,
                     )  # fmt: skip
                     row[cond] = {"reply": reply, "outcome": _quiet_outcome(stores, module, reply)}
                     bar.update(1)
@@ -1319,8 +1322,12 @@ def quiet_task(
     return {"variant": variant, "runs": rows, "summary": summary}
 
 
-def _texts_store(stores: Stores, module: Any) -> Any:
-    """Return a fresh collection of a text set's memories (``module.MEMORIES``)."""
+def texts_store(stores: Stores, module: Any) -> Any:
+    """Return a fresh collection of a text set's memories (``module.MEMORIES``).
+
+    The sets of texts that state no change (``bench/_nochange*.py``): the ``quiet`` task here
+    and the change line's arms (``bench/change_line.py``) recall and write on it.
+    """
     col = stores.fresh(f"texts-{module.__name__.strip('_')}")
     col.add(ids=list(module.MEMORIES), documents=list(module.MEMORIES.values()))
     return col
@@ -1328,23 +1335,25 @@ def _texts_store(stores: Stores, module: Any) -> Any:
 
 def _quiet_outcome(stores: Stores, module: Any, reply: str) -> str:
     """Return what a reply to a text that states no change did: stored, refused, or no write."""
-    calls = parse_calls(reply)
-    if calls is None:
-        return "malformed call"
-    fixes = [c for c in calls if c.get("name") == "correct"]
-    if not fixes:
-        names = sorted({str(c.get("name")) for c in calls})
-        return f"called {', '.join(names)}" if names else "no tool call"
-    args = fixes[0].get("arguments")
-    if isinstance(args, str):
-        try:
-            args = json.loads(args)
-        except json.JSONDecodeError:
-            return "malformed call"
+    missing, args = correct_call(reply)
+    if missing is not None:
+        return missing
     result = run_tool(
-        _texts_store(stores, module), "correct", args if isinstance(args, dict) else {}
+        texts_store(stores, module), "correct", args if isinstance(args, dict) else {}
     )
     return "refused: " + _refusal_kind(result.text) if result.is_error else "stored a correction"
+
+
+def _write_turn(system: str, message: str, note: str = "") -> list[dict[str, str]]:
+    """Return the write's first turn: the system prompt, then the user's message (and note).
+
+    A note is added to the user's turn as Claude Code adds a hook's context to the prompt.
+    """
+    user = message + (f"\n\n{note}" if note else "")
+    return [
+        {"role": "system", "content": "You are a helpful assistant with tools.\n\n" + system},
+        {"role": "user", "content": user},
+    ]
 
 
 # ---------------------------------------------------------------------------- report
