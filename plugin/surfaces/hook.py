@@ -249,13 +249,20 @@ def context_text(tool_name: str, trips: Sequence[Trip]) -> str:
         tool_name: the tool whose result it is.
         trips: what ``check()`` returned for the result (not empty).
     """
-    lines = format_lines(trip_lines(list(trips)))
+    return _named_outdated(
+        f"this {tool_name} result",
+        trips,
+        "Treat those strings in the result as superseded and use the current values.",
+    )
+
+
+def _named_outdated(what: str, trips: Sequence[Trip], advice: str) -> str:
+    """Return the context for a text that names outdated strings: which, the lines, advice."""
     return "\n".join(
         [
-            f"nowline: this {tool_name} result names outdated strings ({_names(trips)}). "
-            "The corrections:",
-            *lines,
-            "Treat those strings in the result as superseded and use the current values.",
+            f"nowline: {what} names outdated strings ({_names(trips)}). The corrections:",
+            *format_lines(trip_lines(list(trips))),
+            advice,
         ]
     )
 
@@ -269,15 +276,11 @@ def prompt_context(trips: Sequence[Trip], note: str = "") -> str:
     """
     parts = []
     if trips:
-        lines = format_lines(trip_lines(list(trips)))
         parts.append(
-            "\n".join(
-                [
-                    f"nowline: the user's message names outdated strings ({_names(trips)}). "
-                    "The corrections:",
-                    *lines,
-                    "Use the current values, unless the user means the old ones on purpose.",
-                ]
+            _named_outdated(
+                "the user's message",
+                trips,
+                "Use the current values, unless the user means the old ones on purpose.",
             )
         )
     if note:
@@ -403,9 +406,9 @@ def merged_settings(existing: Any, new: Mapping[str, Any]) -> dict[str, Any]:
         others = [e for e in kept if not _is_nowline(e)]
         if event in new["hooks"]:
             hooks[event] = others + list(new["hooks"][event])
-        elif others or len(others) == len(kept):
-            hooks[event] = others  # no nowline entry was there, or others stay beside it
+        elif others or not kept:
+            hooks[event] = others
         else:
-            del hooks[event]  # only nowline's entry was there
+            del hooks[event]  # nowline's entries were all there was
     out["hooks"] = hooks
     return out
