@@ -8,9 +8,13 @@ quoted string, or a string the caller names in ``deprecates``), and never in a c
 question, a condition, a plan, a negation or "still"/"stays". Nothing is read from a sentence
 that asks without its mark ("was X renamed to Y", "when was X shut down", "any chance X was
 replaced"; not "Can confirm: ..." or "Do send ..."), a log line (a time stamp, or a level with
-no colon: "12:00:03 INFO deploy X -> Y", "WARN X mailbox closed", not "NOTICE: ..."), or one
-that opens with a condition ("once X is closed, ...", not "once the cutover finished"); nor
-from a clause with a
+no colon: "12:00:03 INFO deploy X -> Y", "WARN X mailbox closed", not "NOTICE: ..."), one
+that opens with a condition ("once X is closed, ...", not "once the cutover finished"), a
+request, a plan or an open task item before a verb acting on the thing ("Please move X to Y",
+"Let's rename ...", "I'll migrate ...", "TODO: ...", "- [ ] ...", "Move X to Y." opening the
+sentence; not a label, "Move complete: X -> Y"), or a question opening "Who moved ..."; nor a
+change the sentence says was undone ("Reverted: X -> Y", "the move from X to Y was rolled
+back"); nor from a clause with a
 plan or a doubt ("next quarter", "is going to", "draft RFC", "it's false that", a rumour,
 "allegedly", "archived or moved"). An arrow just after a verb of flow ("relay X => Y",
 "forwarded 3 messages #a → #b", not "Deploy target changed X -> Y") is no change. A plain
@@ -346,6 +350,22 @@ _UNDONE = (
     r"(?:was|were|has\s+been|have\s+been|got|is\s+being)\s+(?:rolled\s+back|reverted|undone|"
     r"called\s+off|abandoned)\b"  # "was cancelled" is no read at all: cancel* negates (_KILL)
 )
+# a change that the sentence says was undone is no change from X to Y: the undo before it
+# ("Reverted: X -> Y", "We reverted the X -> Y move", "Undo the move from X to Y") or after it
+# ("The move from X to Y was rolled back"; "the move to X was rolled back" reads Y old). Not
+# "reverted from X to Y", "Reverting ..., we switched X back to Y" or "X -> Y (reverting ...)",
+# which state the change back itself, nor a read that says "back" or "again".
+_UNDO_VERB = (
+    r"(?<![\w/@.-])(?:revert(?:ed|s|ing)?|undo(?:es|ing)?|undid|roll(?:ed|s|ing)?\s+back|"
+    r"back(?:ed|s|ing)?\s+out)"
+)
+_UNDO_NOUN = r"(?:move|rename|switch|swap|migration|transfer|change|cutover)"
+_UNDONE_BEFORE = re.compile(
+    rf"{_UNDO_VERB}\s*:?\s+(?:(?:the|our|that|this|a|[\w-]+['\u2019]s)\s+)*"
+    rf"(?:(?:[\w-]+\s+){{0,2}}?{_UNDO_NOUN}\s+(?:of\s+(?:the\s+)?\S+\s+)?from\s+)?\Z",
+    re.I,
+)
+_UNDONE_AFTER = re.compile(rf"\s*\)?\s+(?:{_UNDO_NOUN}\s+)?{_UNDONE}", re.I)
 _ROLE = r"(?:one|name|home|location|address|repo|repository|channel|owner)\b"
 # "is (now) our|the" before a value, up to three lower-case words between ("NAME is our
 # contact at Acme Corp now"): the value is a role, or what the role is about
@@ -386,7 +406,8 @@ _ASKS = re.compile(
     r"(?:the|a|an|our|your|their|its|it|we|you|they|he|she|this|that|there|anyone|anybody|"
     r"[#@~]?[\w.-]+[/@.:][\w./@:-]+|[#@~][\w.-]+)(?![\w/@.-])"
     r"|(?:when|why|how|where|who|which)\s+(?:was|were|is|are|has|have|had|did|does|do|"
-    r"will|would|should|can|could)\b|any\s+chance\b)",
+    r"will|would|should|can|could)\b|any\s+chance\b"
+    r"|who\s+(?!(?:is|are|was|were)\b)[a-z]+ed\b)",  # "Who moved X to Y" (no mark)
     re.I,
 )
 _LOGS = re.compile(
@@ -398,9 +419,31 @@ _LOGS = re.compile(
 )
 
 
+# a sentence that asks for a change, plans it or lists it as a task says none happened: an
+# open task item ("- [ ] rename ...", "TODO: migrate ...", "Plan: move ..."), a request or a
+# plan before a verb that acts on the thing itself ("Please move X to Y", "Let's rename X to
+# Y", "We need to migrate ...", "I'll move ..."), or that verb bare, opening the sentence
+# ("Move X to Y."; not a label: "Move complete: X -> Y", "Rename back: ..."). A request about
+# references ("Please update your bookmarks: X moved to Y", "Point the app at Y") has no such
+# verb: the change happened.
+_TASKS = re.compile(
+    r"\s*(?:[-*\u2022]\s*)?(?:\[\s?\]|(?:todo|to-?do|fixme|(?:[\w-]+\s+)?(?:plan|proposal|idea)|"
+    r"next\s+steps?|action\s+items?)\s*:"
+    r"|(?:(?:please|pls|kindly|let['\u2019]s|let\s+us|(?:we|i|you)\s+(?:need|have|want|ought|"
+    r"plan|intend|mean)\s+to|need\s+to|must|(?:we|i)\s+must|(?:we|i|you)['\u2019]ll|"
+    r"(?:we|i|you)\s+(?:will|shall)|(?:can|could|would|will)\s+(?:you|we|someone|somebody)"
+    r"(?:\s+please)?|remember\s+to|don['\u2019]t\s+forget\s+to|go\s+ahead\s+and|"
+    r"time\s+to|(?:(?:we|i)\s*(?:['\u2019]re|['\u2019]m|are|am)\s+)?(?:going|about)\s+to)\s+)?"
+    r"(?:move|rename|migrate|transfer)\b"
+    r"(?!(?:\s+[\w-]+)?\s*:(?!\S)|\s+(?:complete|completed|done|finished|succeeded|failed|is|was|"
+    r"has|had|went|of)\b))",
+    re.I,
+)
+
+
 def _says_nothing(t: str, lo: int, hi: int) -> bool:
-    """Whether the sentence ``t[lo:hi]`` asks, logs or sets a condition (no change is read)."""
-    if _LOGS.match(t, lo):
+    """Whether the sentence ``t[lo:hi]`` asks, logs, sets a condition or asks for a change."""
+    if _LOGS.match(t, lo) or _TASKS.match(t, lo):
         return True
     return bool(_ASKS.match(t, lo)) and not re.search(r"\bnow\b", t[lo:hi], re.I)
 
@@ -636,8 +679,8 @@ _SPECS = sorted(
         ),
         _s(
             "the move to X was rolled back",
-            r"\b(?:move|switch|rename|transfer|cutover)\s+(?:of\s+(?:the\s+)?\S+\s+)?"
-            r"(?:to|into)\s+",
+            r"\b(?:move|switch|rename|transfer|cutover|migration)\s+"
+            r"(?:of\s+(?:the\s+)?\S+\s+)?(?:from\s+\S+\s+)?(?:to|into)\s+",
             "",
             "o",
             flags="TU",
@@ -1060,12 +1103,26 @@ class _Reader:
             has_old = False
             for spec in _SPECS:
                 for m in spec.cue.finditer(t, lo, hi):
-                    got = self.apply(
-                        spec, m, lo, hi, clauses[bisect_right(starts, m.start()) - 1], verb, has_old
-                    )
+                    k = bisect_right(starts, m.start()) - 1
+                    got = self.apply(spec, m, lo, hi, clauses[k], verb, has_old)
+                    got = [g for g in got if not self._undone(g, clauses[k][0], clauses[k][1])]
                     out += got
                     has_old = has_old or any(g[1] is not None for g in got)
         return out
+
+    def _undone(self, read: _Read, clo: int, chi: int) -> bool:
+        """Whether the sentence says the change ``read`` states was undone (before or after)."""
+        _, old, new, _, _ = read
+        if old is None or new is None:
+            return False
+        first, last = (old, new) if old.start < new.start else (new, old)
+        t = self.t
+        if re.search(r"\b(?:back|again)\b", t[first.start : min(chi, last.stop + 12)], re.I):
+            return False
+        return bool(
+            _UNDONE_BEFORE.search(t, max(clo, first.start - 80), first.start)
+            or _UNDONE_AFTER.match(t, last.stop)
+        )
 
     def _project_moved(self, m: re.Match[str], a: _Cand | None, b: _Cand | None) -> bool:
         """Whether "X moved|migrated to Y" moves a project X onto a platform Y: no change of X.

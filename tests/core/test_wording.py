@@ -1241,3 +1241,89 @@ def test_an_invisible_character_inside_a_slug_is_part_of_it(mark: str) -> None:
     """
     text = f"acme{mark}/app moved to acme-inc/app."
     assert pair(text) == ((f"acme{mark}/app",), ("acme-inc/app",))
+
+
+# ------------------------------------------------------- undone changes, requests, tasks
+@pytest.mark.parametrize(
+    ("text", "old", "new"),
+    [
+        # an undo before or after the change it states: the change is no change from X to Y
+        ("The move from acme/app to acme-inc/app was rolled back.", ["acme-inc/app"], []),
+        ("The migration of acme/app to acme-inc/app was reverted.", ["acme-inc/app"], []),
+        ("Reverted: acme/app -> acme-inc/app", [], []),
+        ("We reverted the acme/app -> acme-inc/app move.", [], []),
+        ("Undo the move from acme/app to acme-inc/app.", [], []),
+        # a change back that mentions the undo still reads the change back
+        (
+            "Reverting last week's rename, we switched acme/web back to acme/ui.",
+            ["acme/web"],
+            ["acme/ui"],
+        ),
+        (
+            "We reverted the channel rename, so #ai-lab is now called #ml again.",
+            ["#ai-lab"],
+            ["#ml"],
+        ),
+        (
+            "Asset CDN: b.example.net → a.example.net (reverting last week's switch).",
+            ["b.example.net"],
+            ["a.example.net"],
+        ),
+        ("Rollback: v1.3 -> v1.2", ["v1.3"], ["v1.2"]),
+    ],
+)
+def test_an_undone_change_is_no_change_from_x_to_y(
+    text: str, old: list[str], new: list[str]
+) -> None:
+    """A review found "was rolled back" and "Reverted: X -> Y" read X old and Y new.
+
+    With the note on the user's message, that told a model to deprecate the value that is
+    current again. The undone move's target is old where the sentence says so; the change back
+    itself, where stated, is read as before.
+    """
+    assert pair(text) == (tuple(old), tuple(new))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Please move acme/app to acme-inc/app.",
+        "Let's rename #ops to #ops-core tomorrow.",
+        "TODO: migrate acme/app to acme-inc/app",
+        "- [ ] rename #ops to #ops-core",
+        "* [ ] acme/app -> acme-inc/app",
+        "Plan: move acme/app to acme-inc/app next sprint.",
+        "Migration plan: acme/app -> acme-inc/app",
+        "We need to rename #ops to #ops-core.",
+        "I'll move acme/app to acme-inc/app later.",
+        "We will migrate s3://old-dumps to gs://new-dumps after launch.",
+        "Going to rename #ops to #ops-core.",
+        "Move acme/app to acme-inc/app.",
+        "Who moved acme/app to acme-inc/app",
+        "Who renamed #ops to #ops-core",
+    ],
+)
+def test_a_request_a_plan_or_a_task_item_reads_no_change(text: str) -> None:
+    """A change asked for, planned or listed as a task has not happened (a review's finding)."""
+    assert pair(text) == ((), ())
+
+
+@pytest.mark.parametrize(
+    ("text", "old", "new"),
+    [
+        ("- [x] rename #ops to #ops-core", ["#ops"], ["#ops-core"]),
+        ("Move complete: acme/app -> acme-inc/app", ["acme/app"], ["acme-inc/app"]),
+        ("Rename: #ops -> #ops-core", ["#ops"], ["#ops-core"]),
+        (
+            "Please update your bookmarks: the wiki moved from wiki.a.example to wiki.b.example.",
+            ["wiki.a.example"],
+            ["wiki.b.example"],
+        ),
+        ("Moved acme/app to acme-inc/app.", ["acme/app"], ["acme-inc/app"]),
+    ],
+)
+def test_a_label_a_done_item_or_a_request_about_references_still_reads(
+    text: str, old: list[str], new: list[str]
+) -> None:
+    """A change verb as a label, a ticked item, or a request to update references reads."""
+    assert pair(text) == (tuple(old), tuple(new))
