@@ -9,12 +9,12 @@ question, a condition, a plan, a negation or "still"/"stays". Nothing is read fr
 that asks without its mark ("was X renamed to Y", "when was X shut down", "any chance X was
 replaced"; not "Can confirm: ..." or "Do send ..."), a log line (a time stamp, or a level with
 no colon: "12:00:03 INFO deploy X -> Y", "WARN X mailbox closed", not "NOTICE: ..."), one
-that opens with a condition ("once X is closed, ...", not "once the cutover finished"), a
-request, a plan or an open task item before a verb acting on the thing ("Please move X to Y",
-"Let's rename ...", "I'll migrate ...", "TODO: ...", "- [ ] ...", "Move X to Y." opening the
-sentence; not a label, "Move complete: X -> Y"), or a question opening "Who moved ..."; nor a
-change the sentence says was undone ("Reverted: X -> Y", "the move from X to Y was rolled
-back"); nor from a clause with a
+that opens with a condition ("once X is closed, ...", not "once the cutover finished"); nor
+from the clause that opens a sentence with a request, a plan or an open task item ("Please
+move X to Y", "Let's switch ...", "I'll migrate ...", "TODO: ...", "- [ ] ...", "Move X to Y."
+opening the sentence; not a label, "Move complete: X -> Y", nor a done item or a commit
+subject), or with "Who ..." (:data:`_OPENING`); nor a change the sentence says was undone
+("Reverted: X -> Y", "the move from X to Y was rolled back"); nor from a clause with a
 plan or a doubt ("next quarter", "is going to", "draft RFC", "it's false that", a rumour,
 "allegedly", "archived or moved"). An arrow just after a verb of flow ("relay X => Y",
 "forwarded 3 messages #a → #b", not "Deploy target changed X -> Y") is no change. A plain
@@ -289,7 +289,7 @@ def _inside(cand: _Cand, spans: Sequence[tuple[int, int]]) -> bool:
 
 # ---------------------------------------------------------------- patterns
 _AUX = (
-    r"(?:(?:was|were|has|have|had|been|is|are|got|wurde|wurden|ist|a|été|fue|fueron|ha|"
+    r"(?:(?:was|were|has|have|had|been|is|are|got|already|wurde|wurden|ist|a|été|fue|fueron|ha|"
     r"sido)\s+)*"
 )
 _MOVE_X = r"moved|migrated|switched|changed|transferred|relocated|renamed"
@@ -356,16 +356,28 @@ _UNDONE = (
 # "reverted from X to Y", "Reverting ..., we switched X back to Y" or "X -> Y (reverting ...)",
 # which state the change back itself, nor a read that says "back" or "again".
 _UNDO_VERB = (
-    r"(?<![\w/@.-])(?:revert(?:ed|s|ing)?|undo(?:es|ing)?|undid|roll(?:ed|s|ing)?\s+back|"
+    r"(?<![\w/@.-])(?:revert(?:ed|s|ing)?|undo(?:es|ing|ne)?|undid|roll(?:ed|s|ing)?\s+back|"
     r"back(?:ed|s|ing)?\s+out)"
 )
 _UNDO_NOUN = r"(?:move|rename|switch|swap|migration|transfer|change|cutover)"
 _UNDONE_BEFORE = re.compile(
     rf"{_UNDO_VERB}\s*:?\s+(?:(?:the|our|that|this|a|[\w-]+['\u2019]s)\s+)*"
-    rf"(?:(?:[\w-]+\s+){{0,2}}?{_UNDO_NOUN}\s+(?:of\s+(?:the\s+)?\S+\s+)?from\s+)?\Z",
+    r"(?:(?:commit|pr|change|patch|pull\s+request)\s+(?:that|which)\s+[\w-]+\s+)?"
+    rf"(?:(?:[\w-]+\s+){{0,2}}?{_UNDO_NOUN}\s+(?:of\s+(?:the\s+)?\S+\s+)?from\s+)?"
+    r"(?:[a-z][\w-]*\s+)?\Z",
     re.I,
 )
-_UNDONE_AFTER = re.compile(rf"\s*\)?\s+(?:{_UNDO_NOUN}\s+)?{_UNDONE}", re.I)
+_UNDO_READS = frozenset({"reverted the move to X", "the move to X was rolled back"})
+"""The patterns that read an undo themselves: the undo before their value is their cue."""
+_UNDONE_AFTER = re.compile(
+    rf"\s*\)?\s+(?:{_UNDO_NOUN}\s+)?{_UNDONE}"
+    r"|\s*[(:,]?\s*(?:reverted|rolled\s+back|undone)\b"
+    r"|[^.;!?]{0,60}?\b(?:but|and(?:\s+then)?|then|which|that)\s+(?:"
+    r"(?:it|that|this|the\s+\w+)\s+(?:was|got|has\s+been|is\s+being)\s+(?:rolled\s+back|"
+    r"reverted|undone)|(?:(?:we|they|i|someone)\s+)?(?:then\s+|later\s+)?(?:reverted|rolled\s+back|"
+    r"undid)\s+(?:it|that|this|the\s+\w+))\b",
+    re.I,
+)
 _ROLE = r"(?:one|name|home|location|address|repo|repository|channel|owner)\b"
 # "is (now) our|the" before a value, up to three lower-case words between ("NAME is our
 # contact at Acme Corp now"): the value is a role, or what the role is about
@@ -407,43 +419,96 @@ _ASKS = re.compile(
     r"[#@~]?[\w.-]+[/@.:][\w./@:-]+|[#@~][\w.-]+)(?![\w/@.-])"
     r"|(?:when|why|how|where|who|which)\s+(?:was|were|is|are|has|have|had|did|does|do|"
     r"will|would|should|can|could)\b|any\s+chance\b"
-    r"|who\s+(?!(?:is|are|was|were)\b)[a-z]+ed\b)",  # "Who moved X to Y" (no mark)
+    r")",
     re.I,
 )
 _LOGS = re.compile(
     r"\s*(?:\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*|"
     r"(?:\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d\S*\s+)?\[?(?:INFO|WARN(?:ING)?|ERROR|ERR|DEBUG|"
     r"TRACE|FATAL|CRIT(?:ICAL)?)\b(?!\s*:))"
-    r"|\s*(?i:(?:once(?!\s+(?:more|again)\b)|as\s+soon\s+as)(?=[^,.;]*\b(?:is|are|gets?|"
+    # (a dot inside a host does not end the condition: "once p4-2.acme.internal is racked")
+    r"|\s*(?i:(?:once(?!\s+(?:more|again)\b)|as\s+soon\s+as)"
+    r"(?=(?:[^,.;]|\.(?=\w))*\b(?:is|are|gets?|"
     r"has\s+been|have\s+been)\b)|whenever)\b"
 )
 
 
-# a sentence that asks for a change, plans it or lists it as a task says none happened: an
-# open task item ("- [ ] rename ...", "TODO: migrate ...", "Plan: move ..."), a request or a
-# plan before a verb that acts on the thing itself ("Please move X to Y", "Let's rename X to
-# Y", "We need to migrate ...", "I'll move ..."), or that verb bare, opening the sentence
-# ("Move X to Y."; not a label: "Move complete: X -> Y", "Rename back: ..."). A request about
-# references ("Please update your bookmarks: X moved to Y", "Point the app at Y") has no such
-# verb: the change happened.
-_TASKS = re.compile(
-    r"\s*(?:[-*\u2022]\s*)?(?:\[\s?\]|(?:todo|to-?do|fixme|(?:[\w-]+\s+)?(?:plan|proposal|idea)|"
-    r"next\s+steps?|action\s+items?)\s*:"
-    r"|(?:(?:please|pls|kindly|let['\u2019]s|let\s+us|(?:we|i|you)\s+(?:need|have|want|ought|"
-    r"plan|intend|mean)\s+to|need\s+to|must|(?:we|i)\s+must|(?:we|i|you)['\u2019]ll|"
-    r"(?:we|i|you)\s+(?:will|shall)|(?:can|could|would|will)\s+(?:you|we|someone|somebody)"
-    r"(?:\s+please)?|remember\s+to|don['\u2019]t\s+forget\s+to|go\s+ahead\s+and|"
-    r"time\s+to|(?:(?:we|i)\s*(?:['\u2019]re|['\u2019]m|are|am)\s+)?(?:going|about)\s+to)\s+)?"
-    r"(?:move|rename|migrate|transfer)\b"
-    r"(?!(?:\s+[\w-]+)?\s*:(?!\S)|\s+(?:complete|completed|done|finished|succeeded|failed|is|was|"
-    r"has|had|went|of)\b))",
+# A sentence that opens by asking for a change, planning it or listing it as a task says
+# none happened in its opening clause (up to ";", ":", a dash, a comma or "since|because",
+# and on through clauses that go on with another such verb: "..., and rename #a to #b"): an
+# open task item ("- [ ] ...", "TODO: ...", "Plan: ...", "Step 1: ..."); a plan before a verb
+# of change
+# ("Let's rename X to Y", "We need to switch ...", "I'll move ...", "We'd like to migrate
+# ..."); a request before a verb that acts on the thing itself ("Please move X to Y", "Can
+# you rename ..."); that verb bare, opening a sentence that is no bullet ("Move X to Y.";
+# not a label, "Move complete: X -> Y", "Rename back: ...", a commit subject, "Rename X to Y
+# (#123)", or an item marked done, "Move X to Y: done", "... (done)", "... ✅"); or "Who ..."
+# without its mark. A request about references ("Please update your bookmarks: X moved to
+# Y", "Point the app at Y") has no such verb: the change happened. A clause after the opening
+# one is read as usual ("Please move over to #b, #a is retired"), and so is a line that goes
+# on from the line before (hard-wrapped text: "... we finally got to\nmove X to Y, it's live").
+_ACTS = r"(?:move|rename|migrate|transfer)"
+_PLANS = (
+    rf"(?:{_ACTS}|switch|change|replace|swap|upgrade|downgrade|bump|raise|lower|archive|retire|"
+    r"deprecate|delete|decommission)"
+)
+_OPENING = re.compile(
+    r"\s*(?P<bullet>(?:[-*\u2022]|\d{1,2}[.)])\s*)?"
+    r"(?:(?:hey|hi|hello|ok(?:ay)?|so|also|and|then|@[\w.-]+),?\s+|(?-i:[A-Z][a-z]+),\s+)?"
+    r"(?:(?P<task>\[\s?\]|(?:todo|to-?do|fixme|task|goal|step\s*\d+|next\s+steps?|"
+    r"action\s+items?|(?:[\w-]+\s+)?(?:plan|proposal|idea))\s*:)"
+    r"|(?P<plan>(?:let['\u2019]s|let\s+us|(?:we|i|you)\s+(?:need|have|want|ought|plan|intend|"
+    r"mean)\s+to|need\s+to|(?:(?:we|i)\s+)?must|(?:we|i|you)['\u2019]ll|"
+    r"(?:(?:we|i|you|they|he|she|(?-i:[A-Z][a-z]+))\s+)?(?:will|shall)|(?:we|i)(?:['\u2019]d|\s+would)\s+like\s+to|wanna|"
+    r"remember\s+to|don['\u2019]t\s+forget\s+to|time\s+to|"
+    r"(?:(?:we|i)\s*(?:['\u2019]re|['\u2019]m|are|am)\s+)?(?:going|about)\s+to)\s+"
+    rf"(?:(?:also|then|now|first|soon|finally)\s+)?{_PLANS}\b)"
+    r"|(?P<ask>(?:please|pls|kindly|(?:can|could|would|will)\s+(?:you|we|someone|somebody))"
+    rf"(?:,?\s+please)?,?\s+(?:go\s+ahead\s+and\s+)?{_ACTS}\b)"
+    rf"|(?P<bare>(?:go\s+ahead\s+and\s+)?{_ACTS}\b"
+    r"(?!(?:\s+[\w-]+)?\s*:(?!\S)|\s+(?:complete|completed|done|finished|succeeded|failed|is|"
+    r"was|has|had|went|of)\b))"
+    r"|(?P<who>who(?:['\u2019]d|\s+(?:here|else|exactly|actually))?\b"
+    r"(?!\s+(?:is|are|was|were)\b)))",
     re.I,
 )
+# an item marked done, or a commit subject: the bare verb or the task item happened
+_DONE = re.compile(
+    r"\((?:done|fixed|merged)\)|[\u2705\u2714\u2611]|\((?:#|[\w.-]+/[\w.-]+#)\d+\)|"
+    r"(?::\s*|\s+(?:is\s+|now\s+)?)(?:done|complete[d]?|finished|shipped|live)\b",
+    re.I,
+)
+_OPENING_ENDS = re.compile(r"[;:\u2014]|\s--?\s|,\s|\s(?=(?:since|because|as|now\s+that)\s)", re.I)
+_GOES_ON = re.compile(rf"\s*(?:and|then|also)?\s*(?:then\s+)?(?:please\s+)?(?:{_PLANS})\b", re.I)
+
+
+def _opening_end(t: str, lo: int, hi: int) -> int:
+    """Where the opening clause that asks for, plans or lists a change ends (``lo``: none)."""
+    m = _OPENING.match(t, lo, hi)
+    if m is None:
+        return lo
+    if m.group("bullet") and m.group("bare"):
+        return lo  # "- Move X to Y" under a changelog: a bullet's bare verb is no request
+    if (m.group("bare") or m.group("task")) and _DONE.search(t, m.end(), hi):
+        return lo
+    back = lo
+    while back > 0 and t[back - 1] in " \t\r\n":
+        back -= 1
+    if "\n" in t[back:lo] and back > 0 and (t[back - 1].isalnum() or t[back - 1] == ","):
+        return lo  # a hard-wrapped line that goes on from the line before
+    end = m.end()
+    while True:
+        sep = _OPENING_ENDS.search(t, end, hi)
+        if sep is None:
+            return hi
+        if not _GOES_ON.match(t, sep.end(), hi):
+            return sep.start()
+        end = sep.end()
 
 
 def _says_nothing(t: str, lo: int, hi: int) -> bool:
-    """Whether the sentence ``t[lo:hi]`` asks, logs, sets a condition or asks for a change."""
-    if _LOGS.match(t, lo) or _TASKS.match(t, lo):
+    """Whether the sentence ``t[lo:hi]`` asks, logs or sets a condition (no change is read)."""
+    if _LOGS.match(t, lo):
         return True
     return bool(_ASKS.match(t, lo)) and not re.search(r"\bnow\b", t[lo:hi], re.I)
 
@@ -1087,6 +1152,7 @@ class _Reader:
             lo, hi = sm.start(), sm.end()
             if t[lo:hi].rstrip().endswith("?") or _says_nothing(t, lo, hi):
                 continue
+            asked = _opening_end(t, lo, hi)
             bounds = _clauses(t, lo, hi)  # each clause once, whatever its length
             starts = [a for a, _ in bounds]
             passing = [_PASSING.search(t, a, b) is not None for a, b in bounds]
@@ -1103,26 +1169,35 @@ class _Reader:
             has_old = False
             for spec in _SPECS:
                 for m in spec.cue.finditer(t, lo, hi):
+                    if m.start() < asked:
+                        continue  # "Please move X to Y": asked for, not done
                     k = bisect_right(starts, m.start()) - 1
                     got = self.apply(spec, m, lo, hi, clauses[k], verb, has_old)
-                    got = [g for g in got if not self._undone(g, clauses[k][0], clauses[k][1])]
+                    got = [
+                        g
+                        for g in got
+                        if not self._undone(g, clauses[k][0], clauses[k][1])
+                        and all(v is None or v.start >= asked for v in g[1:3])
+                    ]
                     out += got
                     has_old = has_old or any(g[1] is not None for g in got)
         return out
 
     def _undone(self, read: _Read, clo: int, chi: int) -> bool:
         """Whether the sentence says the change ``read`` states was undone (before or after)."""
-        _, old, new, _, _ = read
-        if old is None or new is None:
+        name, old, new, _, _ = read
+        values = sorted((v for v in (old, new) if v is not None), key=lambda v: v.start)
+        if not values or name in _UNDO_READS:
             return False
-        first, last = (old, new) if old.start < new.start else (new, old)
-        t = self.t
-        if re.search(r"\b(?:back|again)\b", t[first.start : min(chi, last.stop + 12)], re.I):
+        first, last, t = values[0], values[-1], self.t
+        # a change back says "back" or "again" near its values (a window of bounded length: a
+        # long list between the values was quadratic)
+        near = (max(first.start, last.start - 60), min(chi, last.stop + 12))
+        if re.search(r"\b(?:back|again)\b", t[near[0] : near[1]], re.I):
             return False
-        return bool(
-            _UNDONE_BEFORE.search(t, max(clo, first.start - 80), first.start)
-            or _UNDONE_AFTER.match(t, last.stop)
-        )
+        if _UNDONE_BEFORE.search(t, max(clo, first.start - 80), first.start):
+            return True  # "Reverted: X -> Y", "we reverted the commit that renamed X"
+        return len(values) == 2 and _UNDONE_AFTER.match(t, last.stop) is not None
 
     def _project_moved(self, m: re.Match[str], a: _Cand | None, b: _Cand | None) -> bool:
         """Whether "X moved|migrated to Y" moves a project X onto a platform Y: no change of X.
@@ -1513,9 +1588,10 @@ def says_back(text: str, value: str | None = None) -> bool:
         lo, hi = sentences[i]
         if (lo, hi) not in clauses:  # the sentence: said plainly, and its clauses
             plain = not (text[lo:hi].rstrip().endswith("?") or _says_nothing(text, lo, hi))
-            clauses[lo, hi] = _clauses(text, lo, hi) if plain else []
+            asked = _opening_end(text, lo, hi) if plain else hi  # "Please move ..., X is back"
+            clauses[lo, hi] = [(max(a, asked), b) for a, b in _clauses(text, lo, hi) if b > asked]
         parts = clauses[lo, hi]
-        if not parts:
+        if not parts or m.start < parts[0][0]:
             continue
         clo, chi = parts[bisect_right(parts, m.start, key=lambda span: span[0]) - 1]
         if (clo, chi) not in judged:

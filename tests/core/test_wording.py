@@ -1301,6 +1301,24 @@ def test_an_undone_change_is_no_change_from_x_to_y(
         "Move acme/app to acme-inc/app.",
         "Who moved acme/app to acme-inc/app",
         "Who renamed #ops to #ops-core",
+        "Once p4-2.example.internal:1666 is racked we'll cut over from p4.example.internal:1666.",
+        # the review's second round: other openings, plans and undos
+        "Please, move acme/app to acme-inc/app.",
+        "Hey, can you move acme/app to acme-inc/app",
+        "@bot please move acme/app to acme-inc/app",
+        "Will move acme/app to acme-inc/app.",
+        "Dana will move acme/app to acme-inc/app.",
+        "I'd like to rename #eng to #engineering.",
+        "Step 1: move acme/app to acme-inc/app",
+        "Who here moved acme/app to acme-inc/app",
+        "Let's switch from acme/app to acme-inc/app.",
+        "Please move acme/app to acme-inc/app, and rename #ops to #ops-core.",
+        "Reverted: repo acme/app -> acme-inc/app",
+        "Undone: acme/app -> acme-inc/app",
+        "acme/app -> acme-inc/app (reverted)",
+        "We moved acme/app to acme-inc/app, but it was rolled back.",
+        "We moved acme/app to acme-inc/app and then reverted it.",
+        "We reverted the commit that renamed #eng to #engineering.",
     ],
 )
 def test_a_request_a_plan_or_a_task_item_reads_no_change(text: str) -> None:
@@ -1320,6 +1338,47 @@ def test_a_request_a_plan_or_a_task_item_reads_no_change(text: str) -> None:
             ["wiki.b.example"],
         ),
         ("Moved acme/app to acme-inc/app.", ["acme/app"], ["acme-inc/app"]),
+        # the review's second round: a request's later clause, a done item, a commit subject,
+        # a bullet under a changelog, hard-wrapped lines
+        ("Please move over to #engineering, #eng is retired.", ["#eng"], []),
+        (
+            "Please migrate your bookmarks: acme/app moved to acme-inc/app.",
+            ["acme/app"],
+            ["acme-inc/app"],
+        ),
+        (
+            "Please move your clones over, acme/app is now acme-inc/app.",
+            ["acme/app"],
+            ["acme-inc/app"],
+        ),
+        (
+            "Let's move on, acme/app was replaced by acme-inc/app.",
+            ["acme/app"],
+            ["acme-inc/app"],
+        ),
+        ("I'll transfer you to Dana Cruz, who took over from Lee Park.", ["Lee Park"], []),
+        (
+            "We'll move the docs next; acme/app already moved to acme-inc/app.",
+            ["acme/app"],
+            ["acme-inc/app"],
+        ),
+        ("- rename #eng to #engineering (done)", ["#eng"], ["#engineering"]),
+        ("Move acme/app to acme-inc/app: done.", ["acme/app"], ["acme-inc/app"]),
+        ("Rename acme/app to acme-inc/app is complete.", ["acme/app"], ["acme-inc/app"]),
+        ("Rename acme/app to acme-inc/app (#123)", ["acme/app"], ["acme-inc/app"]),
+        ("Changelog v2.0:\n- Move acme/app to acme-inc/app", ["acme/app"], ["acme-inc/app"]),
+        (
+            "...we finally got to\nmove acme/app to acme-inc/app, it's live.",
+            ["acme/app"],
+            ["acme-inc/app"],
+        ),
+        (
+            "Thanks to Dana Cruz\nwho migrated acme/app to acme-inc/app last night.",
+            ["acme/app"],
+            ["acme-inc/app"],
+        ),
+        ("Who signed off: Dana Cruz took over from Lee Park.", ["Lee Park"], ["Dana Cruz"]),
+        ("Will Thompson moved acme/app to acme-inc/app.", ["acme/app"], ["acme-inc/app"]),
     ],
 )
 def test_a_label_a_done_item_or_a_request_about_references_still_reads(
@@ -1327,3 +1386,19 @@ def test_a_label_a_done_item_or_a_request_about_references_still_reads(
 ) -> None:
     """A change verb as a label, a ticked item, or a request to update references reads."""
     assert pair(text) == (tuple(old), tuple(new))
+
+
+def test_says_back_skips_only_the_request_clause() -> None:
+    """A request's own clause says nothing back; the clause after it still can."""
+    assert says_back("Please move over, #old is back.", "#old")
+    assert not says_back("Please move #old back to #x.", "#x")
+
+
+def test_a_long_list_between_undone_values_is_read_in_one_pass() -> None:
+    """The undo test looks at a bounded window: a list of 16,000 values reads in one pass.
+
+    Its first version searched the whole span between each read's values for "back" or
+    "again": the review measured 2.8 s at 35 kB, and this text (150 kB) took 37 s (now 1 s).
+    """
+    text = "We moved from " + ", ".join(f"o{i}/r" for i in range(16_000)) + " to new/r."
+    assert new_values(text) == ("new/r",)
