@@ -33,6 +33,7 @@ that state a change, with the old strings), and is the held-out check of those m
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -64,8 +65,14 @@ def proposed(line: str) -> list[str]:
     """Return the strings a change line proposes for ``deprecates``."""
     if "deprecates [" not in line:
         return []
-    listed = line.split("deprecates [", 1)[1].split("]", 1)[0]
-    return [part.strip().strip("'\"") for part in listed.split(",") if part.strip()]
+    # the list as Python writes it: quoted strings, which may hold commas ("¥28,000")
+    quoted = r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\""
+    listed = re.match(
+        rf"\s*((?:{quoted})(?:\s*,\s*(?:{quoted}))*)\s*\]", line.split("deprecates [", 1)[1]
+    )
+    if listed is None:
+        return []
+    return [q[1:-1] for q in re.findall(quoted, listed.group(1))]
 
 
 def verdict(col: Any, text: str, gold: Sequence[str]) -> tuple[str, set[str]]:

@@ -289,7 +289,7 @@ def _inside(cand: _Cand, spans: Sequence[tuple[int, int]]) -> bool:
 
 # ---------------------------------------------------------------- patterns
 _AUX = (
-    r"(?:(?:was|were|has|have|had|been|is|are|got|already|wurde|wurden|ist|a|été|fue|fueron|ha|"
+    r"(?:(?:was|were|has|have|had|been|being|is|are|got|already|wurde|wurden|ist|a|été|fue|fueron|ha|"
     r"sido)\s+)*"
 )
 _MOVE_X = r"moved|migrated|switched|changed|transferred|relocated|renamed"
@@ -1431,7 +1431,96 @@ def read_changes(text: str, deprecates: Sequence[str] = ()) -> list[Change]:
     out = _without_weak(out)
     pairs = {sp for c in out if c.old_span and c.new_span for sp in (c.old_span, c.new_span)}
     out = [c for c in out if (c.old_span and c.new_span) or (c.old_span or c.new_span) not in pairs]
+    out = _the_other_one(text, out, deprecates)
     return sorted(out, key=lambda c: min(x[0] for x in (c.old_span, c.new_span) if x))
+
+
+# The other one of the new value's sort. Where the wording reads one new value Y and no old
+# one, another value X of Y's sort that the text names in a clause of its own that says X
+# ended or failed ("we're back on Y, X broke the C extensions", "Y now; X was cancelled", "Y
+# now, and X stops getting new tags", "drop X from your configs") is Y's old value: the one X
+# of that sort the text names, apart from Y, in a clause that says nothing of it staying
+# ("still", "stays", "unchanged", "too", "as well", "also"). Numbers only of one unit (two
+# times, two prices in one currency, two sizes).
+_TROUBLE = re.compile(  # a word of a value ("acme/legacy", "old-api.example") is none
+    r"(?<![\w/@.:#~-])(?:broke|breaks|broken|breaking|kept\s+\w+ing|keeps\s+\w+ing|stop(?:s|ped)?|no\s+further|"
+    r"no\s+more|no\s+longer|any\s*more|gone|won['\u2019]t\s+(?:get|receive|see)|cancell?ed|"
+    r"(?:only\s+)?redirects|last\s+year['\u2019]s|former|previous|drop(?:ped)?|flaky|unreliable|"
+    r"timing\s+out|timed\s+out|dropping|failing|failed|fails|dead|obsolete|deprecated|retired|"
+    r"retiring|sunset|abandon\w*|decommission\w*|shut\s+down|turned\s+off|switched\s+off|"
+    r"discontinued|went\s+away|going\s+away|removed|deleted|archived|read-?only|frozen|legacy|"
+    r"outdated)\b(?![/@.:-]\w)",
+    re.I,
+)
+_STAYING = re.compile(
+    r"(?<![\w/@.:#~-])(?:still|stays?|stayed|remains?|remained|unchanged|unaffected|untouched|too|as\s+well|"
+    r"also|both|continues?|same|keeps?\s+(?:working|running|serving)|not\s+affected)\b"
+    r"(?![/@.:-]\w)",
+    re.I,
+)
+_OWN_CLAUSE = re.compile(
+    r"[;,:\u2014(]|\s--?\s|\s(?=(?:and|but|while|whereas|because|since|so)\s)", re.I
+)
+_UNITS_OF_A_KIND = {"kb": "b", "mb": "b", "gb": "b", "tb": "b", "kib": "b", "mib": "b"}
+
+
+def _unit(value: str) -> str:
+    """The unit of a number as written ("$", "GB", "hh:mm"); "" for a bare number."""
+    if re.fullmatch(r"\d{1,2}[:.h]\d\d", value):
+        return "hh:mm"
+    unit = re.sub(r"[\d.,\s]", "", value).lower()
+    unit = re.sub(r"i?b$", "b", unit) if unit[-1:] == "b" else unit
+    return _UNITS_OF_A_KIND.get(unit, unit)
+
+
+def _the_other_one(text: str, out: list[Change], deprecates: Sequence[str]) -> list[Change]:
+    """Read X old where the text reads only a new Y and says X of Y's sort ended."""
+    news = {fold(c.new) for c in out if c.new is not None}
+    if len(news) != 1 or any(c.old is not None for c in out):
+        return out
+    y = next(c for c in out if c.new is not None and c.new_span is not None)
+    assert y.new_span is not None
+    yc = _Cand(y.new_span[0], y.new_span[1], "thing")
+    sort = _sort(text, yc)
+    if sort in ("other", "handle") or (sort == "number" and not _unit(text[yc.start : yc.end])):
+        return out
+    folded_y = fold(text[yc.start : yc.end])
+    others = [
+        c
+        for c in _lex(text, [d for d in deprecates if isinstance(d, str)])
+        if c.kind in ("thing", "known")
+        and (c.end <= yc.start or c.start >= yc.end)
+        and _sort(text, c) == sort
+        and fold(text[c.start : c.end]) not in folded_y
+        and folded_y not in fold(text[c.start : c.end])
+        and (sort != "number" or _unit(text[c.start : c.end]) == _unit(folded_y))
+    ]
+    if len({fold(text[c.start : c.end]) for c in others}) != 1:
+        return out
+    for x in others:  # every mention says it ended, in a clause of its own
+        sentence = next(
+            (m.start(), m.end()) for m in _SENTENCE.finditer(text) if m.start() <= x.start < m.end()
+        )
+        lo, hi = sentence
+        if text[lo:hi].rstrip().endswith("?") or _says_nothing(text, lo, hi):
+            return out
+        if x.start < _opening_end(text, lo, hi):
+            return out
+        cuts = [m.start() for m in _OWN_CLAUSE.finditer(text, lo, hi)]
+        clo = max([lo, *(c for c in cuts if c < x.start)])
+        chi = min([hi, *(c for c in cuts if c >= x.end)])
+        if clo <= yc.start < chi or _STAYING.search(text, clo, chi):
+            return out
+        if not _TROUBLE.search(text, clo, chi):
+            return out
+    x = others[0]
+    rest = [c for c in out if c is not y]
+    return [
+        *rest,
+        Change(
+            text[x.start : x.end], y.new, (x.start, x.end), y.new_span, "Y, and X ended", y.said
+        ),
+    ]
 
 
 _LIST_GOES_ON = re.compile(r"\s*(?:,|;|/|&|\+|\bvs\.?|\band\b|\bor\b)\s*(?=\w)", re.IGNORECASE)

@@ -1402,3 +1402,69 @@ def test_a_long_list_between_undone_values_is_read_in_one_pass() -> None:
     """
     text = "We moved from " + ", ".join(f"o{i}/r" for i in range(16_000)) + " to new/r."
     assert new_values(text) == ("new/r",)
+
+
+# ------------------------------------------------------- the other one of the new value's sort
+@pytest.mark.parametrize(
+    ("text", "old", "new"),
+    [
+        (
+            "We went back to cache.a.example for the build cache; the hosted one at "
+            "b.example.dev kept timing out.",
+            ["b.example.dev"],
+            ["cache.a.example"],
+        ),
+        (
+            "The uploader takes files up to 3.5 GB now; the 640 MB limit is gone.",
+            ["640 MB"],
+            ["3.5 GB"],
+        ),
+        (
+            "Deliveries come at 06:15 now, the same slot as the milk; the 05:40 drop is no more.",
+            ["05:40"],
+            ["06:15"],
+        ),
+        (
+            "The image lives at ghcr.io/acme/worker now, and quay.io/acme/worker stops getting "
+            "new tags on the 30th.",
+            ["quay.io/acme/worker"],
+            ["ghcr.io/acme/worker"],
+        ),
+        (
+            "build cache is cache.a.internal again, drop cache.b.dev from your configs",
+            ["cache.b.dev"],
+            ["cache.a.internal"],
+        ),
+    ],
+)
+def test_the_other_value_of_the_new_ones_sort_that_ended_is_old(
+    text: str, old: list[str], new: list[str]
+) -> None:
+    """Where only a new Y is read, the one other value of Y's sort said to end is Y's old one.
+
+    Six earlier splits' messages read Y new and named the old value in a clause of its own
+    with an end the patterns lack ("kept timing out", "is gone", "stops getting new tags").
+    """
+    assert pair(text) == (tuple(old), tuple(new))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # another value that stays, is fine, or is not said to end
+        "Deploys go to #deploys now; #alerts stays noisy and was archived once.",
+        "Builds run on ci.a.example now; ci.b.example is unchanged and still failed once.",
+        "The wiki is at wiki.a.example now; docs.a.example hosts the API reference.",
+        "The API is api.a.example now. Is api.b.example broken?",
+        # two other values of the sort: which one ended is unsure
+        "The cache is c1.a.example now; c2.a.example and c3.a.example kept timing out.",
+        # another sort, or a bare number
+        "The channel is #builds now; ops@a.example stopped answering.",
+        "The limit is 13 now; 19 kept failing.",
+        # the other value in the new value's own clause
+        "We moved to cache.a.example now that cache.b.example kept timing out.",
+    ],
+)
+def test_the_other_value_is_not_read_where_unsure(text: str) -> None:
+    """No old value is read from a value that stays, an unsure pick, or another sort."""
+    assert old_values(text) == ()
