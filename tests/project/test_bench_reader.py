@@ -182,6 +182,14 @@ _BLIND6_GOLD_NOT_YET_RIGHT: dict[str, str] = {}
 # value says the value's end since.
 _BLIND7_GOLD_NOT_YET_RIGHT: dict[str, str] = {}
 
+# The blind8 gold calls nowline does not get right (key: outcome), as for blind7 (found when the
+# split was registered, before any run of a model on it).
+_BLIND8_GOLD_NOT_YET_RIGHT: dict[str, str] = {
+    "r14 travel approver, full names, Yoruba and Kazakh, a correction that opens with nope": (
+        "marked unrelated memories"
+    ),
+}
+
 
 _NOT_YET_RIGHT = {
     **_BLIND3_GOLD_NOT_YET_RIGHT,
@@ -189,6 +197,7 @@ _NOT_YET_RIGHT = {
     **_BLIND5_GOLD_NOT_YET_RIGHT,
     **_BLIND6_GOLD_NOT_YET_RIGHT,
     **_BLIND7_GOLD_NOT_YET_RIGHT,
+    **_BLIND8_GOLD_NOT_YET_RIGHT,
 }
 
 
@@ -202,7 +211,8 @@ def test_every_case_but_the_first_thirty_has_a_gold_call_and_a_key_of_its_own() 
     cases = [c for split in W._SPLITS for c in _gold_cases(split)]
     gold = [c.key for c in cases if c.gold]
     assert len(gold) == len(set(gold)) == len(cases) - len(W.WRITER_CASES)
-    assert len(gold) == len(W.WRITER_DEV_EXTRA) + 30 + 30 + 7 * 30 + len(W._SPLITS) * 30
+    blind = sum(split.startswith("blind") for split in W._SPLITS)
+    assert len(gold) == len(W.WRITER_DEV_EXTRA) + 30 + 30 + blind * 30 + len(W._SPLITS) * 30
 
 
 @pytest.mark.parametrize("split", W._SPLITS)
@@ -219,8 +229,8 @@ def test_every_gold_call_is_right(split: str) -> None:
     identifier, whose anchor is dropped. A rate is a number since. The blind3 split's gold
     calls give ``replaced_by`` too; those nowline did not get right when it was written are
     kept as they are and listed in ``_BLIND3_GOLD_NOT_YET_RIGHT`` (key: outcome), and so are
-    the blind4 to blind7 splits' (``_BLIND4_GOLD_NOT_YET_RIGHT`` to
-    ``_BLIND7_GOLD_NOT_YET_RIGHT``).
+    the blind4 to blind8 splits' (``_BLIND4_GOLD_NOT_YET_RIGHT`` to
+    ``_BLIND8_GOLD_NOT_YET_RIGHT``).
     """
     stores = reader.Stores()
     try:
@@ -273,11 +283,13 @@ def test_fresh_cases_are_apart_from_dev_and_test() -> None:
     for split in ("dev", "test"):
         assert not fresh_act & {a.writer.key for a in W.act_cases(split, 30)}
     with pytest.raises(
-        SystemExit, match="dev, test, fresh, blind, blind2, blind3, blind4, blind5, blind6, blind7"
+        SystemExit,
+        match="dev, test, fresh, blind, blind2, blind3, blind4, blind5, blind6, blind7, blind8",
     ):
         W.writer_cases("train")
     with pytest.raises(
-        SystemExit, match="dev, test, fresh, blind, blind2, blind3, blind4, blind5, blind6, blind7"
+        SystemExit,
+        match="dev, test, fresh, blind, blind2, blind3, blind4, blind5, blind6, blind7, blind8",
     ):
         W.act_cases("train", 3)
 
@@ -291,7 +303,8 @@ def test_fresh_cases_are_apart_from_dev_and_test() -> None:
         ("blind4", "m", ("dev", "test", "fresh", "blind", "blind2", "blind3")),
         ("blind5", "n", ("dev", "test", "fresh", "blind", "blind2", "blind3", "blind4")),
         ("blind6", "p", ("dev", "test", "fresh", "blind", "blind2", "blind3", "blind4", "blind5")),
-        ("blind7", "q", W._SPLITS[:-1]),
+        ("blind7", "q", W._SPLITS[:-2]),
+        ("blind8", "r", W._SPLITS[:-1]),
     ],
 )
 def test_blind_cases_are_apart_from_the_others(
@@ -303,7 +316,8 @@ def test_blind_cases_are_apart_from_the_others(
     others; its gold calls also name the new values, as the shipped prompt asks. The third
     (blind3) was written after both, and its gold calls name the new values too, as do the
     fourth's (blind4), written after the third, the fifth's (blind5), after the fourth, and the
-    sixth's (blind6), after the fifth, and the seventh's (blind7), after the sixth.
+    sixth's (blind6), after the fifth, the seventh's (blind7), after the sixth, and the
+    eighth's (blind8), after the seventh.
     """
     blind = W.writer_cases(split)
     seen = [c for other in before for c in W.writer_cases(other)]
@@ -315,6 +329,7 @@ def test_blind_cases_are_apart_from_the_others(
         "blind5": W.WRITER_BLIND5_CASES,
         "blind6": W.WRITER_BLIND6_CASES,
         "blind7": W.WRITER_BLIND7_CASES,
+        "blind8": W.WRITER_BLIND8_CASES,
     }[split]
     assert blind == constant and len(blind) == 30
     assert [c.key[:4] for c in blind] == [f"{letter}{i:02d} " for i in range(1, 31)]
