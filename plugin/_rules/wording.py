@@ -3,7 +3,8 @@
 Where ``replaced_by`` is not given, nowline reads a correction's new values from its wording
 where that is unambiguous, and none where it is not. Precision comes first: a value is read
 only from a pattern below, only where it looks like a thing (a slug, URL, path, host, e-mail,
-``#channel``, ``@handle``, ticket id, version, number with its unit, a capitalised name, a
+``#channel``, ``@handle``, ticket id, version, number with its unit (a currency, a size, a
+measure, a count's plural noun: "62 cars", "18.5 kg"), a capitalised name, a
 quoted string, or a string the caller names in ``deprecates``), and never in a clause that is a
 question, a condition, a plan, a negation or "still"/"stays". Nothing is read from a sentence
 that asks without its mark ("was X renamed to Y", "when was X shut down", "any chance X was
@@ -143,7 +144,14 @@ class Change:
 _UNIT = (
     rf"{PER_TIME}|"  # 300 req/min
     r"%|€|[KMGT]i?B|ms|seconds?|minutes?|hours?|days?|weeks?|months?|years?|EUR|USD|GBP|CHF|"
-    r"zł|Kč|kr|Ft|lei|PLN|CZK|SEK|NOK|DKK|HUF|JPY|INR|AUD|CAD"
+    r"zł|Kč|kr|Ft|lei|PLN|CZK|SEK|NOK|DKK|HUF|JPY|INR|AUD|CAD|"
+    # a measure ("18.5 kg", "13 km") and a count's noun, a plural or "people" ("62 cars", "2,500
+    # calls", "19 people"): the value a memory writes, apart from the same number for another
+    # thing ("62 seats"); not a word in -ss or -us ("3 class", "2 bus")
+    r"kg|km|cm|mm|mi|lbs?|kWh|kW|ml|°C|°F|people|persons|staff|"
+    r"(?-i:(?!(?:this|does|goes|ours|yours|hers|theirs|whereas|always|perhaps|towards|besides|"
+    r"unless|sometimes|afterwards|nowadays|across)\b)[a-z]{2,}[a-rt-z]s)"
+    r"(?!\s+(?:per|a|an|each|every)\b)"  # not a rate: "500 requests per minute" is "500"
 )
 # a title before a person's name is not part of the name the memories write ("Dr Aisha Nakato"
 # is "Aisha Nakato" in a memory that says "Aisha Nakato leads the trial")

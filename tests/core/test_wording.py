@@ -18,6 +18,7 @@ from nowline._rules.wording import (
     says_back,
     says_new,
     says_old,
+    stated_things,
 )
 
 
@@ -1485,3 +1486,27 @@ def test_the_other_value_of_the_new_ones_sort_that_ended_is_old(
 def test_the_other_value_is_not_read_where_unsure(text: str) -> None:
     """No old value is read from a value that stays, an unsure pick, or another sort."""
     assert old_values(text) == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "things"),
+    [
+        ("The limit is 30 kg now, was 18.5 kg.", ("30 kg", "18.5 kg")),
+        ("The ferry carries 74 cars now, up from 62 cars.", ("74 cars", "62 cars")),
+        ("The quota is 7,500 calls (previously 2,500 calls).", ("7,500 calls", "2,500 calls")),
+        ("The room takes 13 people now.", ("13 people",)),
+        ("The limit is 500 requests per minute.", ("500",)),
+        ("Standup is at 09:30 this morning.", ("09:30",)),
+        ("PR 311 on acme/web moved 3 class tests.", ("311", "acme/web", "3")),
+    ],
+)
+def test_a_measure_or_a_counts_noun_is_part_of_the_number(
+    text: str, things: tuple[str, ...]
+) -> None:
+    """A number keeps its measure ("18.5 kg") and its count's plural noun ("62 cars").
+
+    The eighth blind set's line proposed "62" and "18.5", which memory c names for something
+    else ("62 seats"); a rate ("500 requests per minute"), a function word ("this") and a word
+    in -ss or -us are no count's noun.
+    """
+    assert stated_things(text) == things
