@@ -4,7 +4,7 @@ Where ``replaced_by`` is not given, nowline reads a correction's new values from
 where that is unambiguous, and none where it is not. Precision comes first: a value is read
 only from a pattern below, only where it looks like a thing (a slug, URL, path, host, e-mail,
 ``#channel``, ``@handle``, ticket id, version, number with its unit (a currency, a size, a
-measure, a count's plural noun: "62 cars", "18.5 kg"), a capitalised name, a
+measure, a count's noun from a closed list: "62 cars", "18.5 kg"), a capitalised name, a
 quoted string, or a string the caller names in ``deprecates``), and never in a clause that is a
 question, a condition, a plan, a negation or "still"/"stays". Nothing is read from a sentence
 that asks without its mark ("was X renamed to Y", "when was X shut down", "any chance X was
@@ -145,13 +145,18 @@ _UNIT = (
     rf"{PER_TIME}|"  # 300 req/min
     r"%|€|[KMGT]i?B|ms|seconds?|minutes?|hours?|days?|weeks?|months?|years?|EUR|USD|GBP|CHF|"
     r"zł|Kč|kr|Ft|lei|PLN|CZK|SEK|NOK|DKK|HUF|JPY|INR|AUD|CAD|"
-    # a measure ("18.5 kg", "13 km") and a count's noun, a plural or "people" ("62 cars", "2,500
-    # calls", "19 people"): the value a memory writes, apart from the same number for another
-    # thing ("62 seats"); not a word in -ss or -us ("3 class", "2 bus")
-    r"kg|km|cm|mm|mi|lbs?|kWh|kW|ml|°C|°F|people|persons|staff|"
-    r"(?-i:(?!(?:this|does|goes|ours|yours|hers|theirs|whereas|always|perhaps|towards|besides|"
-    r"unless|sometimes|afterwards|nowadays|across)\b)[a-z]{2,}[a-rt-z]s)"
-    r"(?!\s+(?:per|a|an|each|every)\b)"  # not a rate: "500 requests per minute" is "500"
+    # a measure ("18.5 kg", "13 km") and a count's noun ("62 cars", "2,500 calls", "19
+    # people"): the value a memory writes, apart from the same number for another thing ("62
+    # seats"). The nouns are a closed list: a review of an open one (any plural) found verbs
+    # ("Java 21 replaces Java 17"), "plus", "weekdays" and a sign-off on the next line read as
+    # one; not a rate ("500 requests per minute" is "500")
+    r"kg|km|cm|mm|mi|lbs?|kWh|kW|ml|°C|°F|(?:people|persons|staff|guests|visitors|users|"
+    r"members|players|seats|places|spots|cars|vehicles|bikes|desks|rooms|beds|tables|calls|"
+    r"requests|queries|jobs|builds|runners|nodes|replicas|workers|servers|instances|cores|"
+    r"licen[cs]es|slots|tickets|items|rows|records|messages|e-?mails|pages|projects|files|"
+    r"repos|repositories|accounts|devices|parcels|orders|pallets|boxes|copies|units|credits|"
+    r"tokens|participants|attendees|students|employees|sessions|connections|threads)"
+    r"(?!\s+(?:per|a|an|each|every)\b)"
 )
 # a title before a person's name is not part of the name the memories write ("Dr Aisha Nakato"
 # is "Aisha Nakato" in a memory that says "Aisha Nakato leads the trial")
@@ -160,7 +165,7 @@ _LEX = re.compile(
     r"(?P<q>`[^`\n]{1,60}`|\"[^\"\n]{1,60}\"|“[^”\n]{1,60}”|(?<!\w)'[^'\n]{1,60}'(?!\w))"
     r"|(?P<url>\b[a-z][a-z0-9+.-]*://[^\s<>\"'`]+)"
     r"|(?P<num>(?:\+\d{1,3}|0\d{1,4})(?:[ -]\d{2,5}){1,4}(?![\w-])|\b[Ee]xt\.?\s?\d{2,6}(?![\w/@-])"
-    rf"|[$€£¥]?\d+(?:[.,:]\d+)*[a-zA-Z%]*(?![\w/@-])(?:\s?(?:{_UNIT})(?!\w))?)"
+    rf"|[$€£¥]?\d+(?:[.,:]\d+)*[a-zA-Z%]*(?![\w/@-])(?:[ \t\u00a0]?(?:{_UNIT})(?!\w))?)"
     # an invisible character inside a token (a soft hyphen, a zero-width space or joiner, a
     # word joiner) is part of it: split there, "acme\u00ad/app" read "/app" as a value
     r"|(?P<tok>(?<![\w./~\u00ad\u200b-\u200d\u2060\ufeff])(?:[#@]|~(?=\w)|~?/|\.{1,2}/|\.)?"
@@ -270,13 +275,15 @@ def _lex(text: str, known: Sequence[str]) -> list[_Cand]:
             continue  # a possessive names an owner, not a value
         kind = _kind(tok) if group == "tok" else "thing"
         prev = cands[-1] if cands else None
+        counted = re.match(r"\d+(?:\.\d+)*(?=[ \t\u00a0]?[a-z])", tok) if group == "num" else None
         if (
             prev
             and prev.kind == "name"
             and text[prev.end : s] == " "
-            and (kind == "name" or re.fullmatch(r"\d+(?:\.\d+)*|team|group|squad", tok))
+            and (kind == "name" or re.fullmatch(r"\d+(?:\.\d+)*|team|group|squad", tok) or counted)
         ):
-            cands[-1] = _Cand(prev.start, e, "name")  # Maria Garcia, Node 20, Platform team
+            # Maria Garcia, Node 20, Platform team; "Room 311 seats": the number joins the name
+            cands[-1] = _Cand(prev.start, s + counted.end() if counted else e, "name")
         else:
             cands.append(_Cand(s, e, kind))
     dates = [m.span() for m in _DATE.finditer(text)]

@@ -1498,6 +1498,13 @@ def test_the_other_value_is_not_read_where_unsure(text: str) -> None:
         ("The limit is 500 requests per minute.", ("500",)),
         ("Standup is at 09:30 this morning.", ("09:30",)),
         ("PR 311 on acme/web moved 3 class tests.", ("311", "acme/web", "3")),
+        # a review of an open list of nouns (any plural): verbs, "plus", "weekdays" and a
+        # sign-off on the next line were read as a count's noun
+        ("The price is $45 plus VAT.", ("$45",)),
+        ("Standup moved from 9:30 to 10:00 weekdays.", ("9:30", "10:00")),
+        ("Port changed to 8443 from 8080\nthanks!", ("8443", "8080")),
+        ("The cap of 50 replaces the old cap of 40.", ("50", "40")),
+        ("We moved from 3 replicas to 5 replicas.", ("3 replicas", "5 replicas")),
     ],
 )
 def test_a_measure_or_a_counts_noun_is_part_of_the_number(
@@ -1506,7 +1513,22 @@ def test_a_measure_or_a_counts_noun_is_part_of_the_number(
     """A number keeps its measure ("18.5 kg") and its count's plural noun ("62 cars").
 
     The eighth blind set's line proposed "62" and "18.5", which memory c names for something
-    else ("62 seats"); a rate ("500 requests per minute"), a function word ("this") and a word
-    in -ss or -us are no count's noun.
+    else ("62 seats"). The nouns are a closed list; a rate ("500 requests per minute") keeps
+    the bare number, and a unit never comes from the next line.
     """
     assert stated_things(text) == things
+
+
+@pytest.mark.parametrize(
+    ("text", "old", "new"),
+    [
+        ("The fee moved from CHF 15 to CHF 19 plus VAT.", ["CHF 15"], ["CHF 19"]),
+        ("Java 21 replaces Java 17 as the runtime.", ["Java 17"], ["Java 21"]),
+        ("Port changed to 8443 from 8080\nthanks!", ["8080"], ["8443"]),
+    ],
+)
+def test_a_word_after_a_number_that_is_no_count_keeps_the_read(
+    text: str, old: list[str], new: list[str]
+) -> None:
+    """A name with its number ("CHF 19", "Java 17") and a value before a line break read whole."""
+    assert pair(text) == (tuple(old), tuple(new))
