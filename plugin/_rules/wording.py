@@ -458,9 +458,8 @@ _LOGS = re.compile(
 # none happened in its opening clause (up to ";", ":", a dash, a comma or "since|because",
 # and on through clauses that go on with another such verb: "..., and rename #a to #b"): an
 # open task item ("- [ ] ...", "TODO: ...", "Plan: ...", "Step 1: ..."); a plan before a verb
-# of change
-# ("Let's rename X to Y", "We need to switch ...", "I'll move ...", "We'd like to migrate
-# ..."); a request before a verb that acts on the thing itself ("Please move X to Y", "Can
+# of change ("Let's rename X to Y", "We need to switch ...", "I'll move ...", "We'd like to
+# migrate ..."); a request before a verb that acts on the thing itself ("Please move X to Y", "Can
 # you rename ..."); that verb bare, opening a sentence that is no bullet ("Move X to Y.";
 # not a label, "Move complete: X -> Y", "Rename back: ...", a commit subject, "Rename X to Y
 # (#123)", or an item marked done, "Move X to Y: done", "... (done)", "... ✅"); or "Who ..."
@@ -480,7 +479,8 @@ _OPENING = re.compile(
     r"action\s+items?|(?:[\w-]+\s+)?(?:plan|proposal|idea))\s*:)"
     r"|(?P<plan>(?:let['\u2019]s|let\s+us|(?:we|i|you)\s+(?:need|have|want|ought|plan|intend|"
     r"mean)\s+to|need\s+to|(?:(?:we|i)\s+)?must|(?:we|i|you)['\u2019]ll|"
-    r"(?:(?:we|i|you|they|he|she|(?-i:[A-Z][a-z]+))\s+)?(?:will|shall)|(?:we|i)(?:['\u2019]d|\s+would)\s+like\s+to|wanna|"
+    r"(?:(?:we|i|you|they|he|she|(?-i:[A-Z][a-z]+))\s+)?(?:will|shall)|"
+    r"(?:we|i)(?:['\u2019]d|\s+would)\s+like\s+to|wanna|"
     r"remember\s+to|don['\u2019]t\s+forget\s+to|time\s+to|"
     r"(?:(?:we|i)\s*(?:['\u2019]re|['\u2019]m|are|am)\s+)?(?:going|about)\s+to)\s+"
     rf"(?:(?:also|then|now|first|soon|finally)\s+)?{_PLANS}\b)"
@@ -1064,7 +1064,7 @@ class _Reader:
 
     def __init__(self, text: str, known: Sequence[str]) -> None:
         self.t = text
-        cands = _lex(text, known)
+        self.cands = cands = _lex(text, known)
         self.by_start = {c.start: c for c in cands}
         self.by_end = {c.stop: c for c in cands}
 
@@ -1415,7 +1415,8 @@ def read_changes(text: str, deprecates: Sequence[str] = ()) -> list[Change]:
     """
     if not isinstance(text, str):
         raise TypeError("text must be a str")
-    reads = _Reader(text, [d for d in deprecates if isinstance(d, str)]).read()
+    reader = _Reader(text, [d for d in deprecates if isinstance(d, str)])
+    reads = reader.read()
 
     def val(c: _Cand) -> str:
         return fold(text[c.start : c.end])
@@ -1452,7 +1453,7 @@ def read_changes(text: str, deprecates: Sequence[str] = ()) -> list[Change]:
     out = _without_weak(out)
     pairs = {sp for c in out if c.old_span and c.new_span for sp in (c.old_span, c.new_span)}
     out = [c for c in out if (c.old_span and c.new_span) or (c.old_span or c.new_span) not in pairs]
-    out = _the_other_one(text, out, deprecates)
+    out = _the_other_one(text, out, reader.cands)
     return sorted(out, key=lambda c: min(x[0] for x in (c.old_span, c.new_span) if x))
 
 
@@ -1502,7 +1503,6 @@ _NOT_AN_END = re.compile(  # in Y's sentence, outside Y's clause
 _OWN_CLAUSE = re.compile(
     r"[;,:\u2014(]|\s--?\s|\s(?=(?:and|but|while|whereas|because|since|so)\s)", re.I
 )
-_UNITS_OF_A_KIND = {"kb": "b", "mb": "b", "gb": "b", "tb": "b"}
 
 
 def _unit(value: str) -> str:
@@ -1512,12 +1512,15 @@ def _unit(value: str) -> str:
     if value[:1].lower() == "v":
         return ""  # a version: two versions in a text are no old and new amount
     unit = re.sub(r"[\d.,\s]", "", value).lower()
-    unit = re.sub(r"i?b$", "b", unit) if unit[-1:] == "b" else unit
-    return _UNITS_OF_A_KIND.get(unit, unit)
+    return "b" if re.fullmatch(r"[kmgt]i?b", unit) else unit  # sizes: "640 MB" and "3.5 GB"
 
 
-def _the_other_one(text: str, out: list[Change], deprecates: Sequence[str]) -> list[Change]:
-    """Read X old where the text reads only a new Y and says X of Y's sort ended (above)."""
+def _the_other_one(text: str, out: list[Change], cands: Sequence[_Cand]) -> list[Change]:
+    """Read X old where the text reads only a new Y and says X of Y's sort ended (above).
+
+    ``cands`` are the text's candidate values, as the reader lexed them. Y was read from its
+    sentence, so the sentence neither asks nor logs (the reader skips those).
+    """
     news = {fold(c.new) for c in out if c.new is not None}
     if len(news) != 1 or any(c.old is not None for c in out):
         return out
@@ -1535,13 +1538,12 @@ def _the_other_one(text: str, out: list[Change], deprecates: Sequence[str]) -> l
     if sentence is None:
         return out
     lo, hi = sentence
-    if text[lo:hi].rstrip().endswith("?") or _says_nothing(text, lo, hi):
-        return out
     folded_y = fold(text[yc.start : yc.end])
     others = [
         c
-        for c in _lex(text[:hi], [d for d in deprecates if isinstance(d, str)])
-        if c.start >= lo
+        for c in cands
+        if lo <= c.start
+        and c.end <= hi
         and c.kind in ("thing", "known")
         and (c.end <= yc.start or c.start >= yc.end)
         and _sort(text, c) == sort
@@ -1552,8 +1554,8 @@ def _the_other_one(text: str, out: list[Change], deprecates: Sequence[str]) -> l
     if len({fold(text[c.start : c.end]) for c in others}) != 1:
         return out
     cuts = [lo, *(m.start() for m in _OWN_CLAUSE.finditer(text, lo, hi)), hi]
-    ylo = max(c for c in cuts if c <= yc.start)
-    yhi = min(c for c in cuts if c >= yc.end)
+    ylo = cuts[bisect_right(cuts, yc.start) - 1]
+    yhi = cuts[bisect_left(cuts, yc.end)]
     rest = text[lo:ylo] + " " * (yhi - ylo) + text[yhi:hi]
     if _NOT_AN_END.search(rest):
         return out
