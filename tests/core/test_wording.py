@@ -1532,3 +1532,13 @@ def test_a_word_after_a_number_that_is_no_count_keeps_the_read(
 ) -> None:
     """A name with its number ("CHF 19", "Java 17") and a value before a line break read whole."""
     assert pair(text) == (tuple(old), tuple(new))
+
+
+def test_thousands_of_mentions_of_the_other_one_are_read_in_one_pass() -> None:
+    """4,000 mentions of X, each ending, read in one pass (136 kB, about a second).
+
+    The rule's first version found each mention's sentence and clauses again from the start:
+    a quarter of this text took 9 s there (a review measured 34 s on 50 kB).
+    """
+    text = "The CI host is ci.a.example now; " + "and ci.b.example kept timing out, " * 4000
+    assert pair(text + "the end.") == (("ci.b.example",), ("ci.a.example",))
