@@ -290,12 +290,19 @@ def _lex(text: str, known: Sequence[str]) -> list[_Cand]:
     if dates:  # a value inside a date is no value (a date the caller deprecates is, below)
         cands = [c for c in cands if not _inside(c, dates)]
     phrases = [(k.strip(), i) for i, k in enumerate(known) if k.strip()]
+    # the candidates do not overlap and stay sorted, so each hit finds the one that holds it,
+    # and those it overlaps, by bisection (a scan of every candidate for every hit made a
+    # 100 kB message that names a deprecated string 1,400 times take 20 s in the hook)
+    starts = [c.start for c in cands]
     for hit in Matcher(phrases).find(text) if phrases else ():
-        inside = [c for c in cands if c.start <= hit.start and hit.end <= c.end]
-        if not inside or (inside[0].start, inside[0].end) == (hit.start, hit.end):
-            cands = [c for c in cands if c.end <= hit.start or c.start >= hit.end]
-            cands.append(_Cand(hit.start, hit.end, "known"))
-    return sorted(cands, key=lambda c: (c.start, c.end))
+        i = bisect_right(starts, hit.start) - 1
+        holder = cands[i] if i >= 0 and hit.end <= cands[i].end else None
+        if holder is None or (holder.start, holder.end) == (hit.start, hit.end):
+            first = i if i >= 0 and cands[i].end > hit.start else i + 1
+            last = bisect_left(starts, hit.end)
+            cands[first:last] = [_Cand(hit.start, hit.end, "known")]
+            starts[first:last] = [hit.start]
+    return cands
 
 
 def _inside(cand: _Cand, spans: Sequence[tuple[int, int]]) -> bool:

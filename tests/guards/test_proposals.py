@@ -153,3 +153,25 @@ def test_a_text_stating_thousands_of_numbers_reads_only_the_first_few(
     assert (found.deprecates, found.about, list(found)) == (["50004"], ["Harbor"], ["m0"])
     sixth = memory.preview([], text="the Harbor limit is 99 now, was 40000; " + stated)
     assert sixth.deprecates == [] and sixth.about == []
+
+
+def test_a_huge_message_of_requests_undos_and_unsure_ends_gets_no_note(
+    memory: nowline.Collection,
+) -> None:
+    """A 100 kB message of requests, undone moves and one value's ends named 1,400 times.
+
+    It states no change a note could propose, so it gets none; the same sentence alone does.
+    (Through `nowline hook` this message took 13.5 s: the reader's known strings and the
+    near-miss windows were each tested against all of the others. It takes 6.5 s since, on
+    this machine; the hook's timeout is 30 s.)
+    """
+    from nowline.surfaces.tools import message_note
+
+    _store(memory, "Clone ci.b.example for the web work.")
+    message = (
+        "Please move acme/app to acme-inc/app. Reverted: acme/app -> acme-inc/app. The CI "
+        "host is ci.a.example now; and ci.b.example kept timing out, "
+    ) * 700
+    assert message_note(memory, message) == ""
+    note = message_note(memory, "The CI host is ci.a.example now; ci.b.example kept timing out.")
+    assert "deprecates ['ci.b.example']" in note
