@@ -1,7 +1,7 @@
 """The writer benchmark's cases: stated changes, the memories they make stale, and act cases.
 
-Imported by ``bench/reader.py`` (the ``writer`` and ``act`` tasks). Eight splits of stated
-changes (dev, test, fresh, blind, blind2, ..., blind8), kept apart so that a
+Imported by ``bench/reader.py`` (the ``writer`` and ``act`` tasks). Splits of stated
+changes (dev, test, fresh, blind, blind2, ..., blind9), kept apart so that a
 held-out set stays a fair check:
 
 * :data:`WRITER_CASES`: the 30 changes of the first writer benchmark. They were looked at when
@@ -99,6 +99,11 @@ held-out set stays a fair check:
   rules as blind7's, the same six kinds, five each, with values and phrasings of its own
   (``_SAY_BLIND8`` for its act cases); registered before any measurement on it. A gold call
   nowline does not yet get right is listed in ``_BLIND8_GOLD_NOT_YET_RIGHT``.
+* :data:`WRITER_BLIND9_CASES`: 30 more **blind** cases (``s01`` to ``s30``), in a module of
+  their own (``bench/_writer_blind9.py``), written by another helper engineer under the same
+  rules as blind8's, the same six kinds, five each, with values and phrasings of its own
+  (``_SAY_BLIND9`` for its act cases); registered before any measurement on it. A gold call
+  nowline does not yet get right is listed in ``_BLIND9_GOLD_NOT_YET_RIGHT``.
 
 Each case may carry ``prior`` corrections (stored before the model's call: what a change back
 undoes) and a ``gold`` call, the arguments a careful writer would send; a test checks that
@@ -2066,6 +2071,9 @@ from _writer_blind7 import _SAY_BLIND7, WRITER_BLIND7_CASES  # noqa: E402
 # ------------------ blind8: 30 more cases by another helper engineer, in a module of their own
 from _writer_blind8 import _SAY_BLIND8, WRITER_BLIND8_CASES  # noqa: E402
 
+# ------------------ blind9: 30 more cases by another helper engineer, in a module of their own
+from _writer_blind9 import _SAY_BLIND9, WRITER_BLIND9_CASES  # noqa: E402
+
 _SPLITS = (
     "dev",
     "test",
@@ -2078,6 +2086,7 @@ _SPLITS = (
     "blind6",
     "blind7",
     "blind8",
+    "blind9",
 )
 
 
@@ -2103,6 +2112,7 @@ def writer_cases(split: str) -> tuple[WriterCase, ...]:
         "blind6": WRITER_BLIND6_CASES,
         "blind7": WRITER_BLIND7_CASES,
         "blind8": WRITER_BLIND8_CASES,
+        "blind9": WRITER_BLIND9_CASES,
     }[split]
 
 
@@ -2265,10 +2275,10 @@ def act_cases(split: str, n: int) -> list[ActCase]:
 
     The actions take turns: clone a repository, post to a channel, email someone. The seeds
     start at 1000 (dev), 2000 (test), 3000 (fresh), 4000 (blind), 5000 (blind2), 6000
-    (blind3), 7000 (blind4), 8000 (blind5), 9000 (blind6), 10000 (blind7) and 11000 (blind8),
-    so up to 1000 cases a split stay apart. The blind splits' messages come from phrasings of
-    their own (``_SAY_BLIND`` to ``_SAY_BLIND8``), each written by the engineer who wrote its
-    writer cases.
+    (blind3), 7000 (blind4), 8000 (blind5), 9000 (blind6), 10000 (blind7), 11000 (blind8)
+    and 12000 (blind9), so up to 1000 cases a split stay apart. The blind splits' messages come
+    from phrasings of their own (``_SAY_BLIND`` to ``_SAY_BLIND9``), each written by the
+    engineer who wrote its writer cases.
     """
     _check_split(split)
     base = {
@@ -2283,6 +2293,7 @@ def act_cases(split: str, n: int) -> list[ActCase]:
         "blind6": 9000,
         "blind7": 10000,
         "blind8": 11000,
+        "blind9": 12000,
     }[split]
     say = {
         "blind": _SAY_BLIND,
@@ -2293,6 +2304,7 @@ def act_cases(split: str, n: int) -> list[ActCase]:
         "blind6": _SAY_BLIND6,
         "blind7": _SAY_BLIND7,
         "blind8": _SAY_BLIND8,
+        "blind9": _SAY_BLIND9,
     }.get(split, _SAY)
     actions = ("clone", "post", "email")
     return [_act_case(base + i, actions[i % 3], say) for i in range(n)]

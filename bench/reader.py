@@ -1555,7 +1555,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "report (SituatedQA: dev split, and train for test; its test split is not here); "
         "fresh: the writer and act cases written after the test ones were looked at; blind: "
         "writer and act cases written by another engineer, blind to every result and never "
-        "used to choose; blind2 to blind8: 30 more such cases each, by helper engineers "
+        "used to choose; blind2 to blind9: 30 more such cases each, by helper engineers "
         "(fresh and the blind splits: the other tasks use the test split's)",
     )
     p.add_argument("--variations", type=int, default=30, help="clone variations (default 30)")

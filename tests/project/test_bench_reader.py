@@ -190,6 +190,9 @@ _BLIND8_GOLD_NOT_YET_RIGHT: dict[str, str] = {
     ),
 }
 
+# The blind9 gold calls nowline does not get right (key: outcome), as for blind8 (found when the
+# split was registered, before any run of a model on it).
+_BLIND9_GOLD_NOT_YET_RIGHT: dict[str, str] = {}
 
 _NOT_YET_RIGHT = {
     **_BLIND3_GOLD_NOT_YET_RIGHT,
@@ -198,6 +201,7 @@ _NOT_YET_RIGHT = {
     **_BLIND6_GOLD_NOT_YET_RIGHT,
     **_BLIND7_GOLD_NOT_YET_RIGHT,
     **_BLIND8_GOLD_NOT_YET_RIGHT,
+    **_BLIND9_GOLD_NOT_YET_RIGHT,
 }
 
 
@@ -229,8 +233,8 @@ def test_every_gold_call_is_right(split: str) -> None:
     identifier, whose anchor is dropped. A rate is a number since. The blind3 split's gold
     calls give ``replaced_by`` too; those nowline did not get right when it was written are
     kept as they are and listed in ``_BLIND3_GOLD_NOT_YET_RIGHT`` (key: outcome), and so are
-    the blind4 to blind8 splits' (``_BLIND4_GOLD_NOT_YET_RIGHT`` to
-    ``_BLIND8_GOLD_NOT_YET_RIGHT``).
+    the blind4 to blind9 splits' (``_BLIND4_GOLD_NOT_YET_RIGHT`` to
+    ``_BLIND9_GOLD_NOT_YET_RIGHT``).
     """
     stores = reader.Stores()
     try:
@@ -284,12 +288,14 @@ def test_fresh_cases_are_apart_from_dev_and_test() -> None:
         assert not fresh_act & {a.writer.key for a in W.act_cases(split, 30)}
     with pytest.raises(
         SystemExit,
-        match="dev, test, fresh, blind, blind2, blind3, blind4, blind5, blind6, blind7, blind8",
+        match="dev, test, fresh, blind, blind2, blind3, blind4, blind5, blind6, blind7, blind8, "
+        "blind9",
     ):
         W.writer_cases("train")
     with pytest.raises(
         SystemExit,
-        match="dev, test, fresh, blind, blind2, blind3, blind4, blind5, blind6, blind7, blind8",
+        match="dev, test, fresh, blind, blind2, blind3, blind4, blind5, blind6, blind7, blind8, "
+        "blind9",
     ):
         W.act_cases("train", 3)
 
@@ -303,8 +309,9 @@ def test_fresh_cases_are_apart_from_dev_and_test() -> None:
         ("blind4", "m", ("dev", "test", "fresh", "blind", "blind2", "blind3")),
         ("blind5", "n", ("dev", "test", "fresh", "blind", "blind2", "blind3", "blind4")),
         ("blind6", "p", ("dev", "test", "fresh", "blind", "blind2", "blind3", "blind4", "blind5")),
-        ("blind7", "q", W._SPLITS[:-2]),
-        ("blind8", "r", W._SPLITS[:-1]),
+        ("blind7", "q", W._SPLITS[:-3]),
+        ("blind8", "r", W._SPLITS[:-2]),
+        ("blind9", "s", W._SPLITS[:-1]),
     ],
 )
 def test_blind_cases_are_apart_from_the_others(
@@ -317,7 +324,7 @@ def test_blind_cases_are_apart_from_the_others(
     (blind3) was written after both, and its gold calls name the new values too, as do the
     fourth's (blind4), written after the third, the fifth's (blind5), after the fourth, and the
     sixth's (blind6), after the fifth, the seventh's (blind7), after the sixth, and the
-    eighth's (blind8), after the seventh.
+    eighth's (blind8), after the seventh, and the ninth's (blind9), after the eighth.
     """
     blind = W.writer_cases(split)
     seen = [c for other in before for c in W.writer_cases(other)]
@@ -330,6 +337,7 @@ def test_blind_cases_are_apart_from_the_others(
         "blind6": W.WRITER_BLIND6_CASES,
         "blind7": W.WRITER_BLIND7_CASES,
         "blind8": W.WRITER_BLIND8_CASES,
+        "blind9": W.WRITER_BLIND9_CASES,
     }[split]
     assert blind == constant and len(blind) == 30
     assert [c.key[:4] for c in blind] == [f"{letter}{i:02d} " for i in range(1, 31)]
