@@ -1542,3 +1542,108 @@ def test_thousands_of_mentions_of_the_other_one_are_read_in_one_pass() -> None:
     """
     text = "The CI host is ci.a.example now; " + "and ci.b.example kept timing out, " * 4000
     assert pair(text + "the end.") == (("ci.b.example",), ("ci.a.example",))
+
+
+# ------------------------------------------------ the twelfth pass: ends said in other words
+TWELFTH_PASS = [
+    # the old <noun>, X / (X) / : X beside a new value of X's sort; X was the old rate
+    (
+        "Checkpoints go to gs://ckpt-b instead. The old bucket, gs://ckpt-a, is read-only.",
+        ["gs://ckpt-a"],
+        ["gs://ckpt-b"],
+    ),
+    (
+        "The plan is at https://hb.zed.io/ir now. The old Confluence page (https://w.zed.io/p/1) "
+        "just points there.",
+        ["https://w.zed.io/p/1"],
+        ["https://hb.zed.io/ir"],
+    ),
+    ("Hire is £36.50 an hour now; £27.50 was the old rate.", ["£27.50"], []),
+    # swapped (back) for
+    ("FYI: a@zed.io was swapped for b@zed.io as the inbox.", ["a@zed.io"], ["b@zed.io"]),
+    (
+        "The image zed.io/a/api was swapped back for hub.io/a/api.",
+        ["zed.io/a/api"],
+        ["hub.io/a/api"],
+    ),
+    # ends said of a state or an act
+    ("zed-ocr had its final release with 3.9.2; swap it for inkwell.", ["zed-ocr"], []),
+    ("quay.io/zed/api stopped getting tags after 2.14.0.", ["quay.io/zed/api"], []),
+    ("RIP #zed-flaky 🪦 reports go to #zed-ci now.", ["#zed-flaky"], ["#zed-ci"]),
+    ("heads up emails bounce at a@zed.io now, use b@zed.io", ["a@zed.io"], ["b@zed.io"]),
+    (
+        "no, Sable isn't at zed/sable anymore, it's zed-labs/sable now",
+        ["zed/sable"],
+        ["zed-labs/sable"],
+    ),
+    ("We deprecated #pay-old in favour of #pay-news.", ["#pay-old"], ["#pay-news"]),
+    ("Just so nobody's surprised: zed/tundra is frozen.", ["zed/tundra"], []),
+    ("Stop posting in #deploys; we moved to #releases.", ["#deploys"], ["#releases"]),
+    # a status code is no value: the endpoint is what is gone
+    ("GET /v1/orders → 410 Gone.", ["/v1/orders"], []),
+    # a clause's parts are negated apart
+    (
+        "Laptops are still ordered through the form, and the checklist lives at "
+        "https://hb.zed.com/new now instead of https://wiki.zed.local/new.",
+        ["https://wiki.zed.local/new"],
+        ["https://hb.zed.com/new"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "old", "new"), TWELFTH_PASS)
+def test_ends_said_in_other_words_are_read(text: str, old: list[str], new: list[str]) -> None:
+    """The old values the held-out sets' messages stated in words no pattern read."""
+    assert pair(text) == (tuple(old), tuple(new))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "OPS-4471 → Done.",
+        "Jira: MRW-1182 → In Progress → Code Review; epic MRW-1400 opened.",
+        "calls to https://api.zed.io/v2 return 410 Gone",
+        "the API rate limit no longer applies.",
+        "We might archive zed/app, and move zed/web to zed/new.",
+        "Switched back to v1.2, v1.3 didn't work, but that is wrong: v1.3 is current.",
+        "Sable isn't in Berlin anymore.",
+        # "the old <noun>, X" with no new value of X's sort (an adversarial review's texts)
+        "Both the old endpoint (/v1/users) and the new one (/v2/users) are supported.",
+        "In the old days, acme/app was the only repo we had.",
+        "The old version, 1.4.2, gets security fixes until June 2026.",
+        "The old kernel (5.15) is the LTS one, so that's what we run.",
+        "We went back to the old config, config/prod.yaml, and it works.",
+        # one pattern alone reads too much: an adversarial review's texts
+        "RIP api.acme.io, 500s again. Should be back in 10 minutes.",
+        "The mail bounced at mx.partner.com (mailbox full, will retry).",
+        "@ana isn't in #design anymore, she's in #brand.",
+        "She isn't at acme.io anymore; she works at globex.com now.",
+        "What time is it? It's 10:30 now.",
+        "@ana was swapped for @ben on the Saturday rota only.",
+        "The SSD in build-07 was swapped out for a 2 TB drive.",
+        "We archived 3 tickets in favour of OPS-9.",
+        "The migration was postponed, so nobody switched from acme/app to acme/core.",
+        "acme/app got its last update three days ago, so it's pretty fresh.",
+        "£27.50 was the old rate, and it still applies to existing customers.",
+        "Bonn was the old capital.",
+        "Stop posting in #general about outages.",
+        "Stop using 10.0.0.0/8 in examples; use 192.0.2.0/24.",
+        "Stop pushing to acme/app directly, open a PR.",
+        "The fix is in v2.3 but not v2.2.",
+        "Alice still owns billing, and Bob took over support from Alice.",
+        "#ops remains open, and announcements moved from #ops to #announce.",
+        "Someone said #ops moved to #infra, but that's wrong.",
+        "We didn't get approval, so the move from acme/app to acme/web is on hold.",
+    ],
+)
+def test_statuses_codes_and_scoped_doubts_read_no_old_value(text: str) -> None:
+    """A ticket's status, an HTTP status, a doubt over a clause, and the reviews' harm."""
+    assert old_values(text) == ()
+
+
+def test_a_read_is_kept_and_handed_out_as_a_new_list() -> None:
+    """The same text read again gives equal changes, in a list its caller may change."""
+    text = "The SDK moved from acme/sdk to acme-labs/sdk."
+    first = read_changes(text)
+    first.clear()
+    assert [c.old for c in read_changes(text)] == ["acme/sdk"]
