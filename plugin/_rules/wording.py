@@ -182,26 +182,8 @@ _UNIT = (
 _TITLES = frozenset({"dr", "prof", "mr", "mrs", "ms", "mx", "sir", "dame"})
 
 
-def _quoted(o: str, c: str) -> str:
-    """A value in quotes: short, and no sentence said.
-
-    A quoted string that ends like a sentence, or has six words or more, is read as text
-    ('the release manager: "acme/app is read-only."').
-    """
-    return rf"{o}(?![^{c}\n]*[.!?,;]\W?{c})(?!(?:[^{c}\s]+\s+){{5}})[^{c}\n]{{1,60}}{c}"
-
-
-_QUOTED = "|".join(
-    (
-        _quoted("`", "`"),
-        _quoted('"', '"'),
-        _quoted("“", "”"),
-        r"(?<!\w)" + _quoted("'", "'") + r"(?!\w)",
-    )
-)
-
 _LEX = re.compile(
-    rf"(?P<q>{_QUOTED})"
+    r"(?P<q>`[^`\n]{1,60}`|\"[^\"\n]{1,60}\"|“[^”\n]{1,60}”|(?<!\w)'[^'\n]{1,60}'(?!\w))"
     r"|(?P<url>\b[a-z][a-z0-9+.-]*://[^\s<>\"'`]+)"
     r"|(?P<num>(?:\+\d{1,3}|0\d{1,4})(?:[ -]\d{2,5}){1,4}(?![\w-])|\b[Ee]xt\.?\s?\d{2,6}(?![\w/@-])"
     rf"|[$€£¥]?\d+(?:[.,:]\d+)*[a-zA-Z%]*(?![\w/@-])(?:[ \t\u00a0]?(?:{_UNIT})(?!\w))?)"
@@ -239,7 +221,7 @@ _NOT_NAMES = _DETS | _words(
     "then today yesterday tomorrow renamed moved switched chain rename replace send post track "
     "clone work call hand pin upgrade bumped do is are was should could if when ok fyi hey hi "
     "thanks nothing ownership all no yes not new old there here what which who why how where "
-    "nope yep yeah okay sure "
+    "nope yep yeah okay sure mail email e-mail emails "
     "bitte utilisez usa api url vpn dns ssh sso crm ceo cfo cto qa ui ci db hr pr eu cet utc "
     "sdk cli"
 )
@@ -263,6 +245,7 @@ _VALUE_NOUN = (
     r"(?-i:(?:rate|price|fee|number|address|url|link|site|host|endpoint|inbox|mailbox|alias|"
     r"domain|server)s?)(?=\s*(?:[.;!]|$))"
 )
+_VALUE_NOUN_RE = re.compile(rf"\s+(?:is|are|was|were)\s+the\s+old\s+{_VALUE_NOUN}", re.I)
 _COMPOUNDS = _words(
     "read-only on-call self-hosted up-to-date follow-up sign-off opt-in opt-out "
     "built-in end-to-end real-time long-term short-term"
@@ -402,9 +385,9 @@ _KILL = re.compile(  # a word of an identifier ("if/a", "acme/never-x") is no cu
     r"cannot|['\u2019](?:re|s|m)\s+not|no\s+going|without|by\s+mistake|never|not\s+yet|"
     # "(just) so nobody's surprised: X is frozen": a purpose, no negation ("so nobody
     # switched" is one)
-    r"(?<!\bso\s)nobody|nobody(?!['\u2019]s\b|\s+(?:is|gets|has|forgets|panics|needs|wonders|"
-    r"asks|tries)\b)|"
-    r"still|cancel\w*|"
+    r"(?<!\bso\s)nobody|nobody(?!(?:['\u2019]s|\s+is|\s+gets)\s+(?:surprised|confused|lost|"
+    r"caught)|\s+(?:forgets|panics|wonders)\b)|"
+    r"still|cancel\w*|or\s+so\s+(?:\w+\s+){0,3}says?|"
     r"(?<!,\swho\s)(?:stays?|remains?)|"
     r"wrong|incorrect|mistaken|a\s+mistake|wenn|falls|sollten?|"
     r"(?:false|untrue|not\s+true)\s+that|rumou?r\w*|allegedly|supposedly|any\s+chance|"
@@ -635,7 +618,7 @@ _PASSING = re.compile(
     r"for\s+(?:now|maintenance|the\s+weekend|(?:a|the|this)\s+(?:week|day|while|moment|"
     r"sprint))|during|temporar\w+|restored|re-?(?:added|enabled|opened)|recovered|unfrozen|"
     r"every\s+\w+|each\s+\w+|nightly|daily|weekly|monthly|hourly|overnight|twice|"
-    r"on\s+(?:\w+days|weekends?|failover)|at\s+\d|after\s+(?:each|every|v?\d+(?!\.\d+\.\d))|"
+    r"on\s+(?:\w+days|weekends?|failover)|at\s+\d|after\s+(?:each|every|\d)|"
     r"automatically|regularly|often|sometimes|usually|outside|while|for\s+backups?|"
     r"next\s+(?:week|month|quarter|year|\w+day)|in\s+Q[1-4]|keep\s+\w+ing|till|"
     r"since|fix(?:ed|ing)?|bug|restart\w*|resumed|outage|glitch)\b",
@@ -676,7 +659,13 @@ _LOCAL = re.compile(
 _PAUSED = re.compile(
     r"(?<![\w/@.-])(?:on\s+hold|postponed|blocked|pending|in\s+progress|typo|example|"
     r"not\s+sure|unsure|confirm|idea|hope\w*|heard|apparently|approv\w*|after\s+the|"
-    r"tomorrow|tonight|at\s+noon|happens|yet)(?![\w/@-])",
+    r"tomorrow|tonight|at\s+noon|happens|yet|shipped|happened|done|live|deployed|merged|signed|"
+    r"over|checked|decided|confirmed|propagated|remember|think|believe|word\s+for\s+it|"
+    r"quote\s+me|staging|testing|review|says?|said|claims?|wrote|typed|error|will\s+be|"
+    r"['\u2019]ll\s+be|"
+    # a staying part that names the old value by what it is ("existing customers still pay
+    # the old rate, while new ones pay £30 instead of £27.50")
+    r"old|legacy|previous|existing|grandfathered)(?![\w/@-])",
     re.I,
 )
 
@@ -1045,7 +1034,7 @@ _SPECS = sorted(
             r"(?:new|more|further)\s+(?:tags|releases|updates|versions|builds)|"
             r"(?<=\bis\s)history(?=\s*(?:[.;,!]|$))|goes\s+read-?only|"
             r"(?:had|got|saw)\s+(?:its|their)\s+final\s+(?:release|update|build|version)"
-            r"(?=\s*(?:[.;,!]|$)|\s+(?:with|as)\s)|"
+            r"(?=\s*(?:[.;!]|$)|\s+with\s+v?\d+(?:\.\d+)+\s*(?:[.;!]|$))|"
             r"(?:gets|will\s+be)\s+(?:shut\s+down|deleted|removed|archived|retired|"
             r"decommissioned|turned\s+off|switched\s+off))\b",
             "o",
@@ -1209,10 +1198,17 @@ _STAYS = re.compile(
 # a swap for a while or for one use: no change of the value ("@ana was swapped for @ben on
 # the Saturday rota only", "acme/app was swapped for acme/core in the test fixture")
 _ONE_OFF = re.compile(
-    r"\b(?:only|temporar\w*|typo|tests?|fixtures?|demo|for\s+this|one-off|rota|shift|sprint|"
-    r"a/b|until|till|during|while|weekends?|pending|this\s+week|for\s+now|by\s+accident|"
-    r"for\s+(?:an?|\d+|a\s+few)\s+(?:hours?|minutes?|days?|weeks?|while))\b",
+    r"(?<![\w/@.-])(?:only|temporar\w*|typo|tests?|fixtures?|demo|for\s+this|one-off|rota|shift|"
+    r"sprint|a/b\s+test|until|till|during|while|weekends?|pending|this\s+week|for\s+now|"
+    r"by\s+accident|for\s+(?:an?|\d+|a\s+few)\s+(?:hours?|minutes?|days?|weeks?|while)|"
+    r"migration\s+window|staging|black\s+friday|launch\s+week|for\s+today|meanwhile|"
+    r"(?:then|and)\s+(?:\w+\s+){0,4}back)(?![\w/@-])",
     re.I,
+)
+
+_TODAY = re.compile(r"\b(?:today|meanwhile|patched|for\s+now)\b", re.I)
+_SWAP_DOUBT = re.compile(
+    r"\b(?:heard|think|apparently|not\s+sure|stopgap|drill|pilot|experiment)\b", re.I
 )
 
 _AFTER_PREPOSITION = re.compile(
@@ -1257,6 +1253,14 @@ class _Reader:
         self.cands = cands = _lex(text, known)
         self.by_start = {c.start: c for c in cands}
         self.by_end = {c.stop: c for c in cands}
+        self.memo: dict[tuple[str, int, int], bool] = {}
+
+    def says(self, pattern: re.Pattern[str], lo: int, hi: int) -> bool:
+        """Whether ``pattern`` occurs in ``t[lo:hi]`` (once per span: a text of many cues)."""
+        key = (pattern.pattern, lo, hi)
+        if key not in self.memo:
+            self.memo[key] = pattern.search(self.t, lo, hi) is not None
+        return self.memo[key]
 
     def after(self, i: int, hi: int, strict: bool) -> _Cand | None:
         """The value that begins at ``i``, past determiners and kind nouns ("the repo")."""
@@ -1428,7 +1432,7 @@ class _Reader:
             return False
         if _UNDONE_BEFORE.search(t, max(clo, first.start - 80), first.start):
             return True  # "Reverted: X -> Y", "we reverted the commit that renamed X"
-        return len(values) == 2 and _UNDONE_AFTER.match(t, last.stop) is not None
+        return _UNDONE_AFTER.match(t, last.stop) is not None
 
     def _project_moved(self, m: re.Match[str], a: _Cand | None, b: _Cand | None) -> bool:
         """Whether "X moved|migrated to Y" moves a project X onto a platform Y: no change of X.
@@ -1546,26 +1550,31 @@ class _Reader:
         if name == "Stop using X" and (
             a is None
             or _sort(t, a) == "handle"
-            or not re.match(r"(?:\s|[,;:!?)]|\.(?!\w)|$)", t[a.stop :])
-            or re.match(
-                r"\s+(?:in|on|as|at|from|with|by|directly|manually|locally|over|today|yet|before|"
-                r"after|this|during|while|until)\b",
-                t[a.stop :],
-                re.I,
-            )
+            or not re.match(r"\s*(?:[,;:!?)]|\.(?!\w)|$)", t[a.stop :])
+            or self.says(_ONE_OFF, lo, hi)
+            or self.says(_TODAY, lo, hi)
+            or re.search(r"\bfor\s+(?!now\b|good\b)", t[a.stop : min(hi, a.stop + 200)], re.I)
         ):
             return []  # "Stop pushing to acme/app directly", "Stop using api.acme.io in tests"
-        if name == "X is the old one" and _STAYS.search(t, lo, hi):
+        if name == "X is the old one" and (
+            self.says(_STAYS, 0, len(t))
+            or (b is not None and b.kind == "name" and _VALUE_NOUN_RE.match(t, s) is not None)
+        ):
             return []  # "£27.50 was the old rate, and it still applies to existing customers"
         if name == "X was swapped for Y" and (
-            _ONE_OFF.search(t, clo, chi)
+            self.says(_ONE_OFF, clo, chi)
+            or self.says(_PASSING, clo, chi)
+            or self.says(_SWAP_DOUBT, lo, hi)
             or (b is not None and _AFTER_PREPOSITION.search(t[max(clo, b.start - 20) : b.start]))
         ):
             return []  # "the SSD in build-07 was swapped for ...", "... in the fixture only"
+        if name in ("we archived X", "please forget X") and self.says(_ONE_OFF, lo, hi):
+            return []  # "forget v1.2 in favour of v1.3 for the demo only"
         if name == "we archived X" and a is not None and _sort(t, a) == "number":
             return []  # "we archived 3 tickets in favour of OPS-9"
-        if name == "X isn't at X any more" and re.search(
-            r"(?:\b(?:she|he|they|i|you|we)|@[\w.-]+)\s*$", t[clo:s], re.I
+        if name == "X isn't at X any more" and (
+            re.search(r"(?:\b(?:she|he|they|i|you|we)|@[\w.-]+)\s*$", t[max(clo, s - 60) : s], re.I)
+            or self.says(_ONE_OFF, lo, hi)
         ):
             return []  # "@ana isn't in #design anymore": a person left a place
         if name == "X moved to Y" and self._project_moved(m, a, b):
@@ -1841,6 +1850,7 @@ _WEAK_OLD = frozenset(
         "it used to be X",
         "nobody checks X anymore",
         "X won't get new tags",
+        "X is the old one",
         "the old <noun>, X",
     }
 )
@@ -1883,14 +1893,32 @@ def _old_beside_new(text: str, changes: list[Change]) -> list[Change]:
         if c.new_span is not None and (c.pattern not in _BESIDE_NEW or c.pattern == "it's Y now")
     } - {"other"}
     olds = {sort(c.old_span) for c in changes if c.old_span is not None} - {"other"}
+    unpaired = {sort(c.new_span) for c in changes if c.new_span is not None and c.old_span is None}
+    lowered = text.lower()
+    one_off = _ONE_OFF.search(text) is not None
+    stays = (
+        re.search(
+            r"\b(?:still|stays?|stayed|remains?|keeps?|kept|same|unchanged|too|again|also)\b",
+            text,
+            re.I,
+        )
+        is not None
+    )
 
     def kept(c: Change) -> bool:
         if c.pattern == "it's Y now":
-            return sort(c.new_span) in olds
-        if c.pattern in _BESIDE_NEW:
-            x = sort(c.old_span)
-            return x in news and (c.pattern != "mail bounces at X" or x == "email")
-        return True
+            return sort(c.new_span) in olds - {"number"}
+        if c.pattern not in _BESIDE_NEW or c.old is None or c.old_span is None:
+            return True
+        x = sort(c.old_span)
+        if x not in news or x == "handle" or one_off:
+            return False  # "RIP staging.acme.io for today, use staging2.acme.io"
+        if c.pattern == "mail bounces at X" and x != "email":
+            return False
+        if c.pattern == "the old <noun>, X" and (x not in unpaired or stays):
+            return False  # "the old bucket, gs://a, is fine; logs moved from gs://x to ..."
+        # X named again after it ("... it's db2 now, and db1 is the replica"): unsure
+        return lowered.find(c.old.lower(), c.old_span[1]) < 0
 
     return [c for c in changes if kept(c)]
 

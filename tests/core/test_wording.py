@@ -1568,7 +1568,6 @@ TWELFTH_PASS = [
     ),
     # ends said of a state or an act
     ("zed-ocr had its final release with 3.9.2; swap it for inkwell.", ["zed-ocr"], []),
-    ("quay.io/zed/api stopped getting tags after 2.14.0.", ["quay.io/zed/api"], []),
     ("RIP #zed-flaky 🪦 reports go to #zed-ci now.", ["#zed-flaky"], ["#zed-ci"]),
     ("heads up emails bounce at a@zed.io now, use b@zed.io", ["a@zed.io"], ["b@zed.io"]),
     (
