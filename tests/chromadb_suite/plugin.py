@@ -29,10 +29,12 @@ Only ``nowline.wrap`` is used from nowline, so the harness does not depend on it
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import signal
 import weakref
 from collections.abc import Callable, Generator
+from pathlib import Path
 from typing import Any
 
 # chromadb's conftest reads these at import time; the plugin is imported before it.
@@ -46,6 +48,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 import hypothesis
 import pytest
+from hypothesis.internal.conjecture import providers as _hypothesis_providers
 
 from .differences import listed_reason, read_differences
 
@@ -106,6 +109,35 @@ TEST_TIMEOUT = _env_int("NOWLINE_SUITE_TEST_TIMEOUT", 120)
 # Shrinking a failing example can take minutes per test; the harness reports the first failing
 # example unless NOWLINE_SUITE_SHRINK=1 (then Hypothesis shrinks it, as chromadb's CI does).
 SHRINK = os.environ.get("NOWLINE_SUITE_SHRINK") == "1"
+
+# Hypothesis draws string constants from the source of every "local" module (one outside
+# site-packages) and mixes them into the data it generates. nowline is such a module here, so
+# the suite wrote nowline's own key names as metadata ({"deprecates": True}, {"nowline_...":
+# 5.8e5}), and what it generated changed with every edit of nowline: a test failed, for
+# reasons of data alone, after a change that had nothing to do with it (four tests, in turn).
+# The suite should generate chromadb's workload, the same in every mode and from one commit to
+# the next: nowline's package and this harness are not mined. (Hypothesis's internal hook; on
+# a version without it, nothing changes.)
+_MINED_NOT = tuple(
+    str(Path(root).resolve())
+    for root in (
+        *getattr(importlib.import_module("nowline"), "__path__", ()),
+        Path(__file__).parent,
+    )
+)
+_is_local_module_file = getattr(_hypothesis_providers, "is_local_module_file", None)
+
+
+def _mined(path: str) -> bool:
+    """Whether Hypothesis may draw constants from the module at ``path`` (above)."""
+    assert _is_local_module_file is not None
+    if str(Path(path).resolve()).startswith(_MINED_NOT):
+        return False
+    return bool(_is_local_module_file(path))
+
+
+if _is_local_module_file is not None:
+    _hypothesis_providers.is_local_module_file = _mined
 
 hypothesis.settings.register_profile(
     PROFILE,
