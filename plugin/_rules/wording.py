@@ -580,8 +580,11 @@ def _opening_end(t: str, lo: int, hi: int) -> int:
 
 
 def _says_nothing(t: str, lo: int, hi: int) -> bool:
-    """Whether the sentence ``t[lo:hi]`` asks, logs or sets a condition (no change is read)."""
-    if _LOGS.match(t, lo):
+    """Whether the sentence ``t[lo:hi]`` asks, logs or sets a condition (no change is read).
+
+    A question mark counts before a closing quote too ('She asked "Is #a renamed?"').
+    """
+    if t[lo:hi].rstrip().rstrip("\"”'").endswith("?") or _LOGS.match(t, lo):
         return True
     return bool(_ASKS.match(t, lo)) and not re.search(r"\bnow\b", t[lo:hi], re.I)
 
@@ -1195,9 +1198,10 @@ _STATUS = re.compile(
 )
 
 
-_STAYS = re.compile(
-    r"\b(?:still|stays?|stayed|remains?|keeps?|kept|same|unchanged|too|again|I\s+think)\b", re.I
-)
+# words that say a value stays ("£27.50 was the old rate, and it still applies")
+_STAYING = r"still|stays?|stayed|remains?|keeps?|kept|same|unchanged|too|again"
+_STAYS = re.compile(rf"\b(?:{_STAYING}|I\s+think)\b", re.I)
+_STAYS_ALSO = re.compile(rf"\b(?:{_STAYING}|also)\b", re.I)
 # a swap for a while or for one use: no change of the value ("@ana was swapped for @ben on
 # the Saturday rota only", "acme/app was swapped for acme/core in the test fixture")
 _ONE_OFF = re.compile(
@@ -1373,7 +1377,7 @@ class _Reader:
         t, out = self.t, []
         for sm in _SENTENCE.finditer(t):
             lo, hi = sm.start(), sm.end()
-            if t[lo:hi].rstrip().rstrip("\"”'").endswith("?") or _says_nothing(t, lo, hi):
+            if _says_nothing(t, lo, hi):
                 continue
             asked = _opening_end(t, lo, hi)
             bounds = _clauses(t, lo, hi)  # each clause once, whatever its length
@@ -1886,6 +1890,8 @@ def _old_beside_new(text: str, changes: list[Change]) -> list[Change]:
     #a, reports go to #b now"), or, for "it's Y now", an old one ("isn't at X anymore, it's Y
     now"), they say which value is which. Mail bounces only at an e-mail address.
     """
+    if not any(c.pattern in _BESIDE_NEW for c in changes):
+        return changes  # (most texts: no scan of the text below)
 
     def sort(span: Span | None) -> str:
         return "other" if span is None else _sort(text, _Cand(span[0], span[1], "thing"))
@@ -1899,14 +1905,7 @@ def _old_beside_new(text: str, changes: list[Change]) -> list[Change]:
     unpaired = {sort(c.new_span) for c in changes if c.new_span is not None and c.old_span is None}
     lowered = text.lower()
     one_off = _ONE_OFF.search(text) is not None
-    stays = (
-        re.search(
-            r"\b(?:still|stays?|stayed|remains?|keeps?|kept|same|unchanged|too|again|also)\b",
-            text,
-            re.I,
-        )
-        is not None
-    )
+    stays = _STAYS_ALSO.search(text) is not None
 
     def kept(c: Change) -> bool:
         if c.pattern == "it's Y now":
@@ -2055,9 +2054,7 @@ def says_back(text: str, value: str | None = None) -> bool:
             continue
         lo, hi = sentences[i]
         if (lo, hi) not in clauses:  # the sentence: said plainly, and its clauses
-            plain = not (
-                text[lo:hi].rstrip().rstrip("\"”'").endswith("?") or _says_nothing(text, lo, hi)
-            )
+            plain = not _says_nothing(text, lo, hi)
             asked = _opening_end(text, lo, hi) if plain else hi  # "Please move ..., X is back"
             clauses[lo, hi] = [(max(a, asked), b) for a, b in _clauses(text, lo, hi) if b > asked]
         parts = clauses[lo, hi]
