@@ -393,3 +393,34 @@ def test_smoke_broad_tasks_label_the_sibling(tmp_path: Path) -> None:
     library = data["broad_example_contexts"]["nowline:library"]
     assert f"\n{NOT_COVERED}the correction of " in library
     assert "not covered" not in data["broad_example_contexts"]["plain"]
+
+
+def test_second_pass_pairs_a_current_value_with_an_unnamed_one_of_its_sort(
+    tmp_path: Path,
+) -> None:
+    """The confirm study's candidates: old named by a current memory, new named by no record."""
+    import second_pass
+
+    stores = reader.Stores()
+    try:
+        col = stores.fresh("pairs")
+        col.add(
+            ids=["a", "b", "c"],
+            documents=[
+                "Deploy notices go to #ops-deploys.",
+                "The on-call mailbox is oncall@acme.io.",
+                "Old logs went to #ops-archive.",
+            ],
+        )
+        col.correct("#ops-archive was retired for #ops-logs.", deprecates=["#ops-archive"])
+        text = (
+            "#ops-deploys is quiet, notices go to #deploy-bot; write to sre@acme.io, not "
+            "oncall@acme.io; "
+            "#ops-archive and #ops-logs stay, PR #123 merged."
+        )
+        assert second_pass.store_pairs(col, text) == [
+            ("#ops-deploys", "#deploy-bot"),
+            ("oncall@acme.io", "sre@acme.io"),
+        ]
+    finally:
+        stores.close()

@@ -31,6 +31,7 @@ SCRIPTS = {
     "locomo": DATA / "locomo" / "locomo10.json",
     "guards": DATA / "locomo" / "locomo10.json",
     "change_line": None,
+    "second_pass": None,
 }
 TIMEOUT = 240
 ABSOLUTE = re.compile(r"(?:^|[\s\"`=(])(?:/[A-Za-z0-9_.+-]+){2,}")
@@ -372,3 +373,35 @@ def test_change_line_smoke_scores_the_recall_tools_line(runs: dict[str, Any]) ->
             assert n["right"] + n["wrong"] + n["none"] == n["cases"]
             assert len(n["misses"]) == n["wrong"] + n["none"]
     assert "| dev | writer | 4 | 4 | 0 | 0 |" in (out / "change_line.md").read_text()
+
+
+def test_second_pass_smoke_scores_every_silent_message_and_text_once(runs: dict[str, Any]) -> None:
+    """Each study counts what it asked: the silent writer messages, the no-change texts, retries.
+
+    The stand-in model confirms no pair (it answers no claim with yes), so every message with
+    a pair is "none confirmed" and no text gets a false note; the tail study re-asks the
+    committed runs' first recalls with each tail.
+    """
+    sys.path.insert(0, str(BENCH))
+    import _nochange
+    import _nochange2
+    import _nochange3
+    import _writer as W
+
+    data, out = _result(runs, "second_pass")
+    confirm = data["confirm"]
+    assert sum(confirm["cases"].values()) == sum(
+        len([c for c in W.writer_cases(s) if c.gold][:3]) for s in W._SPLITS
+    )
+    assert set(confirm["cases"]) <= {"noted", "no pair", "none confirmed"}
+    kinds = sum(len(m.NO_CHANGE) for m in (_nochange, _nochange2, _nochange3))
+    assert sum(confirm["negatives"].values()) == kinds
+    assert "false note" not in confirm["negatives"]
+    tail = data["tail"]
+    assert tail["tails"] == ["none", "line", "values"]
+    assert tail["rows"] and all(set(tail["tails"]) <= set(row) for row in tail["rows"])
+    for mode in ("base", "note"):
+        asked = {sum(tail["writer"][f"{t}, {mode}"].values()) for t in tail["tails"]}
+        assert len(asked) == 1  # every tail asked of the same first recalls
+    assert tail["quiet texts"] == 6 and sum(tail["quiet first calls"].values()) == 6
+    assert "## A line after the recall tool's answer" in (out / "second_pass.md").read_text()
