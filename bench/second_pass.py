@@ -64,19 +64,9 @@ from _common import (
 )
 
 import nowline
-from nowline._rules.wording import stated_things
+from nowline._rules.wording import stated_things, value_sort
 from nowline.surfaces.tools import message_note, run_tool
 
-SORTS = (
-    ("url", r"[a-z][a-z0-9+.-]*://"),
-    ("email", r"[^@\s]+@[^@\s]+\.\w"),
-    ("channel", r"[#~]"),
-    ("handle", r"@"),
-    ("path", r"[^/\s]*/"),
-    ("number", r"[$€£¥v]?\d"),
-    ("host", r"[\w-]+(?:\.[\w-]+)+$"),
-)
-"""The sorts of value a pair must share (as the wording reader sorts them)."""
 MAX_PAIRS = 4
 """The model is asked about a message's first few pairs only."""
 PROMPTS = {
@@ -130,11 +120,12 @@ NEGATIVE_SETS = (_nochange, _nochange2, _nochange3)
 
 
 def sort_of(value: str) -> str:
-    """Return the sort of a value: url, email, channel, handle, path, number, host or other."""
-    for sort, pattern in SORTS:
-        if re.match(pattern, value, re.I):
-            return sort
-    return "other"
+    """Return the sort of a value (``nowline._rules.wording.value_sort``).
+
+    One difference: a Mattermost channel (``~town-square``, in blind7 and blind9) is a
+    channel here, while the wording reader, which reads no such channel, sorts it ``other``.
+    """
+    return "channel" if value.startswith("~") else value_sort(value)
 
 
 def store_pairs(col: Any, text: str) -> list[tuple[str, str]]:
@@ -222,22 +213,15 @@ def _retry(
     answer: str,
     tools: list[dict[str, Any]],
 ) -> str:
-    again = [
-        *messages,
-        {"role": "assistant", "content": reply},
-        {"role": "tool", "content": answer},
-    ]
-    return model.chat(again, tools=tools, temperature=0.0, seed=0, max_tokens=256)
+    """Ask again after the tool's ``answer`` to ``reply``, greedily, as the writer task does."""
+    turn = reader.retry_turn(messages, reply, answer)
+    return model.chat(turn, tools=tools, temperature=0.0, seed=0, max_tokens=256)
 
 
 def _recall_args(reply: str) -> dict[str, Any] | None:
-    calls = reader.parse_calls(reply) or []
-    if len(calls) != 1 or calls[0].get("name") != "recall":
-        return None
-    args = calls[0].get("arguments")
-    if isinstance(args, str):
-        args = json.loads(args)
-    return args if isinstance(args, dict) else {}
+    """The arguments of a reply's single ``recall`` call, else None."""
+    call = reader.instead_call(reply)
+    return call[1] if call is not None and call[0] == "recall" else None
 
 
 def tail_study(

@@ -58,6 +58,7 @@ if TYPE_CHECKING:
         StoreNotFound,
         UnknownRecord,
         Unreached,
+        UnstatedChange,
     )
     from .instrumentation import instrument, uninstrument
     from .models import (
@@ -115,6 +116,7 @@ __all__ = [
     "Trip",
     "UnknownRecord",
     "Unreached",
+    "UnstatedChange",
     "WrapOptions",
     "__version__",
     "check_metadata",

@@ -19,6 +19,7 @@ from nowline._rules.wording import (
     says_new,
     says_old,
     stated_things,
+    value_sort,
 )
 
 
@@ -1657,3 +1658,24 @@ def test_a_long_run_of_spaces_is_read_in_one_pass() -> None:
     text = "hello" + " " * 100_000 + "use #b instead of #a."
     assert pair(text) == (("#a",), ("#b",))
     assert pair("#ops has been renamed" + " " * 90_000) == ((), ())
+
+
+@pytest.mark.parametrize(
+    ("value", "sort"),
+    [
+        ("https://git.example.com/acme/app", "url"),
+        ("press@acme.example", "email"),
+        ("#deploys", "channel"),
+        ("@acme/sdk", "handle"),
+        ("acme/app", "path"),
+        ("$7", "number"),
+        ("v2.14", "number"),
+        ("docs.acme.example", "host"),
+        ("~town-square", "other"),
+        ("Dana Wu", "other"),
+    ],
+)
+def test_a_value_has_the_sort_the_reader_pairs_it_by(value: str, sort: str) -> None:
+    """An old value pairs with a new one of its sort; a Mattermost channel is read as no sort."""
+    assert value_sort(value) == sort
+    assert value_sort(value.upper()) == sort
