@@ -859,7 +859,6 @@ def parse_calls(reply: str) -> list[dict[str, Any]] | None:
 
 
 _REFUSALS = (
-    ("Nothing was stored: the user's message", "the message states no change"),
     ("narrows nothing: every record", "about is the deprecated string"),
     ("is a function word", "about is a function word"),
     ("narrows nothing", "about inside the deprecated string"),
@@ -899,13 +898,11 @@ def writer_store(stores: Stores, case: WriterCase) -> Any:
 
 
 def writer_score(
-    stores: Stores, case: WriterCase, reply: str, *, col: Any = None, message_check: bool = False
+    stores: Stores, case: WriterCase, reply: str, *, col: Any = None
 ) -> dict[str, Any]:
     """Run the model's ``correct`` call on a store with the case's memories; classify it.
 
-    ``col`` is the store to run it on (default: a fresh one from :func:`writer_store`). With
-    ``message_check`` the loop passes the user's message to the tool (``run_tool``'s
-    ``message``), which refuses a correction the message states no change of.
+    ``col`` is the store to run it on (default: a fresh one from :func:`writer_store`).
     """
     out: dict[str, Any] = {"reply": reply}
     missing, args = correct_call(reply)
@@ -913,8 +910,7 @@ def writer_score(
         return {**out, "outcome": missing}
     out["arguments"] = args
     col = writer_store(stores, case) if col is None else col
-    said = case.message if message_check else None
-    result = run_tool(col, "correct", args if isinstance(args, dict) else {}, message=said)
+    result = run_tool(col, "correct", args if isinstance(args, dict) else {})
     if result.is_error:
         return {**out, "outcome": "refused: " + _refusal_kind(result.text), "error": result.text}
     marked = {h.id for h in col.hits([i for i, _ in case.memories]) if h.role == "historical"}
@@ -1105,7 +1101,6 @@ def writer_call(
     *,
     bar: Any,
     note: bool = False,
-    message_check: bool = False,
 ) -> dict[str, Any]:
     """Ask one stated change on the store ``col``; after a refusal, hand the error back once.
 
@@ -1119,7 +1114,7 @@ def writer_call(
     reply = model.chat(
         messages, tools=tools, temperature=run.temperature, seed=run.seed, max_tokens=256
     )
-    scored = writer_score(stores, case, reply, col=col, message_check=message_check)
+    scored = writer_score(stores, case, reply, col=col)
     if note:
         scored["note"] = said
     bar.update(1)
@@ -1134,7 +1129,7 @@ def writer_call(
             seed=run.seed,
             max_tokens=256,
         )
-        scored["retry"] = writer_score(stores, case, retry, col=col, message_check=message_check)
+        scored["retry"] = writer_score(stores, case, retry, col=col)
         bar.update(1)
     return scored
 
@@ -1190,22 +1185,17 @@ def writer_task(
     variant: str = "library",
     checkpoint: Callable[[dict[str, Any]], None] | None = None,
     note: bool = False,
-    message_check: bool = False,
 ) -> dict[str, Any]:
     """Ask each writer case, and once more after a refusal with the tool's error; count both.
 
     ``checkpoint`` gets the result so far after each case (a long run leaves partial results).
-    ``note`` and ``message_check``: see :func:`writer_call` and :func:`writer_score`.
     """
     system, tools = WP.variant(variant)
     results: dict[str, list[dict[str, Any]]] = {}
     for case in cases:
         for run in runs:
             col = writer_store(stores, case)
-            scored = writer_call(
-                model, stores, case, col, system, tools, run,
-                bar=bar, note=note, message_check=message_check,
-            )  # fmt: skip
+            scored = writer_call(model, stores, case, col, system, tools, run, bar=bar, note=note)
             results.setdefault(run.label, []).append({"case": case.key, **scored})
         if checkpoint is not None:
             checkpoint(
@@ -1230,7 +1220,6 @@ def act_task(
     checkpoint: Callable[[dict[str, Any]], None] | None = None,
     reader: Model | None = None,
     note: bool = False,
-    message_check: bool = False,
 ) -> dict[str, Any]:
     """The end to end task: the model stores a stated change, a later session acts on memory.
 
@@ -1247,9 +1236,8 @@ def act_task(
         for run in runs:
             col = writer_store(stores, case.writer)
             scored = writer_call(
-                model, stores, case.writer, col, system, tools, run,
-                bar=bar, note=note, message_check=message_check,
-            )  # fmt: skip
+                model, stores, case.writer, col, system, tools, run, bar=bar, note=note
+            )
             final = scored.get("retry", scored)
             contexts = {
                 "bare": plain_block(case.writer.memories),
@@ -1307,7 +1295,6 @@ def quiet_task(
     bar: Any,
     variant: str = "library",
     smoke: bool = False,
-    message_check: bool = False,
 ) -> dict[str, Any]:
     """Texts that state no change and get nowline's note anyway: does the model store one?
 
@@ -1335,9 +1322,7 @@ def quiet_task(
                         _write_turn(system, text, shown), tools=tools,
                         temperature=run.temperature, seed=run.seed, max_tokens=256,
                     )  # fmt: skip
-                    said = text if message_check else None
-                    outcome = _quiet_outcome(stores, module, reply, said)
-                    row[cond] = {"reply": reply, "outcome": outcome}
+                    row[cond] = {"reply": reply, "outcome": _quiet_outcome(stores, module, reply)}
                     bar.update(1)
                 row["note"] = said
                 rows.setdefault(run.label, []).append(row)
@@ -1362,19 +1347,13 @@ def texts_store(stores: Stores, module: Any) -> Any:
     return col
 
 
-def _quiet_outcome(stores: Stores, module: Any, reply: str, message: str | None = None) -> str:
-    """Return what a reply to a text that states no change did: stored, refused, or no write.
-
-    ``message``: the text, where the loop passes it to the tools (``--message-check``).
-    """
+def _quiet_outcome(stores: Stores, module: Any, reply: str) -> str:
+    """Return what a reply to a text that states no change did: stored, refused, or no write."""
     missing, args = correct_call(reply)
     if missing is not None:
         return missing
     result = run_tool(
-        texts_store(stores, module),
-        "correct",
-        args if isinstance(args, dict) else {},
-        message=message,
+        texts_store(stores, module), "correct", args if isinstance(args, dict) else {}
     )
     return "refused: " + _refusal_kind(result.text) if result.is_error else "stored a correction"
 
@@ -1616,13 +1595,6 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "user's turn before the model's first call",
     )
     p.add_argument(
-        "--message-check",
-        action="store_true",
-        help="writer, act and quiet tasks: the agent loop passes the user's message to the "
-        "tools (run_tool's message), which refuse a correction the message states no change "
-        "of (asked, planned, denied or never named)",
-    )
-    p.add_argument(
         "--writer-cases",
         default="",
         help="the split's writer cases to ask: a slice (0:12) or indices (0,4,9); default all "
@@ -1716,7 +1688,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             "threads": args.threads,
             "writer_variant": args.writer_variant,
             "prompt_note": args.prompt_note,
-            "message_check": args.message_check,
             "writer_cases": args.writer_cases,
             "sqa_file": C.portable(sqa_file),
             "git": _git_head(),
@@ -1799,13 +1770,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                     model, stores, runs, bar=bar, cases=_sliced(W.writer_cases(args.split),
                     args.writer_cases), variant=args.writer_variant,
                     checkpoint=partial("writer"), note=args.prompt_note,
-                    message_check=args.message_check,
                 )  # fmt: skip
             if "quiet" in tasks:
                 data["tasks"]["quiet"] = quiet_task(
-                    model, stores, runs, bar=bar, variant=args.writer_variant, smoke=args.smoke,
-                    message_check=args.message_check,
-                )  # fmt: skip
+                    model, stores, runs, bar=bar, variant=args.writer_variant, smoke=args.smoke
+                )
             if "act" in tasks:
                 n_act = min(args.act_cases, 3) if args.smoke else args.act_cases
                 acts = W.act_cases(args.split, args.first + n_act)[args.first :]
@@ -1813,7 +1782,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                 data["tasks"]["act"] = act_task(
                     model, stores, acts, runs, bar=bar, variant=args.writer_variant,
                     checkpoint=partial("act"), reader=second, note=args.prompt_note,
-                    message_check=args.message_check,
                 )  # fmt: skip
     finally:
         stores.close()

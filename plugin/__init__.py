@@ -58,7 +58,6 @@ if TYPE_CHECKING:
         StoreNotFound,
         UnknownRecord,
         Unreached,
-        UnstatedChange,
     )
     from .instrumentation import instrument, uninstrument
     from .models import (
@@ -116,7 +115,6 @@ __all__ = [
     "Trip",
     "UnknownRecord",
     "Unreached",
-    "UnstatedChange",
     "WrapOptions",
     "__version__",
     "check_metadata",

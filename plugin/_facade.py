@@ -41,7 +41,7 @@ from ._io.snapshot import path_for as snapshot_path
 from ._rules import records as R
 from ._rules import verbs as V
 from ._rules.generic import is_identifier
-from ._rules.guards import Allowances, check_message
+from ._rules.guards import Allowances
 from ._rules.validate import (
     DEFAULT_MAX_REACH,
     anchors_kept,
@@ -376,8 +376,6 @@ class Facade(CollectionCommon[Any], Generic[C]):
         )
         settled = values_settled(meta[R.DEPRECATES], meta.get(R.REPLACED_BY, ()), body)
         olds = settled.deprecates
-        if call.message is not None:
-            check_message(olds, text_arg(call.message, "message"))
         _, dropped = anchors_kept(olds, meta.get(R.ABOUT, ()), body)
         if self._core.text_key is not None:
             meta[self._core.text_key] = body

@@ -220,11 +220,6 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
                 (an int), or None for no limit. The default is the collection's setting.
             allow_unreached: store a correction that reaches no record even where the store
                 names a near miss of its strings (see ``Unreached``).
-            message: the user's message the correction records, where the caller has it (an
-                agent loop, a hook): a correction whose deprecated strings the message never
-                names, or names only in a question, a plan or a denial ("did acme/web
-                move?", "Let's move acme/web", "acme/web was not moved"), is refused. None
-                (the default) leaves the check out.
 
         Returns:
             The correction's id, how many records it reached and the seconds taken.
@@ -236,7 +231,6 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
             NewValue: a deprecated string is a new value (its own, or one another active
                 correction holds as current).
             PersonName: a person's full name without an anchor.
-            UnstatedChange: ``message`` states no change of a deprecated string.
             CorrectionTooBroad: it would reach more than ``max_reach``; nothing is written.
             Unreached: it reaches no record, while the store names a near miss (a string
                 within a small edit distance of a deprecated one, or another string of

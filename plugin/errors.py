@@ -22,8 +22,6 @@ The tree::
     │       ├── PersonName                  a person's full name, with no anchor
     │       ├── NewValue                    a deprecated string is a new value: the
     │       │                               correction's own, or what another one holds current
-    │       ├── UnstatedChange              the user's message it records states no change
-    │       │                               of a deprecated string (it asks, plans or denies)
     │       ├── CorrectionTooBroad          its strings would reach too much of the store
     │       └── Unreached                   it, or one of its strings, reaches nothing, but the
     │                                       store names a near miss
@@ -62,7 +60,6 @@ __all__ = [
     "StoreNotFound",
     "UnknownRecord",
     "Unreached",
-    "UnstatedChange",
 ]
 
 
@@ -181,26 +178,6 @@ class NewValue(InvalidCorrection):
         self.phrase = phrase
         self.said = said
         self.holder = holder
-
-
-class UnstatedChange(InvalidCorrection):
-    """The user's message a correction records states no change of a deprecated string.
-
-    Raised only where the caller passes the message (``correct(..., message=...)``, the
-    tools' ``run_tool(..., message=...)``): a message that only asks about the string ("did
-    acme/web move to acme-inc/web"), plans or requests its change ("Let's move acme/web"),
-    denies one ("acme/web was not moved after all"), or never names it, records no change.
-
-    Attributes:
-        phrase: the deprecated string.
-        reason: ``absent``, ``asks``, ``plans`` or ``denies``.
-    """
-
-    def __init__(self, message: str, *, phrase: str, reason: str) -> None:
-        """Create the error for the deprecated string ``phrase``."""
-        super().__init__(message)
-        self.phrase = phrase
-        self.reason = reason
 
 
 class PersonName(InvalidCorrection):

@@ -117,7 +117,6 @@ PYTHON_TERMS = Terms(
     {
         **{o: f"{o}=True" for o in (*_SWITCHES, "allow_stale", "create")},
         "max_reach": "a larger max_reach",
-        "message": "correct() without message=",
         "text": "text",
         "about": "about=[{value}]",
         "deprecates": "deprecates=[{value}]",

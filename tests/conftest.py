@@ -178,7 +178,6 @@ HTTP_SUITE = (
     "tests/core/test_generic_anchors.py",
     "tests/surface/test_conformance.py",
     "tests/reliability/test_paging.py",
-    "tests/guards/test_message.py",
 )
 """The modules that ``--backend=http`` runs against a Chroma server (paths from the repo root)."""
 

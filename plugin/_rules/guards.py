@@ -44,7 +44,6 @@ from ..errors import (
     InvalidInput,
     NewValue,
     PersonName,
-    UnstatedChange,
 )
 from ..matchers import Matcher, fold
 from ..terms import active
@@ -58,7 +57,7 @@ from .validate import (
     text_arg,
     values_settled,
 )
-from .wording import UNSTATED_REASONS, old_values, says_back, says_new, says_old, unstated
+from .wording import old_values, says_back, says_new, says_old
 
 __all__ = [
     "ANCHOR_CANDIDATES",
@@ -68,7 +67,6 @@ __all__ = [
     "anchor_candidates",
     "changed_back",
     "check_correction",
-    "check_message",
     "check_reach",
     "check_scope",
     "count_records",
@@ -744,59 +742,6 @@ def check_correction(
         if not allow.person and is_person_name(phrase, info.document if has_text else None):
             persons.append(phrase)
     return tuple(persons)
-
-
-_UNSTATED_ADVICE = {
-    "absent": "deprecate the old value as the user's message and the memories write it, or "
-    "store nothing if the user stated no change",
-    "asks": "answer the user instead; store a correction once they state a change",
-    "plans": "nothing has changed yet; store a correction once the change is made",
-    "denies": "the memories that name it stay current",
-}
-
-
-def _sentence_of(message: str, phrase: str) -> str:
-    """The user's words around the first mention of ``phrase`` (for the refusal), or ""."""
-    hit = next(iter(Matcher([(phrase, 0)]).find(message)), None)
-    if hit is None:
-        return ""
-    lo = max(message.rfind(".", 0, hit.start), message.rfind("\n", 0, hit.start)) + 1
-    hi = min(
-        (k for k in (message.find(".", hit.end), message.find("\n", hit.end)) if k >= 0),
-        default=len(message),
-    )
-    words = " ".join(message[lo:hi].split())
-    return words if len(words) <= 160 else words[:157] + "..."
-
-
-def check_message(deprecates: Sequence[str], message: str) -> None:
-    """Refuse a correction whose user's ``message`` states no change of a deprecated string.
-
-    The caller passes the message the correction records (``correct(..., message=...)``):
-    each deprecated string must be named in it, in a clause that states something, where the
-    message states anything (:func:`nowline._rules.wording.unstated`). A message that only
-    asks, plans or denies the change, or never names the string, records none.
-
-    Raises:
-        UnstatedChange: for the first deprecated string the message states no change of;
-            nothing is written.
-    """
-    for phrase in deprecates:
-        reason = unstated(message, phrase)
-        if reason is None:
-            continue
-        said = _sentence_of(message, phrase)
-        quoted = f" ({said!r})" if said and reason != "absent" else ""
-        raise UnstatedChange(
-            f"Nothing was stored: the user's message "
-            f"{UNSTATED_REASONS[reason].format(value=repr(phrase))}{quoted}, so it states no "
-            "change of it. A correction records a change "
-            f"the user states; {_UNSTATED_ADVICE[reason]}"
-            + active().or_switch("message", "leaves this check out")
-            + ".",
-            phrase=phrase,
-            reason=reason,
-        )
 
 
 def check_reach(info: CorrectionInfo, reach: int, setting: float | int | None, total: int) -> None:

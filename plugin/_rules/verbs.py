@@ -237,7 +237,6 @@ class CorrectArgs:
     allow_person: bool = False
     max_reach: float | int | Literal["default"] | None = "default"
     allow_unreached: bool = False
-    message: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -123,7 +123,6 @@ from ..matchers import Matcher, fold
 from .units import PER_TIME
 
 __all__ = [
-    "UNSTATED_REASONS",
     "Change",
     "new_values",
     "old_values",
@@ -133,7 +132,6 @@ __all__ = [
     "says_new",
     "says_old",
     "stated_things",
-    "unstated",
     "value_sort",
     "without_title",
 ]
@@ -2085,130 +2083,6 @@ def says_back(text: str, value: str | None = None) -> bool:
         ):
             return True
     return False
-
-
-# a question that opens with a modal ("should we move #a to #b", "may I rename ..."): the
-# reader's _ASKS leaves these to the question mark, where a user's message may have none
-# What a user's message says of a value, for a correction that records it (unstated()). Each
-# form is narrow on purpose: a sentence that is not plainly one of them states something, and
-# a correction is refused only where no sentence of the message does. A sentence with a comma,
-# semicolon or dash inside is never one of them ("FYI X moved to Y, could you update your
-# memory?", "Alice isn't the lead anymore, Bob replaced her"), nor one with a colon but a
-# plan's label ("TODO: ...").
-# a question: a yes/no or wh- opening, not a request put as one ("could you note that X moved"),
-# nor a question mark alone ("X moved to Y, can u update ur notes?")
-_QUESTION = re.compile(
-    r"\s*(?:(?:was|were|is|are|has|have|had|did|does|do|should|shall)\s+(?!you\b|u\b)[\w#@~]"
-    r"|(?:when|why|how|where|who|which)\s+(?:was|were|is|are|has|have|had|did|does|do|will|"
-    r"would|should|can|could)\b)",
-    re.I,
-)
-# a plan: the writer's own intention, opening the sentence ("Let's move X to Y", "We'll rename
-# X", "TODO: migrate X"); a request ("please move X") is none (it often carries a fact)
-_PLAN = re.compile(
-    r"\s*(?:[-*\u2022]\s*)?(?:(?:todo|to-?do|fixme|plan|proposal|idea|rfc|"
-    r"next\s+(?:sprint|week|month|quarter|year))\s*:\s*\S"
-    r"|\[\s?\]\s*\S"
-    r"|(?:let['\u2019]s|let\s+us|(?:we|i)\s+(?:need|want|plan|intend|ought)\s+to|"
-    r"(?:we|i)['\u2019]ll|(?:we|i)\s+(?:will|shall|should|might|could|may)|"
-    r"(?:we|i)(?:['\u2019]d|\s+would)\s+like\s+to|"
-    r"(?:we|i)\s*(?:['\u2019]re|['\u2019]m|are|am)\s+(?:going|about|planning)\s+to)\s+"
-    r"(?:(?:also|then|soon|first)\s+)?"
-    rf"{_PLANS}\b)",
-    re.I,
-)
-# a denial of the value's change, the value its subject: "X was not moved to Y", "X hasn't
-# (really) (ever) been renamed", "X was never archived", "X was not, in the end, moved"
-_DENIED = re.compile(
-    r"(?<!\s)\s++(?:was|were|is|are|has|have|had|got|did)\s*+(?:not|never|n['\u2019]t)\b"
-    r"(?:\s*,[^,]{1,24},)?"
-    r"(?:\s+(?:really|ever|actually|yet|been|be|get|got|gotten)){0,3}\s+"
-    r"(?:moved|renamed|migrated|transferred|replaced|switched|archived|retired|deprecated|"
-    r"changed|move|rename|migrate|change|replace|switch)\b",
-    re.I,
-)
-# a question about telling or knowing carries its fact ("did I tell you X moved to Y")
-_TOLD = re.compile(
-    r"\b(?:tell|told|know|knew|remember|mention\w*|hear|heard|say|said|note|notic\w*|"
-    r"realis\w*|realiz\w*|see|saw|aware|forget|forgot|thought|think)\b",
-    re.I,
-)
-# a sentence that says nothing either way: a greeting, thanks, "Quick question." (an answer,
-# "Nope.", is no filler)
-_FILLER = re.compile(
-    r"(?:hi|hey|hello|thanks|thank\s+you|thx|quick\s+question|question|hmm+|sorry|"
-    r"i['\u2019]m\s+confused)(?:\s+(?:all|team|folks|everyone))?[!.?\s]*",
-    re.I,
-)
-_GOES_ON_TO = re.compile(r"\b(?:any\s*more|no\s+longer|instead|now|but|went|goes|go)\b", re.I)
-UNSTATED_REASONS = {
-    "absent": "does not name {value}",
-    "asks": "only asks about {value}",
-    "plans": "only plans a change of {value}",
-    "denies": "says {value} did not change",
-}
-"""Why a message states no change of a value (:func:`unstated`): a phrase for a message."""
-
-
-def unstated(text: str, value: str) -> str | None:
-    """Why the message ``text`` plainly states no change of ``value``, or None.
-
-    For a correction recorded from a user's message. The reason is a key of
-    :data:`UNSTATED_REASONS`:
-
-    * ``absent``: the message names neither ``value`` (under the matching rules, §3) nor a
-      thing inside it (``acme/web`` names ``https://github.com/acme/web.git``);
-    * ``asks``: a question ("did acme/web get moved to acme-inc/web", "Has #a been renamed?");
-    * ``plans``: the writer's own plan ("Let's move acme/web to acme-inc/web next week",
-      "TODO: rename #a");
-    * ``denies``: a denial whose subject is the value ("acme/web was not, in the end, moved
-      to acme-inc/web", "acme/web hasn't ever been renamed").
-
-    A reason is given only where **every sentence of the message** is plainly a question, a
-    plan or a denial, and those that name the value say that of it. One sentence of anything
-    else (an answer, a fact, a request, a greeting) is left to the writer: whether it states
-    a change is not judged here (the wording reader reads only some of the ways people say
-    one). Each form is narrow: a sentence with a comma, semicolon or dash inside is none of
-    them, nor is a request put as a question ("Could you note that #a moved?").
-    """
-    v = value.strip()
-    hits = list(Matcher([(v, 0)]).find(text)) if v else []
-    if not hits:
-        shorter = Matcher([(t, 0) for t in stated_things(text) if len(t) > 3]) if v else None
-        return None if shorter is not None and shorter.find(v) else "absent"
-    starts = [h.start for h in hits]  # in order
-    first: str | None = None
-    for m in _SENTENCE.finditer(text):
-        lo, hi = m.span()
-        if not text[lo:hi].strip() or _FILLER.fullmatch(text[lo:hi].strip()):
-            continue
-        form = _form(text, lo, hi)
-        if form is None:
-            return None
-        inside = hits[bisect_left(starts, lo) : bisect_left(starts, hi)]
-        if form == "denies" and not any(_DENIED.match(text, h.end, hi) for h in inside):
-            return None  # a denial of something else
-        if first is None and inside:
-            first = form
-    return first
-
-
-def _form(text: str, lo: int, hi: int) -> str | None:
-    """The sentence ``text[lo:hi]`` as a plain question, plan or denial, else None."""
-    body = text[lo:hi].rstrip().rstrip("\"”'")
-    inner = body[:-1] if body.endswith(("?", ".", "!")) else body
-    parenthesis = re.search(r"\bnot\s*,[^,]{1,24},", inner)  # "was not, in the end, moved"
-    if re.search(r"[,;\u2014]|\s-\s", inner) and not parenthesis:
-        return None
-    if ":" in inner and not _PLAN.match(text, lo, hi):  # a label's colon opens a plan alone
-        return None
-    if _QUESTION.match(text, lo, hi) and not _TOLD.search(inner):
-        return "asks"
-    if _PLAN.match(text, lo, hi):
-        return "plans"
-    if _DENIED.search(text, lo, hi) and not _GOES_ON_TO.search(inner):
-        return "denies"
-    return None
 
 
 def _clauses(text: str, lo: int, hi: int) -> list[Span]:

@@ -451,7 +451,6 @@ def run_tool(
     arguments: Mapping[str, Any] | None,
     *,
     metadata: Mapping[str, Any] | None = None,
-    message: str | None = None,
 ) -> ToolResult:
     """Validate a model's tool call and run it against a nowline collection.
 
@@ -470,10 +469,6 @@ def run_tool(
             collection that has a ``scope_key``. Each value is typed as the store holds it
             (:func:`nowline.requests.scope_value`): ``"42"`` binds the user 42 of a store
             whose records hold the number.
-        message: the user's message the model answers, where the agent loop has it: a
-            ``correct`` call whose deprecated strings it never names, or names only in a
-            question, a plan or a denial, is refused (``Collection.correct``'s
-            ``message``). The model cannot set it: it is no field of the tool.
 
     Returns:
         A :class:`ToolResult`.
@@ -481,11 +476,10 @@ def run_tool(
     Raises:
         InvalidInput: ``metadata`` is not a mapping of metadata keys to str, int, float or
             bool values (a mistake of the program, not of the model), or the store holds a
-            value both ways (``42`` and ``"42"``), or ``message`` is not a str.
+            value both ways (``42`` and ``"42"``).
     """
     with using(TOOL_TERMS):
-        steps = _tool_steps(collection, name, arguments, metadata, message)
-        return drive(steps, _on(collection))
+        return drive(_tool_steps(collection, name, arguments, metadata), _on(collection))
 
 
 async def run_tool_async(
@@ -494,7 +488,6 @@ async def run_tool_async(
     arguments: Mapping[str, Any] | None,
     *,
     metadata: Mapping[str, Any] | None = None,
-    message: str | None = None,
 ) -> ToolResult:
     """Run a model's tool call against an async collection, as :func:`run_tool` does.
 
@@ -507,7 +500,6 @@ async def run_tool_async(
         name: the tool's name, one of :data:`TOOLS`.
         arguments: the call's arguments (a JSON object).
         metadata: the scope binding (see :func:`run_tool`).
-        message: the user's message (see :func:`run_tool`).
 
     Returns:
         A :class:`ToolResult`.
@@ -517,7 +509,7 @@ async def run_tool_async(
     """
     with using(TOOL_TERMS):
         return await drive_async(
-            _tool_steps(collection, name, arguments, metadata, message), _on(collection)
+            _tool_steps(collection, name, arguments, metadata), _on(collection)
         )
 
 
@@ -657,13 +649,9 @@ def _tool_steps(
     name: str,
     arguments: Mapping[str, Any] | None,
     metadata: Mapping[str, Any] | None,
-    message: str | None = None,
 ) -> _Steps[ToolResult]:
     """Validate a tool call, run its runner and turn what it raised into the result."""
     binding = yield from _typed(_binding(metadata))
-    if message is not None and not isinstance(message, str):
-        kind = type(message).__name__
-        raise InvalidInput(f"message must be the user's message as a str, not {kind}.")
     spec = _BY_NAME.get(name)
     if spec is None:
         known = ", ".join(t.name for t in TOOLS)
@@ -685,10 +673,7 @@ def _tool_steps(
     except ValidationError as exc:
         return ToolResult(name=name, text=_explain(name, exc), is_error=True)
     try:
-        if name == "correct":  # the only tool that records what the user said
-            text, data = yield from _correct(args, binding, message)
-        else:
-            text, data = yield from _RUNNERS[name](args, binding)
+        text, data = yield from _RUNNERS[name](args, binding)
     except _ToolError as exc:
         return ToolResult(name=name, text=f"{name} failed: {exc}", is_error=True)
     except StoreBusy:
@@ -819,13 +804,8 @@ def _listed(values: Sequence[str]) -> str:
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
 
 
-def _correct(
-    args: BaseModel, binding: dict[str, Any], message: str | None = None
-) -> _Steps[tuple[str, BaseModel]]:
-    """Run ``correct``: the tool's fields become one request; refusals come back in them.
-
-    ``message`` is the user's message, where the loop gave it (checked by ``correct``).
-    """
+def _correct(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, BaseModel]]:
+    """Run ``correct``: the tool's fields become one request; refusals come back in them."""
     assert isinstance(args, CorrectInput)
     request = CorrectionRequest(
         text=args.body,
@@ -843,7 +823,6 @@ def _correct(
             about=list(request.about) or None,
             replaced_by=None if request.replaced_by is None else list(request.replaced_by),
             metadata=request.metadata,
-            message=message,
         )
     except InvalidCorrection as exc:
         raise _ToolError(refusal_text(exc)) from None
