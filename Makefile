@@ -39,11 +39,12 @@ typecheck: setup
 
 # The core suite runs twice: on local PersistentClient stores, then against a real Chroma
 # server (`chroma run` on 127.0.0.1, started and stopped by the tests) through HttpClient.
-# Both passes run on two workers (-n 2, pytest-xdist; each worker starts its own server): the
-# local pass takes about 15 min here instead of 22. Four tests that failed on two workers were
-# real faults (fixed, with plain tests in tests/regressions), not timing. --dist worksteal: a
-# worker that runs out of tests takes half of the other's rest, so the minute-long tests no
-# longer leave one core idle at the end (the local pass: 12 min 43 s -> 11 min 9 s here).
+# Both passes run on two workers (-n 2, pytest-xdist; each worker starts its own server): on a
+# fresh clone the HTTP pass takes about 3 min and the local pass about 10. Four tests that
+# failed on two workers were real faults (fixed, with plain tests in tests/regressions), not
+# timing. --dist worksteal: a worker that runs out of tests takes half of the other's rest, so
+# the minute-long tests no longer leave one core idle at the end (the local pass on an idle
+# machine: 12 min 43 s with the default scheduling, 11 min 9 s with worksteal).
 pytest: setup
 	$(PY) -m pytest -n 2 --dist worksteal --backend=http
 	$(PY) -m pytest -n 2 --dist worksteal
