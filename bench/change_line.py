@@ -28,13 +28,24 @@ any line after one of them is a false one. ``bench/_nochange.py`` was written by
 of a withdrawn reading and is seen (its false lines were mended); ``bench/_nochange2.py`` was
 written later by an engineer who read no library code, with a *positive arm* of its own (texts
 that state a change, with the old strings), and is the held-out check of those mends.
+
+The *chat arm* (``--chat``, on by default where the data is there) replays real conversation:
+LoCoMo's ten two-person conversations (5,882 turns; Maharana et al., ACL 2024; CC BY-NC 4.0,
+read from ``../shared/data/locomo/``, never copied here), turn by turn, as an agent that
+remembers every message would. Before each turn is stored, the note the hook gives for a
+user's message (``nowline.surfaces.tools.message_note``, the line ``recall`` and ``remember``
+add) is asked for it, on a store of that conversation's turns so far (hashed vectors: the
+note reads no embedding). Friends catching up state few changes of a thing a memory names,
+so every note there is listed and read by hand: the arm counts what ordinary talk costs.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -47,9 +58,19 @@ import _nochange2
 import _nochange3
 import _writer as W
 import reader
-from _common import add_common_args, command_line, machine_info, md_table, write_report
+from _common import (
+    HashEmbedding,
+    add_common_args,
+    command_line,
+    default_data,
+    machine_info,
+    md_table,
+    portable,
+    write_report,
+)
 
-from nowline.surfaces.tools import run_tool
+import nowline
+from nowline.surfaces.tools import message_note, run_tool
 
 MARK = "This states a change:"
 SMOKE_CASES = 4
@@ -154,6 +175,42 @@ def score_changes(stores: Any, module: Any, smoke: bool) -> dict[str, Any]:
     return out
 
 
+def score_chat(path: Path, smoke: bool) -> dict[str, Any]:
+    """Replay LoCoMo's conversations turn by turn; return every note a turn got (the chat arm).
+
+    Each conversation gets a local store of its own; each turn is asked for its note, then
+    stored as a memory (``"<speaker>: <text>"``), so every note reads the turns before it.
+    """
+    import chromadb  # the reader's stores are its own; this arm keeps one folder per run
+
+    samples = json.loads(path.read_text())[: 1 if smoke else None]
+    out: dict[str, Any] = {"conversations": len(samples), "turns": 0, "notes": []}
+    with tempfile.TemporaryDirectory() as folder:
+        client = chromadb.PersistentClient(folder)
+        for sample in samples:
+            conv = sample["conversation"]
+            raw = client.create_collection(sample["sample_id"], embedding_function=HashEmbedding())
+            col = nowline.wrap(raw)
+            sessions = sorted(int(k.split("_")[1]) for k in conv if re.fullmatch(r"session_\d+", k))
+            turns = [t for n in sessions[: 1 if smoke else None] for t in conv[f"session_{n}"]]
+            for turn in turns:
+                out["turns"] += 1
+                note = message_note(col, turn["text"])
+                if note:
+                    out["notes"].append(
+                        {
+                            "turn": f"{sample['sample_id']}:{turn['dia_id']}",
+                            "text": turn["text"],
+                            "proposed": proposed(note),
+                        }
+                    )
+                col.add(
+                    ids=[f"{sample['sample_id']}:{turn['dia_id']}"],
+                    documents=[f"{turn['speaker']}: {turn['text']}"],
+                )
+    return out
+
+
 def table(results: dict[str, dict[str, dict[str, Any]]]) -> str:
     """Return the Markdown table of every split's counts."""
     rows = []
@@ -180,7 +237,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         default=",".join(SEEN),
         help=f"comma-separated writer benchmark splits (default {','.join(SEEN)})",
     )
+    parser.add_argument(
+        "--chat",
+        type=Path,
+        default=default_data("locomo/locomo10.json"),
+        help="LoCoMo's locomo10.json for the chat arm (default: ../shared/data/locomo/)",
+    )
+    parser.add_argument("--no-chat", action="store_true", help="leave the chat arm out")
     args = parser.parse_args(argv)
+    if args.chat is not None and not args.chat.exists():
+        parser.error(f"{args.chat} not found: pass --chat .../locomo10.json, or --no-chat")
     started = time.perf_counter()
     splits = [s for s in args.splits.split(",") if s]
     stores = reader.Stores()
@@ -196,12 +262,15 @@ def main(argv: Sequence[str] | None = None) -> None:
         }
     finally:
         stores.close()
+    # without the data (not beside the repository, and no --chat), the arm is left out
+    chat = None if args.no_chat or args.chat is None else score_chat(args.chat, args.smoke)
     data: dict[str, Any] = {
         "command": command_line(),
         "machine": machine_info(),
         "splits": results,
         "negatives": negatives,
         "changes": changes,
+        "chat": chat if chat is None else {**chat, "data": portable(args.chat)},
         "seconds": time.perf_counter() - started,
     }
     parts = [
@@ -235,6 +304,16 @@ def main(argv: Sequence[str] | None = None) -> None:
             f"a wrong string after {n['wrong']}, and nothing after {n['none']}:",
             "",
             *[f"- {miss}" for miss in n["misses"]],
+            "",
+        ]
+    if chat is not None:
+        parts += [
+            "## The chat arm: real conversation (LoCoMo)",
+            "",
+            f"Of {chat['turns']} turns of {chat['conversations']} conversations, "
+            f"{len(chat['notes'])} got a note:",
+            "",
+            *[f"- {n['turn']}: {n['text']!r} (proposed: {n['proposed']})" for n in chat["notes"]],
             "",
         ]
     write_report(args.out, "change_line", data, "\n".join(parts) + "\n")

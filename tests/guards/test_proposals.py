@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 import nowline
+import nowline.surfaces.tools
 from nowline.surfaces.tools import run_tool
 
 
@@ -63,6 +64,40 @@ def test_nothing_is_proposed_without_a_word_the_memories_name(memory: nowline.Co
     found = memory.preview([], text="Ximena took over from Wolfgang.")
     assert list(found) == [] and found.deprecates == [] and found.about == []
     assert found.refusal is not None and "states no old value" in found.refusal
+
+
+CHAT = (
+    "Ines: I really love the new climbing gym, it's really close to home.",
+    "Ines: Just got back home from the game, what a night!",
+    "Tomas: That game was really something. Just brilliant.",
+    "Tomas: Lots of people came to the game, lots of noise.",
+)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "No, not really. Just keep the plants out of the sun and they are fine.",
+        "I've known them for years, since I moved from my home town.",
+        "Nope, not a new game. Just the one we always play.",
+        "But instead of giving up, I kept going. Just like the last game.",
+        "Hey! Lots has gone down since we last caught up, really.",
+    ],
+)
+def test_a_common_word_is_never_proposed_with_an_anchor_of_nowlines_choosing(
+    memory: nowline.Collection, said: str
+) -> None:
+    """Chat reads like the end of a common word; no call is made up from it (DESIGN §6).
+
+    "not really", "moved from my home town": the wording reads "really" and "home" as old,
+    and the memories of a conversation name them beside many of the text's words ("Just",
+    "Hey"); a call anchored to one of those would be nothing the writer meant.
+    """
+    _store(memory, *CHAT)
+    found = memory.preview([], text=said)
+    assert (list(found), found.deprecates, found.about) == ([], [], [])
+    assert run_tool(memory, "remember", {"body": said}).text.count("call correct") == 0
+    assert nowline.surfaces.tools.message_note(memory, said) == ""
 
 
 def test_a_specific_value_is_proposed_alone(memory: nowline.Collection) -> None:

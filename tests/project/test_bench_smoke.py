@@ -373,6 +373,15 @@ def test_change_line_smoke_scores_the_recall_tools_line(runs: dict[str, Any]) ->
             assert n["right"] + n["wrong"] + n["none"] == n["cases"]
             assert len(n["misses"]) == n["wrong"] + n["none"]
     assert "| dev | writer | 4 | 4 | 0 | 0 |" in (out / "change_line.md").read_text()
+    # the chat arm: LoCoMo's first conversation's first session, where the data is there
+    chat = data["chat"]
+    if (DATA / "locomo" / "locomo10.json").exists():
+        assert chat["conversations"] == 1 and chat["turns"] > 10
+        assert chat["data"] == "<data>/locomo/locomo10.json"
+        assert chat["notes"] == [], "friends catching up got a note"
+        assert "## The chat arm" in (out / "change_line.md").read_text()
+    else:
+        assert chat is None
 
 
 def test_second_pass_smoke_scores_every_silent_message_and_text_once(runs: dict[str, Any]) -> None:
