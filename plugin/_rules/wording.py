@@ -1688,9 +1688,21 @@ def read_changes(text: str, deprecates: Sequence[str] = ()) -> list[Change]:
 # are kept, since reading a long message is most of a preview's time (a 100 kB message: 8
 # reads, 6.8 s of 7.6 s)
 @lru_cache(maxsize=16)
+def _lone_word(read: _Read) -> bool:
+    """Whether a read's one value is a plain lower-case word, with no other value opposite.
+
+    A plain word is a value only opposite another one (module docstring): alone it is talk,
+    not a thing that ended ("No, not really.", "since I moved from my home town", "instead
+    of giving up"; LoCoMo's chat read all three as old values).
+    """
+    _, old, new, _, _ = read
+    one = old if new is None else new if old is None else None
+    return one is not None and one.kind == "word"
+
+
 def _read_changes(text: str, deprecates: tuple[str, ...]) -> tuple[Change, ...]:
     reader = _Reader(text, deprecates)
-    reads = reader.read()
+    reads = [r for r in reader.read() if not _lone_word(r)]
 
     def val(c: _Cand) -> str:
         return fold(text[c.start : c.end])

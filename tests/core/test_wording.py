@@ -476,6 +476,27 @@ def test_plain_words_need_deprecates() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No, not really. Just keep the plants out of the sun.",
+        "I've known them for years, since I moved from my home town.",
+        "Nope, not a new game, the one we always play.",
+        "But instead of giving up, I kept going.",
+        "we moved away from jenkins.",
+    ],
+)
+def test_a_plain_word_alone_is_no_value(text: str) -> None:
+    """A plain lower-case word with no value opposite is talk ("not really"), not an old value."""
+    assert read_changes(text) == []
+    assert old_values(text) == ()
+
+
+def test_a_plain_word_the_caller_names_is_read_alone() -> None:
+    """The caller's own string is a value wherever it stands ("moved away from jenkins")."""
+    assert old_values("we moved away from jenkins.", ("jenkins",)) == ("jenkins",)
+
+
 def test_replaced_with_does_not_read_the_subject() -> None:
     """In "the PR from Tom replaced X with Y" Tom is not a new value."""
     assert new_values("The PR from Tom replaced zed/a with zed/b.") == ("zed/b",)
