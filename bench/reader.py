@@ -1336,6 +1336,69 @@ def quiet_task(
     return {"variant": variant, "runs": rows, "summary": summary}
 
 
+def chat_task(
+    model: Model,
+    stores: Stores,
+    runs: Sequence[Run],
+    *,
+    bar: Any,
+    path: Path,
+    per: int,
+    variant: str = "library",
+    note: bool = False,
+    smoke: bool = False,
+) -> dict[str, Any]:
+    """Ordinary conversation as the user's messages: does the writer store a correction?
+
+    LoCoMo's ten two-person conversations (real talk between friends; Maharana et al., ACL
+    2024; CC BY-NC 4.0, read from ``../shared/data/locomo/``): ``per`` turns of each, evenly
+    spaced, each asked as the user's message on a store of the turns before it (hashed
+    vectors), with nowline's system prompt and tools, and with the note where ``note`` and
+    :func:`nowline.tools.message_note` gives one. The first call is scored: a ``correct``
+    call is run on that store (``stored a correction`` is the harm, retracted at once so that
+    later turns see the store as it was; a refused call stores nothing). Friends catching up
+    state few changes of a thing a memory names, so any stored correction here is a false one.
+    """
+    system, tools = WP.variant(variant)
+    samples = json.loads(path.read_text())[: 1 if smoke else None]
+    rows: dict[str, list[dict[str, Any]]] = {run.label: [] for run in runs}
+    for sample in samples:
+        conv = sample["conversation"]
+        sessions = sorted(int(k.split("_")[1]) for k in conv if re.fullmatch(r"session_\d+", k))
+        turns = [t for n in sessions for t in conv[f"session_{n}"]]
+        step = max(1, len(turns) // per)
+        picks = set(list(range(step // 2, len(turns), step))[: 2 if smoke else per])
+        col = stores.fresh("chat")
+        for i, turn in enumerate(turns):
+            if i in picks:
+                said = message_note(col, turn["text"]) if note else ""
+                for run in runs:
+                    reply = model.chat(
+                        _write_turn(system, turn["text"], said), tools=tools,
+                        temperature=run.temperature, seed=run.seed, max_tokens=256,
+                    )  # fmt: skip
+                    rows[run.label].append(
+                        {"turn": f"{sample['sample_id']}:{turn['dia_id']}", "text": turn["text"],
+                         "note": said, "reply": reply, "outcome": _chat_outcome(col, reply)}
+                    )  # fmt: skip
+                    bar.update(1)
+            col.add(ids=[turn["dia_id"]], documents=[f"{turn['speaker']}: {turn['text']}"])
+    summary = {label: dict(Counter(r["outcome"] for r in got)) for label, got in rows.items()}
+    return {"variant": variant, "note": note, "per": per, "runs": rows, "summary": summary}
+
+
+def _chat_outcome(col: Any, reply: str) -> str:
+    """Run a chat reply's ``correct`` call on ``col`` and undo it; return what it did."""
+    missing, args = correct_call(reply)
+    if missing is not None:
+        return missing
+    result = run_tool(col, "correct", args if isinstance(args, dict) else {})
+    if result.is_error:
+        return "refused: " + _refusal_kind(result.text)
+    col.retract(result.text.split("Stored correction ", 1)[1].split(".", 1)[0])
+    return "stored a correction"
+
+
 def texts_store(stores: Stores, module: Any) -> Any:
     """Return a fresh collection of a text set's memories (``module.MEMORIES``).
 
@@ -1531,6 +1594,35 @@ def markdown(data: dict[str, Any]) -> str:
             ]),
             "",
         ]  # fmt: skip
+    chat = data["tasks"].get("chat")
+    if chat:
+        lines += [
+            f"## Ordinary conversation as the user's messages (LoCoMo) — {model['name']}",
+            "",
+            CAVEAT,
+            "",
+            f"{chat['per']} turns of each LoCoMo conversation, each on a store of the turns "
+            "before it, first call only" + (", with nowline's note" if chat["note"] else "")
+            + ". `stored a correction` is the harm: no turn states a change a memory names.",
+            "",
+            C.md_table(["run", "asked", "outcomes"], [
+                [label, sum(c.values()), ", ".join(f"{k}: {v}" for k, v in sorted(c.items()))]
+                for label, c in chat["summary"].items()
+            ]),
+            "",
+        ]  # fmt: skip
+        wrote = [
+            r for r in chat["runs"].get("greedy", [])
+            if r["outcome"].startswith(("stored", "refused"))
+        ]  # fmt: skip
+        if wrote:
+            lines += [
+                C.md_table(["turn", "text", "outcome"], [
+                    [r["turn"], r["text"][:90].replace("|", "\\|").replace("\n", " "),
+                     r["outcome"]] for r in wrote
+                ]),
+                "",
+            ]  # fmt: skip
     return "\n".join(lines)
 
 
@@ -1578,7 +1670,17 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--tasks",
         default="clone,sibling,sqa,writer,act",
         help="comma-separated: clone, sibling, sqa, writer, act, broad-clone, broad-sibling, "
-        "quiet (texts that state no change but get a note; default: the first five)",
+        "quiet (texts that state no change but get a note), chat (LoCoMo's turns as the "
+        "user's messages; default: the first five)",
+    )
+    p.add_argument(
+        "--chat-data",
+        type=Path,
+        default=C.default_data("locomo/locomo10.json"),
+        help="LoCoMo's locomo10.json for the chat task (default: ../shared/data/locomo/)",
+    )
+    p.add_argument(
+        "--chat-turns", type=int, default=10, help="chat task: turns per conversation (10)"
     )
     p.add_argument(
         "--writer-variant",
@@ -1775,6 +1877,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 data["tasks"]["quiet"] = quiet_task(
                     model, stores, runs, bar=bar, variant=args.writer_variant, smoke=args.smoke
                 )
+            if "chat" in tasks:
+                if args.chat_data is None or not args.chat_data.exists():
+                    raise SystemExit("the chat task needs LoCoMo: pass --chat-data")
+                data["tasks"]["chat"] = chat_task(
+                    model, stores, runs, bar=bar, path=args.chat_data, per=args.chat_turns,
+                    variant=args.writer_variant, note=args.prompt_note, smoke=args.smoke,
+                )  # fmt: skip
             if "act" in tasks:
                 n_act = min(args.act_cases, 3) if args.smoke else args.act_cases
                 acts = W.act_cases(args.split, args.first + n_act)[args.first :]

@@ -26,7 +26,6 @@ from typing import Literal
 
 from .._rules import records as R
 from .._rules.generic import (
-    assess,
     is_generic,
     is_identifier,
     is_person_name,
@@ -543,28 +542,12 @@ def suggestions_flow(
     return out[:MAX_SUGGESTIONS]
 
 
-def _needs_its_writer(value: str, kind: str) -> bool:
-    """Whether an old value is one nowline never proposes with an anchor of its own choosing.
-
-    A common word, or a phrase or a capitalised title of common words with no number in it
-    ("home", "really", "Lots" opening a sentence): a chat's "since I moved from my home
-    country" or "No, not really." reads as the end of one, and the memories of a long
-    conversation name it beside many of the text's words, so the anchor picked from them
-    ("Hey", "Just") narrows to nothing the writer meant. Replayed on LoCoMo's 5,882
-    conversation turns (bench/change_line.py ``--chat``), every change line before this rule
-    was such a proposal (5 of 5). A number and a first name, whose anchor is the subject the
-    text names beside them ("Fairlop" for "€4.90"), are proposed as before.
-    """
-    return kind == "word" or (kind in ("phrase", "title") and not any(c.isdigit() for c in value))
-
-
 def anchored_proposal_flow(info: CorrectionInfo, reach: ReachFn) -> Flow[tuple[str, str] | None]:
     """Return an old value of the text that needs an anchor, with the anchor that narrows it.
 
     :func:`suggestions_flow` leaves out what would be refused without an anchor: a number, a
     first name, a common word ("03:45 UTC", "Beatriz") or a person's full name. Here the first
-    such old value the text states (``nowline._rules.wording``), a common word and a phrase
-    of common words with no number apart (:func:`_needs_its_writer`), that names memories is
+    such old value the text states (``nowline._rules.wording``) that names memories is
     returned with the first of the text's anchor candidates those memories name: a proper
     noun of the text first ("Fairlop" in "Standard shipping on Fairlop orders is €6.90 now,
     was €4.90"), then any word; each group counted as a refusal counts it (those that name
@@ -581,10 +564,7 @@ def anchored_proposal_flow(info: CorrectionInfo, reach: ReachFn) -> Flow[tuple[s
     for value in old_values(info.document, info.deprecates):
         if fold(value) in taken:
             continue
-        kind = assess(value, info.document)
-        if kind is None and not is_person_name(value, info.document):
-            continue
-        if kind is not None and _needs_its_writer(value, kind[0]):
+        if is_generic(value, info.document) is None and not is_person_name(value, info.document):
             continue
         taken.add(fold(value))
         values.append(value)

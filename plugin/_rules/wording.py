@@ -25,7 +25,8 @@ pause: "wrong", "on hold") holds for the whole clause. An arrow just after a ver
 ("relay X => Y", "forwarded 3 messages #a → #b", not "Deploy target changed X -> Y"), or
 before a ticket's status ("OPS-7 → Done", "In Progress → Code Review"), is no change. A plain
 lower-case word is a value only opposite another one where the caller names one of them
-(``from master to main``) or both carry a number (``building 4``). A value the text also
+(``from master to main``) or both carry a number (``building 4``), or alone where it is no
+common word (``we moved away from heroku``; not ``No, not really``). A value the text also
 presents as old (a chain step) is never new. Patterns, X old and Y new (German, French and
 Spanish forms where listed):
 
@@ -40,7 +41,9 @@ Spanish forms where listed):
   ``raised|lowered|upgraded|...
   (the <noun>) to Y``; ``umbenannt in``, ``renommé en``, ``renombrado a``. In a relative or
   past-perfect clause (``which moved to Y``, ``had moved to Y``) Y is an earlier value: old
-  where the text names another new value, else not read.
+  where the text names another new value, else not read. A project moved onto a platform
+  (``bank-feeds was migrated to Azure DevOps``) reads nothing, and a capitalised word moved
+  to a thing (``Backups switched to gs://b``) is what moved: only Y is read.
 - ``X is now (called) Y``, ``X has become Y``, ``X (now Y)``, ``X is (called) Y again``,
   ``is served|hosted from|at Y again``, ``went|goes|is|'re going ... back to Y`` (Y a thing,
   not a bare number after "goes"; not a plan: ``to go back to Y``), ``is|to|at|on Y
@@ -63,9 +66,10 @@ Spanish forms where listed):
   at|in|on X anymore, it's Y now`` (X old, a thing, beside a new Y of its sort; not said of a
   person: "she isn't at ...", "@ana isn't in #design anymore").
 - ``X is deprecated|archived|retired|decommissioned|shut down|switched off|disconnected|
-  deleted|gone|dead|read-only|offline|closed|bounces|no longer ...`` and ``NAME left (the
-  company)`` (X old), with ``use Y``, ``go(es) to Y``, ``write to Y``, ``duplicate of Y`` or
-  ``...; Y is.`` elsewhere in the sentence (Y new). A noun for the thing itself between X and
+  deleted|gone|dead|read-only|offline|closed|bounces|no longer ...`` (not ``has gone
+  down|up|live|quiet|wrong``) and ``NAME left (the company)`` (X old), with ``use Y``,
+  ``go(es) to Y``, ``write to Y``, ``duplicate of Y`` or ``...; Y is.`` elsewhere in the
+  sentence (Y new). A noun for the thing itself between X and
   its verb is passed over (``the lumen/tools repository has been archived``, ``the Thornbury
   Dispatch channel was renamed``), not an attribute's (``the api.acme.io server port``).
 - Ends said of a state or an act, X a thing (old): ``X is frozen|unplugged|revoked|taken out
@@ -222,7 +226,7 @@ _NOT_NAMES = _DETS | _words(
     "then today yesterday tomorrow renamed moved switched chain rename replace send post track "
     "clone work call hand pin upgrade bumped do is are was should could if when ok fyi hey hi "
     "thanks nothing ownership all no yes not new old there here what which who why how where "
-    "nope yep yeah okay sure mail email e-mail emails "
+    "nope yep yeah okay sure mail email e-mail emails lots tons loads plenty heaps "
     "bitte utilisez usa api url vpn dns ssh sso crm ceo cfo cto qa ui ci db hr pr eu cet utc "
     "sdk cli"
 )
@@ -1018,7 +1022,10 @@ _SPECS = sorted(
         _s(
             "X is deprecated",
             rf"\b{_AUX}(?:now\s+)?(?:deprecated|archived|retired|decommissioned|"
-            r"shut\s+down|deleted|removed|discontinued|disabled|gone|dead|sunset|read-only|"
+            r"shut\s+down|deleted|removed|discontinued|disabled|dead|sunset|read-only|"
+            # "has gone down|up|live|quiet|wrong": a price that fell, a site that started
+            r"gone(?!\s+(?:down|up|live|quiet|silent|wrong|well|badly|viral|public|missing|"
+            r"through|over|by|crazy|mad)\b)|"
             r"turned\s+off|switched\s+off|disconnected|offline|closed|bounces|"
             r"stepped\s+down|left(?=\s+(?:the\s+(?:company|team|firm|organi[sz]ation)|us)\b"
             r"|\s*(?:[.;!]|$)))\b",
@@ -1470,6 +1477,20 @@ class _Reader:
         x = self.t[b.start : b.end]
         return bool(re.fullmatch(r"[^\W_]+(?:-[^\W_]+)+", x))
 
+    def _subject_moved(self, m: re.Match[str], a: _Cand | None, b: _Cand | None) -> bool:
+        """Whether "X moved|switched to Y" names what moved (X), not X's old value.
+
+        "Backups switched to gs://larkspur-backups": X is a capitalised word (no path, host
+        or address) and Y a thing (an address, a host, a URL, a path): backups are what
+        moved, the bucket where they go now, and the old place is said elsewhere or not at
+        all. Reading "Backups" old marked every memory about backups (the change line's
+        positive arm proposed it beside the old bucket). A rename ("renamed to", "changed
+        to") still reads X old, and so does an identifier ("acme/app moved to acme-inc/app").
+        """
+        if a is None or b is None or b.kind != "name" or a.kind != "thing":
+            return False
+        return re.search(r"renamed|changed", m.group(), re.I) is None
+
     def _role_of_name(self, a: _Cand | None, clo: int, chi: int, strict: bool) -> _Cand | bool:
         """Read "NAME is (now) our|the ROLE (now)": NAME new, the role no value.
 
@@ -1598,6 +1619,8 @@ class _Reader:
             return []  # "@ana isn't in #design anymore": a person left a place
         if name == "X moved to Y" and self._project_moved(m, a, b):
             return []
+        if name == "X moved to Y" and self._subject_moved(m, a, b):
+            b = None  # "Backups switched to gs://b": what moved, not its old value
         if name == "X → Y" and b is not None:
             before = t[max(clo, b.start - 30) : b.start]
             if _FLOW.search(before) and not _CHANGE.search(before):
@@ -1683,26 +1706,31 @@ def read_changes(text: str, deprecates: Sequence[str] = ()) -> list[Change]:
     return list(_read_changes(text, tuple(d for d in deprecates if isinstance(d, str))))
 
 
+def _lone_word(text: str, read: _Read) -> bool:
+    """Whether a read's one value is a common lower-case word, with no other value opposite.
+
+    A plain word is a value only opposite another one (module docstring), or alone where it
+    is no common word (a tool's name written lower-case: "we moved away from heroku"). A
+    common one alone is talk, not a thing that ended ("No, not really.", "since I moved from
+    my home town", "instead of giving up": LoCoMo's chat read all three as old values).
+    """
+    from .generic import is_generic  # wordfreq's lists: read only for such a word
+
+    _, old, new, _, _ = read
+    one = old if new is None else new if old is None else None
+    return (
+        one is not None and one.kind == "word" and is_generic(text[one.start : one.end]) is not None
+    )
+
+
 # One correction's wording is read several times over by one call (its preview asks for its
 # old values, its new values and whether it names each string as old or new): the last reads
 # are kept, since reading a long message is most of a preview's time (a 100 kB message: 8
 # reads, 6.8 s of 7.6 s)
 @lru_cache(maxsize=16)
-def _lone_word(read: _Read) -> bool:
-    """Whether a read's one value is a plain lower-case word, with no other value opposite.
-
-    A plain word is a value only opposite another one (module docstring): alone it is talk,
-    not a thing that ended ("No, not really.", "since I moved from my home town", "instead
-    of giving up"; LoCoMo's chat read all three as old values).
-    """
-    _, old, new, _, _ = read
-    one = old if new is None else new if old is None else None
-    return one is not None and one.kind == "word"
-
-
 def _read_changes(text: str, deprecates: tuple[str, ...]) -> tuple[Change, ...]:
     reader = _Reader(text, deprecates)
-    reads = [r for r in reader.read() if not _lone_word(r)]
+    reads = [r for r in reader.read() if not _lone_word(text, r)]
 
     def val(c: _Cand) -> str:
         return fold(text[c.start : c.end])

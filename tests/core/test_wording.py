@@ -384,6 +384,10 @@ SAYS_NO_CHANGE = [
     "There's a rumour that zed/app moved to zed-inc/app.",
     # what was superseded is the pull request, not the repository it is on
     "Closed PR 311 on acme/web, superseded by PR 12 on acme/web-next.",
+    # "gone down|up|live": a number that moved, a site that started; no end of a value
+    "Lots has gone down since we last caught up.",
+    "The Pro plan has gone up, it's pricier than $30 now I think?",
+    "status.acme.io has gone live.",
 ]
 
 
@@ -486,15 +490,39 @@ def test_plain_words_need_deprecates() -> None:
         "we moved away from jenkins.",
     ],
 )
-def test_a_plain_word_alone_is_no_value(text: str) -> None:
-    """A plain lower-case word with no value opposite is talk ("not really"), not an old value."""
+def test_a_common_word_alone_is_no_value(text: str) -> None:
+    """A common lower-case word with no value opposite is talk ("not really"), no old value."""
     assert read_changes(text) == []
     assert old_values(text) == ()
+
+
+def test_a_rare_word_alone_is_a_value() -> None:
+    """A tool's name written lower-case is no common word: it is read alone."""
+    assert old_values("We moved away from heroku last month.") == ("heroku",)
 
 
 def test_a_plain_word_the_caller_names_is_read_alone() -> None:
     """The caller's own string is a value wherever it stands ("moved away from jenkins")."""
     assert old_values("we moved away from jenkins.", ("jenkins",)) == ("jenkins",)
+
+
+@pytest.mark.parametrize(
+    ("text", "old", "new"),
+    [
+        ("Backups switched to gs://acme-backups last week.", [], ["gs://acme-backups"]),
+        ("Cinder was transferred to cinder-project/cinder.", [], ["cinder-project/cinder"]),
+        ("Grafana moved to grafana.acme.io.", [], ["grafana.acme.io"]),
+        # an identifier, a rename and two names still read the old value
+        ("acme/app moved to acme-inc/app.", ["acme/app"], ["acme-inc/app"]),
+        ("Billing was renamed to billing-v2.", ["Billing"], ["billing-v2"]),
+        ("Ingrid Solberg moved to the data team.", ["Ingrid Solberg"], []),
+    ],
+)
+def test_a_capitalised_subject_moved_to_a_thing_is_what_moved(
+    text: str, old: list[str], new: list[str]
+) -> None:
+    """In "Backups switched to gs://b" backups are what moved, not an old value."""
+    assert (list(old_values(text)), list(new_values(text))) == (old, new)
 
 
 def test_replaced_with_does_not_read_the_subject() -> None:

@@ -424,3 +424,69 @@ def test_second_pass_pairs_a_current_value_with_an_unnamed_one_of_its_sort(
         ]
     finally:
         stores.close()
+
+
+class _Scripted:
+    """A model that answers each writer turn with the next scripted reply."""
+
+    name = "scripted"
+
+    def __init__(self, replies: list[str]) -> None:
+        self.replies = iter(replies)
+        self.asked: list[str] = []
+
+    def chat(self, messages: list[dict[str, str]], **_: Any) -> str:
+        self.asked.append(messages[-1]["content"])
+        return next(self.replies)
+
+    def tokens(self, text: str) -> int:
+        return len(text.split())
+
+
+def _call(name: str, **arguments: Any) -> str:
+    return "<tool_call>\n" + json.dumps({"name": name, "arguments": arguments}) + "\n</tool_call>"
+
+
+def test_chat_task_scores_each_turn_on_the_store_before_it(tmp_path: Path) -> None:
+    """Each picked turn is asked once; a stored correction is counted, then undone."""
+    turns = [
+        "Deploy notes go to #ops-deploys these days.",
+        "Nice, and the runbook?",
+        "We keep it on the wiki.",
+        "Cool, thanks for the tour!",
+    ]
+    conversation = {
+        "session_1": [
+            {"speaker": "Ana" if i % 2 == 0 else "Ben", "dia_id": f"D1:{i + 1}", "text": t}
+            for i, t in enumerate(turns)
+        ]
+    }
+    path = tmp_path / "chat.json"
+    path.write_text(json.dumps([{"sample_id": "c1", "conversation": conversation}]))
+    model = _Scripted(
+        [
+            _call("correct", body="#ops-deploys is archived.", deprecates=["#ops-deploys"]),
+            _call("correct", body="nothing here", deprecates=["#nowhere-at-all"]),
+        ]
+    )
+    stores = reader.Stores()
+    made: list[Any] = []
+    fresh = stores.fresh
+    stores.fresh = lambda prefix: made.append(fresh(prefix)) or made[-1]  # type: ignore[method-assign]
+
+    class _Bar:
+        def update(self, n: int) -> None:
+            pass
+
+    try:
+        got = reader.chat_task(model, stores, [reader.Run(0.0, 0)], bar=_Bar(), path=path, per=2)
+        # the stored correction was retracted: the memory it marked is current again
+        assert [h.role for h in made[0].hits(["D1:1"])] == ["current"]
+    finally:
+        stores.close()
+    rows = got["runs"]["greedy"]
+    assert [r["turn"] for r in rows] == ["c1:D1:2", "c1:D1:4"]
+    assert rows[0]["outcome"] == "stored a correction"
+    assert rows[1]["outcome"].startswith("refused: ")
+    assert got["summary"]["greedy"] == {"stored a correction": 1, rows[1]["outcome"]: 1}
+    assert model.asked == [turns[1], turns[3]]  # the user's turn as written, no note asked for
