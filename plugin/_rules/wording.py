@@ -67,10 +67,10 @@ Spanish forms where listed):
   person: "she isn't at ...", "@ana isn't in #design anymore").
 - ``X is deprecated|archived|retired|decommissioned|shut down|switched off|disconnected|
   deleted|gone|dead|read-only|offline|closed|bounces|no longer ...`` (not ``has gone
-  down|up|live|quiet|wrong``) and ``NAME left (the company)`` (X old), with ``use Y``,
-  ``go(es) to Y``, ``write to Y``, ``duplicate of Y`` or ``...; Y is.`` elsewhere in the
-  sentence (Y new). A noun for the thing itself between X and
-  its verb is passed over (``the lumen/tools repository has been archived``, ``the Thornbury
+  down|up|live|quiet|wrong|off``, save ``for good``) and ``NAME left (the company)`` (X
+  old), with ``use Y``, ``go(es) to Y``, ``write to Y``, ``duplicate of Y`` or ``...; Y
+  is.`` elsewhere in the sentence (Y new). A noun for the thing itself between X and its
+  verb is passed over (``the lumen/tools repository has been archived``, ``the Thornbury
   Dispatch channel was renamed``), not an attribute's (``the api.acme.io server port``).
 - Ends said of a state or an act, X a thing (old): ``X is frozen|unplugged|revoked|taken out
   of the pool|being shut down|switched off|archived ...``, ``X goes nowhere.``, ``X stopped
@@ -1023,9 +1023,12 @@ _SPECS = sorted(
             "X is deprecated",
             rf"\b{_AUX}(?:now\s+)?(?:deprecated|archived|retired|decommissioned|"
             r"shut\s+down|deleted|removed|discontinued|disabled|dead|sunset|read-only|"
-            # "has gone down|up|live|quiet|wrong": a price that fell, a site that started
-            r"gone(?!\s+(?:down|up|live|quiet|silent|wrong|well|badly|viral|public|missing|"
-            r"through|over|by|crazy|mad)\b)|"
+            # "has gone down|up|live|quiet|wrong": a price that fell, a site that started;
+            # "gone down|quiet for good", "gone by the wayside" are ends
+            r"gone(?!\s+(?:(?:down|up|live|quiet|silent|wrong|well|badly|viral|public|missing|"
+            r"through|over|crazy|mad|off|private|green|red|GA|unnoticed)\b"
+            r"(?!\s+(?:[\w-]+\s+){0,3}?(?:for\s+good|permanently|forever|for\s+the\s+last\s+time)\b)"
+            r"|by\b(?!\s+the\s+wayside)|from\s+\S+\s+to\b))|"
             r"turned\s+off|switched\s+off|disconnected|offline|closed|bounces|"
             r"stepped\s+down|left(?=\s+(?:the\s+(?:company|team|firm|organi[sz]ation)|us)\b"
             r"|\s*(?:[.;!]|$)))\b",

@@ -388,7 +388,23 @@ SAYS_NO_CHANGE = [
     "Lots has gone down since we last caught up.",
     "The Pro plan has gone up, it's pricier than $30 now I think?",
     "status.acme.io has gone live.",
+    "The alarm on db-2 has gone off twice.",
+    "The queue has gone from 10 to 14 jobs.",
 ]
+
+
+@pytest.mark.parametrize(
+    ("text", "old"),
+    [
+        ("build-3 has gone down for good; use build-7.", "build-3"),
+        ("mx1.acme.io has gone down permanently.", "mx1.acme.io"),
+        ("#team-old has gone quiet for good.", "#team-old"),
+        ("Jira has gone by the wayside; we track work in Linear now.", "Jira"),
+    ],
+)
+def test_gone_for_good_is_an_end(text: str, old: str) -> None:
+    """A value "gone down for good" or "gone by the wayside" ended; "gone down" alone did not."""
+    assert old in old_values(text)
 
 
 @pytest.mark.parametrize("text", SAYS_NO_CHANGE)
