@@ -45,7 +45,6 @@ import argparse
 import json
 import re
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -57,9 +56,9 @@ import _nochange
 import _nochange2
 import _nochange3
 import _writer as W
+import locomo as LM
 import reader
 from _common import (
-    HashEmbedding,
     add_common_args,
     command_line,
     default_data,
@@ -69,7 +68,6 @@ from _common import (
     write_report,
 )
 
-import nowline
 from nowline.surfaces.tools import message_note, run_tool
 
 MARK = "This states a change:"
@@ -175,39 +173,24 @@ def score_changes(stores: Any, module: Any, smoke: bool) -> dict[str, Any]:
     return out
 
 
-def score_chat(path: Path, smoke: bool) -> dict[str, Any]:
+def score_chat(stores: Any, path: Path, smoke: bool) -> dict[str, Any]:
     """Replay LoCoMo's conversations turn by turn; return every note a turn got (the chat arm).
 
-    Each conversation gets a local store of its own; each turn is asked for its note, then
-    stored as a memory (``"<speaker>: <text>"``), so every note reads the turns before it.
+    Each conversation gets a store of its own; each turn is asked for its note, then stored
+    as a memory (``"<speaker>: <text>"``), so every note reads the turns before it.
     """
-    import chromadb  # the reader's stores are its own; this arm keeps one folder per run
-
     samples = json.loads(path.read_text())[: 1 if smoke else None]
     out: dict[str, Any] = {"conversations": len(samples), "turns": 0, "notes": []}
-    with tempfile.TemporaryDirectory() as folder:
-        client = chromadb.PersistentClient(folder)
-        for sample in samples:
-            conv = sample["conversation"]
-            raw = client.create_collection(sample["sample_id"], embedding_function=HashEmbedding())
-            col = nowline.wrap(raw)
-            sessions = sorted(int(k.split("_")[1]) for k in conv if re.fullmatch(r"session_\d+", k))
-            turns = [t for n in sessions[: 1 if smoke else None] for t in conv[f"session_{n}"]]
-            for turn in turns:
-                out["turns"] += 1
-                note = message_note(col, turn["text"])
-                if note:
-                    out["notes"].append(
-                        {
-                            "turn": f"{sample['sample_id']}:{turn['dia_id']}",
-                            "text": turn["text"],
-                            "proposed": proposed(note),
-                        }
-                    )
-                col.add(
-                    ids=[f"{sample['sample_id']}:{turn['dia_id']}"],
-                    documents=[f"{turn['speaker']}: {turn['text']}"],
-                )
+    for sample in samples:
+        conv, col = sample["conversation"], stores.fresh("chat")
+        sessions = LM.session_numbers(conv)[: 1 if smoke else None]
+        for turn in (t for n in sessions for t in conv[f"session_{n}"]):
+            key = f"{sample['sample_id']}:{turn['dia_id']}"
+            out["turns"] += 1
+            note = message_note(col, turn["text"])
+            if note:
+                out["notes"].append({"turn": key, "text": turn["text"], "proposed": proposed(note)})
+            col.add(ids=[key], documents=[LM.document(turn)])
     return out
 
 
@@ -260,10 +243,12 @@ def main(argv: Sequence[str] | None = None) -> None:
             name: score_changes(stores, module, args.smoke)
             for name, module in POSITIVE_SETS.items()
         }
+        # without the data (not beside the repository, and no --chat), the arm is left out
+        chat = (
+            None if args.no_chat or args.chat is None else score_chat(stores, args.chat, args.smoke)
+        )
     finally:
         stores.close()
-    # without the data (not beside the repository, and no --chat), the arm is left out
-    chat = None if args.no_chat or args.chat is None else score_chat(args.chat, args.smoke)
     data: dict[str, Any] = {
         "command": command_line(),
         "machine": machine_info(),

@@ -75,6 +75,16 @@ def session_date(text: str) -> str:
     return dt.replace(tzinfo=timezone.utc).isoformat()
 
 
+def session_numbers(conversation: dict[str, Any]) -> list[int]:
+    """Return the numbers of a LoCoMo conversation's sessions, in order (``session_<n>`` keys)."""
+    return sorted(int(m.group(1)) for k in conversation if (m := re.fullmatch(r"session_(\d+)", k)))
+
+
+def document(turn: dict[str, Any]) -> str:
+    """Return a turn as it is stored: ``"<speaker>: <text>"``."""
+    return f"{turn['speaker']}: {turn['text']}"
+
+
 def load(path: Path, smoke: bool) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
     """Return the turns, the category 1–4 questions with usable evidence, and the skipped count."""
     samples = json.loads(path.read_text())
@@ -86,9 +96,7 @@ def load(path: Path, smoke: bool) -> tuple[list[dict[str, Any]], list[dict[str, 
     for sample in samples:
         sid = sample["sample_id"]
         conv = sample["conversation"]
-        sessions = sorted(
-            (int(m.group(1)) for k in conv if (m := re.fullmatch(r"session_(\d+)", k))),
-        )
+        sessions = session_numbers(conv)
         if smoke:
             sessions = sessions[:3]
         for n in sessions:
@@ -97,7 +105,7 @@ def load(path: Path, smoke: bool) -> tuple[list[dict[str, Any]], list[dict[str, 
                 turns.append(
                     {
                         "id": f"{sid}:{turn['dia_id']}",
-                        "document": f"{turn['speaker']}: {turn['text']}",
+                        "document": document(turn),
                         "metadata": {
                             "sample_id": sid,
                             "session": n,

@@ -108,6 +108,7 @@ import _nochange2
 import _nochange3
 import _writer as W
 import _writer_prompts as WP
+import locomo as LM
 import numpy as np
 import situatedqa as SQA
 from _writer import WRITER_CASES, ActCase, WriterCase
@@ -1364,8 +1365,7 @@ def chat_task(
     rows: dict[str, list[dict[str, Any]]] = {run.label: [] for run in runs}
     for sample in samples:
         conv = sample["conversation"]
-        sessions = sorted(int(k.split("_")[1]) for k in conv if re.fullmatch(r"session_\d+", k))
-        turns = [t for n in sessions for t in conv[f"session_{n}"]]
+        turns = [t for n in LM.session_numbers(conv) for t in conv[f"session_{n}"]]
         step = max(1, len(turns) // per)
         picks = set(list(range(step // 2, len(turns), step))[: 2 if smoke else per])
         col = stores.fresh("chat")
@@ -1379,23 +1379,30 @@ def chat_task(
                     )  # fmt: skip
                     rows[run.label].append(
                         {"turn": f"{sample['sample_id']}:{turn['dia_id']}", "text": turn["text"],
-                         "note": said, "reply": reply, "outcome": _chat_outcome(col, reply)}
+                         "note": said, "reply": reply,
+                         "outcome": _write_outcome(reply, lambda c=col: c, undo=True)}
                     )  # fmt: skip
                     bar.update(1)
-            col.add(ids=[turn["dia_id"]], documents=[f"{turn['speaker']}: {turn['text']}"])
+            col.add(ids=[turn["dia_id"]], documents=[LM.document(turn)])
     summary = {label: dict(Counter(r["outcome"] for r in got)) for label, got in rows.items()}
     return {"variant": variant, "note": note, "per": per, "runs": rows, "summary": summary}
 
 
-def _chat_outcome(col: Any, reply: str) -> str:
-    """Run a chat reply's ``correct`` call on ``col`` and undo it; return what it did."""
+def _write_outcome(reply: str, store: Callable[[], Any], *, undo: bool = False) -> str:
+    """Run a reply's ``correct`` call on ``store()``; return what it did: stored, refused, no write.
+
+    The store is made only for a ``correct`` call. With ``undo`` a stored correction is
+    retracted at once, so that the store stays as it was for the next question.
+    """
     missing, args = correct_call(reply)
     if missing is not None:
         return missing
+    col = store()
     result = run_tool(col, "correct", args if isinstance(args, dict) else {})
     if result.is_error:
         return "refused: " + _refusal_kind(result.text)
-    col.retract(result.text.split("Stored correction ", 1)[1].split(".", 1)[0])
+    if undo and result.data is not None:
+        col.retract(result.data["id"])
     return "stored a correction"
 
 
@@ -1412,13 +1419,7 @@ def texts_store(stores: Stores, module: Any) -> Any:
 
 def _quiet_outcome(stores: Stores, module: Any, reply: str) -> str:
     """Return what a reply to a text that states no change did: stored, refused, or no write."""
-    missing, args = correct_call(reply)
-    if missing is not None:
-        return missing
-    result = run_tool(
-        texts_store(stores, module), "correct", args if isinstance(args, dict) else {}
-    )
-    return "refused: " + _refusal_kind(result.text) if result.is_error else "stored a correction"
+    return _write_outcome(reply, lambda: texts_store(stores, module))
 
 
 def _write_turn(system: str, message: str, note: str = "") -> list[dict[str, str]]:
@@ -1496,7 +1497,7 @@ def markdown(data: dict[str, Any]) -> str:
         block = data["tasks"].get(task)
         if not block:
             continue
-        lines += [f"## {title} — {model['name']}", "", CAVEAT, ""]
+        lines += _heading(title, model)
         rows = []
         for cond, by_run in block["counts"].items():
             wrong = sum(c.get("wrong", 0) for c in by_run.values())
@@ -1511,19 +1512,18 @@ def markdown(data: dict[str, Any]) -> str:
         ]
     writer = data["tasks"].get("writer")
     if writer:
-        lines += [
-            f"## Writer: does the model call `correct` right? — {model['name']}",
-            "",
+        lines += _heading(
+            "Writer: does the model call `correct` right?",
+            model,
             CAVEAT.replace("32 of 32", "27 of 30 right `deprecates`"),
-        ]
+        )
         lines += [
-            "",
             f"Prompt and schemas: `{writer.get('variant', 'library')}` (bench/_writer_prompts.py).",
             "",
         ]
         lines += ["", C.md_table(["run", "when", "right", "outcomes"], [
             [label, when, _right_of(c),
-             ", ".join(f"{k}: {v}" for k, v in sorted(c.items()))]
+             _outcomes_cell(c)]
             for label, by_when in writer["summary"].items() for when, c in by_when.items()
         ]), ""]  # fmt: skip
         rows = [
@@ -1545,16 +1545,13 @@ def markdown(data: dict[str, Any]) -> str:
     act = data["tasks"].get("act")
     if act:
         lines += [
-            f"## Act: store a stated change, then act on memory — {model['name']}",
-            "",
-            CAVEAT,
-            "",
+            *_heading("Act: store a stated change, then act on memory", model),
             f"Prompt and schemas of the write: `{act.get('variant', 'library')}`. `bare`: the "
             "old memories alone (no correction stored); `nowline`: a later session recalls the "
             "store the model's own correct call (and one retry after a refusal) wrote.",
             "",
             C.md_table(["run", "what", "right", "outcomes"], [
-                [label, what, _right_of(c), ", ".join(f"{k}: {v}" for k, v in sorted(c.items()))]
+                [label, what, _right_of(c), _outcomes_cell(c)]
                 for label, by_what in act["summary"].items() for what, c in by_what.items()
             ]),
             "",
@@ -1574,16 +1571,13 @@ def markdown(data: dict[str, Any]) -> str:
     quiet = data["tasks"].get("quiet")
     if quiet:
         lines += [
-            f"## Texts that state no change, with a false note — {model['name']}",
-            "",
-            CAVEAT,
-            "",
+            *_heading("Texts that state no change, with a false note", model),
             "The change line's negative arm (bench/_nochange*.py): each text that gets nowline's "
             "note on a user's message although it states no change, asked without the note and "
             "with it. `stored a correction` is the harm: a current value marked outdated.",
             "",
             C.md_table(["run", "asked", "outcomes"], [
-                [label, cond, ", ".join(f"{k}: {v}" for k, v in sorted(c.items()))]
+                [label, cond, _outcomes_cell(c)]
                 for label, by_cond in quiet["summary"].items() for cond, c in by_cond.items()
             ]),
             "",
@@ -1597,16 +1591,13 @@ def markdown(data: dict[str, Any]) -> str:
     chat = data["tasks"].get("chat")
     if chat:
         lines += [
-            f"## Ordinary conversation as the user's messages (LoCoMo) — {model['name']}",
-            "",
-            CAVEAT,
-            "",
+            *_heading("Ordinary conversation as the user's messages (LoCoMo)", model),
             f"{chat['per']} turns of each LoCoMo conversation, each on a store of the turns "
             "before it, first call only" + (", with nowline's note" if chat["note"] else "")
             + ". `stored a correction` is the harm: no turn states a change a memory names.",
             "",
             C.md_table(["run", "asked", "outcomes"], [
-                [label, sum(c.values()), ", ".join(f"{k}: {v}" for k, v in sorted(c.items()))]
+                [label, sum(c.values()), _outcomes_cell(c)]
                 for label, c in chat["summary"].items()
             ]),
             "",
@@ -1624,6 +1615,16 @@ def markdown(data: dict[str, Any]) -> str:
                 "",
             ]  # fmt: skip
     return "\n".join(lines)
+
+
+def _heading(title: str, model: dict[str, Any], caveat: str = CAVEAT) -> list[str]:
+    """Return a task's section heading: its title with the model's name, then the caveat."""
+    return [f"## {title} — {model['name']}", "", caveat, ""]
+
+
+def _outcomes_cell(c: dict[str, int]) -> str:
+    """Return outcome counts as one cell: 'called recall: 3, right: 13', by outcome."""
+    return ", ".join(f"{k}: {v}" for k, v in sorted(c.items()))
 
 
 def _right_of(c: dict[str, int]) -> str:
