@@ -1274,6 +1274,10 @@ def _things(t: str, *values: _Cand | None) -> bool:
     ) and any(v is not None for v in values)
 
 
+_RENAMING = re.compile(r"renamed|changed", re.I)
+"""A "moved to" cue that renames: X is the old name whatever it is ("X was renamed to Y")."""
+
+
 class _Reader:
     """Reads the changes of one text, on its candidate values."""
 
@@ -1475,7 +1479,7 @@ class _Reader:
         """
         if a is None or b is None or a.kind != "name" or b.kind != "thing":
             return False
-        if re.search(r"renamed|changed", m.group(), re.I):
+        if _RENAMING.search(m.group()):
             return False
         x = self.t[b.start : b.end]
         return bool(re.fullmatch(r"[^\W_]+(?:-[^\W_]+)+", x))
@@ -1492,7 +1496,7 @@ class _Reader:
         """
         if a is None or b is None or b.kind != "name" or a.kind != "thing":
             return False
-        return re.search(r"renamed|changed", m.group(), re.I) is None
+        return _RENAMING.search(m.group()) is None
 
     def _role_of_name(self, a: _Cand | None, clo: int, chi: int, strict: bool) -> _Cand | bool:
         """Read "NAME is (now) our|the ROLE (now)": NAME new, the role no value.
