@@ -57,6 +57,15 @@ _PYTEST_COLUMNS = shutil.get_terminal_size().columns  # pytest's own report keep
 os.environ["COLUMNS"] = TEST_COLUMNS
 os.environ["TERMINAL_WIDTH"] = TEST_COLUMNS
 
+# chromadb's HttpClient shares one httpx connection pool between threads. httpcore 1.0.9's pool
+# can close a connection it has already handed to another thread's request, when that
+# connection's keep-alive (chromadb: 40 s) runs out in between; the request then fails with
+# httpx.ReadError "[Errno 9] Bad file descriptor" (encode/httpcore#1110, open). The tests that
+# read from threads over a server met it about once in ten runs. Connections that never expire
+# take that path away; the pool still drops a connection the server has closed.
+# docs/reliability.md ("Threads over HttpClient") gives users the same setting.
+os.environ.setdefault("CHROMA_HTTP_KEEPALIVE_SECS", str(365 * 24 * 3600))
+
 
 @register_embedding_function
 class FakeEmbedding(EmbeddingFunction[Documents]):
