@@ -399,6 +399,19 @@ _KILL = re.compile(  # a word of an identifier ("if/a", "acme/never-x") is no cu
     r"next\s+(?:quarter|year|month)|later\s+this\s+(?:year|quarter|month)|eventually|someday|"
     r"(?:am|is|are|['\u2019](?:re|s|m))\s+going\s+to|gonna|draft\s+(?:rfc|proposal|plan|adr)|"
     r"rfc-?\d+|"  # a plan's time or a draft, not a plain "will" (Will Thompson, "it will be Y")
+    # a thought of a change ("we're thinking about moving X to Y", "how about switching ..."):
+    # a verb of change, not a noun in -ing ("talking about pricing: ...") nor a thought that
+    # ended ("after thinking about switching for months, we moved ...")
+    r"(?:(?:thinking|talking|dreaming)\s+(?:of|about)|(?:how|what)\s+about)\s+"
+    r"(?:mov|migrat|switch|chang|renam|transferr?|relocat|replac|swapp|port|us|try|go)ing"
+    r"(?!\s*[,:;]|\s+(?:for|and|but)\b)|"
+    # a change for one day or one time ("moved from room 4 to room 6 just for today"), not
+    # "just today" (lately), "only the demo repo", "not just for today", "notes for today:"
+    r"(?<!\bnot\s)(?:just|only)\s+for\s+(?:today|tonight|this\s+once|the\s+(?:day|night|demo))"
+    r"(?!['\u2019]s)|(?:today|tonight)\s+only(?=\s*(?:[,.:;!?)]|$))|"
+    r"(?<!\bjust\s)(?<!\bonly\s)for\s+(?:today|tonight)(?=\s*(?:[,.;!?)]|$))|"
+    r"^\s*for\s+(?:today|tonight)(?=\s+(?!and\b)[a-z])|"
+    r"(?:just|for)\s+this\s+once(?!-)|this\s+once(?=\s*(?:[,.;!?)]|$))|"
     rf"(?:{_ENDED})\s+or\s+(?:{_ENDED}))"  # two verbs in doubt: "X archived or moved to Y"
     r"(?![\w/@]|[-.:][\w.-]*[/@])",
     re.I,

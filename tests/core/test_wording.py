@@ -390,7 +390,35 @@ SAYS_NO_CHANGE = [
     "status.acme.io has gone live.",
     "The alarm on db-2 has gone off twice.",
     "The queue has gone from 10 to 14 jobs.",
+    # a change for one day or one time, and a thought of a change
+    "We moved standup from room 4 to room 6 just for today.",
+    "Standup moved from room 4 to room 6 for tonight only.",
+    "Just this once, we switched the alerts from #ops to #ops-2.",
+    "We're thinking about moving from Slack to Teams.",
+    "How about switching from Jira to Linear",
 ]
+
+
+@pytest.mark.parametrize(
+    ("text", "old"),
+    [
+        ("Standup notes for today: acme/web was renamed to acme/webapp.", "acme/web"),
+        ("That's it for tonight: DNS moved from Route53 to Cloudflare.", "Route53"),
+        ("Talking about logging, we moved from Papertrail to Datadog last week.", "Papertrail"),
+        ("After thinking about switching for months, we moved from Jira to Linear.", "Jira"),
+        ("We just today moved the wiki from Confluence to Notion.", "Confluence"),
+        ("Only the demo environment moved from demo.acme.io to try.acme.io.", "demo.acme.io"),
+        ("Moved for good, not just for today: standup moved from room 4 to room 6.", "room 4"),
+        (
+            "Repeating this once more for visibility: support moved from support@acme.io to "
+            "help@acme.io.",
+            "support@acme.io",
+        ),
+    ],
+)
+def test_one_off_and_thought_words_elsewhere_do_not_stop_a_change(text: str, old: str) -> None:
+    """A label "for today", a noun in -ing, a thought that ended: the change is read."""
+    assert old in old_values(text)
 
 
 @pytest.mark.parametrize(
