@@ -184,13 +184,24 @@ def _local(store: Store, collection: str | None) -> _Found | None:
     return name, cid, metadata or None, mark, S.path_for(None, cid, store.path)
 
 
+# chromadb settings that tune its connection pool only: one GET reads the same without them
+# (docs/reliability.md advises the first for threads that share an HttpClient)
+_POOL_ONLY = frozenset(
+    {
+        "CHROMA_HTTP_KEEPALIVE_SECS",
+        "CHROMA_HTTP_MAX_CONNECTIONS",
+        "CHROMA_HTTP_MAX_KEEPALIVE_CONNECTIONS",
+    }
+)
+
+
 def _served(store: Store, collection: str | None) -> _Found | None:
     """Read a server's collections and mark with one HTTP GET of its REST API."""
     import urllib.request
     from urllib.parse import quote, urlsplit
 
-    if any(k.startswith("CHROMA_") for k in os.environ):
-        return None  # chromadb's client would read settings from these
+    if any(k.upper().startswith("CHROMA_") and k.upper() not in _POOL_ONLY for k in os.environ):
+        return None  # chromadb's client would read settings from these (names in any case)
     assert store.url is not None
     parts = urlsplit(store.url.strip())
     if parts.scheme not in ("http", "https") or not parts.hostname or parts.path.strip("/"):

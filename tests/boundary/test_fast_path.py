@@ -249,6 +249,29 @@ def test_a_hook_over_a_server_reads_the_mark_with_one_get(
         assert code == 0 and fast == full
 
 
+@pytest.mark.server
+@pytest.mark.parametrize(
+    ("name", "value", "fast"),
+    [
+        ("CHROMA_HTTP_KEEPALIVE_SECS", "31536000", True),  # the pool's tuning: one GET is alike
+        ("CHROMA_HTTP_MAX_CONNECTIONS", "4", True),
+        ("chroma_client_auth_credentials", "t0ken", False),  # chromadb reads it in any case
+        ("CHROMA_SERVER_HEADERS", "{}", False),
+    ],
+)
+def test_chroma_settings_in_the_environment_and_the_fast_path(
+    chroma_server: Any, tmp_path: Path, name: str, value: str, fast: bool
+) -> None:
+    """A setting of chromadb's client sends the hook the full way, unless it tunes the pool."""
+    database = chroma_server.new_database()
+    make_store(client=chroma_server.client(database))
+    where = ("--url", f"http://{chroma_server.host}:{chroma_server.port}", "--database", database)
+    env = {"NOWLINE_CACHE_DIR": str(tmp_path / "cache")}
+    assert _nowline("stats", *where, **env)[0] == 0
+    code, out, loaded = _nowline("hook", *where, stdin=_EVENTS[0], **{**env, name: value})
+    assert code == 0 and "ufo-ai/ufo" in out and loaded is not fast
+
+
 # ------------------------------------------------------------- repositories as tools name them
 
 _ARCHIVED = "acme/widget.js was archived; work happens in acme/gadget."
