@@ -382,6 +382,39 @@ _ENDED = (
     r"archived|moved|renamed|migrated|deleted|retired|replaced|changed|transferred|closed|"
     r"deprecated|removed|switched"
 )
+# A thought of a change ("we're thinking about moving X to Y", "how about switching ..."): a
+# verb of change, not a noun in -ing ("talking about pricing: ...") nor a thought that ended
+# ("after thinking about switching for months, we moved ..."). A change for one day or one time
+# ("moved from room 4 to room 6 just for today", "For the weekend, on-call moved ..."), not
+# "just today" (lately), "only the demo repo", "not just for today", "notes for today:", "the
+# weekend only rota". Each negates only its own part of a clause (_LOCAL: "I'm out just for
+# today, but the docs moved from A to B"), unless a time of one day opens or closes the
+# clause (_whole_time); a time of one day negates nothing in a clause that says the change
+# lasts ("..., but standup moved from room 2 to room 7 for good": _LASTING).
+_THOUGHT = (
+    r"(?:(?:thinking|talking|dreaming)\s+(?:of|about)|(?:how|what)\s+about|"
+    r"toying\s+with(?:\s+the\s+idea\s+of)?)\s+"
+    r"(?:mov|migrat|switch|chang|renam|transferr?|relocat|replac|swapp|port|us|try|go)ing"
+    r"(?!\s*[,:;]|\s+(?:for|and|but)\b)"
+)
+_ONE_TIME = (
+    r"(?<!\bnot\s)(?:just|only)\s+for\s+(?:today|tonight|this\s+once|the\s+(?:day|night|demo))"
+    r"(?!['\u2019]s)|(?:today|tonight)\s+only(?=\s*(?:[,.:;!?)]|$))|"
+    r"(?<!\bjust\s)(?<!\bonly\s)for\s+(?:today|tonight)(?=\s*(?:[,.;!?)]|$))|"
+    r"^\s*for\s+(?:today|tonight)(?=\s+(?!and\b)[a-z])|"
+    r"^\s*for\s+the\s+(?:day|night|weekend)(?=\s*,)|"
+    r"(?<!\bnot\s)(?:(?:just|only)\s+for\s+(?:the\s+)?(?:weekend|week|one\s+(?:day|night))|"
+    r"for\s+(?:the\s+)?(?:day|night|weekend|demo|this\s+week|one\s+(?:day|night))\s+only)"
+    r"(?=\s*(?:[,.;:!?)]|$))|"
+    r"(?:just|for)\s+this\s+once(?!-)|this\s+once(?=\s*(?:[,.;!?)]|$))"
+)
+_THOUGHT_OR_ONE_TIME = rf"{_THOUGHT}|{_ONE_TIME}"
+_ONE_TIME_RE = re.compile(rf"(?<![\w/@.-])(?:{_ONE_TIME})(?![\w/@])", re.I)
+_LASTING = re.compile(
+    r"(?<!\bnot\s)\b(?:for\s+good|permanently|from\s+now\s+on|going\s+forward|"
+    r"for\s+the\s+long\s+term)\b",
+    re.I,
+)
 _KILL = re.compile(  # a word of an identifier ("if/a", "acme/never-x") is no cue
     r"(?<![\w/@.-])(?:if|whether|could|would|might|maybe|perhaps|propos\w*|"
     r"(?:consider|discuss)\w*\s+(?:\w+ing|whether|about|a\s+move|the\s+(?:move|switch|idea))|plan(?:ned|ning|s?\s+to)|"
@@ -399,19 +432,7 @@ _KILL = re.compile(  # a word of an identifier ("if/a", "acme/never-x") is no cu
     r"next\s+(?:quarter|year|month)|later\s+this\s+(?:year|quarter|month)|eventually|someday|"
     r"(?:am|is|are|['\u2019](?:re|s|m))\s+going\s+to|gonna|draft\s+(?:rfc|proposal|plan|adr)|"
     r"rfc-?\d+|"  # a plan's time or a draft, not a plain "will" (Will Thompson, "it will be Y")
-    # a thought of a change ("we're thinking about moving X to Y", "how about switching ..."):
-    # a verb of change, not a noun in -ing ("talking about pricing: ...") nor a thought that
-    # ended ("after thinking about switching for months, we moved ...")
-    r"(?:(?:thinking|talking|dreaming)\s+(?:of|about)|(?:how|what)\s+about)\s+"
-    r"(?:mov|migrat|switch|chang|renam|transferr?|relocat|replac|swapp|port|us|try|go)ing"
-    r"(?!\s*[,:;]|\s+(?:for|and|but)\b)|"
-    # a change for one day or one time ("moved from room 4 to room 6 just for today"), not
-    # "just today" (lately), "only the demo repo", "not just for today", "notes for today:"
-    r"(?<!\bnot\s)(?:just|only)\s+for\s+(?:today|tonight|this\s+once|the\s+(?:day|night|demo))"
-    r"(?!['\u2019]s)|(?:today|tonight)\s+only(?=\s*(?:[,.:;!?)]|$))|"
-    r"(?<!\bjust\s)(?<!\bonly\s)for\s+(?:today|tonight)(?=\s*(?:[,.;!?)]|$))|"
-    r"^\s*for\s+(?:today|tonight)(?=\s+(?!and\b)[a-z])|"
-    r"(?:just|for)\s+this\s+once(?!-)|this\s+once(?=\s*(?:[,.;!?)]|$))|"
+    rf"{_THOUGHT_OR_ONE_TIME}|"
     rf"(?:{_ENDED})\s+or\s+(?:{_ENDED}))"  # two verbs in doubt: "X archived or moved to Y"
     r"(?![\w/@]|[-.:][\w.-]*[/@])",
     re.I,
@@ -674,7 +695,7 @@ _PART = re.compile(r",\s+(?=(?:and|but|while|whereas|though|although)\s)", re.I)
 _LOCAL = re.compile(
     r"(?:(?:did|do|does|was|is|are|were|has|have|will)\s+not|"
     r"(?:did|do|does|was|were|is|are|has|have|wo)n['\u2019]t|['\u2019](?:re|s|m)\s+not|"
-    r"still|stays?|remains?)",
+    rf"still|stays?|remains?|{_THOUGHT_OR_ONE_TIME})",
     re.I,
 )
 _PAUSED = re.compile(
@@ -703,7 +724,12 @@ def _parts(t: str, a: int, b: int, passing: bool) -> _Parts:
     """The parts of the negated clause ``t[a:b]`` (above)."""
     cuts = [a, *(m.end() for m in _PART.finditer(t, a, b)), b]
     words = _kill_words(t, a, b, passing)
-    if len(cuts) == 2 or _PAUSED.search(t, a, b) or not all(_LOCAL.fullmatch(w) for w in words):
+    if (
+        len(cuts) == 2
+        or _PAUSED.search(t, a, b)
+        or not all(_LOCAL.fullmatch(w) for w in words)
+        or _whole_time(t[a:b])
+    ):
         return _Parts(cuts, None, "")
     spans = list(pairwise(cuts))
     negated = [bool(_kill_words(t, x, y, passing)) for x, y in spans]
@@ -711,13 +737,35 @@ def _parts(t: str, a: int, b: int, passing: bool) -> _Parts:
     return _Parts(cuts, negated, named)
 
 
+def _whole_time(clause: str) -> bool:
+    """Whether a time of one day opens or closes the clause: it spans the clause's parts.
+
+    "Just for today, standup moved from A to B, and the retro from C to D" and "A moved to B,
+    and C to D, just this once" change nothing for good; "I'm out just for today, but the docs
+    moved from A to B" does (the time is of its own part).
+    """
+    for m in _ONE_TIME_RE.finditer(clause):
+        opening = r"(?:[^\s:]+:)?\s*(?:(?:just|only)\s+)?(?:for\s+)?"
+        if re.fullmatch(opening, clause[: m.start()], re.I) or re.fullmatch(
+            r"[\s,.;:!?)\]\"'\u201d]*", clause[m.end() :]
+        ):
+            return True
+    return False
+
+
 def _kill_words(t: str, a: int, b: int, passing: bool) -> list[str]:
-    """The words that negate the clause ``t[a:b]`` (:func:`_negated`)."""
+    """The words that negate the clause ``t[a:b]`` (:func:`_negated`).
+
+    A time of one day negates nothing in a clause that says the change lasts ("For the day
+    I'm in room 9, but standup moved from room 2 to room 7 for good").
+    """
     clause = _blank(_FAILED_THING, t[a:b])
     clause = _blank(_PROHIBIT_RE, clause)
     if not passing:
         clause = _blank(_NOT_AT_RE, _blank(_NOT_ANYMORE_RE, _blank(_NO_MORE_RE, clause)))
     clause = _blank(_NOBODY_RE, clause)
+    if _LASTING.search(clause):
+        clause = _blank(_ONE_TIME_RE, clause)
     return [m.group() for m in _KILL.finditer(clause)]
 
 

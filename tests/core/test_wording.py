@@ -396,6 +396,10 @@ SAYS_NO_CHANGE = [
     "Just this once, we switched the alerts from #ops to #ops-2.",
     "We're thinking about moving from Slack to Teams.",
     "How about switching from Jira to Linear",
+    "Dan is toying with the idea of migrating from acme/mono to acme/services.",
+    "For the weekend, on-call moved from #oncall to #oncall-weekend.",
+    "Just for the weekend, the demo moved from demo.acme.io to demo2.acme.io.",
+    "The build moved from ci-1.acme.io to ci-2.acme.io for this week only.",
 ]
 
 
@@ -413,6 +417,19 @@ SAYS_NO_CHANGE = [
             "Repeating this once more for visibility: support moved from support@acme.io to "
             "help@acme.io.",
             "support@acme.io",
+        ),
+        (
+            "The link for the weekend only rota moved from wiki.acme.io to docs.acme.io.",
+            "wiki.acme.io",
+        ),
+        # the words negate only their own part of the clause, as a plain negation does
+        (
+            "I'm out just for today, but the docs moved from docs.acme.io to acme.dev for good.",
+            "docs.acme.io",
+        ),
+        (
+            "We were talking about moving offices, but the repo moved from acme/web to acme/site.",
+            "acme/web",
         ),
     ],
 )
