@@ -737,6 +737,12 @@ def _parts(t: str, a: int, b: int, passing: bool) -> _Parts:
     return _Parts(cuts, negated, named)
 
 
+# what may stand before a time of one day that opens a clause ("IT-88: just for today"), and
+# after one that closes it
+_TIME_OPENS = re.compile(r"(?:[^\s:]+:)?\s*(?:(?:just|only)\s+)?(?:for\s+)?", re.I)
+_TIME_CLOSES = re.compile(r"[\s,.;:!?)\]\"'\u201d]*")
+
+
 def _whole_time(clause: str) -> bool:
     """Whether a time of one day opens or closes the clause: it spans the clause's parts.
 
@@ -744,13 +750,10 @@ def _whole_time(clause: str) -> bool:
     and C to D, just this once" change nothing for good; "I'm out just for today, but the docs
     moved from A to B" does (the time is of its own part).
     """
-    for m in _ONE_TIME_RE.finditer(clause):
-        opening = r"(?:[^\s:]+:)?\s*(?:(?:just|only)\s+)?(?:for\s+)?"
-        if re.fullmatch(opening, clause[: m.start()], re.I) or re.fullmatch(
-            r"[\s,.;:!?)\]\"'\u201d]*", clause[m.end() :]
-        ):
-            return True
-    return False
+    return any(
+        _TIME_OPENS.fullmatch(clause, 0, m.start()) or _TIME_CLOSES.fullmatch(clause, m.end())
+        for m in _ONE_TIME_RE.finditer(clause)
+    )
 
 
 def _kill_words(t: str, a: int, b: int, passing: bool) -> list[str]:
