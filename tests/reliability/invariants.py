@@ -138,11 +138,3 @@ def store_is_healthy(raw: Any, sample: int = 25, index_losses: int = 0) -> list[
         lost.append(ids[i])
     assert len(lost) <= index_losses, f"Chroma's index lost {lost}"
     return ids
-    vectors = np.asarray(got["embeddings"])
-    assert vectors.shape[0] == len(ids) and np.isfinite(vectors).all()
-    picks = list(range(0, len(ids), max(1, len(ids) // sample)))[:sample]
-    res = raw.query(query_embeddings=vectors[picks], n_results=1, include=["distances"])
-    for i, row_ids, row_d in zip(picks, res["ids"], res["distances"], strict=True):
-        # Duplicate vectors may return a twin; the distance must still be ~0.
-        assert row_ids and (row_ids[0] == ids[i] or row_d[0] < 1e-5), (ids[i], row_ids)
-    return ids
