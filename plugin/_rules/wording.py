@@ -748,9 +748,10 @@ def _whole_time(clause: str) -> bool:
 
     "Just for today, standup moved from A to B, and the retro from C to D" and "A moved to B,
     and C to D, just this once" change nothing for good; "I'm out just for today, but the docs
-    moved from A to B" does (the time is of its own part).
+    moved from A to B" does (the time is of its own part). In a clause that says the change
+    lasts the time negates nothing (:func:`_kill_words`), so it spans nothing either.
     """
-    return any(
+    return not _LASTING.search(clause) and any(
         _TIME_OPENS.fullmatch(clause, 0, m.start()) or _TIME_CLOSES.fullmatch(clause, m.end())
         for m in _ONE_TIME_RE.finditer(clause)
     )

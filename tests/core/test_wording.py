@@ -431,6 +431,12 @@ SAYS_NO_CHANGE = [
             "We were talking about moving offices, but the repo moved from acme/web to acme/site.",
             "acme/web",
         ),
+        # a time of one day that opens the clause spans nothing where the change lasts
+        (
+            "Just for today I'm still on floor 3, and our room moved from room 1 to room 2 "
+            "for good.",
+            "room 1",
+        ),
     ],
 )
 def test_one_off_and_thought_words_elsewhere_do_not_stop_a_change(text: str, old: str) -> None:
