@@ -88,6 +88,9 @@ from core import CORRECTION_TEXT, correction_records, rare_identifiers
 import nowline
 
 SEED = 20240616
+# The probe's change differs from the seed's (another new value): the same change again would
+# be a repeat of the seed, which correct() answers without writing (DESIGN §6).
+PROBE_TEXT = CORRECTION_TEXT.replace("ufo-ai/ufo", "ufo-probe/ufo")
 NAME = "memories"
 N_RESULTS = 10
 WARM_UP = 20
@@ -362,7 +365,7 @@ async def blocking_probe(
         ops[f"{recalls} concurrent recalls"] = meter
         with LoopMeter(profile_over) as meter:
             report = await col.correct(
-                CORRECTION_TEXT, deprecates=[STALE], id=f"probe-{mode}", allow_absent=True
+                PROBE_TEXT, deprecates=[STALE], id=f"probe-{mode}", allow_absent=True
             )
         await asyncio.sleep(0)
         ops[f"correct() linking {report.reached:,} records"] = meter

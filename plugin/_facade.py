@@ -67,6 +67,7 @@ from ._rules.validate import (
 from .errors import InvalidCorrection, InvalidInput
 from .matchers import Matcher, fold
 from .models import CorrectionReport, CorrectionSummary, Hit, Preview, Recall, RepairReport, Trip
+from .terms import active
 
 __all__ = [
     "DEFAULT_EF",
@@ -397,6 +398,14 @@ class Facade(CollectionCommon[Any], Generic[C]):
 
         def finish(result: tuple[str, dict[str, int], F.Repaired]) -> CorrectionReport:
             new, reached, repaired = result
+            if repaired.standing is not None:
+                return CorrectionReport(
+                    id=new,
+                    reached=reached.get(new, 0),
+                    seconds=time.perf_counter() - start,
+                    notes=[_repeat_note(new)],
+                    stored=False,
+                )
             given_new = {fold(v) for v in meta.get(R.REPLACED_BY, ())}
             notes = [_new_value_note(p, fold(p) in given_new) for p in settled.dropped_old]
             notes += [_old_value_note(p) for p in settled.dropped_new]
@@ -568,6 +577,16 @@ def _old_value_note(phrase: str) -> str:
     return (
         f"{phrase!r} was given both as an old and as a new value; the text says it no longer "
         "holds, so it is stored as an old value only (dropped from replaced_by)."
+    )
+
+
+def _repeat_note(standing: str) -> str:
+    """Return the report's note on a correction that repeats one that stands (nothing stored)."""
+    undo = active().say("retract", id=standing) or f"retract({standing!r})"
+    return (
+        f"The same change (the same deprecated strings, anchors and new values) is already "
+        f"stored as correction {standing!r}, and it stands: nothing new was written, and its "
+        f"id is returned. To state the change anew, {undo} first."
     )
 
 

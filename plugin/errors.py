@@ -23,6 +23,7 @@ The tree::
     │       ├── NewValue                    a deprecated string is a new value: the
     │       │                               correction's own, or what another one holds current
     │       ├── CorrectionTooBroad          its strings would reach too much of the store
+    │       ├── Repeated                    the same change is already stored and stands
     │       └── Unreached                   it, or one of its strings, reaches nothing, but the
     │                                       store names a near miss
     ├── StaleReference (ValueError)         a guarded action names a superseded string
@@ -54,6 +55,7 @@ __all__ = [
     "NowlineError",
     "OutOfRange",
     "PersonName",
+    "Repeated",
     "SnapshotDamaged",
     "StaleReference",
     "StoreBusy",
@@ -220,6 +222,26 @@ class CorrectionTooBroad(InvalidCorrection):
         super().__init__(message)
         self.reach = reach
         self.limit = limit
+
+
+class Repeated(InvalidCorrection):
+    """The same change is already stored, and that correction stands; nothing was written.
+
+    Both are active in one scope, and deprecate the same strings with the same anchors and
+    the same new values. Storing it again would show two lines for
+    one change, and the older would read as outdated under its own twin. ``correct()``, and
+    every surface built on it, returns the standing correction instead of raising
+    (``CorrectionReport.stored`` is False); a plain ``add`` raises it. To state the change
+    anew, retract the standing correction first.
+
+    Attributes:
+        standing: the id of the correction already stored.
+    """
+
+    def __init__(self, message: str, *, standing: str) -> None:
+        """Create the error naming the ``standing`` correction."""
+        super().__init__(message)
+        self.standing = standing
 
 
 class StaleReference(NowlineError, ValueError):

@@ -255,12 +255,17 @@ class CorrectionReport(_Model):
         seconds: wall time taken to write it and persist its links.
         notes: what nowline changed in it, each in a sentence (an anchor dropped for being
             part of a deprecated string); empty when nothing was.
+        stored: False when nothing was written because the same change is already stored
+            and stands (the same deprecated strings, anchors and new values, in the same
+            scope): ``id`` and ``reached`` are then the standing correction's, and a note
+            says so.
     """
 
     id: str
     reached: int
     seconds: float
     notes: list[str] = Field(default_factory=list)
+    stored: bool = True
 
 
 class RepairReport(_Model):

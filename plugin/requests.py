@@ -652,7 +652,8 @@ class Stored:
         id: the correction's record id.
         reached: how many records it supersedes (for one stored before: how many records
             store a link to it now, as ``CorrectionSummary.reach`` counts them).
-        created: False when the same ``(source, source_id)`` was already stored.
+        created: False when the same ``(source, source_id)`` was already stored, or when
+            a correction of the same change stands (``id`` is then that correction's).
     """
 
     id: str
@@ -722,7 +723,8 @@ def store(
 
     Returns:
         The correction's id and reach; ``created`` is False when the same ``(source, key)``
-        was stored before (nothing new was written).
+        was stored before, or the same change stands from elsewhere (a person's correction
+        before the webhook's): nothing new was written, and the id is the stored one's.
 
     Raises:
         InvalidCorrection: the correction breaks a guard (absent or generic string, reach);
@@ -761,6 +763,8 @@ def store(
         if found is not None:
             return found
         raise
+    if not report.stored:  # the same change stands, from another source or key
+        return Stored(id=report.id, reached=report.reached, created=False)
     if receipt and not _kept(col, report.id, receipt[RECEIPT]):
         return Stored(id=report.id, reached=_linked(col, report.id), created=False)
     return Stored(id=report.id, reached=report.reached, created=True)

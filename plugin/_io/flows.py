@@ -38,6 +38,8 @@ from .._rules.guards import (
     check_reach,
     check_scope,
     missing_text,
+    repeat_of,
+    repeat_refusal,
     with_suggestions,
 )
 from .._rules.links import (
@@ -64,7 +66,7 @@ from .._rules.validate import (
     needs_total,
 )
 from .._rules.verbs import InsertArgs
-from ..errors import AbsentString, InvalidCorrection, InvalidInput, UnknownRecord
+from ..errors import AbsentString, InvalidCorrection, InvalidInput, Repeated, UnknownRecord
 from ..models import (
     CURRENT,
     HISTORICAL,
@@ -639,6 +641,7 @@ def _prepare_write(
         legacy_key,
     )
     persons: dict[str, tuple[str, ...]] = {}
+    earlier: list[CorrectionInfo] = []  # new corrections of this call, for a repeat among them
     for info in plan.put:
         old = known.get(info.id)
         before = correction_info(old, legacy_key) if old is not None else None
@@ -668,13 +671,23 @@ def _prepare_write(
             check_scope(info, scope_key, registry.scope_keys())
         except InvalidCorrection as exc:
             return Refused(info, exc)
+        if old is None:  # a new correction, judged as written: does it tell a standing one?
+            standing = repeat_of(info, [*registry.stating(info), *earlier], registry.revived)
+            if standing is not None:
+                return Refused(info, repeat_refusal(info, standing))
+            earlier.append(info)
     view = PlannedRegistry(registry, plan.put, plan.drop)
     final = batch_metadata(req.op, plan, known, req.metadatas, view, legacy_key, changed=0.0)
     return plan, final, persons
 
 
 def _refuse(core: Core, refused: Refused) -> Flow[NoReturn]:
-    """Raise a refusal with its suggestions: the strings to deprecate instead, with reach."""
+    """Raise a refusal with its suggestions: the strings to deprecate instead, with reach.
+
+    A repeat is raised as it is: its way forward is the standing correction.
+    """
+    if isinstance(refused.error, Repeated):
+        raise refused.error
 
     def reach(infos: Sequence[CorrectionInfo]) -> Flow[dict[str, list[Record]]]:
         return _reach(core, infos, exclude=())
@@ -883,9 +896,12 @@ class Repaired:
     Attributes:
         absent: deprecated strings its text does not name, accepted because the store names
             each of them as written (:func:`~nowline._rules.guards.absent_forgiven`).
+        standing: the correction it repeats (:class:`~nowline.errors.Repeated`), whose id
+            and reach ``correct()`` returns: nothing was written. None when it was stored.
     """
 
     absent: tuple[str, ...] = ()
+    standing: str | None = None
 
 
 def correct_flow(
@@ -902,7 +918,9 @@ def correct_flow(
 
     Returns its id, what each write reached, and what was repaired instead of refused: the
     absent strings accepted (:class:`Repaired`). The repair is tried once, after the refusal
-    it answers; any other refusal stands.
+    it answers; any other refusal stands. A correction that repeats one that stands
+    (:class:`~nowline.errors.Repeated`) writes nothing: the standing one's id and reach are
+    returned.
     """
     new = yield from _unused_id(rid, given)
     repaired = Repaired()
@@ -912,6 +930,11 @@ def correct_flow(
         )
         try:
             reached = yield from write_flow(core, req, allow=allow, max_reach=max_reach)
+        except Repeated as exc:  # the same change stands: answer with it, as a replay is
+            linked = yield from read_all(
+                where=cast(Where, {R.BY: {"$contains": exc.standing}}), include=()
+            )
+            return exc.standing, {exc.standing: len(linked)}, Repaired(standing=exc.standing)
         except AbsentString as exc:
             if allow.absent or not exc.named:  # named: counted once, by the refusal's flow
                 raise

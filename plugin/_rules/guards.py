@@ -25,7 +25,9 @@ The guards here need no store, or only the registry:
 * **people** (:class:`~nowline.errors.PersonName`): a person's full name without an anchor;
   :func:`check_correction` returns such names, for the write path counts which of the
   records they reach also name the anchors it suggests (:func:`person_refusal`);
-* **its reach and scope** (:func:`check_reach`, :func:`check_scope`).
+* **its reach and scope** (:func:`check_reach`, :func:`check_scope`);
+* **a repeat** (:class:`~nowline.errors.Repeated`): the same change as a correction that
+  stands (:func:`repeat_of`); ``correct()`` answers with the standing one.
 
 Near misses (a string that reaches nothing where the store names almost it) need the store:
 :mod:`nowline._rules.nearmiss` and the write path.
@@ -44,6 +46,7 @@ from ..errors import (
     InvalidInput,
     NewValue,
     PersonName,
+    Repeated,
 )
 from ..matchers import Matcher, fold
 from ..terms import active
@@ -73,6 +76,8 @@ __all__ = [
     "generic_refusal",
     "missing_text",
     "person_refusal",
+    "repeat_of",
+    "repeat_refusal",
     "swapped_body_refusal",
     "validate_correction",
     "with_suggestions",
@@ -742,6 +747,74 @@ def check_correction(
         if not allow.person and is_person_name(phrase, info.document if has_text else None):
             persons.append(phrase)
     return tuple(persons)
+
+
+def repeat_of(
+    info: CorrectionInfo,
+    candidates: Iterable[CorrectionInfo],
+    revived: Callable[[CorrectionInfo, str], bool],
+) -> CorrectionInfo | None:
+    """Return the standing correction that ``info`` states again, or None.
+
+    A correction repeats another that is active in its scope, deprecates the same strings,
+    names the same anchors and has the same new values (each compared folded), and, where
+    neither has a new value, the same text (folded, its spaces and closing stop aside): a
+    model calling ``correct()`` twice, or a person and then a webhook telling the same change.
+    One that states another new value, or none where the other states one ("archived" after
+    "moved"), says something more, and is stored as usual. It is judged after the guards
+    that need no store: a repeat whose text contradicts its fields is refused as any other.
+    Stored again, it would show a second line for one change, the standing correction
+    would read as outdated under its own twin (its text names the strings), and a memory
+    would stay outdated after the first is retracted.
+
+    A correction one of whose strings a newer one has revived (a rename back: ``revived``)
+    no longer stands for that string, so stating the change again is a new step, not a
+    repeat. Of several that qualify, the newest is returned.
+
+    Args:
+        info: the correction about to be written.
+        candidates: corrections it may repeat (:meth:`Registry.stating`, and those written
+            before it in the same call).
+        revived: whether a correction's deprecated string is revived by a newer one.
+    """
+    olds = {fold(d) for d in info.deprecates}
+    anchors = {fold(a) for a in info.about}
+    news = {fold(v) for v in info.replaced_by}
+    found: CorrectionInfo | None = None
+    for other in candidates:
+        if (
+            other.id != info.id
+            and other.retracted is None
+            and other.scope == info.scope
+            and {fold(d) for d in other.deprecates} == olds
+            and {fold(a) for a in other.about} == anchors
+            and {fold(v) for v in other.replaced_by} == news
+            and (news or _said(other.document) == _said(info.document))
+            and not any(revived(other, phrase) for phrase in other.deprecates)
+            and (found is None or other.order > found.order)
+        ):
+            found = other
+    return found
+
+
+def _said(text: str) -> str:
+    """Return a text as a repeat compares it: folded, spaces collapsed, no closing stop."""
+    return " ".join(fold(text).split()).rstrip(" .!")
+
+
+def repeat_refusal(info: CorrectionInfo, standing: CorrectionInfo) -> Repeated:
+    """Return the refusal of a correction that repeats ``standing`` (a plain ``add``)."""
+    terms = active()
+    anchored = f" about {terms.listed(standing.about)}" if standing.about else ""
+    new = f" (new: {terms.listed(standing.replaced_by)})" if standing.replaced_by else ""
+    undo = terms.say("retract", id=standing.id) or f"retract({standing.id!r})"
+    return Repeated(
+        f"The same change is already stored as correction {standing.id!r}: it deprecates "
+        f"{terms.listed(standing.deprecates)}{anchored}{new}, and it stands. Nothing was "
+        f"written; the memories that name it already show it. To state the change anew, "
+        f"{undo} first; a change to another new value is stored as usual.",
+        standing=standing.id,
+    )
 
 
 def check_reach(info: CorrectionInfo, reach: int, setting: float | int | None, total: int) -> None:

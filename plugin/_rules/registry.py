@@ -759,6 +759,27 @@ class Registry:
             ]
         return [i.id for i in sorted(older, key=lambda i: i.order)]
 
+    def stating(self, info: CorrectionInfo) -> list[CorrectionInfo]:
+        """Return the active corrections of ``info``'s scope that deprecate its first string.
+
+        The candidates a new correction may repeat (:func:`nowline._rules.guards.repeat_of`
+        decides), oldest first; ``info`` itself is left out.
+        """
+        if not info.deprecates:
+            return []
+        with self._lock:
+            self.complete()
+            ids = self._namers().get(_key(info.deprecates[0]), set())
+            found = [
+                other
+                for cid in ids
+                if cid != info.id
+                and (other := self._infos.get(cid)) is not None
+                and other.retracted is None
+                and other.scope == info.scope
+            ]
+        return sorted(found, key=lambda i: i.order)
+
     def revived(
         self,
         info: CorrectionInfo,

@@ -1319,14 +1319,23 @@ def correct(
         _fail(str(exc))
     undo = _retract_command(store, opts, report.id)
     if json_out:
-        _echo_json({"stored": True, **_dump(report), "undo": undo})
+        _echo_json({**_dump(report), "undo": undo})
+        return
+    noun = "memory that names" if report.reached == 1 else "memories that name"
+    shown = f"{report.reached} {noun} {', '.join(repr(d) for d in deprecates)}"
+    if not report.stored:
+        _echo(
+            f"Already stored: correction {report.id} states the same change (the same "
+            f"strings, anchors and new values) and stands, in {_where(col, store, created)}. "
+            f"Nothing was written; it is shown beneath {shown}."
+        )
+        _echo(f"To state it anew, retract it first: {undo}")
         return
     for note in report.notes:
         _echo(f"Note: {note}")
-    noun = "memory that names" if report.reached == 1 else "memories that name"
     _echo(
-        f"Stored correction {report.id} in {_where(col, store, created)}. It is shown beneath "
-        f"{report.reached} {noun} {', '.join(repr(d) for d in deprecates)}."
+        f"Stored correction {report.id} in {_where(col, store, created)}. It is shown "
+        f"beneath {shown}."
     )
     _echo(f"Undo: {undo}")
 
@@ -1526,9 +1535,17 @@ def import_(
     if plan.lines:
         _warm_up(col)
     start = time.perf_counter()
+    repeats: list[tuple[int, str]] = []
     with _nowline_errors(store), using(JSONL_TERMS):
         written = _write_plan(
-            col, plan, allow_absent, allow_generic, reach_setting, allow_unreached, allow_person
+            col,
+            plan,
+            allow_absent,
+            allow_generic,
+            reach_setting,
+            allow_unreached,
+            allow_person,
+            lambda line, cid: repeats.append((line, cid)),
         )
     seconds = time.perf_counter() - start
     rate = f", {written / seconds:.0f} records/s" if seconds > 0 and written else ""
@@ -1536,6 +1553,11 @@ def import_(
         f"Imported {summary} into {_safe(_where(col, store, created))} in {seconds:.1f} s"
         f"{rate}{skipped}."
     )
+    for line, cid in repeats:
+        _out().print(
+            f"Line {line} repeats correction {_safe(cid)}, which the store holds and which "
+            "stands (the same strings, anchors and new values): nothing was written for it."
+        )
 
 
 def _has_collection(store: Store, opts: _Options) -> bool:
@@ -1573,6 +1595,7 @@ def _write_plan(
     max_reach: float | int | str | None,
     allow_unreached: bool = False,
     allow_person: bool = False,
+    repeated: Callable[[int, str], None] | None = None,
 ) -> int:
     """Write the plan with nowline.jsonl.write, drawing its progress; return records written."""
     from rich.progress import (
@@ -1618,6 +1641,7 @@ def _write_plan(
                 max_reach=max_reach,
                 allow_unreached=allow_unreached,
                 progress=lambda n: progress.advance(task, n),
+                repeated=repeated,
             )
         except jsonl.Stopped as exc:
             message = str(exc)

@@ -321,12 +321,14 @@ def write(
     max_reach: float | int | str | None = "default",
     allow_unreached: bool = False,
     progress: Callable[[int], None] | None = None,
+    repeated: Callable[[int, str], None] | None = None,
 ) -> int:
     """Write a plan in file order, batching runs of plain memories; return records written.
 
     A correction is written with ``Collection.correct()`` and its guards; a line whose id
     the collection holds (``exists``, from :func:`against` with ``upsert``) with
-    ``Collection.upsert()``.
+    ``Collection.upsert()``. A correction that repeats one the collection holds and that
+    stands (``CorrectionReport.stored`` False) writes nothing and is not counted.
 
     Args:
         collection: the collection to write to.
@@ -337,7 +339,9 @@ def write(
         max_reach: passed to ``correct()``: a share, a count, None (no limit) or
             ``"default"`` (the collection's own setting).
         allow_unreached: passed to ``correct()``.
-        progress: called with the number of records each write stored.
+        progress: called with the number of lines each write handled.
+        repeated: called with the line number and the standing correction's id for each
+            correction line that repeats one (nothing was written for it).
 
     Raises:
         InvalidInput: the plan has bad lines (nothing is written).
@@ -353,9 +357,9 @@ def write(
     batch: list[Line] = []
     size = FIRST_BATCH
 
-    def done(count: int) -> None:
+    def done(count: int, stored: int | None = None) -> None:
         nonlocal written
-        written += count
+        written += count if stored is None else stored
         if progress is not None:
             progress(count)
 
@@ -392,26 +396,29 @@ def write(
         try:
             if p.exists:
                 collection.upsert(ids=[p.id], documents=[p.text], metadatas=[_metadata(p) or {}])
-            else:
-                collection.correct(
-                    p.text,
-                    deprecates=list(p.deprecates),
-                    id=p.id,
-                    metadata=p.metadata,
-                    observed_at=p.observed_at,
-                    about=list(p.about) or None,
-                    replaced_by=None if p.replaced_by is None else list(p.replaced_by),
-                    allow_absent=allow_absent,
-                    allow_generic=allow_generic,
-                    allow_person=allow_person,
-                    max_reach=cast(Any, max_reach),
-                    allow_unreached=allow_unreached,
-                )
+                done(1)
+                continue
+            report = collection.correct(
+                p.text,
+                deprecates=list(p.deprecates),
+                id=p.id,
+                metadata=p.metadata,
+                observed_at=p.observed_at,
+                about=list(p.about) or None,
+                replaced_by=None if p.replaced_by is None else list(p.replaced_by),
+                allow_absent=allow_absent,
+                allow_generic=allow_generic,
+                allow_person=allow_person,
+                max_reach=cast(Any, max_reach),
+                allow_unreached=allow_unreached,
+            )
         except StoreBusy:
             raise
         except NowlineError as exc:
             raise stop(p, p, exc) from exc
-        done(1)
+        if not report.stored and repeated is not None:
+            repeated(p.line, report.id)
+        done(1, int(report.stored))
     flush()
     return written
 

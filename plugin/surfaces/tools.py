@@ -827,10 +827,17 @@ def _correct(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, Base
     except InvalidCorrection as exc:
         raise _ToolError(refusal_text(exc)) from None
     noun = "memory that names" if report.reached == 1 else "memories that name"
+    shown = f"{report.reached} {noun} {', '.join(repr(s) for s in phrases)}"
+    if not report.stored:
+        return (
+            f"Already stored: correction {report.id} states the same change and stands, so "
+            f"nothing new was written. It is shown beneath {shown}; there is nothing more "
+            "to do.",
+            report,
+        )
     text = (
-        f"Stored correction {report.id}. It is now shown beneath {report.reached} {noun} "
-        f"{', '.join(repr(s) for s in phrases)}. If it was a mistake, retract it with id "
-        f"{report.id}."
+        f"Stored correction {report.id}. It is now shown beneath {shown}. If it was a "
+        f"mistake, retract it with id {report.id}."
     )
     return " ".join([text, *report.notes]), report
 

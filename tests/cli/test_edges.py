@@ -119,9 +119,10 @@ def test_create_makes_the_store_and_the_message_names_its_folder(
     assert result.exit_code == 0, result.output
     out = _flat(result.stdout)
     assert f"of the store at {target!r}, created now" in out
-    again = invoke(*args)
+    again = invoke(*args)  # a correction told again is answered with the stored one
     assert again.exit_code == 0, again.output
     assert f"of the store at {target!r}." in _flat(again.stdout)  # not new any more
+    assert ("Already stored" in again.stdout) == (command == "correct")
 
 
 def test_create_on_an_empty_store_names_the_option(tmp_path: Path) -> None:
@@ -213,7 +214,8 @@ def test_the_undo_hint_runs_as_printed_in_a_shell(tmp_path: Path) -> None:
 
 def test_the_undo_hint_names_the_server(memory: nowline.Collection, seeded: str) -> None:
     """--json carries the same undo command; for a local store it is the folder, shell-quoted."""
-    result = invoke("correct", seeded, MOVE, "-d", "metalcraftai/ufo", "--id", "-odd", "--json")
+    moved = "UFO core — Moved from metalcraftai/ufo to ufo-labs/ufo."  # the seeded "move" differs
+    result = invoke("correct", seeded, moved, "-d", "metalcraftai/ufo", "--id", "-odd", "--json")
     assert result.exit_code == 0, result.output
     undo = json.loads(result.stdout)["undo"]
     words = shlex.split(undo)
@@ -248,7 +250,8 @@ def _refusals(seeded: str, tmp_path: Path) -> dict[str, list[str]]:
     )
     moved = "Moved from metalcraftai/ufo to ufo-ai/ufo."
     broad = tmp_path / "broad.jsonl"
-    broad.write_text(json.dumps({"text": moved, "deprecates": ["metalcraftai/ufo"]}) + "\n")
+    other = "Moved from metalcraftai/ufo to ufo-labs/ufo."  # not the seeded change: no repeat
+    broad.write_text(json.dumps({"text": other, "deprecates": ["metalcraftai/ufo"]}) + "\n")
     return {
         "no store": ["stats", str(tmp_path / "nope")],
         "no store, writing": ["remember", str(tmp_path / "nope"), "x"],

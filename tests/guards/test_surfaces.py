@@ -47,10 +47,10 @@ PYTHON_WORDS = re.compile(r"\ballow_\w+=True|\babout=\[|\bdeprecates=\[|\bmax_re
 def _library(col: nowline.Collection, store_path: str, tmp: Path, **call: Any) -> Outcome:
     text = call.pop("text")
     try:
-        col.correct(text, **call)
+        report = col.correct(text, **call)
     except nowline.InvalidCorrection as exc:
         return Outcome(False, str(exc))
-    return Outcome(True, "")
+    return Outcome(True, " ".join(report.notes))
 
 
 def _cli(col: nowline.Collection, store_path: str, tmp: Path, **call: Any) -> Outcome:
@@ -106,8 +106,10 @@ def _http(col: nowline.Collection, store_path: str, tmp: Path, **call: Any) -> O
             body[key] = call[key]
     with serve(col) as http:
         response = post_correction(http, body)
-    assert response.status_code in (201, 422), response.text
-    return Outcome(response.status_code == 201, response.json().get("error", ""))
+    assert response.status_code in (200, 201, 422), response.text
+    if response.status_code == 422:
+        return Outcome(False, response.json()["error"])
+    return Outcome(True, response.text)  # 200: already stored, the stored id in the body
 
 
 SURFACES: dict[str, Write] = {
@@ -398,6 +400,25 @@ def test_a_change_back_revives_the_old_value(
     ufo.retract(newest.id)
     assert ufo.hits(["app"])[0].role == "historical"
     assert ufo.check("git clone https://github.com/acme/app") != []
+
+
+def test_a_repeat_is_stored_once_and_answered_with_the_standing_correction(
+    ufo: nowline.Collection, surface: str, write: Write
+) -> None:
+    """The same change told again: nothing written, the standing id named, one retract undoes it."""
+    ufo.correct(MOVED, deprecates=["metalcraftai/ufo"], id="first")
+    before = snapshot(ufo)
+    outcome = write(
+        text="UFO core moved from metalcraftai/ufo to ufo-ai/ufo; use ufo-ai/ufo now.",
+        deprecates=["metalcraftai/ufo"],
+    )
+    assert outcome.stored, outcome.message  # not refused: the change is stored, once
+    assert "first" in outcome.message
+    assert snapshot(ufo) == before
+    if surface != "library":
+        assert not PYTHON_WORDS.search(outcome.message), outcome.message
+    ufo.retract("first")
+    assert ufo.hits(["old"])[0].role == "current"
 
 
 def test_suggestions_name_what_to_deprecate(

@@ -195,13 +195,35 @@ def test_a_json_correction_with_the_token_is_stored(
     assert len(corrections_of(memory)) == 1
 
 
-def test_a_json_correction_without_a_source_id_is_stored_each_time(
+def test_a_json_correction_without_a_source_id_is_stored_once_per_change(
     memory: nowline.Collection, receiver: httpx.Client
 ) -> None:
-    """Without source_id each post is a new correction, with the source api."""
-    assert post_correction(receiver, CORRECTION).status_code == 201
-    assert post_correction(receiver, CORRECTION).status_code == 201
+    """Without source_id, the same change again answers 200 with the standing id; another is 201."""
+    first = post_correction(receiver, CORRECTION)
+    again = post_correction(receiver, CORRECTION)
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert again.json()["id"] == first.json()["id"]
+    other = {**CORRECTION, "body": "The billing API moved from api.oldco.example to api.co.test."}
+    assert post_correction(receiver, other).status_code == 201
     assert [c.source for c in memory.corrections()] == ["api", "api"]
+
+
+def test_a_webhook_for_a_change_a_person_stored_answers_with_the_persons_correction(
+    memory: nowline.Collection, receiver: httpx.Client
+) -> None:
+    """A person told the rename first; GitHub's delivery of it stores nothing and answers 200."""
+    memory.remember(MEMORY, id="pr")
+    mine = memory.correct(
+        "UFO moved from metalcraftai/ufo to metalcraftai/ufo-core.",
+        deprecates=["metalcraftai/ufo"],
+        replaced_by=["metalcraftai/ufo-core"],
+        id="mine",
+    )
+    got = post_github(receiver, "repository", renamed("ufo", "metalcraftai/ufo-core"))
+    assert (got.status_code, got.json()) == (200, {"id": "mine", "reached": mine.reached})
+    assert corrections_of(memory) == ["mine"]
+    memory.retract("mine")
+    assert memory.hits(["pr"])[0].role == "current"
 
 
 @pytest.mark.parametrize("token", [None, "wrong", f"{TOKEN} ", "Basic " + TOKEN])

@@ -1,0 +1,156 @@
+"""The same change told twice is stored once (DESIGN §6, "a repeat").
+
+A model that calls ``correct`` twice, or a person and then a webhook for the same change:
+the second correction deprecates the same strings, with the same anchors and new values, in
+the same scope, while the first stands. Stored again, the first would read as outdated under
+its own twin (its text names the strings) and a memory would stay outdated after the first
+was retracted. ``correct()`` answers with the standing correction and writes nothing; a
+plain ``add`` is refused with :class:`nowline.Repeated`. Anything that says more is stored.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import nowline
+from tests.conftest import snapshot
+
+MOVED = "acme/app moved to acme-inc/app."
+
+
+@pytest.fixture
+def app(memory: nowline.Collection) -> nowline.Collection:
+    """Return a store with two memories of acme/app and the correction that moves it."""
+    memory.remember("Clone github.com/acme/app to start.", id="clone")
+    memory.remember("CI for acme/app is green.", id="ci")
+    memory.correct(MOVED, deprecates=["acme/app"], id="first")
+    return memory
+
+
+def test_a_repeat_returns_the_standing_correction_and_writes_nothing(
+    app: nowline.Collection,
+) -> None:
+    """Same strings, anchors and new values (other words, other case): nothing is stored."""
+    before = snapshot(app)
+    role = app.hits(["first"])[0].role
+    report = app.correct(
+        "ACME/app was moved to acme-inc/app; use acme-inc/app from now on.",
+        deprecates=["ACME/app"],
+        id="second",
+    )
+    assert (report.id, report.stored, report.reached) == ("first", False, 2)
+    assert "'first'" in report.notes[0] and "retract('first')" in report.notes[0]
+    assert snapshot(app) == before
+    assert [c.id for c in app.corrections()] == ["first"]
+    hit = app.recall("acme/app", n_results=3)
+    assert "superseded" not in hit.render()
+    assert app.hits(["first"])[0].role == role != "historical"
+
+
+def test_retracting_the_standing_correction_makes_the_memories_current(
+    app: nowline.Collection,
+) -> None:
+    """After a repeat, one retract undoes the change: no twin holds the memories."""
+    app.correct(MOVED, deprecates=["acme/app"])
+    app.retract("first")
+    assert [h.role for h in app.hits(["clone", "ci"])] == ["current", "current"]
+    assert app.check("git clone https://github.com/acme/app") == []
+
+
+def test_after_a_retract_the_same_change_is_stored_anew(app: nowline.Collection) -> None:
+    """A retracted correction does not stand: telling the change again stores it."""
+    app.retract("first")
+    report = app.correct(MOVED, deprecates=["acme/app"], id="again")
+    assert (report.id, report.stored, report.reached) == ("again", True, 2)
+
+
+def test_another_new_value_or_none_says_more_and_is_stored(app: nowline.Collection) -> None:
+    """A different new value, or no new value where one stood: stored."""
+    other = app.correct("acme/app moved to acme-labs/app.", deprecates=["acme/app"], id="labs")
+    assert other.stored and other.id == "labs"
+    archived = app.correct(
+        "acme/app was archived and is read-only.", deprecates=["acme/app"], id="archived"
+    )
+    assert archived.stored and archived.id == "archived"
+
+
+def test_other_anchors_or_other_words_without_a_new_value_are_stored(
+    memory: nowline.Collection,
+) -> None:
+    """Another subject is another change; so is another text where no new value is read."""
+    memory.remember("Michigan's figure for 1948 was revised; Ohio's 1948 figure too.", id="m")
+    text = "The 1948 figures of Michigan and Ohio were withdrawn."
+    first = memory.correct(text, deprecates=["1948"], about=["Michigan"], id="mi")
+    ohio = memory.correct(text, deprecates=["1948"], about=["Ohio"], id="oh")
+    assert (first.stored, ohio.stored, ohio.id) == (True, True, "oh")
+    again = memory.correct(text.upper() + "  ", deprecates=["1948"], about=["ohio"])
+    assert (again.stored, again.id) == (False, "oh")
+    other = memory.correct(
+        "The 1948 figures of Michigan and Ohio are under review.",
+        deprecates=["1948"],
+        about=["Ohio"],
+        id="review",
+    )
+    assert other.stored and other.id == "review"
+
+
+def test_a_change_back_in_between_makes_the_change_a_new_step(app: nowline.Collection) -> None:
+    """acme/app → acme-inc/app → acme/app → acme-inc/app: the third move is stored."""
+    app.correct("acme-inc/app was renamed back to acme/app.", deprecates=["acme-inc/app"])
+    assert app.hits(["clone"])[0].role == "current"
+    report = app.correct(MOVED, deprecates=["acme/app"], id="third")
+    assert report.stored and report.id == "third"
+    assert app.hits(["clone"])[0].role == "historical"
+    assert app.check("git clone https://github.com/acme/app") != []
+
+
+def test_a_plain_add_of_a_repeat_is_refused(app: nowline.Collection) -> None:
+    """``add`` stores what it is given or nothing: a repeat raises ``Repeated``, a ValueError."""
+    before = snapshot(app)
+    with pytest.raises(nowline.Repeated) as caught:
+        app.add(ids=["twin"], documents=[MOVED], metadatas=[{"deprecates": ["acme/app"]}])
+    assert isinstance(caught.value, ValueError)
+    assert caught.value.standing == "first"
+    assert "retract('first')" in str(caught.value)
+    assert snapshot(app) == before
+
+
+def test_two_new_corrections_of_one_change_in_one_add_are_refused(
+    memory: nowline.Collection,
+) -> None:
+    """Twins within one write: the second repeats the first, and nothing is written."""
+    memory.remember("Clone github.com/acme/app to start.", id="clone")
+    before = snapshot(memory)
+    with pytest.raises(nowline.Repeated):
+        memory.add(
+            ids=["a", "b"],
+            documents=[MOVED, MOVED],
+            metadatas=[{"deprecates": ["acme/app"]}, {"deprecates": ["acme/app"]}],
+        )
+    assert snapshot(memory) == before
+
+
+def test_editing_the_standing_correction_is_no_repeat(app: nowline.Collection) -> None:
+    """An upsert of the correction's own id changes it as before."""
+    app.upsert(
+        ids=["first"],
+        documents=["acme/app moved to acme-inc/app; clone acme-inc/app."],
+        metadatas=[{"deprecates": ["acme/app"]}],
+    )
+    assert app.get(ids=["first"])["documents"] == [
+        "acme/app moved to acme-inc/app; clone acme-inc/app."
+    ]
+
+
+def test_a_repeat_in_another_scope_is_its_own_change(scoped: nowline.Collection) -> None:
+    """Scopes never share corrections: the same change for another user is stored."""
+    scoped.add(
+        ids=["m1", "m2"],
+        documents=["Clone acme/app.", "Clone acme/app."],
+        metadatas=[{"user_id": "u1"}, {"user_id": "u2"}],
+    )
+    one = scoped.correct(MOVED, deprecates=["acme/app"], metadata={"user_id": "u1"})
+    two = scoped.correct(MOVED, deprecates=["acme/app"], metadata={"user_id": "u2"})
+    again = scoped.correct(MOVED, deprecates=["acme/app"], metadata={"user_id": "u2"})
+    assert one.stored and two.stored and one.id != two.id
+    assert (again.stored, again.id) == (False, two.id)
