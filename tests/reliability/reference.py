@@ -40,6 +40,7 @@ __all__ = [
     "occurs",
     "reach_counts",
     "recall_states",
+    "repeat_of",
     "stored_links",
 ]
 
@@ -224,6 +225,61 @@ class Expect:
         return None if self.role == "current" else self.role
 
 
+def _revives(d: Record, c: Record, phrase: str) -> bool:
+    """Return whether the active correction ``d`` revives ``phrase`` of ``c`` (scope aside).
+
+    ``d`` is newer, holds ``phrase`` as a new value and deprecates what ``c`` made new (one
+    of its new values, or a string its text names): a rename back.
+    """
+    return (
+        d.id != c.id
+        and d.order > c.order
+        and fold(phrase) in d.new_values
+        and any(fold(x) in c.new_values or occurs(x, c.document) for x in d.deprecates)
+    )
+
+
+def _scope_of(c: Record, scope_key: str | None) -> Any:
+    """Return a correction's scope as §7 compares corrections."""
+    if scope_key == TRAVELS:
+        key = c.scope_key
+        return None if key is None else (key, c.scope(key))
+    return c.scope(scope_key)
+
+
+def repeat_of(records: Iterable[Record], new: Record, scope_key: str | None = None) -> str | None:
+    """Return the id of the standing correction that ``new`` tells again (§6), or None.
+
+    An active correction of the same scope with the same strings, anchors and new values
+    (folded), and the same text (folded, spaces collapsed, no closing stop) where neither
+    has a new value, none of whose strings a newer correction revives; the newest of them.
+    """
+    recs = list(records)
+    active = [c for c in recs if c.is_correction and not c.retracted and c.id != new.id]
+
+    def said(text: str) -> str:
+        return " ".join(fold(text).split()).rstrip(" .!")
+
+    def same(c: Record) -> bool:
+        return (
+            _scope_of(c, scope_key) == _scope_of(new, scope_key)
+            and {fold(p) for p in c.deprecates} == {fold(p) for p in new.deprecates}
+            and {fold(a) for a in c.about} == {fold(a) for a in new.about}
+            and c.new_values == new.new_values
+            and (bool(new.new_values) or said(c.document) == said(new.document))
+        )
+
+    def stands(c: Record) -> bool:
+        return not any(
+            _scope_of(d, scope_key) == _scope_of(c, scope_key) and _revives(d, c, p)
+            for d in active
+            for p in c.deprecates
+        )
+
+    found = [c for c in active if same(c) and stands(c)]
+    return max(found, key=lambda c: c.order).id if found else None
+
+
 def expected(
     records: Iterable[Record], scope_key: str | None = None, as_of: float | None = None
 ) -> dict[str, Expect]:
@@ -235,10 +291,7 @@ def expected(
     active = [c for c in recs if c.is_correction and not c.retracted]
 
     def scope_of(c: Record) -> Any:
-        if scope_key == TRAVELS:
-            key = c.scope_key
-            return None if key is None else (key, c.scope(key))
-        return c.scope(scope_key)
+        return _scope_of(c, scope_key)
 
     @cache
     def revived(cid: str, phrase: str) -> bool:
@@ -248,14 +301,7 @@ def expected(
         deprecates what ``cid`` made new (one of its new values, or a string its text names).
         """
         c = by_id[cid]
-        return any(
-            d.id != c.id
-            and d.order > c.order
-            and scope_of(d) == scope_of(c)
-            and fold(phrase) in d.new_values
-            and any(fold(x) in c.new_values or occurs(x, c.document) for x in d.deprecates)
-            for d in active
-        )
+        return any(scope_of(d) == scope_of(c) and _revives(d, c, phrase) for d in active)
 
     by_id = {c.id: c for c in active}
 

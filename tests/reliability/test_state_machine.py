@@ -91,6 +91,7 @@ from tests.reliability.reference import (
     occurs,
     reach_counts,
     recall_states,
+    repeat_of,
 )
 
 
@@ -314,6 +315,7 @@ class NowlineMachine(RuleBasedStateMachine):
         self.synced = True  # the second wrapper knows every correction (see the module doc)
         self.seq = 0
         self.ids = itertools.count()
+        self.standing: str | None = None  # the correction a predicted repeat tells again
 
     def _second(self) -> nowline.Collection:
         """Return a new second wrapper: no refresh by time, a small reach limit."""
@@ -393,6 +395,7 @@ class NowlineMachine(RuleBasedStateMachine):
         before = {rid: (self.model[rid].identity() if rid in self.model else None) for rid in order}
         puts = [rid for rid in order if after[rid].identity() not in (None, before[rid])]
         drops = [rid for rid in order if before[rid] is not None and after[rid].identity() is None]
+        told_before: list[str] = []  # new corrections of this write, in order
         for rid in puts:
             new, old = after[rid], self.model.get(rid)
             if old is not None and (old.document, old.deprecates) == (new.document, new.deprecates):
@@ -409,6 +412,12 @@ class NowlineMachine(RuleBasedStateMachine):
             values = {fold(v) for v in new_values_of({}, new.document, new.deprecates)}
             if values & {fold(p) for p in new.deprecates}:
                 return after, landing, nowline.NewValue, False
+            if old is None:  # a new correction that tells a standing one's change again
+                told = [*self._records(), *(after[r].record(r) for r in told_before)]
+                self.standing = repeat_of(told, new.record(rid), "user_id")
+                if self.standing is not None:
+                    return after, landing, nowline.Repeated, False
+                told_before.append(rid)
         active = [rid for rid in puts if not after[rid].retracted]
         if active and not unlimited:
             reach = reach_counts(self._records(after), "user_id")
@@ -423,16 +432,26 @@ class NowlineMachine(RuleBasedStateMachine):
         verb: str,
         entries: Sequence[Entry],
         call: Callable[[nowline.Collection], Any],
+        *,
+        answers_repeats: bool = False,
         **guards: bool,
     ) -> Any:
         """Run a nowline write through wrapper ``who``; check it against the model's prediction.
 
         A write the model says is refused must raise that error and leave the store as it was.
-        Returns what the call returned (None when it was refused).
+        A correction that repeats a standing one, written with ``correct()``
+        (``answers_repeats``), must instead return the standing one, unstored. Returns what
+        the call returned (None when it was refused or repeated).
         """
         who = self._writer(who)
         after, landing, error, changes = self._predict(verb, entries, who, **guards)
         wrapper = self._wrapper(who)
+        if error is nowline.Repeated and answers_repeats:  # correct(): the standing one
+            before = snapshot(self.raw)
+            report = call(wrapper)
+            assert (report.stored, report.id) == (False, self.standing), report
+            assert snapshot(self.raw) == before, "a repeat changed the store"
+            return None
         if error is not None:
             before = snapshot(self.raw)
             with pytest.raises(error):
@@ -586,6 +605,7 @@ class NowlineMachine(RuleBasedStateMachine):
             "add",
             [(rid, text, patch)],
             call,
+            answers_repeats=True,
             allow_absent=allow_absent,
             allow_generic=True,
             unlimited=unlimited,
@@ -1325,10 +1345,28 @@ def test_minimal_program_found_by_hypothesis(module_client: chromadb.api.ClientA
     NowlineMachine.client = module_client
     machine = NowlineMachine()
     machine.correct(old=["acme/app"], new="acme/web", extra="", user="u1", observed=None)
-    machine.correct(old=["acme/app"], new="acme/web", extra="", user="u1", observed=None)
+    machine.correct(old=["acme/app"], new="acme/site", extra="", user="u1", observed=None)
     machine.retract_one("c1")
     machine.update_one("c1", "acme/app")
     machine.stored_links_match_the_model()
+
+
+def test_a_repeat_is_answered_with_the_standing_correction(
+    module_client: chromadb.api.ClientAPI,
+) -> None:
+    """The same change told twice is stored once, until the first is retracted (§6)."""
+    NowlineMachine.client = module_client
+    machine = NowlineMachine()
+    machine.remember("acme/app", user="u1", observed=None)
+    for _ in range(2):
+        machine.correct(old=["acme/app"], new="acme/web", extra="", user="u1", observed=None)
+    assert len(machine._corrections()) == 1
+    machine.recall_matches_the_model()
+    machine.retract_one(machine._corrections()[0])
+    machine.correct(old=["acme/app"], new="acme/web", extra="", user="u1", observed=None)
+    assert len(machine._corrections(retracted=False)) == 1
+    machine.stored_links_match_the_model()
+    machine.recall_matches_the_model()
 
 
 # ----------------------------------------------------------------- an async second wrapper
