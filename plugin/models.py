@@ -207,6 +207,9 @@ class Preview(list[str]):
             discord.gg/pintail"), the earlier value the text names that an active
             correction's new value replaced; send them as ``replaced_by``, so the old value
             is current again.
+        repeat_of: the id of the correction already stored that tells the same change (the
+            same strings, anchors and new values, in this scope), which ``correct()`` would
+            return without writing; else None.
     """
 
     near_misses: list[tuple[str, int]]
@@ -215,6 +218,7 @@ class Preview(list[str]):
     deprecates: list[str]
     about: list[str]
     replaced_by: list[str]
+    repeat_of: str | None
 
     def __init__(
         self,
@@ -226,6 +230,7 @@ class Preview(list[str]):
         deprecates: Iterable[str] = (),
         about: Iterable[str] = (),
         replaced_by: Iterable[str] = (),
+        repeat_of: str | None = None,
     ) -> None:
         """Create a preview of ``ids`` with its near misses, suggestions and refusal."""
         super().__init__(ids)
@@ -235,6 +240,7 @@ class Preview(list[str]):
         self.deprecates = list(deprecates)
         self.about = list(about)
         self.replaced_by = list(replaced_by)
+        self.repeat_of = repeat_of
 
     def __repr__(self) -> str:
         """Return the ids with the extra attributes."""
@@ -242,7 +248,7 @@ class Preview(list[str]):
             f"Preview({list(self)!r}, deprecates={self.deprecates!r}, about={self.about!r}, "
             f"replaced_by={self.replaced_by!r}, "
             f"near_misses={self.near_misses!r}, suggestions={self.suggestions!r}, "
-            f"refusal={self.refusal!r})"
+            f"refusal={self.refusal!r}, repeat_of={self.repeat_of!r})"
         )
 
 

@@ -479,6 +479,9 @@ def preview_flow(
     )
     if not deprecates:  # proposed: the suggestions are what was proposed, and the rest
         preview.suggestions = [*proposed, *preview.suggestions]
+    if preview.refusal is None:  # correct() would judge a repeat here, as it would write it
+        standing = repeat_of(info, core.registry.stating(info), core.registry.revived)
+        preview.repeat_of = None if standing is None else standing.id
     return preview
 
 

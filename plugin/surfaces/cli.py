@@ -922,6 +922,7 @@ def preview(
                 "near_misses": [{"string": s, "records": n} for s, n in ids.near_misses],
                 "suggestions": [{"string": s, "records": n} for s, n in ids.suggestions],
                 "refusal": ids.refusal,
+                "repeat_of": ids.repeat_of,
             }
         )
         return
@@ -960,6 +961,11 @@ def preview(
         )
     elif ids.refusal is not None:
         out.print(f"[yellow]nowline correct would refuse it: {_safe(ids.refusal)}[/]")
+    if ids.repeat_of is not None:
+        out.print(
+            f"Already stored: correction {_safe(ids.repeat_of)} tells this change; nowline "
+            "correct would write nothing."
+        )
     others = [(d, n) for d, n in ids.suggestions if n > 0 and d not in deprecates]
     if others:
         listed = ", ".join(f"-d {_safe(repr(d))} ({_plural(n, 'record')})" for d, n in others)

@@ -300,6 +300,8 @@ class PreviewOutput(BaseModel):
         refusal: why ``correct`` would refuse these strings, or None.
         suggestions: strings to deprecate that the body states as old, or that the memories
             name nearly, each with how many memories it names.
+        repeat_of: the id of the stored correction that already tells this change
+            (``correct`` would store nothing), or None.
     """
 
     deprecates: list[str]
@@ -309,6 +311,7 @@ class PreviewOutput(BaseModel):
     near_misses: list[tuple[str, int]] = Field(default_factory=list)
     refusal: str | None = None
     suggestions: list[tuple[str, int]] = Field(default_factory=list)
+    repeat_of: str | None = None
 
 
 class RetractOutput(BaseModel):
@@ -912,6 +915,11 @@ def _preview(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, Base
         )
     if ids.refusal is not None:
         lines.append(f"correct would refuse it: {ids.refusal}")
+    if ids.repeat_of is not None:
+        lines.append(
+            f"This change is already stored as correction {ids.repeat_of}: correct would "
+            "store nothing new, and there is nothing more to do."
+        )
     return "\n".join(line for line in lines if line), PreviewOutput(
         deprecates=naming,
         about=anchors,
@@ -920,6 +928,7 @@ def _preview(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, Base
         near_misses=ids.near_misses,
         refusal=ids.refusal,
         suggestions=ids.suggestions,
+        repeat_of=ids.repeat_of,
     )
 
 

@@ -154,3 +154,25 @@ def test_a_repeat_in_another_scope_is_its_own_change(scoped: nowline.Collection)
     again = scoped.correct(MOVED, deprecates=["acme/app"], metadata={"user_id": "u2"})
     assert one.stored and two.stored and one.id != two.id
     assert (again.stored, again.id) == (False, two.id)
+
+
+def test_preview_names_the_standing_correction_on_every_surface(
+    app: nowline.Collection, store_path: str
+) -> None:
+    """``preview()``, the preview tool and ``nowline preview`` say correct() would write nothing."""
+    import json
+
+    from nowline.surfaces.tools import run_tool
+    from tests.cli.conftest import invoke
+
+    told = "acme/app was moved to acme-inc/app."
+    assert app.preview(["acme/app"], text=told).repeat_of == "first"
+    other = "acme/app moved to acme-labs/app."
+    assert app.preview(["acme/app"], text=other).repeat_of is None
+    tool = run_tool(app, "preview", {"body": told, "deprecates": ["acme/app"]})
+    assert "already stored as correction first" in tool.text and not tool.is_error
+    cli = invoke("preview", store_path, "-d", "acme/app", "--text", told, "--json")
+    assert cli.exit_code == 0, cli.output
+    assert json.loads(cli.stdout)["repeat_of"] == "first"
+    app.retract("first")
+    assert app.preview(["acme/app"], text=told).repeat_of is None
