@@ -114,7 +114,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from pathlib import Path
@@ -608,25 +608,36 @@ def old_hits(ctx: Context, qid: str, only: set[str] | None = None) -> list[int]:
     return [i for i, rid in enumerate(ctx.ids) if rid in mine and (only is None or rid in only)]
 
 
-def exposure(ctx: Context, qid: str) -> tuple[bool, bool]:
+def fix_of(qid: str, told_as: Mapping[str, str] | None = None) -> str:
+    """Return the id of question ``qid``'s own correction.
+
+    Its own record, or, where ``correct()`` answered it with a correction already stored (a
+    repeat: a paraphrase of another question with the same strings, anchors and new values),
+    that one (``told_as``: a correction's id -> the stored one that tells its change).
+    """
+    fix = f"{qid}:fix"
+    return (told_as or {}).get(fix, fix)
+
+
+def exposure(ctx: Context, qid: str, told_as: Mapping[str, str] | None = None) -> tuple[bool, bool]:
     """Return (strict, lenient) stale exposure of question ``qid`` in a context.
 
     Strict: an old fact of the question is shown without the question's own correction among
     the lines beneath it (a superseded or a now-line). Lenient: an old fact is shown and the
     own correction is nowhere in the context (not a hit, not a line).
     """
-    fix = f"{qid}:fix"
+    fix = fix_of(qid, told_as)
     olds = old_hits(ctx, qid)
     strict = any(fix not in ctx.shown[i] for i in olds)
     seen = fix in ctx.ids or any(fix in n for n in ctx.shown)
     return strict, bool(olds) and not seen
 
 
-def unneeded(ctx: Context) -> bool:
+def unneeded(ctx: Context, told_as: Mapping[str, str] | None = None) -> bool:
     """Return whether a hit carries a line from a correction of another question."""
     for rid, shown in zip(ctx.ids, ctx.shown, strict=True):
         owner, _, kind = rid.rpartition(":")
-        needed = f"{owner}:fix" if kind.startswith("old") else None
+        needed = fix_of(owner, told_as) if kind.startswith("old") else None
         if any(c != needed for c in shown):
             return True
     return False
@@ -763,6 +774,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             (i for i, r in enumerate(records) if r.deprecates), key=lambda i: records[i].when
         )
         write_s: dict[str, float] = {}
+        told_as: dict[str, dict[str, str]] = {name: {} for name in cols}
         for name, col in cols.items():
             policy = None if name == "bare" else name
             start = time.perf_counter()
@@ -783,7 +795,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     )
                     continue
                 try:
-                    col.correct(
+                    report = col.correct(
                         r.text,
                         deprecates=meta.pop("deprecates"),
                         about=r.about.get(name) or None,
@@ -791,6 +803,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                         metadata=meta,
                         allow_generic=name in GENERIC_ALLOWED,
                     )
+                    if not report.stored:  # a repeat: the stored one tells this change
+                        told_as[name][r.id] = report.id
                 except nowline.CorrectionTooBroad as exc:
                     refused.append(
                         {
@@ -817,6 +831,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             if name != "bare":
                 out["refused"][name] = refused
         out["write_s"] = write_s
+        out["repeats"] = {name: len(found) for name, found in told_as.items() if name != "bare"}
 
         # Store-wide reach and collateral, from the stored links (read around the wrapper,
         # which hides its own keys).
@@ -853,7 +868,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 if kind == "correction":
                     hist_corrections += bool(by)
                     continue
-                own = f"{qid}:fix"
+                own = fix_of(qid, told_as[p])
                 if kind in phrasing:
                     stale_total += 1
                     phrasing[kind][1] += 1
@@ -952,10 +967,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     ctx = _ask(col, name, q.question, q_vecs[q.question], None)
                     latency[name].append(time.perf_counter() - start)
                     new_m = _matcher(q.answers)
-                    all_unneeded.append(unneeded(ctx))
+                    all_unneeded.append(unneeded(ctx, told_as[name]))
                     if q.changed:
-                        fix = f"{q.qid}:fix"
-                        strict, lenient = exposure(ctx, q.qid)
+                        fix = fix_of(q.qid, told_as[name])
+                        strict, lenient = exposure(ctx, q.qid, told_as[name])
                         olds = old_hits(ctx, q.qid)
                         ch["strict"].append(strict)
                         ch["lenient"].append(lenient)
@@ -992,7 +1007,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                             )
                     else:
                         ot_ans.append(presented(ctx, new_m, current_only=False))
-                        ot_wrong_now.append(unneeded(ctx))
+                        ot_wrong_now.append(unneeded(ctx, told_as[name]))
                         ot_own_hist.append(
                             any(
                                 rid == f"{q.qid}:fact" and ctx.shown[i]
@@ -1004,7 +1019,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     if not info["dated"]:
                         continue
                     old_m, new_m = _matcher(q.old), _matcher(q.answers)
-                    fix = f"{q.qid}:fix"
+                    fix = fix_of(q.qid, told_as[name])
                     for when, expected in q.pairs:
                         if when.end < info["first_old"]:
                             continue  # nothing about the question was stored yet
@@ -1021,7 +1036,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                             asof_old.append(ok)
                             ok_len = ok
                         else:
-                            strict, lenient = exposure(ctx, q.qid)
+                            strict, lenient = exposure(ctx, q.qid, told_as[name])
                             has_new = presented(ctx, new_m, current_only=False)
                             ok = has_new and not strict
                             ok_len = has_new and not lenient
@@ -1219,6 +1234,7 @@ def markdown(data: dict[str, Any], png: str) -> str:
                 ", ".join(f"{k}: {v}" for k, v in st["collateral_by_class"].items()) or "none",
                 st["corrections_made_historical"],
                 ", ".join(f"{v} {k}" for k, v in st["refused_by_reason"].items()) or "0",
+                str(data.get("repeats", {}).get(p, 0)),
             ]
         )
     ptable = C.md_table(
@@ -1230,6 +1246,7 @@ def markdown(data: dict[str, Any], png: str) -> str:
             "collateral by the linking question's change",
             "corrections made historical by another question's correction",
             "corrections refused",
+            "repeats",
         ],
         prow,
     )
@@ -1411,6 +1428,7 @@ def links_markdown(data: dict[str, Any]) -> str:
                 f"{_pct(st['collateral_other_change_share'])} "
                 f"({st['collateral_other_change_memories']})",
                 ", ".join(f"{v} {k}" for k, v in st["refused_by_reason"].items()) or "0",
+                str(data.get("repeats", {}).get(p, 0)),
             ]
         )
     table = C.md_table(
@@ -1420,6 +1438,7 @@ def links_markdown(data: dict[str, Any]) -> str:
             "collateral memories",
             "collateral, same-change paraphrases excluded",
             "corrections refused, by reason",
+            "repeats (answered with the stored correction of the same change)",
         ],
         rows,
     )

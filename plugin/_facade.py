@@ -584,9 +584,9 @@ def _repeat_note(standing: str) -> str:
     """Return the report's note on a correction that repeats one that stands (nothing stored)."""
     undo = active().say("retract", id=standing) or f"retract({standing!r})"
     return (
-        f"The same change (the same deprecated strings, anchors and new values) is already "
-        f"stored as correction {standing!r}, and it stands: nothing new was written, and its "
-        f"id is returned. To state the change anew, {undo} first."
+        f"The same correction (its text, strings, anchors and new values) is already stored "
+        f"as {standing!r}, and it stands: nothing new was written, and its id is returned. "
+        f"To state the change anew, retract it first: {undo}."
     )
 
 

@@ -227,8 +227,9 @@ class CorrectionTooBroad(InvalidCorrection):
 class Repeated(InvalidCorrection):
     """The same change is already stored, and that correction stands; nothing was written.
 
-    Both are active in one scope, and deprecate the same strings with the same anchors and
-    the same new values. Storing it again would show two lines for
+    Both are active in one scope and from one source, with the same text (case, spaces and
+    a closing stop aside), strings, anchors and new values, and the standing one is the
+    newest of its chain. Storing it again would show two lines for
     one change, and the older would read as outdated under its own twin. ``correct()``, and
     every surface built on it, returns the standing correction instead of raising
     (``CorrectionReport.stored`` is False); a plain ``add`` raises it. To state the change

@@ -207,9 +207,9 @@ class Preview(list[str]):
             discord.gg/pintail"), the earlier value the text names that an active
             correction's new value replaced; send them as ``replaced_by``, so the old value
             is current again.
-        repeat_of: the id of the correction already stored that tells the same change (the
-            same strings, anchors and new values, in this scope), which ``correct()`` would
-            return without writing; else None.
+        repeat_of: the id of the correction already stored that this one repeats (the same
+            text, strings, anchors and new values, scope and source), which ``correct()``
+            would return without writing; else None.
     """
 
     near_misses: list[tuple[str, int]]
@@ -262,9 +262,8 @@ class CorrectionReport(_Model):
         notes: what nowline changed in it, each in a sentence (an anchor dropped for being
             part of a deprecated string); empty when nothing was.
         stored: False when nothing was written because the same change is already stored
-            and stands (the same deprecated strings, anchors and new values, in the same
-            scope): ``id`` and ``reached`` are then the standing correction's, and a note
-            says so.
+            and stands (the same text, strings, anchors and new values, scope and source):
+            ``id`` and ``reached`` are then the standing correction's, and a note says so.
     """
 
     id: str

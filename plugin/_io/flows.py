@@ -40,6 +40,7 @@ from .._rules.guards import (
     missing_text,
     repeat_of,
     repeat_refusal,
+    same_change,
     with_suggestions,
 )
 from .._rules.links import (
@@ -480,7 +481,12 @@ def preview_flow(
     if not deprecates:  # proposed: the suggestions are what was proposed, and the rest
         preview.suggestions = [*proposed, *preview.suggestions]
     if preview.refusal is None:  # correct() would judge a repeat here, as it would write it
-        standing = repeat_of(info, core.registry.stating(info), core.registry.revived)
+        standing = repeat_of(
+            info,
+            core.registry.stating(info),
+            newest=core.registry.newest,
+            revived=core.registry.revived,
+        )
         preview.repeat_of = None if standing is None else standing.id
     return preview
 
@@ -674,8 +680,21 @@ def _prepare_write(
             check_scope(info, scope_key, registry.scope_keys())
         except InvalidCorrection as exc:
             return Refused(info, exc)
-        if old is None:  # a new correction, judged as written: does it tell a standing one?
-            standing = repeat_of(info, [*registry.stating(info), *earlier], registry.revived)
+        edited = old is not None and not (
+            same and before is not None and before.document == info.document
+        )
+        if (old is None or edited) and info.retracted is None:  # does it tell one again?
+            timed = given.get(R.OBSERVED_AT) is not None
+            twin = next((e for e in earlier if same_change(info, e, timed=timed)), None)
+            if twin is not None:
+                return Refused(info, repeat_refusal(info, twin, in_write=True))
+            standing = repeat_of(
+                info,
+                registry.stating(info),
+                newest=registry.newest,
+                revived=registry.revived,
+                timed=timed,
+            )
             if standing is not None:
                 return Refused(info, repeat_refusal(info, standing))
             earlier.append(info)
@@ -927,6 +946,7 @@ def correct_flow(
     """
     new = yield from _unused_id(rid, given)
     repaired = Repaired()
+    checks = 0  # standing corrections found gone, and the registry caught up
     while True:
         req = insert_request(
             "add", InsertArgs([new], metadatas=[metadata], documents=[text]), max_batch=1
@@ -934,6 +954,11 @@ def correct_flow(
         try:
             reached = yield from write_flow(core, req, allow=allow, max_reach=max_reach)
         except Repeated as exc:  # the same change stands: answer with it, as a replay is
+            # checked against the store first (twice at most: a store that keeps changing
+            # under the write gets the answer the last check gave)
+            if checks < 2 and not (yield from _still_standing(core, exc.standing)):
+                checks += 1
+                continue
             linked = yield from read_all(
                 where=cast(Where, {R.BY: {"$contains": exc.standing}}), include=()
             )
@@ -945,6 +970,28 @@ def correct_flow(
             repaired = replace(repaired, absent=tuple(exc.absent))
             continue
         return new, reached, repaired
+
+
+def _still_standing(core: Core, standing: str) -> Flow[bool]:
+    """Return whether the correction a repeat would be answered with stands in the store.
+
+    The registry may lag another process (a retract, a delete, a newer correction). So the
+    generation mark is read now, and the correction itself read back by id: where either
+    shows a change, the registry takes it in and False is returned (the write is judged
+    again).
+    """
+    changed = yield from core.refresh(force=True)
+    got = yield from read_by_ids([standing], text_key=core.text_key)
+    record = got.get(standing)
+    info = correction_info(record, core.legacy_key) if record is not None else None
+    held = core.registry.get(standing)
+    if info is None:
+        core.registry.drop(standing)
+        return False
+    if held is None or info._replace(marked=held.marked) != held:
+        core.registry.put(info)
+        return False
+    return not changed
 
 
 def drain_flow() -> Flow[None]:

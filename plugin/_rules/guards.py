@@ -78,6 +78,7 @@ __all__ = [
     "person_refusal",
     "repeat_of",
     "repeat_refusal",
+    "same_change",
     "swapped_body_refusal",
     "validate_correction",
     "with_suggestions",
@@ -749,61 +750,91 @@ def check_correction(
     return tuple(persons)
 
 
+def same_change(info: CorrectionInfo, other: CorrectionInfo, *, timed: bool = False) -> bool:
+    """Return whether ``info`` tells the change ``other`` tells, word for word.
+
+    Both are active, in one scope, from one source (``source``: a person's correction and
+    GitHub's event of the same rename are two pieces of evidence, and both are kept), with
+    the same strings, anchors and new values (each compared folded) and the same text (its
+    case, its spaces and a closing stop aside). A text that differs in any other way may say
+    more ("...; regenerate the deploy key"), so it is a new correction. Where ``timed`` (the
+    new one's time was given, ``observed_at``), the times must agree too: an observation of
+    another time is another fact for ``as_of``.
+    """
+    return (
+        other.id != info.id
+        and other.retracted is None
+        and other.scope == info.scope
+        and other.source == info.source
+        and {fold(d) for d in other.deprecates} == {fold(d) for d in info.deprecates}
+        and {fold(a) for a in other.about} == {fold(a) for a in info.about}
+        and {fold(v) for v in other.replaced_by} == {fold(v) for v in info.replaced_by}
+        and _said(other.document) == _said(info.document)
+        and (not timed or other.time == info.time)
+    )
+
+
 def repeat_of(
     info: CorrectionInfo,
     candidates: Iterable[CorrectionInfo],
+    *,
+    newest: Callable[[str], str],
     revived: Callable[[CorrectionInfo, str], bool],
+    timed: bool = False,
 ) -> CorrectionInfo | None:
-    """Return the standing correction that ``info`` states again, or None.
+    """Return the standing correction that ``info`` tells again, or None.
 
-    A correction repeats another that is active in its scope, deprecates the same strings,
-    names the same anchors and has the same new values (each compared folded), and, where
-    neither has a new value, the same text (folded, its spaces and closing stop aside): a
-    model calling ``correct()`` twice, or a person and then a webhook telling the same change.
-    One that states another new value, or none where the other states one ("archived" after
-    "moved"), says something more, and is stored as usual. It is judged after the guards
-    that need no store: a repeat whose text contradicts its fields is refused as any other.
-    Stored again, it would show a second line for one change, the standing correction
-    would read as outdated under its own twin (its text names the strings), and a memory
-    would stay outdated after the first is retracted.
+    A model that calls ``correct()`` twice, a retried request, a re-run import: the same
+    correction again (:func:`same_change`). Stored again, it would show a second line for
+    one change, the standing correction would read as outdated under its own twin (its
+    text names the strings), and a memory would stay outdated after the first is
+    retracted. It is judged after the guards that need no store.
 
-    A correction one of whose strings a newer one has revived (a rename back: ``revived``)
-    no longer stands for that string, so stating the change again is a new step, not a
-    repeat. Of several that qualify, the newest is returned.
+    Only a correction that stands counts: the newest of its chain (``newest``: a later
+    correction of the same strings, "moved to acme-labs/app" after "moved to
+    acme-inc/app", replaced it, and telling the first change again is news), none of whose
+    strings a newer one has revived (a rename back: ``revived``). Of several, the newest.
 
     Args:
         info: the correction about to be written.
-        candidates: corrections it may repeat (:meth:`Registry.stating`, and those written
-            before it in the same call).
+        candidates: the registry's corrections it may repeat (:meth:`Registry.stating`).
+        newest: the newest correction of the chain that starts at a correction's id.
         revived: whether a correction's deprecated string is revived by a newer one.
+        timed: its time was given (``observed_at``).
     """
-    olds = {fold(d) for d in info.deprecates}
-    anchors = {fold(a) for a in info.about}
-    news = {fold(v) for v in info.replaced_by}
     found: CorrectionInfo | None = None
     for other in candidates:
         if (
-            other.id != info.id
-            and other.retracted is None
-            and other.scope == info.scope
-            and {fold(d) for d in other.deprecates} == olds
-            and {fold(a) for a in other.about} == anchors
-            and {fold(v) for v in other.replaced_by} == news
-            and (news or _said(other.document) == _said(info.document))
-            and not any(revived(other, phrase) for phrase in other.deprecates)
+            same_change(info, other, timed=timed)
             and (found is None or other.order > found.order)
+            and newest(other.id) == other.id
+            and not any(revived(other, phrase) for phrase in other.deprecates)
         ):
             found = other
     return found
 
 
 def _said(text: str) -> str:
-    """Return a text as a repeat compares it: folded, spaces collapsed, no closing stop."""
-    return " ".join(fold(text).split()).rstrip(" .!")
+    """Return a text as a repeat compares it: case-folded, spaces collapsed, no closing stop.
+
+    No Unicode normalisation: "10² GB" and "102 GB" are two texts.
+    """
+    return " ".join(text.casefold().split()).rstrip(" .!")
 
 
-def repeat_refusal(info: CorrectionInfo, standing: CorrectionInfo) -> Repeated:
-    """Return the refusal of a correction that repeats ``standing`` (a plain ``add``)."""
+def repeat_refusal(
+    info: CorrectionInfo, standing: CorrectionInfo, *, in_write: bool = False
+) -> Repeated:
+    """Return the refusal of a correction that repeats ``standing`` (a plain ``add``).
+
+    ``in_write``: ``standing`` is another new correction of the same write, not yet stored.
+    """
+    if in_write:
+        return Repeated(
+            f"The corrections {standing.id!r} and {info.id!r} of this write tell the same "
+            "change, word for word; nothing was written. Send one of them.",
+            standing=standing.id,
+        )
     terms = active()
     anchored = f" about {terms.listed(standing.about)}" if standing.about else ""
     new = f" (new: {terms.listed(standing.replaced_by)})" if standing.replaced_by else ""

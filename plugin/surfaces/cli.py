@@ -1324,14 +1324,14 @@ def correct(
     except NowlineError as exc:
         _fail(str(exc))
     undo = _retract_command(store, opts, report.id)
-    if json_out:
-        _echo_json({**_dump(report), "undo": undo})
+    if json_out:  # a repeat wrote nothing: there is nothing of this call to undo
+        _echo_json({**_dump(report), "undo": undo if report.stored else None})
         return
     noun = "memory that names" if report.reached == 1 else "memories that name"
     shown = f"{report.reached} {noun} {', '.join(repr(d) for d in deprecates)}"
     if not report.stored:
         _echo(
-            f"Already stored: correction {report.id} states the same change (the same "
+            f"Already stored: correction {report.id} tells the same change (the same text, "
             f"strings, anchors and new values) and stands, in {_where(col, store, created)}. "
             f"Nothing was written; it is shown beneath {shown}."
         )
@@ -1555,6 +1555,11 @@ def import_(
         )
     seconds = time.perf_counter() - start
     rate = f", {written / seconds:.0f} records/s" if seconds > 0 and written else ""
+    if repeats:  # the headline counts what was written
+        summary = (
+            f"{_plural(written, 'record')} of {summary}; {_plural(len(repeats), 'correction')} "
+            "repeated one already stored and wrote nothing"
+        )
     _out().print(
         f"Imported {summary} into {_safe(_where(col, store, created))} in {seconds:.1f} s"
         f"{rate}{skipped}."
@@ -1562,7 +1567,7 @@ def import_(
     for line, cid in repeats:
         _out().print(
             f"Line {line} repeats correction {_safe(cid)}, which the store holds and which "
-            "stands (the same strings, anchors and new values): nothing was written for it."
+            "stands (the same text, strings, anchors and new values): nothing was written for it."
         )
 
 

@@ -1,8 +1,8 @@
-"""The same change told twice is stored once (DESIGN §6, "a repeat").
+"""The same correction told twice is stored once (DESIGN §6, "a repeat").
 
-A model that calls ``correct`` twice, or a person and then a webhook for the same change:
-the second correction deprecates the same strings, with the same anchors and new values, in
-the same scope, while the first stands. Stored again, the first would read as outdated under
+A model that calls ``correct`` twice, a retried request, a re-run import: the second
+correction has the same text, strings, anchors and new values, in the same scope and from
+the same source, while the first stands. Stored again, the first would read as outdated under
 its own twin (its text names the strings) and a memory would stay outdated after the first
 was retracted. ``correct()`` answers with the standing correction and writes nothing; a
 plain ``add`` is refused with :class:`nowline.Repeated`. Anything that says more is stored.
@@ -33,11 +33,7 @@ def test_a_repeat_returns_the_standing_correction_and_writes_nothing(
     """Same strings, anchors and new values (other words, other case): nothing is stored."""
     before = snapshot(app)
     role = app.hits(["first"])[0].role
-    report = app.correct(
-        "ACME/app was moved to acme-inc/app; use acme-inc/app from now on.",
-        deprecates=["ACME/app"],
-        id="second",
-    )
+    report = app.correct("  ACME/app   moved to acme-inc/APP", deprecates=["ACME/app"], id="second")
     assert (report.id, report.stored, report.reached) == ("first", False, 2)
     assert "'first'" in report.notes[0] and "retract('first')" in report.notes[0]
     assert snapshot(app) == before
@@ -64,8 +60,16 @@ def test_after_a_retract_the_same_change_is_stored_anew(app: nowline.Collection)
     assert (report.id, report.stored, report.reached) == ("again", True, 2)
 
 
-def test_another_new_value_or_none_says_more_and_is_stored(app: nowline.Collection) -> None:
-    """A different new value, or no new value where one stood: stored."""
+def test_other_words_another_new_value_or_none_say_more_and_are_stored(
+    app: nowline.Collection,
+) -> None:
+    """Other words for the same fields, a different new value, or no new value: stored."""
+    more = app.correct(
+        "acme/app moved to acme-inc/app; regenerate the deploy key.",
+        deprecates=["acme/app"],
+        id="more",
+    )
+    assert more.stored and more.id == "more"
     other = app.correct("acme/app moved to acme-labs/app.", deprecates=["acme/app"], id="labs")
     assert other.stored and other.id == "labs"
     archived = app.correct(
@@ -85,6 +89,9 @@ def test_other_anchors_or_other_words_without_a_new_value_are_stored(
     assert (first.stored, ohio.stored, ohio.id) == (True, True, "oh")
     again = memory.correct(text.upper() + "  ", deprecates=["1948"], about=["ohio"])
     assert (again.stored, again.id) == (False, "oh")
+    wide = text.replace("1948", "１９４８")
+    normalised = memory.correct(wide, deprecates=["1948"], about=["Ohio"])
+    assert normalised.stored  # no Unicode normalisation of the text: "10²" is not "102"
     other = memory.correct(
         "The 1948 figures of Michigan and Ohio are under review.",
         deprecates=["1948"],
@@ -121,12 +128,13 @@ def test_two_new_corrections_of_one_change_in_one_add_are_refused(
     """Twins within one write: the second repeats the first, and nothing is written."""
     memory.remember("Clone github.com/acme/app to start.", id="clone")
     before = snapshot(memory)
-    with pytest.raises(nowline.Repeated):
+    with pytest.raises(nowline.Repeated) as caught:
         memory.add(
             ids=["a", "b"],
             documents=[MOVED, MOVED],
             metadatas=[{"deprecates": ["acme/app"]}, {"deprecates": ["acme/app"]}],
         )
+    assert "'a' and 'b' of this write" in str(caught.value) and "retract" not in str(caught.value)
     assert snapshot(memory) == before
 
 
@@ -165,7 +173,7 @@ def test_preview_names_the_standing_correction_on_every_surface(
     from nowline.surfaces.tools import run_tool
     from tests.cli.conftest import invoke
 
-    told = "acme/app was moved to acme-inc/app."
+    told = "ACME/app moved to acme-inc/app"
     assert app.preview(["acme/app"], text=told).repeat_of == "first"
     other = "acme/app moved to acme-labs/app."
     assert app.preview(["acme/app"], text=other).repeat_of is None
@@ -176,3 +184,56 @@ def test_preview_names_the_standing_correction_on_every_surface(
     assert json.loads(cli.stdout)["repeat_of"] == "first"
     app.retract("first")
     assert app.preview(["acme/app"], text=told).repeat_of is None
+
+
+def test_a_correction_a_newer_one_replaced_does_not_stand(app: nowline.Collection) -> None:
+    """acme-inc, then acme-labs, then acme-inc again: the third is news, and is stored."""
+    app.correct("acme/app moved to acme-labs/app.", deprecates=["acme/app"], id="labs")
+    again = app.correct(MOVED, deprecates=["acme/app"], id="again")
+    assert (again.stored, again.id) == (True, "again")
+    (now,) = app.hits(["clone"])[0].now
+    assert now.id == "again"
+
+
+def test_another_source_keeps_its_own_evidence(app: nowline.Collection) -> None:
+    """The same words from another source (a forge's event after a person) are stored."""
+    forge = app.correct(MOVED, deprecates=["acme/app"], metadata={"source": "github"})
+    assert forge.stored
+    again = app.correct(MOVED, deprecates=["acme/app"], metadata={"source": "github"})
+    assert (again.stored, again.id) == (False, forge.id)
+
+
+def test_another_observed_time_is_another_observation(memory: nowline.Collection) -> None:
+    """A repeat that gives its own time must agree with the standing one's."""
+    memory.remember("Clone github.com/acme/app to start.", id="clone")
+    dated = memory.correct(MOVED, deprecates=["acme/app"], observed_at="2026-01-02T00:00:00Z")
+    same = memory.correct(MOVED, deprecates=["acme/app"], observed_at="2026-01-02T00:00:00Z")
+    assert (dated.stored, same.stored, same.id) == (True, False, dated.id)
+    later = memory.correct(MOVED, deprecates=["acme/app"], observed_at="2026-02-02T00:00:00Z")
+    assert later.stored and later.id != dated.id
+    assert memory.correct(MOVED, deprecates=["acme/app"]).stored is False  # no time: a retry
+
+
+def test_a_standing_correction_gone_from_the_store_is_not_answered(
+    client: nowline.Client, app: nowline.Collection
+) -> None:
+    """Another process retracted or deleted it: the write is judged again and stored."""
+    stale = nowline.wrap(app.raw, refresh_seconds=3600)
+    stale.hits(["clone"])  # loads the corrections; it will not look again for an hour
+    app.retract("first")
+    told = stale.correct(MOVED, deprecates=["acme/app"], id="after-retract")
+    assert (told.stored, told.id) == (True, "after-retract")
+    app.raw.delete(ids=["after-retract"])  # around nowline: no mark changes
+    again = stale.correct(MOVED, deprecates=["acme/app"], id="after-delete")
+    assert (again.stored, again.id) == (True, "after-delete")
+
+
+def test_an_edit_into_a_twin_is_refused(app: nowline.Collection) -> None:
+    """An upsert or update that turns a record into a repeat is judged as a new one is."""
+    before = snapshot(app)
+    with pytest.raises(nowline.Repeated):
+        app.upsert(ids=["ci"], documents=[MOVED], metadatas=[{"deprecates": ["acme/app"]}])
+    app.correct("acme/lib moved to acme-inc/lib.", deprecates=["acme/lib"], id="lib")
+    with pytest.raises(nowline.Repeated):
+        app.update(ids=["lib"], documents=[MOVED], metadatas=[{"deprecates": ["acme/app"]}])
+    assert snapshot(app)["count"] == before["count"] + 1

@@ -406,14 +406,15 @@ def test_a_repeat_is_stored_once_and_answered_with_the_standing_correction(
     ufo: nowline.Collection, surface: str, write: Write
 ) -> None:
     """The same change told again: nothing written, the standing id named, one retract undoes it."""
-    ufo.correct(MOVED, deprecates=["metalcraftai/ufo"], id="first")
+    source = {"source": "api"} if surface == "http" else None  # the receiver's token's
+    ufo.correct(MOVED, deprecates=["metalcraftai/ufo"], id="first", metadata=source)
     before = snapshot(ufo)
-    outcome = write(
-        text="UFO core moved from metalcraftai/ufo to ufo-ai/ufo; use ufo-ai/ufo now.",
-        deprecates=["metalcraftai/ufo"],
-    )
+    told = "UFO core moved from  metalcraftai/UFO to ufo-ai/ufo"  # the same, spaces and case aside
+    outcome = write(text=told, deprecates=["metalcraftai/ufo"])
     assert outcome.stored, outcome.message  # not refused: the change is stored, once
     assert "first" in outcome.message
+    if surface == "jsonl":  # the headline counts what was written
+        assert "0 records of 1 record" in " ".join(outcome.message.split()), outcome.message
     assert snapshot(ufo) == before
     if surface != "library":
         assert not PYTHON_WORDS.search(outcome.message), outcome.message

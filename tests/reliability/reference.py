@@ -247,30 +247,36 @@ def _scope_of(c: Record, scope_key: str | None) -> Any:
     return c.scope(scope_key)
 
 
-def repeat_of(records: Iterable[Record], new: Record, scope_key: str | None = None) -> str | None:
+def repeat_of(
+    records: Iterable[Record], new: Record, scope_key: str | None = None, *, timed: bool = False
+) -> str | None:
     """Return the id of the standing correction that ``new`` tells again (§6), or None.
 
-    An active correction of the same scope with the same strings, anchors and new values
-    (folded), and the same text (folded, spaces collapsed, no closing stop) where neither
-    has a new value, none of whose strings a newer correction revives; the newest of them.
+    An active correction of the same scope and source with the same strings, anchors and
+    new values (folded) and the same text (case-folded, spaces collapsed, no closing stop),
+    and the same time where ``new`` gives one (``timed``); it must stand: nothing supersedes
+    it and none of its strings is revived. The newest of them.
     """
     recs = list(records)
     active = [c for c in recs if c.is_correction and not c.retracted and c.id != new.id]
+    links = expected(recs, scope_key)
 
     def said(text: str) -> str:
-        return " ".join(fold(text).split()).rstrip(" .!")
+        return " ".join(text.casefold().split()).rstrip(" .!")
 
     def same(c: Record) -> bool:
         return (
             _scope_of(c, scope_key) == _scope_of(new, scope_key)
+            and c.metadata.get("source") == new.metadata.get("source")
             and {fold(p) for p in c.deprecates} == {fold(p) for p in new.deprecates}
             and {fold(a) for a in c.about} == {fold(a) for a in new.about}
             and c.new_values == new.new_values
-            and (bool(new.new_values) or said(c.document) == said(new.document))
+            and said(c.document) == said(new.document)
+            and (not timed or c.time == new.time)
         )
 
     def stands(c: Record) -> bool:
-        return not any(
+        return not links[c.id].by and not any(
             _scope_of(d, scope_key) == _scope_of(c, scope_key) and _revives(d, c, p)
             for d in active
             for p in c.deprecates

@@ -396,6 +396,7 @@ class NowlineMachine(RuleBasedStateMachine):
         puts = [rid for rid in order if after[rid].identity() not in (None, before[rid])]
         drops = [rid for rid in order if before[rid] is not None and after[rid].identity() is None]
         told_before: list[str] = []  # new corrections of this write, in order
+        patch_of = {rid: patch for rid, _, patch in entries}
         for rid in puts:
             new, old = after[rid], self.model.get(rid)
             if old is not None and (old.document, old.deprecates) == (new.document, new.deprecates):
@@ -412,12 +413,15 @@ class NowlineMachine(RuleBasedStateMachine):
             values = {fold(v) for v in new_values_of({}, new.document, new.deprecates)}
             if values & {fold(p) for p in new.deprecates}:
                 return after, landing, nowline.NewValue, False
-            if old is None:  # a new correction that tells a standing one's change again
-                told = [*self._records(), *(after[r].record(r) for r in told_before)]
-                self.standing = repeat_of(told, new.record(rid), "user_id")
-                if self.standing is not None:
-                    return after, landing, nowline.Repeated, False
-                told_before.append(rid)
+            if new.retracted:
+                continue
+            # Judged as written (new or edited): does it tell a standing correction again?
+            told = [*self._records(), *(after[r].record(r) for r in told_before)]
+            timed = (patch_of.get(rid) or {}).get("observed_at") is not None
+            self.standing = repeat_of(told, new.record(rid), "user_id", timed=timed)
+            if self.standing is not None:
+                return after, landing, nowline.Repeated, False
+            told_before.append(rid)
         active = [rid for rid in puts if not after[rid].retracted]
         if active and not unlimited:
             reach = reach_counts(self._records(after), "user_id")

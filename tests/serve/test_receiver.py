@@ -14,7 +14,7 @@ import pytest
 
 import nowline
 from nowline.requests import Audience, correction_id
-from nowline.surfaces.github_events import event_key
+from nowline.surfaces.github_events import Skip, event_key, translate
 from nowline.surfaces.serve import Limits, Token, create_app
 from tests.serve.conftest import (
     SECRET,
@@ -208,22 +208,20 @@ def test_a_json_correction_without_a_source_id_is_stored_once_per_change(
     assert [c.source for c in memory.corrections()] == ["api", "api"]
 
 
-def test_a_webhook_for_a_change_a_person_stored_answers_with_the_persons_correction(
+def test_a_webhook_for_a_change_a_person_stored_keeps_githubs_evidence(
     memory: nowline.Collection, receiver: httpx.Client
 ) -> None:
-    """A person told the rename first; GitHub's delivery of it stores nothing and answers 200."""
+    """A person told the rename first, in GitHub's very words: the signed event is stored too."""
     memory.remember(MEMORY, id="pr")
-    mine = memory.correct(
-        "UFO moved from metalcraftai/ufo to metalcraftai/ufo-core.",
-        deprecates=["metalcraftai/ufo"],
-        replaced_by=["metalcraftai/ufo-core"],
-        id="mine",
-    )
-    got = post_github(receiver, "repository", renamed("ufo", "metalcraftai/ufo-core"))
-    assert (got.status_code, got.json()) == (200, {"id": "mine", "reached": mine.reached})
-    assert corrections_of(memory) == ["mine"]
-    memory.retract("mine")
-    assert memory.hits(["pr"])[0].role == "current"
+    payload = renamed("ufo", "metalcraftai/ufo-core")
+    text = translate("repository", delivery_id(), payload)
+    assert not isinstance(text, Skip)
+    memory.correct(text.text, deprecates=["metalcraftai/ufo"], id="mine")
+    got = post_github(receiver, "repository", payload)
+    assert got.status_code == 201, got.text
+    assert sorted(str(c.source) for c in memory.corrections()) == ["None", "github"]
+    again = post_github(receiver, "repository", payload)  # GitHub's again: its own repeat
+    assert (again.status_code, again.json()["id"]) == (200, got.json()["id"])
 
 
 @pytest.mark.parametrize("token", [None, "wrong", f"{TOKEN} ", "Basic " + TOKEN])
