@@ -236,7 +236,8 @@ class Repeated(InvalidCorrection):
     anew, retract the standing correction first.
 
     Attributes:
-        standing: the id of the correction already stored.
+        standing: the id of the correction already stored (for two such records in one
+            write, the first of them, which was not stored either).
     """
 
     def __init__(self, message: str, *, standing: str) -> None:

@@ -159,10 +159,18 @@ class Core:
     text_key: str | None = None
     shared: Shared | None = field(default=None, repr=False)
 
-    def refresh(self, force: bool = False) -> Flow[bool]:
-        """Read the generation mark if due and catch up if it changed (``refresh_flow``)."""
+    def refresh(self, force: bool = False, *, now: bool = False) -> Flow[bool]:
+        """Read the generation mark if due (``now``: at once) and catch up if it changed.
+
+        See ``refresh_flow``.
+        """
         return refresh_flow(
-            self.fresh, self.registry, self.legacy_key, force=force, text_key=self.text_key
+            self.fresh,
+            self.registry,
+            self.legacy_key,
+            force=force,
+            text_key=self.text_key,
+            now_=now,
         )
 
     def verify(self, ids: Iterable[str]) -> Flow[bool]:
@@ -448,6 +456,7 @@ def preview_flow(
         written=float("inf"),
         scope=_written_scope(core, metadata),
         replaced_by=tuple(replaced_by or ()) if given else R.new_values_of({}, body, deprecates),
+        source=source if isinstance(source := (metadata or {}).get("source"), str) else None,
     )
 
     def reach_of_probes(infos: Sequence[CorrectionInfo]) -> Flow[dict[str, list[Record]]]:
@@ -486,6 +495,7 @@ def preview_flow(
             core.registry.stating(info),
             newest=core.registry.newest,
             revived=core.registry.revived,
+            now=now(),
         )
         preview.repeat_of = None if standing is None else standing.id
     return preview
@@ -680,12 +690,15 @@ def _prepare_write(
             check_scope(info, scope_key, registry.scope_keys())
         except InvalidCorrection as exc:
             return Refused(info, exc)
-        edited = old is not None and not (
-            same and before is not None and before.document == info.document
+        edited = old is not None and (
+            before is None or _told(before) != _told(info)  # it now tells something else
         )
         if (old is None or edited) and info.retracted is None:  # does it tell one again?
             timed = given.get(R.OBSERVED_AT) is not None
-            twin = next((e for e in earlier if same_change(info, e, timed=timed)), None)
+            told_at = max(stamps, default=0.0)  # an untimed correction is told now
+            twin = next(
+                (e for e in earlier if same_change(info, e, timed=timed, now=told_at)), None
+            )
             if twin is not None:
                 return Refused(info, repeat_refusal(info, twin, in_write=True))
             standing = repeat_of(
@@ -694,6 +707,7 @@ def _prepare_write(
                 newest=registry.newest,
                 revived=registry.revived,
                 timed=timed,
+                now=told_at,
             )
             if standing is not None:
                 return Refused(info, repeat_refusal(info, standing))
@@ -701,6 +715,11 @@ def _prepare_write(
     view = PlannedRegistry(registry, plan.put, plan.drop)
     final = batch_metadata(req.op, plan, known, req.metadatas, view, legacy_key, changed=0.0)
     return plan, final, persons
+
+
+def _told(info: CorrectionInfo) -> tuple[Any, ...]:
+    """Return what a correction tells, as a repeat compares it (an edit of any is judged)."""
+    return (info.document, info.deprecates, info.about, info.replaced_by, info.source, info.scope)
 
 
 def _refuse(core: Core, refused: Refused) -> Flow[NoReturn]:
@@ -787,10 +806,17 @@ def write_flow(
     args = (req, known, core.registry, core.scope_key, core.legacy_key, stamps, allow)
     prepared = yield Work(_prepare_write, (*args, core.text_key))
     for _ in range(3):
+        # Verify on use: every correction this write links to is read back by id first, and
+        # so is the standing correction a repeat is refused for (or answered with).
         if isinstance(prepared, Refused):
-            break
-        # Verify on use: every correction this write links to is read back by id first.
-        if not (yield from core.verify(_linked(prepared[1], (i.id for i in prepared[0].put)))):
+            error = prepared.error
+            if (
+                not isinstance(error, Repeated)
+                or error.standing not in core.registry  # a twin within this write
+                or (yield from _still_standing(core, error.standing))
+            ):
+                break
+        elif not (yield from core.verify(_linked(prepared[1], (i.id for i in prepared[0].put)))):
             break
         prepared = yield Work(_prepare_write, (*args, core.text_key))
     if isinstance(prepared, Refused):
@@ -946,19 +972,13 @@ def correct_flow(
     """
     new = yield from _unused_id(rid, given)
     repaired = Repaired()
-    checks = 0  # standing corrections found gone, and the registry caught up
     while True:
         req = insert_request(
             "add", InsertArgs([new], metadatas=[metadata], documents=[text]), max_batch=1
         )
         try:
             reached = yield from write_flow(core, req, allow=allow, max_reach=max_reach)
-        except Repeated as exc:  # the same change stands: answer with it, as a replay is
-            # checked against the store first (twice at most: a store that keeps changing
-            # under the write gets the answer the last check gave)
-            if checks < 2 and not (yield from _still_standing(core, exc.standing)):
-                checks += 1
-                continue
+        except Repeated as exc:  # it stands (write_flow read it back): answer with it
             linked = yield from read_all(
                 where=cast(Where, {R.BY: {"$contains": exc.standing}}), include=()
             )
@@ -976,11 +996,12 @@ def _still_standing(core: Core, standing: str) -> Flow[bool]:
     """Return whether the correction a repeat would be answered with stands in the store.
 
     The registry may lag another process (a retract, a delete, a newer correction). So the
-    generation mark is read now, and the correction itself read back by id: where either
-    shows a change, the registry takes it in and False is returned (the write is judged
-    again).
+    generation mark is read now (and, where it moved, the journal's changes taken in), and
+    the correction itself read back by id (a delete around nowline moves no mark): where
+    either shows a change, the registry takes it in and False is returned (the write is
+    judged again).
     """
-    changed = yield from core.refresh(force=True)
+    changed = yield from core.refresh(now=True)
     got = yield from read_by_ids([standing], text_key=core.text_key)
     record = got.get(standing)
     info = correction_info(record, core.legacy_key) if record is not None else None

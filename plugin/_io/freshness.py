@@ -200,17 +200,21 @@ def refresh_flow(
     *,
     force: bool = False,
     text_key: str | None = None,
+    now_: bool = False,
 ) -> Flow[bool]:
     """Read the mark if ``refresh_seconds`` has passed, and catch up if it must.
 
     ``force`` reads the mark and lists the corrections whatever they say (``corrections()``,
-    a watcher's first read). Returns whether the registry changed.
+    a watcher's first read). ``now_`` reads the mark whatever the interval, and catches up
+    as a due refresh would (by the journal where it can): before an answer that rests on
+    one correction being current. Returns whether the registry changed.
     """
     now = time.monotonic()
     if registry.lost:  # its snapshot failed (SnapshotDamaged): list the store
         fresh.known = False
     if (
         not force
+        and not now_
         and fresh.known
         and now - fresh.read_at < fresh.refresh_seconds
         and now - fresh.listed_at < fresh.resync_interval()

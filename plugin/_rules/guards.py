@@ -35,6 +35,7 @@ Near misses (a string that reaches nothing where the store names almost it) need
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -750,7 +751,9 @@ def check_correction(
     return tuple(persons)
 
 
-def same_change(info: CorrectionInfo, other: CorrectionInfo, *, timed: bool = False) -> bool:
+def same_change(
+    info: CorrectionInfo, other: CorrectionInfo, *, timed: bool = False, now: float = math.inf
+) -> bool:
     """Return whether ``info`` tells the change ``other`` tells, word for word.
 
     Both are active, in one scope, from one source (``source``: a person's correction and
@@ -759,7 +762,8 @@ def same_change(info: CorrectionInfo, other: CorrectionInfo, *, timed: bool = Fa
     case, its spaces and a closing stop aside). A text that differs in any other way may say
     more ("...; regenerate the deploy key"), so it is a new correction. Where ``timed`` (the
     new one's time was given, ``observed_at``), the times must agree too: an observation of
-    another time is another fact for ``as_of``.
+    another time is another fact for ``as_of``; an untimed one (told ``now``, the write's
+    time) repeats only one that is not dated later.
     """
     return (
         other.id != info.id
@@ -770,7 +774,7 @@ def same_change(info: CorrectionInfo, other: CorrectionInfo, *, timed: bool = Fa
         and {fold(a) for a in other.about} == {fold(a) for a in info.about}
         and {fold(v) for v in other.replaced_by} == {fold(v) for v in info.replaced_by}
         and _said(other.document) == _said(info.document)
-        and (not timed or other.time == info.time)
+        and (other.time == info.time if timed else other.time <= now)
     )
 
 
@@ -781,6 +785,7 @@ def repeat_of(
     newest: Callable[[str], str],
     revived: Callable[[CorrectionInfo, str], bool],
     timed: bool = False,
+    now: float = math.inf,
 ) -> CorrectionInfo | None:
     """Return the standing correction that ``info`` tells again, or None.
 
@@ -801,11 +806,12 @@ def repeat_of(
         newest: the newest correction of the chain that starts at a correction's id.
         revived: whether a correction's deprecated string is revived by a newer one.
         timed: its time was given (``observed_at``).
+        now: the write's time (an untimed correction is told then).
     """
     found: CorrectionInfo | None = None
     for other in candidates:
         if (
-            same_change(info, other, timed=timed)
+            same_change(info, other, timed=timed, now=now)
             and (found is None or other.order > found.order)
             and newest(other.id) == other.id
             and not any(revived(other, phrase) for phrase in other.deprecates)

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import TYPE_CHECKING, Any, cast
 
-from ..errors import InvalidInput, NowlineError, StoreBusy
+from ..errors import InvalidInput, NowlineError, Repeated, StoreBusy
 from ..requests import PAGE, CorrectionRequest, json_kind, parse_line
 
 if TYPE_CHECKING:
@@ -328,7 +328,8 @@ def write(
     A correction is written with ``Collection.correct()`` and its guards; a line whose id
     the collection holds (``exists``, from :func:`against` with ``upsert``) with
     ``Collection.upsert()``. A correction that repeats one the collection holds and that
-    stands (``CorrectionReport.stored`` False) writes nothing and is not counted.
+    stands (``CorrectionReport.stored`` False, or ``Repeated`` for an upsert) writes
+    nothing, is not counted, and is passed to ``repeated``.
 
     Args:
         collection: the collection to write to.
@@ -395,7 +396,15 @@ def write(
         flush()
         try:
             if p.exists:
-                collection.upsert(ids=[p.id], documents=[p.text], metadatas=[_metadata(p) or {}])
+                try:
+                    collection.upsert(
+                        ids=[p.id], documents=[p.text], metadatas=[_metadata(p) or {}]
+                    )
+                except Repeated as exc:  # it would turn the record into a twin: left as is
+                    if repeated is not None:
+                        repeated(p.line, exc.standing)
+                    done(1, 0)
+                    continue
                 done(1)
                 continue
             report = collection.correct(

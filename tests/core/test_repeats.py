@@ -10,6 +10,8 @@ plain ``add`` is refused with :class:`nowline.Repeated`. Anything that says more
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import nowline
@@ -214,6 +216,15 @@ def test_another_observed_time_is_another_observation(memory: nowline.Collection
     assert memory.correct(MOVED, deprecates=["acme/app"]).stored is False  # no time: a retry
 
 
+def test_a_change_told_now_is_no_repeat_of_one_dated_later(memory: nowline.Collection) -> None:
+    """An untimed correction is told now: one dated in the future does not answer it."""
+    memory.remember("Clone github.com/acme/app to start.", id="clone")
+    future = memory.correct(MOVED, deprecates=["acme/app"], observed_at="2031-01-01T00:00:00Z")
+    told = memory.correct(MOVED, deprecates=["acme/app"])
+    assert future.stored and told.stored and told.id != future.id
+    assert memory.hits(["clone"], as_of="2027-06-01T00:00:00Z")[0].role == "historical"
+
+
 def test_a_standing_correction_gone_from_the_store_is_not_answered(
     client: nowline.Client, app: nowline.Collection
 ) -> None:
@@ -237,3 +248,42 @@ def test_an_edit_into_a_twin_is_refused(app: nowline.Collection) -> None:
     with pytest.raises(nowline.Repeated):
         app.update(ids=["lib"], documents=[MOVED], metadatas=[{"deprecates": ["acme/app"]}])
     assert snapshot(app)["count"] == before["count"] + 1
+
+
+def test_a_refusal_for_a_repeat_rests_on_the_store(app: nowline.Collection) -> None:
+    """A plain add is not refused for a correction another process retracted meanwhile."""
+    stale = nowline.wrap(app.raw, refresh_seconds=3600)
+    stale.hits(["clone"])
+    app.retract("first")
+    stale.add(ids=["twin"], documents=[MOVED], metadatas=[{"deprecates": ["acme/app"]}])
+    assert app.hits(["clone"])[0].now[0].id == "twin"
+
+
+def test_preview_reads_the_source_from_the_metadata(app: nowline.Collection) -> None:
+    """A correction from another source is no repeat, in preview() as in correct()."""
+    told = app.preview(["acme/app"], text=MOVED, metadata={"source": "github"})
+    assert told.repeat_of is None
+    assert app.preview(["acme/app"], text=MOVED).repeat_of == "first"
+
+
+def test_an_import_upsert_that_would_make_a_twin_is_left_as_it_is(
+    app: nowline.Collection, store_path: str, tmp_path: Any
+) -> None:
+    """``nowline import --on-existing upsert``: the line is named, and the import goes on."""
+    import json
+
+    from tests.cli.conftest import invoke
+
+    lines = tmp_path / "lines.jsonl"
+    rows = [
+        {"id": "ci", "text": MOVED, "deprecates": ["acme/app"]},
+        {"id": "new", "text": "A note on acme/web."},
+    ]
+    lines.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    result = invoke("import", store_path, str(lines), "--on-existing", "upsert")
+    assert result.exit_code == 0, result.output
+    assert "repeats correction first" in " ".join(result.output.split())
+    assert app.get(ids=["ci", "new"])["documents"] == [
+        "CI for acme/app is green.",
+        "A note on acme/web.",
+    ]

@@ -248,14 +248,19 @@ def _scope_of(c: Record, scope_key: str | None) -> Any:
 
 
 def repeat_of(
-    records: Iterable[Record], new: Record, scope_key: str | None = None, *, timed: bool = False
+    records: Iterable[Record],
+    new: Record,
+    scope_key: str | None = None,
+    *,
+    timed: bool = False,
+    now: float = float("inf"),
 ) -> str | None:
     """Return the id of the standing correction that ``new`` tells again (§6), or None.
 
     An active correction of the same scope and source with the same strings, anchors and
     new values (folded) and the same text (case-folded, spaces collapsed, no closing stop),
-    and the same time where ``new`` gives one (``timed``); it must stand: nothing supersedes
-    it and none of its strings is revived. The newest of them.
+    and the same time where ``new`` gives one (``timed``), else one not after ``now``; it
+    must stand: nothing supersedes it and none of its strings is revived. The newest of them.
     """
     recs = list(records)
     active = [c for c in recs if c.is_correction and not c.retracted and c.id != new.id]
@@ -272,7 +277,7 @@ def repeat_of(
             and {fold(a) for a in c.about} == {fold(a) for a in new.about}
             and c.new_values == new.new_values
             and said(c.document) == said(new.document)
-            and (not timed or c.time == new.time)
+            and (c.time == new.time if timed else c.time <= now)
         )
 
     def stands(c: Record) -> bool:

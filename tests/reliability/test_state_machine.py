@@ -384,8 +384,9 @@ class NowlineMachine(RuleBasedStateMachine):
         """
         after = dict(self.model)
         landing: set[str] = set()
+        stamps: dict[str, float] = {}  # each record's write time: an untimed one is told then
         for rid, doc, patch in entries:
-            stamp = self._tick()
+            stamp = stamps[rid] = self._tick()
             old = self.model.get(rid)
             if (verb == "add" and old is not None) or (verb == "update" and old is None):
                 continue
@@ -396,11 +397,26 @@ class NowlineMachine(RuleBasedStateMachine):
         puts = [rid for rid in order if after[rid].identity() not in (None, before[rid])]
         drops = [rid for rid in order if before[rid] is not None and after[rid].identity() is None]
         told_before: list[str] = []  # new corrections of this write, in order
-        patch_of = {rid: patch for rid, _, patch in entries}
         for rid in puts:
             new, old = after[rid], self.model.get(rid)
-            if old is not None and (old.document, old.deprecates) == (new.document, new.deprecates):
-                continue  # its text and strings as stored (a scope or time edit): not judged
+            unchanged = old is not None and (old.document, old.deprecates) == (
+                new.document,
+                new.deprecates,
+            )
+            if unchanged and old is not None and old.user == new.user:
+                continue  # its text, strings and scope as stored (a time edit): not judged
+            if unchanged:  # its text and strings as stored (a scope edit): only a repeat
+                if new.retracted:
+                    continue
+                told = [*self._records(), *(after[r].record(r) for r in told_before)]
+                timed = new.meta.get("observed_at") is not None
+                self.standing = repeat_of(
+                    told, new.record(rid), "user_id", timed=timed, now=max(stamps.values())
+                )
+                if self.standing is not None:
+                    return after, landing, nowline.Repeated, False
+                told_before.append(rid)
+                continue
             if not new.document.strip():
                 return after, landing, nowline.InvalidCorrection, False
             if not allow_absent and not all(occurs(p, new.document) for p in new.deprecates):
@@ -417,8 +433,10 @@ class NowlineMachine(RuleBasedStateMachine):
                 continue
             # Judged as written (new or edited): does it tell a standing correction again?
             told = [*self._records(), *(after[r].record(r) for r in told_before)]
-            timed = (patch_of.get(rid) or {}).get("observed_at") is not None
-            self.standing = repeat_of(told, new.record(rid), "user_id", timed=timed)
+            timed = new.meta.get("observed_at") is not None  # as merged: a stored time too
+            self.standing = repeat_of(
+                told, new.record(rid), "user_id", timed=timed, now=max(stamps.values())
+            )
             if self.standing is not None:
                 return after, landing, nowline.Repeated, False
             told_before.append(rid)
