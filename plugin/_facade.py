@@ -41,7 +41,7 @@ from ._io.snapshot import path_for as snapshot_path
 from ._rules import records as R
 from ._rules import verbs as V
 from ._rules.generic import is_identifier
-from ._rules.guards import Allowances
+from ._rules.guards import Allowances, retract_words
 from ._rules.validate import (
     DEFAULT_MAX_REACH,
     anchors_kept,
@@ -67,7 +67,6 @@ from ._rules.validate import (
 from .errors import InvalidCorrection, InvalidInput
 from .matchers import Matcher, fold
 from .models import CorrectionReport, CorrectionSummary, Hit, Preview, Recall, RepairReport, Trip
-from .terms import active
 
 __all__ = [
     "DEFAULT_EF",
@@ -582,7 +581,7 @@ def _old_value_note(phrase: str) -> str:
 
 def _repeat_note(standing: str) -> str:
     """Return the report's note on a correction that repeats one that stands (nothing stored)."""
-    undo = active().say("retract", id=standing) or f"retract({standing!r})"
+    undo = retract_words(standing)
     return (
         f"The same correction (its text, strings, anchors and new values) is already stored "
         f"as {standing!r}, and it stands: nothing new was written, and its id is returned. "

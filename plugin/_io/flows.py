@@ -490,13 +490,7 @@ def preview_flow(
     if not deprecates:  # proposed: the suggestions are what was proposed, and the rest
         preview.suggestions = [*proposed, *preview.suggestions]
     if preview.refusal is None:  # correct() would judge a repeat here, as it would write it
-        standing = repeat_of(
-            info,
-            core.registry.stating(info),
-            newest=core.registry.newest,
-            revived=core.registry.revived,
-            now=now(),
-        )
+        standing = _standing(core.registry, info, timed=False, now=now())
         preview.repeat_of = None if standing is None else standing.id
     return preview
 
@@ -661,6 +655,7 @@ def _prepare_write(
     )
     persons: dict[str, tuple[str, ...]] = {}
     earlier: list[CorrectionInfo] = []  # new corrections of this call, for a repeat among them
+    told_at = max(stamps, default=0.0)  # the write's time: an untimed correction is told then
     for info in plan.put:
         old = known.get(info.id)
         before = correction_info(old, legacy_key) if old is not None else None
@@ -695,26 +690,32 @@ def _prepare_write(
         )
         if (old is None or edited) and info.retracted is None:  # does it tell one again?
             timed = given.get(R.OBSERVED_AT) is not None
-            told_at = max(stamps, default=0.0)  # an untimed correction is told now
             twin = next(
                 (e for e in earlier if same_change(info, e, timed=timed, now=told_at)), None
             )
             if twin is not None:
                 return Refused(info, repeat_refusal(info, twin, in_write=True))
-            standing = repeat_of(
-                info,
-                registry.stating(info),
-                newest=registry.newest,
-                revived=registry.revived,
-                timed=timed,
-                now=told_at,
-            )
+            standing = _standing(registry, info, timed=timed, now=told_at)
             if standing is not None:
                 return Refused(info, repeat_refusal(info, standing))
             earlier.append(info)
     view = PlannedRegistry(registry, plan.put, plan.drop)
     final = batch_metadata(req.op, plan, known, req.metadatas, view, legacy_key, changed=0.0)
     return plan, final, persons
+
+
+def _standing(
+    registry: Registry, info: CorrectionInfo, *, timed: bool, now: float
+) -> CorrectionInfo | None:
+    """Return the standing correction of the registry that ``info`` repeats, or None."""
+    return repeat_of(
+        info,
+        registry.stating(info),
+        newest=registry.newest,
+        revived=registry.revived,
+        timed=timed,
+        now=now,
+    )
 
 
 def _told(info: CorrectionInfo) -> tuple[Any, ...]:

@@ -79,6 +79,7 @@ __all__ = [
     "person_refusal",
     "repeat_of",
     "repeat_refusal",
+    "retract_words",
     "same_change",
     "swapped_body_refusal",
     "validate_correction",
@@ -828,6 +829,11 @@ def _said(text: str) -> str:
     return " ".join(text.casefold().split()).rstrip(" .!")
 
 
+def retract_words(correction_id: str) -> str:
+    """Return how the caller retracts a correction (Python's words where its surface has none)."""
+    return active().say("retract", id=correction_id) or f"retract({correction_id!r})"
+
+
 def repeat_refusal(
     info: CorrectionInfo, standing: CorrectionInfo, *, in_write: bool = False
 ) -> Repeated:
@@ -844,7 +850,7 @@ def repeat_refusal(
     terms = active()
     anchored = f" about {terms.listed(standing.about)}" if standing.about else ""
     new = f" (new: {terms.listed(standing.replaced_by)})" if standing.replaced_by else ""
-    undo = terms.say("retract", id=standing.id) or f"retract({standing.id!r})"
+    undo = retract_words(standing.id)
     return Repeated(
         f"The same change is already stored as correction {standing.id!r}: it deprecates "
         f"{terms.listed(standing.deprecates)}{anchored}{new}, and it stands. Nothing was "

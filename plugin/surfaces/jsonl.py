@@ -396,38 +396,33 @@ def write(
         flush()
         try:
             if p.exists:
-                try:
-                    collection.upsert(
-                        ids=[p.id], documents=[p.text], metadatas=[_metadata(p) or {}]
-                    )
-                except Repeated as exc:  # it would turn the record into a twin: left as is
-                    if repeated is not None:
-                        repeated(p.line, exc.standing)
-                    done(1, 0)
-                    continue
-                done(1)
-                continue
-            report = collection.correct(
-                p.text,
-                deprecates=list(p.deprecates),
-                id=p.id,
-                metadata=p.metadata,
-                observed_at=p.observed_at,
-                about=list(p.about) or None,
-                replaced_by=None if p.replaced_by is None else list(p.replaced_by),
-                allow_absent=allow_absent,
-                allow_generic=allow_generic,
-                allow_person=allow_person,
-                max_reach=cast(Any, max_reach),
-                allow_unreached=allow_unreached,
-            )
+                collection.upsert(ids=[p.id], documents=[p.text], metadatas=[_metadata(p) or {}])
+                standing = None
+            else:
+                report = collection.correct(
+                    p.text,
+                    deprecates=list(p.deprecates),
+                    id=p.id,
+                    metadata=p.metadata,
+                    observed_at=p.observed_at,
+                    about=list(p.about) or None,
+                    replaced_by=None if p.replaced_by is None else list(p.replaced_by),
+                    allow_absent=allow_absent,
+                    allow_generic=allow_generic,
+                    allow_person=allow_person,
+                    max_reach=cast(Any, max_reach),
+                    allow_unreached=allow_unreached,
+                )
+                standing = None if report.stored else report.id
+        except Repeated as exc:  # an upsert that would turn its record into a twin: left as is
+            standing = exc.standing
         except StoreBusy:
             raise
         except NowlineError as exc:
             raise stop(p, p, exc) from exc
-        if not report.stored and repeated is not None:
-            repeated(p.line, report.id)
-        done(1, int(report.stored))
+        if standing is not None and repeated is not None:
+            repeated(p.line, standing)
+        done(1, int(standing is None))
     flush()
     return written
 

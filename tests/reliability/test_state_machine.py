@@ -405,30 +405,19 @@ class NowlineMachine(RuleBasedStateMachine):
             )
             if unchanged and old is not None and old.user == new.user:
                 continue  # its text, strings and scope as stored (a time edit): not judged
-            if unchanged:  # its text and strings as stored (a scope edit): only a repeat
-                if new.retracted:
-                    continue
-                told = [*self._records(), *(after[r].record(r) for r in told_before)]
-                timed = new.meta.get("observed_at") is not None
-                self.standing = repeat_of(
-                    told, new.record(rid), "user_id", timed=timed, now=max(stamps.values())
-                )
-                if self.standing is not None:
-                    return after, landing, nowline.Repeated, False
-                told_before.append(rid)
-                continue
-            if not new.document.strip():
-                return after, landing, nowline.InvalidCorrection, False
-            if not allow_absent and not all(occurs(p, new.document) for p in new.deprecates):
-                return after, landing, nowline.AbsentString, False
-            same = old is not None and old.deprecates == new.deprecates
-            if not (allow_generic or same) and any(is_generic(p) for p in new.deprecates):
-                return after, landing, nowline.GenericString, False
-            # The new-value guard: the model reads new values with nowline's own reader
-            # (tests/core/test_wording.py and bench/wording.py test the reader itself).
-            values = {fold(v) for v in new_values_of({}, new.document, new.deprecates)}
-            if values & {fold(p) for p in new.deprecates}:
-                return after, landing, nowline.NewValue, False
+            if not unchanged:  # its text or strings set: the guards first (a scope edit: none)
+                if not new.document.strip():
+                    return after, landing, nowline.InvalidCorrection, False
+                if not allow_absent and not all(occurs(p, new.document) for p in new.deprecates):
+                    return after, landing, nowline.AbsentString, False
+                same = old is not None and old.deprecates == new.deprecates
+                if not (allow_generic or same) and any(is_generic(p) for p in new.deprecates):
+                    return after, landing, nowline.GenericString, False
+                # The new-value guard: the model reads new values with nowline's own reader
+                # (tests/core/test_wording.py and bench/wording.py test the reader itself).
+                values = {fold(v) for v in new_values_of({}, new.document, new.deprecates)}
+                if values & {fold(p) for p in new.deprecates}:
+                    return after, landing, nowline.NewValue, False
             if new.retracted:
                 continue
             # Judged as written (new or edited): does it tell a standing correction again?
