@@ -424,6 +424,11 @@ UNCOVERED_STYLES = {
     "line": "    not covered: {name} is not {deprecated}; no correction changes {name}.",
     "keep": "    not covered: the correction of {deprecated} does not apply to {name}; "
     "use {name} as written.",
+    # the line without the old string: the old slug is not repeated among current memories
+    "stays": "    not covered: {name} did not move; use {name} as written.",
+    # the keep line with the deprecated string's new value beside it (where one is known)
+    "keep-new": "    not covered: the correction of {deprecated}{now} does not apply to {name}; "
+    "use {name} as written.",
 }
 
 
@@ -444,8 +449,63 @@ def _grouped_uncovered(recall: nowline.Recall, *, mark: str = "", line: str = ""
             continue
         out.append("- " + mark + row[2:])
         if line:
-            out.extend(line.format(name=u.name, deprecated=u.deprecated) for u in shown[hit.id])
+            refs = {c.id: c for h in recall.hits for c in [*h.direct, *h.now]}
+            for u in shown[hit.id]:
+                news = refs[u.correction].replaced_by if u.correction in refs else []
+                now = f" (now {news[0]})" if len(news) == 1 else ""
+                out.append(line.format(name=u.name, deprecated=u.deprecated, now=now))
     return "\n".join(out)
+
+
+def _use_lines(hit: nowline.Hit, *, longer: bool = False) -> list[str]:
+    """Return ``use:`` lines for a stale hit: each word of it holding an old string, rewritten.
+
+    A candidate of the clone study: the model splices a new slug into an old URL
+    (``github.com/<old owner>/<new slug>``); this line writes the memory's own word with the
+    chain's one new value in place of the old string (none where the newest correction names
+    no single new value).
+    """
+    if hit.role != "historical" or not hit.now:
+        return []
+    newest = hit.now[-1]
+    if len(newest.replaced_by) != 1:
+        return []
+    new = newest.replaced_by[0]
+    olds = {d for c in [*hit.direct, *hit.now] for d in c.deprecates}
+    out: list[str] = []
+    for word in (hit.document or "").split():
+        word = word.rstrip(".,;:)")
+        for old in olds:
+            at = word.lower().find(old.lower())
+            if longer and len(word) == len(old):
+                continue
+            if at >= 0 and old.lower() != new.lower():
+                line = f"    use: {word[:at]}{new}{word[at + len(old) :]} (in place of {word})"
+                if line not in out:
+                    out.append(line)
+                break
+    return out
+
+
+def _with_use(text: str, recall: nowline.Recall, *, longer: bool = False) -> str:
+    """Add :func:`_use_lines` after the labelled lines of each stale hit in a rendered block."""
+    lines = text.split("\n")
+    for hit in recall.hits:
+        extra = _use_lines(hit, longer=longer)
+        if not extra:
+            continue
+        first = (
+            "- "
+            + _OUTDATED
+            + ([_quote_outdated(x) for x in sanitize(hit.document or "").splitlines()] or [""])[0]
+        )
+        if first not in lines:
+            continue
+        at = lines.index(first) + 1
+        while at < len(lines) and lines[at].startswith("  "):
+            at += 1
+        lines[at:at] = extra
+    return "\n".join(lines)
 
 
 # The reading half of a revised system prompt (a candidate of the format study): what the agent
@@ -508,6 +568,14 @@ FORMATS: dict[str, Renderer] = {
     "uncovered-mark+keep": lambda r: _grouped_uncovered(
         r, mark="[unchanged] ", line=UNCOVERED_STYLES["keep"]
     ),
+    "uncovered-stays": lambda r: _grouped_uncovered(r, line=UNCOVERED_STYLES["stays"]),
+    "library+use": lambda r: _with_use(r.render(), r),
+    "uncovered-keep-new": lambda r: _grouped_uncovered(r, line=UNCOVERED_STYLES["keep-new"]),
+    "use+keep-new": lambda r: _with_use(
+        _grouped_uncovered(r, line=UNCOVERED_STYLES["keep-new"]), r
+    ),
+    # only the words longer than the old string (a URL, a path): the splice's source
+    "library+use-longer": lambda r: _with_use(r.render(), r, longer=True),
 }
 
 

@@ -154,7 +154,7 @@ class Hit(_Model):
             [c.shown() for c in self.direct],
             [c.shown() for c in self.now],
         )
-        return lines + [not_covered_line(u.name, u.deprecated) for u in self.not_covered]
+        return lines + [not_covered_line(u.name) for u in self.not_covered]
 
 
 class Recall(_Model):

@@ -326,19 +326,22 @@ def sanitize(document: str, labels: tuple[str, ...] = LABELS) -> str:
     )
 
 
-NOT_COVERED_TEXT = "the correction of {deprecated} does not apply to {name}; use {name} as written."
-"""What a ``not covered:`` line says (``name`` and ``deprecated`` are filled in).
+NOT_COVERED_TEXT = "{name} did not move; use {name} as written."
+"""What a ``not covered:`` line says (``name`` is filled in).
 
 Beneath a current memory that names a longer name beginning like a shown correction's
 deprecated string (``metalcraftai/ufo-hosted`` beside a correction of ``metalcraftai/ufo``).
 Chosen on the reader benchmark's broad sibling cases (bench/reader.md): told "use ufo-ai/ufo
-for all UFO work", a small model moved the untouched sibling to the new owner without it.
+for all UFO work", a small model moved the untouched sibling to the new owner without it. The
+line does not repeat the old string: an earlier wording that named it ("the correction of
+metalcraftai/ufo does not apply to ...") kept as many siblings and cost clone answers, since
+the old string was then written again among the current memories.
 """
 
 
-def not_covered_line(name: str, deprecated: str) -> Line:
-    """Return the line that says a correction of ``deprecated`` leaves ``name`` as it is."""
-    return ("not covered", NOT_COVERED_TEXT.format(deprecated=deprecated, name=name))
+def not_covered_line(name: str) -> Line:
+    """Return the line that says the corrections shown leave ``name`` as it is."""
+    return ("not covered", NOT_COVERED_TEXT.format(name=name))
 
 
 def retracted_line() -> Line:

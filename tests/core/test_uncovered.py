@@ -93,7 +93,7 @@ def broad(memory: nowline.Collection) -> nowline.Collection:
 
 
 def test_recall_labels_the_sibling_and_keeps_it_current(broad: nowline.Collection) -> None:
-    """The sibling stays current, with one ``not covered:`` line naming both strings."""
+    """The sibling stays current, with one ``not covered:`` line that names it."""
     hits = {h.id: h for h in broad.recall("UFO repository", n_results=4).hits}
     assert {i: h.role for i, h in hits.items()} == {
         "core": "historical",
@@ -107,7 +107,7 @@ def test_recall_labels_the_sibling_and_keeps_it_current(broad: nowline.Collectio
         )
     ]
     assert hits["other"].not_covered == [] and hits["core"].not_covered == []
-    text = NOT_COVERED_TEXT.format(name="metalcraftai/ufo-hosted", deprecated="metalcraftai/ufo")
+    text = NOT_COVERED_TEXT.format(name="metalcraftai/ufo-hosted")
     assert hits["hosted"].lines() == [("not covered", text)]
 
 
@@ -119,8 +119,8 @@ def test_the_block_puts_the_label_beneath_the_current_sibling(broad: nowline.Col
     at = rows.index("- The hosted UFO service lives in metalcraftai/ufo-hosted.")
     assert at > rows.index(CURRENT_HEADING)
     assert rows[at + 1] == (
-        "    not covered: the correction of metalcraftai/ufo does not apply to "
-        "metalcraftai/ufo-hosted; use metalcraftai/ufo-hosted as written."
+        "    not covered: metalcraftai/ufo-hosted did not move; use metalcraftai/ufo-hosted as "
+        "written."
     )
 
 
