@@ -1429,7 +1429,13 @@ def import_(
         ),
     ] = "default",
     dry_run: Annotated[
-        bool, typer.Option("--dry-run", help="Validate every line and write nothing.")
+        bool,
+        typer.Option(
+            "--dry-run",
+            help="Validate every line and write nothing. The guards that read the store (a "
+            "correction's reach, a new value another correction holds as current, a repeat) "
+            "are judged only as the lines are written.",
+        ),
     ] = False,
     on_existing: Annotated[
         OnExisting,
@@ -1661,10 +1667,14 @@ def _write_plan(
 
 def _stop(written: int, line: int, message: str) -> NoReturn:
     """Stop an import that failed while writing, saying what was written."""
+    if written == 0:
+        done = "Nothing was written"
+    else:
+        verb = "was" if written == 1 else "were"
+        done = f"The {_plural(written, 'record')} before line {line} {verb} written"
     _fail(
-        f"{message}\nThe {_plural(written, 'record')} before line {line} were written; "
-        f"nothing from line {line} on was. Fix that line and import the lines from {line} on "
-        "again."
+        f"{message}\n{done}; nothing from line {line} on was. Fix that line and import the "
+        f"lines from {line} on again."
     )
 
 

@@ -160,6 +160,24 @@ def test_too_broad_correction_stops_with_its_line_number(
     assert sorted(memory.get()["ids"]) == ["a", "b"]
 
 
+@pytest.mark.parametrize(
+    ("before", "said"),
+    [(0, "Nothing was written; nothing from line 1 on was."),
+     (1, "The 1 record before line 2 was written; nothing from line 2 on was.")],
+)  # fmt: skip
+def test_a_stopped_import_counts_what_it_wrote_in_plain_words(
+    memory: nowline.Collection, store_path: str, tmp_path: Path, before: int, said: str
+) -> None:
+    """No record, or one, before the refused line is said as such ("1 record ... was")."""
+    fix = {"id": "c", "text": UFO, "deprecates": ["metalcraftai/ufo"]}
+    rows = [*[{"id": "a", "text": "metalcraftai/ufo one."}][:before], fix]
+    memory.add(ids=["x", "y"], documents=["metalcraftai/ufo x.", "metalcraftai/ufo y."])
+    result = invoke("import", store_path, _jsonl(tmp_path / "in.jsonl", *rows), "--max-reach", "1")
+    assert result.exit_code == 1
+    assert said in " ".join(result.stderr.split())
+    assert sorted(memory.get()["ids"]) == sorted(["x", "y", "a"][: 2 + before])
+
+
 def test_bad_max_reach_is_a_usage_error(store_path: str, tmp_path: Path) -> None:
     """--max-reach takes a share, a count or 'none'; anything else exits 2."""
     path = _jsonl(tmp_path / "in.jsonl", {"text": "x"})
