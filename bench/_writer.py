@@ -119,9 +119,11 @@ blind splits from phrasings of their own).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
-from typing import Any
+
+from _writer_case import Prior, WriterCase
+from _writer_case import writer_case as _case
 
 __all__ = [
     "WRITER_BLIND2_CASES",
@@ -138,29 +140,6 @@ __all__ = [
     "act_cases",
     "writer_cases",
 ]
-
-
-@dataclass(frozen=True)
-class Prior:
-    """A correction stored before the model's call (the change that a change back undoes)."""
-
-    text: str
-    deprecates: tuple[str, ...]
-    replaced_by: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class WriterCase:
-    """A change the user states, the memories already stored, and which of them are stale."""
-
-    key: str
-    message: str
-    memories: tuple[tuple[str, str], ...]
-    stale: frozenset[str]
-    new: tuple[str, ...]  # the new value(s): never to be deprecated
-    kind: str = ""
-    prior: tuple[Prior, ...] = ()
-    gold: dict[str, Any] = field(default_factory=dict)  # a right call's arguments (no body)
 
 
 WRITER_CASES = (
@@ -495,34 +474,6 @@ WRITER_CASES = (
         ("bastion-2.acme.net",),
     ),
 )
-
-
-def _case(
-    key: str,
-    kind: str,
-    message: str,
-    a: str,
-    b: str,
-    c: str,
-    new: tuple[str, ...],
-    deprecates: tuple[str, ...],
-    about: tuple[str, ...] = (),
-    prior: tuple[Prior, ...] = (),
-    *,
-    gold_names_new: bool = False,
-) -> WriterCase:
-    """Return a case whose memories a and b are stale and c must stay as it is.
-
-    ``gold_names_new``: the gold call gives the new values ``new`` as ``replaced_by``.
-    """
-    gold: dict[str, Any] = {"deprecates": list(deprecates)}
-    if gold_names_new:
-        gold["replaced_by"] = list(new)
-    if about:
-        gold["about"] = list(about)
-    return WriterCase(
-        key, message, (("a", a), ("b", b), ("c", c)), frozenset("ab"), new, kind, prior, gold
-    )
 
 
 # --------------------------------------------------- dev: the kinds the first 30 lack

@@ -40,7 +40,8 @@ from __future__ import annotations
 
 from functools import partial
 
-from _writer import Prior, _case
+from _writer_case import Prior
+from _writer_case import writer_case as _case
 
 __all__ = ["WRITER_BLIND7_CASES"]
 
