@@ -1668,13 +1668,12 @@ def _write_plan(
 def _stop(written: int, line: int, message: str) -> NoReturn:
     """Stop an import that failed while writing, saying what was written."""
     if written == 0:
-        done = "Nothing was written"
-    else:
-        verb = "was" if written == 1 else "were"
-        done = f"The {_plural(written, 'record')} before line {line} {verb} written"
+        _fail(f"{message}\nNothing was written. Fix line {line} and import the file again.")
+    verb = "was" if written == 1 else "were"
     _fail(
-        f"{message}\n{done}; nothing from line {line} on was. Fix that line and import the "
-        f"lines from {line} on again."
+        f"{message}\nThe {_plural(written, 'record')} before line {line} {verb} written; "
+        f"nothing from line {line} on was. Fix that line and import the lines from {line} on "
+        "again."
     )
 
 

@@ -162,7 +162,7 @@ def test_too_broad_correction_stops_with_its_line_number(
 
 @pytest.mark.parametrize(
     ("before", "said"),
-    [(0, "Nothing was written; nothing from line 1 on was."),
+    [(0, "Nothing was written. Fix line 1 and import the file again."),
      (1, "The 1 record before line 2 was written; nothing from line 2 on was.")],
 )  # fmt: skip
 def test_a_stopped_import_counts_what_it_wrote_in_plain_words(
