@@ -456,7 +456,7 @@ def preview_flow(
         written=float("inf"),
         scope=_written_scope(core, metadata),
         replaced_by=tuple(replaced_by or ()) if given else R.new_values_of({}, body, deprecates),
-        source=source if isinstance(source := (metadata or {}).get("source"), str) else None,
+        source=R.source_of(metadata),
     )
 
     def reach_of_probes(infos: Sequence[CorrectionInfo]) -> Flow[dict[str, list[Record]]]:

@@ -66,6 +66,7 @@ __all__ = [
     "role_of",
     "role_value",
     "scope_token",
+    "source_of",
     "stored_phrases",
     "text_of",
     "time_of",
@@ -448,10 +449,15 @@ def correction_info(record: Record, legacy_key: str | None = None) -> Correction
         scope=correction_scope(meta, legacy_key),
         retracted=_number(meta.get(RETRACTED)) if meta.get(RETRACTED) is not None else None,
         marked=meta.get(CORRECTION) is True,
-        source=_text(meta.get(SOURCE)),
+        source=source_of(meta),
         source_url=_text(meta.get(SOURCE_URL)),
         replaced_by=new_values_of(meta, record.document or "", phrases),
     )
+
+
+def source_of(meta: Mapping[str, Any] | None) -> str | None:
+    """Return where a correction came from: its ``source`` metadata, if a non-empty string."""
+    return _text((meta or {}).get(SOURCE))
 
 
 def with_new_values(meta: Mapping[str, Any], text: str) -> dict[str, Any]:

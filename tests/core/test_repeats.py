@@ -264,6 +264,10 @@ def test_preview_reads_the_source_from_the_metadata(app: nowline.Collection) -> 
     told = app.preview(["acme/app"], text=MOVED, metadata={"source": "github"})
     assert told.repeat_of is None
     assert app.preview(["acme/app"], text=MOVED).repeat_of == "first"
+    # an empty source is no source, for preview() as for the stored correction it judges
+    assert app.preview(["acme/app"], text=MOVED, metadata={"source": ""}).repeat_of == "first"
+    report = app.correct(MOVED, deprecates=["acme/app"], metadata={"source": ""}, id="again")
+    assert (report.stored, report.id) == (False, "first")
 
 
 def test_an_import_upsert_that_would_make_a_twin_is_left_as_it_is(
