@@ -432,16 +432,19 @@ UNCOVERED_STYLES = {
 }
 
 
+def _first_row(hit: nowline.Hit, mark: str = "") -> str:
+    """Return the row a hit's first line makes in a rendered block (after ``mark``)."""
+    lines = [_quote_outdated(x) for x in sanitize(hit.document or "").splitlines()] or [""]
+    return "- " + mark + lines[0]
+
+
 def _grouped_uncovered(recall: nowline.Recall, *, mark: str = "", line: str = "") -> str:
     """Render the stale-first layout with ``mark``/``line`` on current hits that name siblings."""
     base = _grouped(recall, stale_first=True).split("\n")
     out = []
     shown = {h.id: _uncovered_of(recall, h) for h in recall.hits}
-    firsts = {
-        "- " + ([_quote_outdated(x) for x in sanitize(h.document or "").splitlines()] or [""])[0]: h
-        for h in recall.hits
-        if shown[h.id]
-    }
+    firsts = {_first_row(h): h for h in recall.hits if shown[h.id]}
+    refs = {c.id: c for h in recall.hits for c in [*h.direct, *h.now]}
     for row in base:
         hit = firsts.get(row)
         if hit is None:
@@ -449,7 +452,6 @@ def _grouped_uncovered(recall: nowline.Recall, *, mark: str = "", line: str = ""
             continue
         out.append("- " + mark + row[2:])
         if line:
-            refs = {c.id: c for h in recall.hits for c in [*h.direct, *h.now]}
             for u in shown[hit.id]:
                 news = refs[u.correction].replaced_by if u.correction in refs else []
                 now = f" (now {news[0]})" if len(news) == 1 else ""
@@ -494,11 +496,7 @@ def _with_use(text: str, recall: nowline.Recall, *, longer: bool = False) -> str
         extra = _use_lines(hit, longer=longer)
         if not extra:
             continue
-        first = (
-            "- "
-            + _OUTDATED
-            + ([_quote_outdated(x) for x in sanitize(hit.document or "").splitlines()] or [""])[0]
-        )
+        first = _first_row(hit, _OUTDATED)
         if first not in lines:
             continue
         at = lines.index(first) + 1
