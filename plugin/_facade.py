@@ -367,8 +367,7 @@ class Facade(CollectionCommon[Any], Generic[C]):
         """Prepare correct(); the report counts what the correction reached."""
         start = time.perf_counter()
         body = text_arg(call.text)
-        for flag in ("allow_absent", "allow_generic", "allow_person", "allow_unreached"):
-            check_flag(getattr(call, flag), flag)
+        allow = self._allowances(call)
         if call.max_reach != "default":
             check_max_reach(call.max_reach)
         meta = correct_metadata(
@@ -379,12 +378,6 @@ class Facade(CollectionCommon[Any], Generic[C]):
         _, dropped = anchors_kept(olds, meta.get(R.ABOUT, ()), body)
         if self._core.text_key is not None:
             meta[self._core.text_key] = body
-        allow = Allowances(
-            absent=call.allow_absent,
-            generic=call.allow_generic,
-            person=call.allow_person,
-            unreached=call.allow_unreached,
-        )
         flow = F.correct_flow(
             self._core,
             body,
@@ -455,6 +448,18 @@ class Facade(CollectionCommon[Any], Generic[C]):
             raise InvalidInput("hits() takes a list of ids (str).")
         return Path(F.hits_flow(self._core, list(ids), time_arg(as_of, "as_of")), _same)
 
+    @staticmethod
+    def _allowances(call: V.CorrectArgs | V.PreviewArgs) -> Allowances:
+        """Return the guards a call waives (its ``allow_*`` keywords, validated)."""
+        for flag in ("allow_absent", "allow_generic", "allow_person", "allow_unreached"):
+            check_flag(getattr(call, flag), flag)
+        return Allowances(
+            absent=call.allow_absent,
+            generic=call.allow_generic,
+            person=call.allow_person,
+            unreached=call.allow_unreached,
+        )
+
     def _preview_path(self, call: V.PreviewArgs) -> Path[Preview, Preview]:
         """Prepare preview(); without deprecates, the text's old values are proposed."""
         body = None if call.text is None else text_arg(call.text)
@@ -473,7 +478,20 @@ class Facade(CollectionCommon[Any], Generic[C]):
         phrases = values_settled(phrases, given or (), body).deprecates
         anchors, _ = anchors_kept(phrases, parse_about(call.about), body)
         meta = metadata_arg(call.metadata)
-        return Path(F.preview_flow(self._core, phrases, anchors, meta, body, given), _same)
+        allow = self._allowances(call)
+        if call.max_reach != "default":
+            check_max_reach(call.max_reach)
+        flow = F.preview_flow(
+            self._core,
+            phrases,
+            anchors,
+            meta,
+            body,
+            given,
+            allow=allow,
+            max_reach=call.max_reach,
+        )
+        return Path(flow, _same)
 
     def _retract_path(self, correction_id: str) -> Path[bool, None]:
         """Prepare retract()."""

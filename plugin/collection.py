@@ -291,9 +291,17 @@ class Collection(Facade[ChromaCollection], ChromaCollection):
             text: the correction's text, if known: its other strings are checked as swapped
                 values, and the guards that read the text apply.
             replaced_by: its new values, if given (else read from ``text``).
+            allow_absent: judge as ``correct(allow_absent=True)`` would.
+            allow_generic: judge as ``correct(allow_generic=True)`` would.
+            allow_person: judge as ``correct(allow_person=True)`` would.
+            max_reach: judge the reach against this limit, as ``correct(max_reach=...)``
+                would (the default is the collection's setting; None: no limit).
+            allow_unreached: judge as ``correct(allow_unreached=True)`` would.
 
         Raises:
             InvalidCorrection: ``deprecates`` or ``about`` is malformed.
+            InvalidInput: an ``allow_*`` keyword is not a bool, or ``max_reach`` is not a
+                share, a count or None.
         """
         return self._run(self._preview_path, call)
 

@@ -183,6 +183,8 @@ JSONL_TERMS = Terms(
         **{k: v for k, v in CLI_TERMS.words.items() if k.startswith("allow_") or k == "max_reach"},
         **HTTP_TERMS.words,
         "text": '"text"',
+        "preview": CLI_TERMS.words["preview"],
+        "retract": CLI_TERMS.words["retract"],
     },
     {k: CLI_TERMS.name_of(k) for k in ("max_reach", "scope_key")},
 )

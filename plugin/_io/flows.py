@@ -93,6 +93,7 @@ from .freshness import (
     refresh_flow,
 )
 from .guards import (
+    STRICT,
     absent_flow,
     anchored_proposal_flow,
     generic_flow,
@@ -437,12 +438,16 @@ def preview_flow(
     metadata: Mapping[str, Any] | None,
     text: str | None = None,
     replaced_by: Sequence[str] | None = None,
+    *,
+    allow: Allowances = STRICT,
+    max_reach: float | int | Literal["default"] | None = "default",
 ) -> Flow[Preview]:
     """Return the ids of the records a correction would reach, without writing anything.
 
-    The result also says what ``correct()`` would do (``_io.guards.preview_flow``). With no
-    ``deprecates``, the old values ``text`` states that name records are previewed, and
-    ``Preview.deprecates`` names them: nowline proposes what to deprecate.
+    The result also says what ``correct()`` would do with the same ``allow`` and
+    ``max_reach`` (``_io.guards.preview_flow``). With no ``deprecates``, the old values
+    ``text`` states that name records are previewed, and ``Preview.deprecates`` names them:
+    nowline proposes what to deprecate.
     """
     yield from core.refresh()
     body = text or ""
@@ -482,7 +487,8 @@ def preview_flow(
         [r.id for r in reach[info.id]],
         reach_of_probes,
         text=text,
-        max_reach=core.max_reach,
+        max_reach=core.max_reach if max_reach == "default" else max_reach,
+        allow=allow,
         holders=_holders(core.registry, info),
         given_new=given,
         text_key=core.text_key,

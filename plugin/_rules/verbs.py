@@ -262,3 +262,8 @@ class PreviewArgs:
     metadata: Mapping[str, Any] | None = None
     text: str | None = None
     replaced_by: Sequence[str] | str | None = None
+    allow_absent: bool = False
+    allow_generic: bool = False
+    allow_person: bool = False
+    max_reach: float | int | Literal["default"] | None = "default"
+    allow_unreached: bool = False

@@ -241,6 +241,27 @@ AllowPersonOpt = Annotated[
 ]
 
 
+AllowGenericOpt = Annotated[
+    bool,
+    typer.Option("--allow-generic", help="Accept a common word or bare number without --about."),
+]
+
+
+AllowUnreachedOpt = Annotated[
+    bool,
+    typer.Option(
+        "--allow-unreached",
+        help="Store it even if it reaches no record while the store names a near miss.",
+    ),
+]
+
+
+AllowAbsentOpt = Annotated[
+    bool,
+    typer.Option("--allow-absent", help="Accept outdated strings that TEXT does not name."),
+]
+
+
 CreateOpt = Annotated[
     bool,
     typer.Option(
@@ -882,11 +903,18 @@ def preview(
             "--deprecates, the strings it states as old are proposed.",
         ),
     ] = None,
+    allow_person: AllowPersonOpt = False,
+    allow_generic: AllowGenericOpt = False,
+    allow_unreached: AllowUnreachedOpt = False,
+    allow_absent: AllowAbsentOpt = False,
     json_out: Annotated[bool, _json_opt("the reach and the records")] = False,
     *,
     opts: _Options,
 ) -> None:
-    """Show which records a correction would reach, and whether it would be refused."""
+    """Show which records a correction would reach, and whether it would be refused.
+
+    The refusal is the one `nowline correct` would give with the same --allow-* flags.
+    """
     from ..requests import DEFAULT_MAX_REACH, REACH_FLOOR, reach_limit
 
     if not deprecates and not text:
@@ -905,6 +933,10 @@ def preview(
             metadata=metadata,
             text=text,
             replaced_by=replaced_by,
+            allow_person=allow_person,
+            allow_generic=allow_generic,
+            allow_unreached=allow_unreached,
+            allow_absent=allow_absent,
         )
     proposed = not deprecates
     deprecates, about = list(ids.deprecates), list(ids.about)
@@ -1246,23 +1278,9 @@ def correct(
     observed_at: ObservedOpt = None,
     scope: WriteScopeOpt = None,
     allow_person: AllowPersonOpt = False,
-    allow_generic: Annotated[
-        bool,
-        typer.Option(
-            "--allow-generic", help="Accept a common word or bare number without --about."
-        ),
-    ] = False,
-    allow_unreached: Annotated[
-        bool,
-        typer.Option(
-            "--allow-unreached",
-            help="Store it even if it reaches no record while the store names a near miss.",
-        ),
-    ] = False,
-    allow_absent: Annotated[
-        bool,
-        typer.Option("--allow-absent", help="Accept outdated strings that TEXT does not name."),
-    ] = False,
+    allow_generic: AllowGenericOpt = False,
+    allow_unreached: AllowUnreachedOpt = False,
+    allow_absent: AllowAbsentOpt = False,
     create: CreateOpt = False,
     json_out: Annotated[bool, _json_opt("the id, the reach and any near misses")] = False,
     *,
@@ -1411,7 +1429,14 @@ def import_(
             help="Accept deprecated strings that do not occur in their correction's text.",
         ),
     ] = False,
-    allow_person: AllowPersonOpt = False,
+    allow_person: Annotated[
+        bool,
+        typer.Option(
+            "--allow-person",
+            help='Accept a person\'s full name without an "about" anchor (everything about them '
+            "is outdated).",
+        ),
+    ] = False,
     allow_unreached: Annotated[
         bool,
         typer.Option(
@@ -1432,9 +1457,8 @@ def import_(
         bool,
         typer.Option(
             "--dry-run",
-            help="Validate every line and write nothing. The guards that read the store (a "
-            "correction's reach, a new value another correction holds as current, a repeat) "
-            "are judged only as the lines are written.",
+            help="Validate every line and judge each correction against the store as it "
+            "stands, as an import does before it writes; write nothing.",
         ),
     ] = False,
     on_existing: Annotated[
@@ -1478,10 +1502,13 @@ def import_(
 ) -> None:
     """Load memories and corrections from a JSON Lines file, in file order.
 
-    Every line is validated first; if any is bad, their line numbers are listed and nothing
-    is written. A path that holds no store is refused unless --create is given; a new store
-    gets a collection named "memory". With --from github-events, other events and
-    deliveries already stored are skipped and counted.
+    Every line is validated first, and every correction judged against the store as it
+    stands; if any is bad or refused, their line numbers are listed and nothing is written.
+    What the file's own earlier corrections change (a value one of them made current, a
+    repeat of one) is judged as the lines are written: such a refusal stops the import
+    there, and says which lines were written. A path that holds no store is refused unless
+    --create is given; a new store gets a collection named "memory". With --from
+    github-events, other events and deliveries already stored are skipped and counted.
     """
     path, name = _shift(path, file, opts.url, "FILE.jsonl")
     source = Path(name)
@@ -1535,6 +1562,19 @@ def import_(
     skipped = (
         f"; skipped {_plural(len(plan.skipped), 'line')} already stored" if plan.skipped else ""
     )
+    if col is not None and plan.corrections:  # the store's guards, before any write
+        with _nowline_errors(store), using(JSONL_TERMS):
+            refused = jsonl.judge(
+                col,
+                plan,
+                allow_absent=allow_absent,
+                allow_generic=allow_generic,
+                allow_person=allow_person,
+                max_reach=reach_setting,
+                allow_unreached=allow_unreached,
+            )
+        if refused:
+            _refused(name, refused, " (--dry-run)" if dry_run else "")
     if dry_run:
         _out().print(
             f"{_safe(name)}: {summary}, all valid{skipped}; nothing was written (--dry-run)."
@@ -1659,10 +1699,21 @@ def _write_plan(
                 allow_unreached=allow_unreached,
                 progress=lambda n: progress.advance(task, n),
                 repeated=repeated,
+                judge_first=False,  # judged before the bar started
             )
         except jsonl.Stopped as exc:
-            message = str(exc)
-            _stop(exc.written, exc.line, message)
+            _stop(exc.written, exc.line, str(exc))
+
+
+def _refused(name: str, refused: list[Any], dry: str) -> NoReturn:
+    """Stop an import whose corrections the store's guards refuse, before any write."""
+    lines = [f"line {b.line}: {_bad_line(b)}" for b in refused[:_SHOWN_BAD_LINES]]
+    if len(refused) > _SHOWN_BAD_LINES:
+        lines.append(f"... and {len(refused) - _SHOWN_BAD_LINES} more refused lines")
+    _fail(
+        f"{name}: the store refuses {_plural(len(refused), 'correction line')}; nothing was "
+        f"written{dry}. Fix them and import again.\n" + "\n".join(lines)
+    )
 
 
 def _stop(written: int, line: int, message: str) -> NoReturn:

@@ -9,9 +9,11 @@ One JSON object per line: ``text``, and optionally ``id``, ``metadata``, ``obser
 
 :func:`plan` validates every line without a store (pure: lines in, a :class:`Plan` out);
 :func:`against` checks the plan's ids against a collection, as ``on_existing`` says;
-:func:`write` writes it in file order, batching runs of plain memories, and reports progress
-through a callback. A plan with bad lines is never written, so a refused import writes
-nothing. ``nowline import`` is this module plus a progress bar.
+:func:`judge` judges its corrections against the store as :func:`write` would meet them;
+:func:`write` judges them so first, then writes in file order, batching runs of plain
+memories, and reports progress through a callback. A plan with bad lines is never written, nor
+one with a correction the store's guards refuse as the store stands. ``nowline import`` is this
+module plus a progress bar.
 
 >>> from nowline import jsonl  # doctest: +SKIP
 >>> with open("memories.jsonl", encoding="utf-8") as fh:
@@ -30,7 +32,8 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import InvalidInput, NowlineError, Repeated, StoreBusy
-from ..requests import PAGE, CorrectionRequest, json_kind, parse_line
+from ..matchers import Matcher
+from ..requests import PAGE, CorrectionRequest, json_kind, parse_line, reach_limit
 
 if TYPE_CHECKING:
     from ..collection import Collection
@@ -44,6 +47,7 @@ __all__ = [
     "Plan",
     "Stopped",
     "against",
+    "judge",
     "plan",
     "read_object",
     "write",
@@ -145,13 +149,18 @@ class Stopped(NowlineError, ValueError):
     Attributes:
         line: the first line that was not written.
         written: how many records were written before it.
+        refused: the lines the store's guards refused before anything was written (see
+            :func:`judge`; ``written`` is then 0, and there is no ``__cause__``).
     """
 
-    def __init__(self, message: str, *, line: int, written: int) -> None:
+    def __init__(
+        self, message: str, *, line: int, written: int, refused: Iterable[BadLine] = ()
+    ) -> None:
         """Create the error for the write that failed at ``line``."""
         super().__init__(message)
         self.line = line
         self.written = written
+        self.refused = list(refused)
 
 
 def read_object(line: str | bytes) -> dict[str, Any]:
@@ -311,6 +320,70 @@ def against(
     return replace(planned, lines=[replace(p, exists=p.id in existing) for p in planned.lines])
 
 
+def judge(
+    collection: Collection,
+    planned: Plan,
+    *,
+    allow_absent: bool = False,
+    allow_generic: bool = False,
+    allow_person: bool = False,
+    max_reach: float | int | str | None = "default",
+    allow_unreached: bool = False,
+) -> list[BadLine]:
+    """Return the correction lines that the store's guards would refuse, writing nothing.
+
+    The dry run of :func:`write`: each correction line (not one that ``upsert`` replaces) is
+    judged with ``Collection.preview()`` and the keywords :func:`write` passes to
+    ``correct()``, against the store as it stands. The file's earlier lines are not in the
+    store yet, so the verdicts lean to accepting: a reach limit given as a share is taken of
+    the store and every line before the correction, and a correction whose strings an
+    earlier line names is not judged as reaching nothing or as naming an absent string. A
+    refusal here is one the import would meet. What the earlier lines' own corrections
+    change (a value one of them made current, a repeat of one of them) is judged only as
+    the lines are written, and so is every line after one that replaces a stored record
+    (``exists``: the store then differs from what a preview reads).
+
+    Args:
+        collection: the collection the plan would be written to.
+        planned: a plan without bad lines (see :func:`plan` and :func:`against`).
+        allow_absent: as for :func:`write`.
+        allow_generic: as for :func:`write`.
+        allow_person: as for :func:`write`.
+        max_reach: as for :func:`write`.
+        allow_unreached: as for :func:`write`.
+
+    Returns:
+        One :class:`BadLine` for each line that would be refused, in file order, with the
+        refusal ``correct()`` would give.
+    """
+    setting = collection.options["max_reach"] if max_reach == "default" else max_reach
+    total = collection.count() if isinstance(setting, float) else 0
+    refused: list[BadLine] = []
+    for before, p in enumerate(planned.lines):
+        if p.exists:
+            break
+        if p.deprecates is None:
+            continue
+        named = Matcher((d, 0) for d in p.deprecates)
+        earlier = any(named.keys(q.text) for q in planned.lines[:before])
+        limit = reach_limit(setting, total + before) if isinstance(setting, float) else setting
+        verdict = collection.preview(
+            list(p.deprecates),
+            about=list(p.about) or None,
+            metadata=p.metadata,
+            text=p.text,
+            replaced_by=None if p.replaced_by is None else list(p.replaced_by),
+            allow_absent=allow_absent or earlier,
+            allow_generic=allow_generic,
+            allow_person=allow_person,
+            max_reach=cast(Any, limit),
+            allow_unreached=allow_unreached or earlier,
+        )
+        if verdict.refusal is not None:
+            refused.append(BadLine(p.line, verdict.refusal.rstrip(".")))
+    return refused
+
+
 def write(
     collection: Collection,
     planned: Plan,
@@ -322,10 +395,13 @@ def write(
     allow_unreached: bool = False,
     progress: Callable[[int], None] | None = None,
     repeated: Callable[[int, str], None] | None = None,
+    judge_first: bool = True,
 ) -> int:
     """Write a plan in file order, batching runs of plain memories; return records written.
 
-    A correction is written with ``Collection.correct()`` and its guards; a line whose id
+    First every correction line is judged against the store (:func:`judge`); where the
+    store's guards would refuse one, nothing is written. Then a correction is written with
+    ``Collection.correct()`` and its guards; a line whose id
     the collection holds (``exists``, from :func:`against` with ``upsert``) with
     ``Collection.upsert()``. A correction that repeats one the collection holds and that
     stands (``CorrectionReport.stored`` False, or ``Repeated`` for an upsert) writes
@@ -343,17 +419,36 @@ def write(
         progress: called with the number of lines each write handled.
         repeated: called with the line number and the standing correction's id for each
             correction line that repeats one (nothing was written for it).
+        judge_first: judge the corrections before writing (False: only as each is written).
 
     Raises:
         InvalidInput: the plan has bad lines (nothing is written).
-        Stopped: a write was refused part-way (its ``__cause__`` says why); the lines
-            before it are written.
+        Stopped: the store's guards refused correction lines before anything was written
+            (``refused`` lists them), or a write was refused part-way (its ``__cause__``
+            says why; the lines before it are written).
         StoreBusy: another process writes to the local store.
     """
     if planned.bad:
         raise InvalidInput(
             f"The plan has {len(planned.bad)} bad lines; fix them first (nothing was written)."
         )
+    if judge_first:
+        refused = judge(
+            collection,
+            planned,
+            allow_absent=allow_absent,
+            allow_generic=allow_generic,
+            allow_person=allow_person,
+            max_reach=max_reach,
+            allow_unreached=allow_unreached,
+        )
+        if refused:
+            raise Stopped(
+                "; ".join(f"line {b.line}: {b.message}" for b in refused),
+                line=refused[0].line,
+                written=0,
+                refused=refused,
+            )
     written = 0
     batch: list[Line] = []
     size = FIRST_BATCH

@@ -160,22 +160,68 @@ def test_too_broad_correction_stops_with_its_line_number(
     assert sorted(memory.get()["ids"]) == ["a", "b"]
 
 
-@pytest.mark.parametrize(
-    ("before", "said"),
-    [(0, "Nothing was written. Fix line 1 and import the file again."),
-     (1, "The 1 record before line 2 was written; nothing from line 2 on was.")],
-)  # fmt: skip
-def test_a_stopped_import_counts_what_it_wrote_in_plain_words(
-    memory: nowline.Collection, store_path: str, tmp_path: Path, before: int, said: str
+@pytest.mark.parametrize("dry", [False, True])
+def test_a_correction_the_store_refuses_stops_the_import_before_any_write(
+    memory: nowline.Collection, store_path: str, tmp_path: Path, dry: bool
 ) -> None:
-    """No record, or one, before the refused line is said as such ("1 record ... was")."""
-    fix = {"id": "c", "text": UFO, "deprecates": ["metalcraftai/ufo"]}
-    rows = [*[{"id": "a", "text": "metalcraftai/ufo one."}][:before], fix]
+    """The store's guards judge every correction first: a refused one leaves nothing written.
+
+    The dry run gives the same verdict, where it once said "all valid".
+    """
     memory.add(ids=["x", "y"], documents=["metalcraftai/ufo x.", "metalcraftai/ufo y."])
-    result = invoke("import", store_path, _jsonl(tmp_path / "in.jsonl", *rows), "--max-reach", "1")
+    rows = [
+        {"id": "a", "text": "A memory before it."},
+        {"id": "c", "text": UFO, "deprecates": ["metalcraftai/ufo"]},
+        {"id": "d", "text": "A memory after it."},
+    ]
+    args = ["--max-reach", "1", *(["--dry-run"] if dry else [])]
+    result = invoke("import", store_path, _jsonl(tmp_path / "in.jsonl", *rows), *args)
     assert result.exit_code == 1
-    assert said in " ".join(result.stderr.split())
-    assert sorted(memory.get()["ids"]) == sorted(["x", "y", "a"][: 2 + before])
+    err = " ".join(result.stderr.split())
+    suffix = " (--dry-run)" if dry else ""
+    assert f"the store refuses 1 correction line; nothing was written{suffix}." in err
+    assert "line 2: The correction '(preview)' would reach 2 of 2 records (limit 1)" in err
+    assert "--max-reach" in err
+    assert sorted(memory.get()["ids"]) == ["x", "y"]
+
+
+def test_a_value_made_current_by_the_store_is_refused_before_any_write(
+    memory: nowline.Collection, store_path: str, tmp_path: Path
+) -> None:
+    """What is current stays current (DESIGN §6), judged before the file's first write."""
+    memory.add(ids=["x"], documents=["Clone metalcraftai/ufo."])
+    memory.correct(UFO, deprecates=["metalcraftai/ufo"], id="move")
+    rows = [
+        {"id": "a", "text": "The ufo-ai/ufo README lists the build steps."},
+        {"id": "c", "text": "Do not trust ufo-ai/ufo notes.", "deprecates": ["ufo-ai/ufo"]},
+    ]
+    path = _jsonl(tmp_path / "in.jsonl", *rows)
+    for args in (["--dry-run"], []):
+        result = invoke("import", store_path, path, *args)
+        assert result.exit_code == 1
+        err = " ".join(result.stderr.split())
+        assert "line 2: 'ufo-ai/ufo' is current: correction 'move' made it the new value" in err
+        assert "retract it first (nowline retract PATH move)" in err  # the command's words
+    assert sorted(memory.get()["ids"]) == ["move", "x"]
+
+
+def test_a_refusal_that_the_files_own_lines_cause_stops_where_it_is_met(
+    memory: nowline.Collection, store_path: str, tmp_path: Path
+) -> None:
+    """A value an earlier line made current is judged as it is written ("1 record ... was")."""
+    rows = [
+        {"id": "move", "text": UFO, "deprecates": ["metalcraftai/ufo"]},
+        {"id": "c", "text": "Do not trust ufo-ai/ufo notes.", "deprecates": ["ufo-ai/ufo"]},
+    ]
+    path = _jsonl(tmp_path / "in.jsonl", *rows)
+    dry = invoke("import", store_path, path, "--dry-run")
+    assert dry.exit_code == 0 and "all valid" in " ".join(dry.stdout.split())
+    result = invoke("import", store_path, path)
+    assert result.exit_code == 1
+    err = " ".join(result.stderr.split())
+    assert "line 2: 'ufo-ai/ufo' is current: correction 'move'" in err
+    assert "The 1 record before line 2 was written; nothing from line 2 on was." in err
+    assert memory.get()["ids"] == ["move"]
 
 
 def test_bad_max_reach_is_a_usage_error(store_path: str, tmp_path: Path) -> None:

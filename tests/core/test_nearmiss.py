@@ -141,6 +141,22 @@ def test_preview_is_a_list_that_says_why_correct_would_refuse(notes: nowline.Col
     assert sorted(good) == ["w1", "w2"] and good.near_misses == [] and good.refusal is None
 
 
+def test_preview_takes_the_keywords_correct_takes(notes: nowline.Collection) -> None:
+    """preview(allow_*=..., max_reach=...) says what correct() with them would do."""
+    assert notes.preview(["wiki.nortwind.dev"], allow_unreached=True).refusal is None
+    assert notes.preview(["the"], allow_generic=True).refusal is None
+    assert notes.preview(["wiki.northwind.dev"], text="x", allow_absent=True).refusal is None
+    broad = notes.preview(["wiki.northwind.dev"], max_reach=1)
+    assert broad.refusal is not None and "would reach 2 of" in broad.refusal
+    with pytest.raises(nowline.CorrectionTooBroad):
+        notes.correct("The wiki moved.", deprecates=["wiki.northwind.dev"], max_reach=1)
+    assert notes.preview(["wiki.northwind.dev"], max_reach=None).refusal is None
+    with pytest.raises(nowline.InvalidInput, match="allow_generic must be True or False"):
+        notes.preview(["the"], allow_generic="yes")  # type: ignore[arg-type]
+    with pytest.raises(nowline.InvalidInput, match="max_reach"):
+        notes.preview(["the"], max_reach=-1)
+
+
 def test_preview_tells_a_generic_string_apart(notes: nowline.Collection) -> None:
     """preview(["the"]) lists what it reaches and says correct() refuses the string."""
     found = notes.preview(["the"])
