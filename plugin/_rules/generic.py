@@ -693,7 +693,7 @@ def is_function_word(phrase: str) -> bool:
     ``OS``, ``IT``) is an acronym, not the function word it folds to (French ``un``,
     Portuguese ``os``): measured on SituatedQA, folding refused the anchor ``UN``.
     """
-    words = phrase.split()
+    words = unicodedata.normalize("NFKC", phrase).split()  # ｔｈｅ is the (the matcher folds it)
     if not words:
         return False
     lex = _default_lexicon()

@@ -36,6 +36,7 @@ Near misses (a string that reaches nothing where the store names almost it) need
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -340,9 +341,40 @@ def _same_subject(holder: CorrectionInfo, info: CorrectionInfo) -> bool:
     return any(_occurs(a, other.document) for a in anchored.about)
 
 
+_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
+_HOST = re.compile(r"^(?:www\.)?[^/\s]+\.[a-z]{2,}/", re.IGNORECASE)
+_EDGE = "\"'`([{<‹«“‘.,;:!?)]}>›»”’"
+
+
+def _bare_form(phrase: str) -> str:
+    """Return the value a string writes with decoration: quotes, a URL's host, ``.git``.
+
+    ``https://github.com/ufo-ai/ufo.git``, ``"ufo-ai/ufo."``, ``@ufo-ai/ufo`` and
+    ``ufo-ai/ufo/`` are all ``ufo-ai/ufo``: the guard that keeps a current value current
+    looks a deprecated string up in this form too, so that another spelling of a value that
+    an active correction holds is refused as the value is (an adversarial review stored
+    ``ufo-ai/ufo.`` and ``ufo-ai/ufo.git``, and the hook then denied the current repository).
+    """
+    bare = phrase.strip().strip(_EDGE).lstrip("@")
+    bare = _SCHEME.sub("", bare)
+    hostless = _HOST.sub("", bare)
+    if "/" in hostless.rstrip("/"):  # a host before a path of its own (owner/name)
+        bare = hostless
+    bare = bare.rstrip("/")
+    if bare.lower().endswith(".git"):
+        bare = bare[: -len(".git")]
+    return bare.strip(_EDGE) or phrase
+
+
 def _held_as_current(info: CorrectionInfo, phrase: str, holders: Holders) -> NewValue | None:
-    """Return the refusal of a string another active correction holds as current."""
-    held = [h for h in holders(phrase) if h.id != info.id and _same_subject(h, info)]
+    """Return the refusal of a string another active correction holds as current.
+
+    The string is looked up as written and in its :func:`_bare_form`.
+    """
+    forms = dict.fromkeys((phrase, _bare_form(phrase)))
+    held = [
+        h for form in forms for h in holders(form) if h.id != info.id and _same_subject(h, info)
+    ]
     if not held or _changed_again(info, phrase):
         return None
     holder = held[-1]

@@ -136,11 +136,17 @@ def _records_change(text: str, phrase: str, news: tuple[str, ...]) -> bool:
     return records_change(text, phrase, news)
 
 
-def _revives(other: CorrectionInfo, info: CorrectionInfo, as_of: float | None) -> bool:
+def _revives(
+    other: CorrectionInfo,
+    info: CorrectionInfo,
+    as_of: float | None,
+    chained: Callable[[CorrectionInfo, CorrectionInfo], bool],
+) -> bool:
     """Return whether ``other``, holding a string of ``info`` as new, revives it in ``info``.
 
     It must be another active correction of the same scope, newer than ``info``, not after
-    ``as_of``, and it must change back what ``info`` changed (:func:`_changes_back`).
+    ``as_of``, and it must change back what ``info`` changed (:func:`_changes_back`), or
+    what a chain of corrections from ``info`` changed last (``chained``).
     """
     return (
         other.id != info.id
@@ -148,7 +154,7 @@ def _revives(other: CorrectionInfo, info: CorrectionInfo, as_of: float | None) -
         and other.scope == info.scope
         and other.order > info.order
         and (as_of is None or other.time <= as_of)
-        and _changes_back(other, info)
+        and (_changes_back(other, info) or chained(other, info))
     )
 
 
@@ -167,6 +173,9 @@ def _changes_back(other: CorrectionInfo, info: CorrectionInfo) -> bool:
         return True
     return bool(Matcher((d, d) for d in other.deprecates if d.strip()).keys(info.document))
 
+
+_CHAIN_STEPS = 16
+"""The most steps a change back is followed through (``acme/app`` → ... → ``acme/app``)."""
 
 _Automata = tuple[Matcher[str], Matcher[str]]
 
@@ -755,7 +764,7 @@ class Registry:
                 and other.retracted is None
                 and other.scope == info.scope
                 and other.order < info.order
-                and _changes_back(info, other)
+                and (_changes_back(info, other) or self._chained_back(info, other))
             ]
         return [i.id for i in sorted(older, key=lambda i: i.order)]
 
@@ -799,12 +808,58 @@ class Registry:
             ids = self._holders().get(_key(phrase))
             if not ids:
                 return False
+            ids = set(ids)  # a chain's walk may rebuild the index
             return any(
                 cid not in without
                 and (other := self._infos.get(cid)) is not None
-                and _revives(other, info, as_of)
+                and _revives(other, info, as_of, lambda n, o: self._chained_back(n, o, without))
                 for cid in ids
             )
+
+    def chained_back(
+        self, newer: CorrectionInfo, older: CorrectionInfo, without: Container[str] = ()
+    ) -> bool:
+        """Return whether ``newer`` changes back a chain ``older`` began (see below)."""
+        with self._lock:
+            return self._chained_back(newer, older, without)
+
+    def _chained_back(
+        self, newer: CorrectionInfo, older: CorrectionInfo, without: Container[str] = ()
+    ) -> bool:
+        """Return whether ``newer`` changes back the last step of a chain that ``older`` began.
+
+        ``acme/app`` to ``acme/app2``, ``acme/app2`` to ``acme/app3``, then ``acme/app3``
+        back to ``acme/app``: the last deprecates what a step made new, and the steps lead
+        back to ``older``, each an active correction of its scope between the two, each
+        deprecating what the one before made new (at most :data:`_CHAIN_STEPS` steps). The
+        caller holds the lock.
+        """
+        seen = {newer.id}
+        frontier = list(newer.deprecates)
+        for _ in range(_CHAIN_STEPS):
+            self._need(values=frontier)
+            holding = self._holders()
+            steps: list[str] = []
+            for value in frontier:
+                for cid in sorted(holding.get(_key(value), ())):
+                    if cid in seen or cid in without:
+                        continue
+                    seen.add(cid)
+                    step = self._infos.get(cid)
+                    if (
+                        step is None
+                        or step.retracted is not None
+                        or step.scope != older.scope
+                        or not older.order <= step.order < newer.order
+                    ):
+                        continue
+                    if step.id == older.id:
+                        return True
+                    steps.extend(step.deprecates)
+            if not steps:
+                return False
+            frontier = steps
+        return False
 
     # ----------------------------------------------------------------- changes
 
@@ -1162,7 +1217,13 @@ class PlannedRegistry:
 
         Its revivers are then the base's that this write leaves as they are, and its own.
         """
-        if any(_revives(other, info, as_of) for other in self._holding.get(_key(phrase), ())):
+
+        def chained(newer: CorrectionInfo, older: CorrectionInfo) -> bool:
+            return self._base.chained_back(newer, older, self._hidden)
+
+        if any(
+            _revives(other, info, as_of, chained) for other in self._holding.get(_key(phrase), ())
+        ):
             return True
         return self._base.revived(info, phrase, as_of, without=self._hidden)
 

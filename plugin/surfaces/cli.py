@@ -1517,8 +1517,27 @@ def import_(
     if from_ not in ("nowline", "github-events"):
         raise typer.BadParameter("give 'nowline' or 'github-events'.", param_hint="'--from'")
     if from_ == "github-events":
+        ignored = [
+            flag
+            for flag, given in (
+                ("--allow-generic", allow_generic),
+                ("--allow-absent", allow_absent),
+                ("--allow-person", allow_person),
+                ("--allow-unreached", allow_unreached),
+                ("--on-existing", on_existing is not OnExisting.FAIL),
+            )
+            if given
+        ]
+        if ignored:
+            raise typer.BadParameter(
+                f"{', '.join(ignored)} judge nowline lines; a GitHub event's correction is "
+                "judged as the receiver judges it (give --max-reach for a widely named "
+                "repository).",
+                param_hint=f"'{ignored[0]}'",
+            )
+        reach = _max_reach(max_reach)
         store = _store(path, opts)
-        _import_github_events(store, opts, source, scope, scope_for, dry_run, create)
+        _import_github_events(store, opts, source, scope, scope_for, dry_run, create, reach)
         return
     if scope is not None or scope_for:
         raise typer.BadParameter(
@@ -1534,7 +1553,7 @@ def import_(
     there = store.exists and _has_collection(store, opts)
     if not there and not create:
         _open(store, opts, creatable=True)  # says what is missing, and names --create
-    with source.open(encoding="utf-8") as fh, using(JSONL_TERMS):
+    with source.open("rb") as fh, using(JSONL_TERMS):  # bytes: a bad byte is a bad line
         plan = jsonl.plan(
             fh, allow_absent=allow_absent, allow_generic=allow_generic, allow_person=allow_person
         )
@@ -2098,6 +2117,7 @@ def _import_github_events(
     scope_for: list[str] | None,
     dry_run: bool,
     create: bool = False,
+    max_reach: float | int | str | None = "default",
 ) -> None:
     """Import a file of GitHub deliveries: plan every line, then store each correction once."""
     from ..errors import NowlineError, StoreBusy
@@ -2128,7 +2148,9 @@ def _import_github_events(
     with _nowline_errors(store):
         for item in plan.items:
             try:
-                result = store_request(col, item.request, item.scope)
+                result = store_request(
+                    col, item.request, item.scope, max_reach=cast(Any, max_reach)
+                )
             except NowlineError as exc:
                 if isinstance(exc, StoreBusy):
                     raise

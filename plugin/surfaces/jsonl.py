@@ -203,7 +203,7 @@ def read_object(line: str | bytes) -> dict[str, Any]:
     return value
 
 
-def _plan_line(number: int, raw: str, **allow: bool) -> Line:
+def _plan_line(number: int, raw: str | bytes, **allow: bool) -> Line:
     """Validate one line with the request layer's rules (:func:`nowline.requests.parse_line`)."""
     got = parse_line(read_object(raw), **allow)
     fixed = got if isinstance(got, CorrectionRequest) else None
@@ -220,7 +220,7 @@ def _plan_line(number: int, raw: str, **allow: bool) -> Line:
 
 
 def plan(
-    lines: Iterable[str],
+    lines: Iterable[str | bytes],
     *,
     allow_absent: bool = False,
     allow_generic: bool = False,
@@ -233,7 +233,8 @@ def plan(
     and anchors (:func:`nowline.validate_correction`), and an id used twice in the file.
 
     Args:
-        lines: the file's lines (an open text file will do).
+        lines: the file's lines (an open file will do; read as bytes, a line that is not
+            UTF-8 is a bad line with its number, and a byte order mark is read past).
         allow_absent: accept deprecated strings that do not occur in their correction's text.
         allow_generic: accept generic deprecated strings without an anchor.
         allow_person: accept a person's full name without an anchor.

@@ -255,3 +255,19 @@ def test_import_shows_rate_and_time_left(
     assert result.exit_code == 0, result.output
     assert "rec/s" in result.stderr and "ETA" in result.stderr and "40/40" in result.stderr
     assert "records/s" in " ".join(result.stdout.split())
+
+
+def test_a_line_that_is_not_utf8_is_a_bad_line_and_a_byte_order_mark_is_read_past(
+    memory: nowline.Collection, store_path: str, tmp_path: Path
+) -> None:
+    """A bad byte once raised a traceback from reading the file; it is now line 2's reason."""
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b'{"text": "ok"}\n{"text": "bad \xc3 byte"}\n')
+    result = invoke("import", store_path, str(bad))
+    assert result.exit_code == 1
+    assert "line 2: not valid JSON (byte 14 is not UTF-8)" in " ".join(result.stderr.split())
+    assert memory.count() == 0
+    bom = tmp_path / "bom.jsonl"
+    bom.write_bytes(b'\xef\xbb\xbf{"text": "with a mark"}\n')
+    assert invoke("import", store_path, str(bom)).exit_code == 0
+    assert memory.get()["documents"] == ["with a mark"]

@@ -262,6 +262,40 @@ def test_a_string_another_correction_holds_as_current_is_refused() -> None:
     assert "retract('c-first')" in str(caught.value)
 
 
+@pytest.mark.parametrize(
+    "form",
+    [
+        "ufo-ai/ufo.",
+        "ufo-ai/ufo.git",
+        "https://github.com/ufo-ai/ufo.git",
+        "github.com/ufo-ai/ufo/",
+        "`ufo-ai/ufo`",
+        "(ufo-ai/ufo)",
+        "'ufo-ai/ufo:'",
+        "@ufo-ai/ufo",
+    ],
+)
+def test_another_spelling_of_a_value_held_as_current_is_refused(form: str) -> None:
+    """The held value with a URL's host, ``.git``, quotes or a stop around it is the value.
+
+    An adversarial review stored each of these, and the hook then denied the current
+    repository's clone.
+    """
+    wrong = info(f"Do not trust {form} notes.", [form], replaced_by=[])
+    with pytest.raises(nowline.NewValue) as caught:
+        check_correction(wrong, given_new=True, holders=held_by(FIRST))
+    assert caught.value.holder == "c-first"
+
+
+@pytest.mark.parametrize(
+    "other", ["ufo-ai/ufo-docs", "ufo-ai/ufo/issues/12", "docs.ufo-ai.dev/ufo", "ufo-ai"]
+)
+def test_a_longer_or_shorter_name_than_the_held_value_is_not_held(other: str) -> None:
+    """A sibling, a page under it or a part of it is not the held value's spelling."""
+    fix = info(f"{other} moved to ufo-org/x.", [other])
+    assert check_correction(fix, holders=held_by(FIRST)) == ()
+
+
 def test_a_chain_step_may_deprecate_the_current_value() -> None:
     """'moved from ufo-ai/ufo to ufo-org/ufo' says it changed again: allowed."""
     step = info("UFO core moved from ufo-ai/ufo to ufo-org/ufo.", ["ufo-ai/ufo"])
@@ -298,6 +332,7 @@ def test_an_anchor_the_other_text_never_names_is_another_subject() -> None:
     [
         (["Michelle"], ["the"], "function"),
         (["Michelle"], ["un"], "function"),  # French "a"; written UN it is an acronym
+        (["Michelle"], ["ｔｈｅ"], "function"),  # full width: the matcher folds it to "the"
     ],
 )
 def test_anchors_that_narrow_nothing_are_refused(

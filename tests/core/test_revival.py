@@ -54,3 +54,44 @@ def test_a_change_back_stated_in_words_nowline_does_not_read_still_revives(
         id="back",
     )
     assert memory.hits(["app"])[0].role == "current"
+
+
+def test_a_change_back_over_several_steps_revives_and_retracting_it_undoes_that(
+    memory: nowline.Collection,
+) -> None:
+    """``acme/app`` → ``app2`` → ``app3`` → ``acme/app``: the first's old name is current again.
+
+    The last correction deprecates what the second made new, and the second what the first
+    made new: a chain back to the start. An adversarial review found the memory still
+    historical and ``check()`` (so the hook) tripping on the current name.
+    """
+    memory.remember("Clone github.com/acme/app for the mobile client.", id="app")
+    memory.correct("acme/app was renamed to acme/app2.", deprecates=["acme/app"], id="c1")
+    memory.correct("acme/app2 was renamed to acme/app3.", deprecates=["acme/app2"], id="c2")
+    memory.correct("acme/app3 was renamed back to acme/app.", deprecates=["acme/app3"], id="c3")
+    assert memory.hits(["app"])[0].role == "current"
+    assert memory.check("git clone https://github.com/acme/app") == []
+    other = nowline.wrap(memory.raw)  # a wrapper that builds its registry from the store
+    assert other.check("git clone https://github.com/acme/app") == []
+    assert [t.correction.id for t in other.check("git clone https://github.com/acme/app2")] == [
+        "c2"
+    ]
+    memory.retract("c3")
+    assert memory.hits(["app"])[0].role == "historical"
+    assert [t.correction.id for t in memory.check("git clone https://github.com/acme/app")] == [
+        "c1"
+    ]
+
+
+def test_a_chain_about_other_values_revives_nothing(memory: nowline.Collection) -> None:
+    """A newer correction whose new value is the old string, through no chain, revives nothing."""
+    memory.remember(OLD_FACT, id="fact")
+    memory.correct(FIX, deprecates=["Alabama"], about=["cup"], id="cup")
+    memory.correct(
+        "Update on the league: the answer changed from Georgia Tech to Auburn.",
+        deprecates=["Georgia Tech"],
+        about=["league"],
+        id="l1",
+    )
+    memory.correct(OTHER.replace("LSU", "Auburn"), deprecates=["Auburn"], about=["league"], id="l2")
+    assert memory.hits(["fact"])[0].role == "historical"

@@ -129,3 +129,25 @@ def test_scope_options_belong_to_github_events(store_path: str, tmp_path: Path) 
     result = invoke("import", str(tmp_path / "s"), str(path), "--scope", "u1")
     said = " ".join(result.output.replace("│", " ").split())
     assert result.exit_code == 2 and "--from github-events" in said
+
+
+def test_max_reach_reaches_the_events_import_and_the_nowline_flags_are_refused(
+    memory: nowline.Collection, store_path: str, tmp_path: Path
+) -> None:
+    """A widely named repository's rename is stored with --max-reach none, as the receiver does.
+
+    The import once dropped --max-reach, while its refusal advised it, and ignored the
+    --allow-* flags and --on-existing in silence.
+    """
+    memory.add(
+        ids=[f"m{i}" for i in range(130)], documents=[f"big/repo note {i}" for i in range(130)]
+    )
+    path = events_file(tmp_path, [("repository", "d1", renamed("repo", "big/repo2"))])
+    refused = invoke("import", store_path, path, "--from", "github-events")
+    assert refused.exit_code == 1 and "would reach 130 of 130" in " ".join(refused.stderr.split())
+    for flag in ("--allow-generic", "--allow-person"):
+        usage = invoke("import", store_path, path, "--from", "github-events", flag)
+        assert usage.exit_code == 2 and flag in usage.stderr
+    done = invoke("import", store_path, path, "--from", "github-events", "--max-reach", "none")
+    assert done.exit_code == 0, done.output
+    assert [r.reach for r in memory.corrections()] == [130]
