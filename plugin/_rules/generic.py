@@ -614,14 +614,49 @@ def is_person_name(phrase: str, text: str | None = None) -> bool:
     (:func:`_spoken_of_as_person`): measured on the blind writer sets, such names were taken
     for a thing's and stored unanchored, marking everything about the person.
     """
-    words = _name_words(phrase)
-    if words is None or not 2 <= len(words) <= 3:
+    words = _name_words(_name_order(phrase))
+    if words is None:
+        return False
+    if words and _TITLE.fullmatch(words[0]) and len(words) > 2:
+        words = words[1:]  # Dr. Michelle Rivera: the name after the title
+    names = [w for w in words if not w.islower()]  # particles (de la, van) aside
+    if not 2 <= len(names) <= 3 or len(words) > len(names) + 3:
         return False
     if not _is_full_name(words, _default_lexicon()):
         return False
-    return is_given_name(words[0]) or (
+    return _has_given_name(words) or (
         text is not None and _spoken_of_as_person(phrase.strip(), text)
     )
+
+
+_TITLE = re.compile(r"(?:Dr|Mr|Mrs|Ms|Mx|Prof|Sir|Dame)\.?", re.IGNORECASE)
+_INVERTED = re.compile(r"^\s*([^,]+?)\s*,\s*([^,]+?)\s*$")
+
+
+def _name_order(phrase: str) -> str:
+    """Return a name written family name first with a comma (``Rivera, Michelle``) in order."""
+    inverted = _INVERTED.match(phrase)
+    if inverted is None or len(inverted[2].split()) > 2:
+        return phrase
+    family, given = inverted[1], inverted[2]
+    if is_given_name(strip_edges(family.split()[0])):  # Paris, France: a place, not a name
+        return phrase
+    return f"{given} {family}"
+
+
+def _has_given_name(words: tuple[str, ...]) -> bool:
+    """Return whether a full name's words hold a given name where one stands.
+
+    First (``Michelle Rivera``; each part of ``Mary-Jane``), after an initial (``J. Smith``
+    names one by its initial), or, in a script without case, last too (``佐藤 陽子``: the
+    family name comes first).
+    """
+    first = words[0]
+    if any(is_given_name(part) for part in first.split("-") if part):
+        return True
+    if len(strip_edges(first)) == 1 and first[0].isupper():
+        return True
+    return not _has_case(words[-1]) and is_given_name(words[-1])
 
 
 _PERSON_ROLE = (
@@ -641,6 +676,8 @@ _PERSON_AROUND = (
     r"\b(?:from|to|by|than)\s+{n}\s*,\s*who\b",
     r"{n}['\u2019]s\s+(?:job|role|place|desk|seat|duties|position|team)\b",
     r"\b{role}\s+(?:is|was|are|were)\s+(?:now\s+|no\s+longer\s+|not\s+)?{n}",
+    r"\b{role}\s+(?:has\s+|have\s+)?(?:changed|moved|passed|switched|went|gone|transferred)"
+    r"\s+(?:[\w'-]+\s+){{0,3}}?from\s+{n}",
     r"{n}\s+(?:is|was)\s+(?:now\s+|no\s+longer\s+)?(?:the|our|their|its|a)\s+(?:new\s+)?"
     r"(?:[\w-]+\s+){{0,3}}?{role}\b",
 )

@@ -157,3 +157,26 @@ def test_the_linking_rules_fast_skip_answers_as_the_reader(
 
     _records_change.cache_clear()
     assert _records_change(text, phrase, news) == records_change(text, phrase, news)
+
+
+def test_a_long_text_is_read_for_the_change_around_each_occurrence(
+    memory: nowline.Collection,
+) -> None:
+    """A statement of the change covers the old value beside it, not one pages away.
+
+    The reader read the whole of a long text once it named the old value: a hook asked about
+    a 1 MB CSV file that named it took seconds (7 µs a character; bench/hook.py has no such
+    case, the time was measured by hand: 7.2 s before, 0.2 s after). Now it reads around the
+    first occurrences; the verdicts here are those of the whole read: a statement of the
+    change, alone or after a long text, does not trip, and a stale instruction far from it
+    does.
+    """
+    memory.correct(SAID, deprecates=["#payments-updates"], id="fix")
+    filler = " ".join(f"row{i}" for i in range(600))
+    assert memory.check(SAID) == []
+    far = f"{SAID}. {filler} Post the weekly summary to #payments-updates."
+    assert [t.correction.id for t in memory.check(far)] == ["fix"]
+    near = f"{filler} {SAID}."
+    assert memory.check(near) == []
+    rows = "#payments-updates\n" + "".join(f"{i},{i * 3},ok\n" for i in range(20_000))
+    assert [t.correction.id for t in memory.check(rows)] == ["fix"]

@@ -256,6 +256,7 @@ def test_a_hyphenated_family_name_keeps_its_anchor() -> None:
         "The lead role went to Dana Wu from Casimir Volkonsky, who stays on as an adviser.",
         "Casimir Volkonsky is no longer the billing owner.",
         "Dana Wu took his place as billing lead, not Casimir Volkonsky.",
+        "The billing owner changed from Casimir Volkonsky to Dana Wu.",
     ],
 )
 def test_a_name_the_given_names_lack_is_a_person_where_the_text_says_so(text: str) -> None:
@@ -285,3 +286,27 @@ def test_a_name_the_given_names_lack_is_a_person_where_the_text_says_so(text: st
 def test_a_things_name_stays_a_things(phrase: str, text: str) -> None:
     """A capitalised name of a thing is no person's where the text does not speak of one."""
     assert not is_person_name(phrase, text)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "佐藤 陽子",  # family name first, in a script without case
+        "Dr. Michelle Rivera",
+        "Rivera, Michelle",
+        "J. Smith",
+        "Mary-Jane Watson",
+        "Ana de la Cruz Pérez",
+    ],
+)
+def test_a_full_name_in_another_common_form_is_a_person(name: str) -> None:
+    """Each was stored unanchored in an adversarial review, marking everything about them."""
+    assert is_person_name(name)
+    with pytest.raises(nowline.PersonName):
+        nowline.validate_correction(f"The billing owner changed from {name} to Dana Wu.", [name])
+
+
+@pytest.mark.parametrize("phrase", ["Main Branch", "Acme Corp", "Head of Sales", "Berlin, Germany"])
+def test_those_forms_leave_other_capitalised_phrases_alone(phrase: str) -> None:
+    """A title, a company or a place with a comma is not taken for a person."""
+    assert not is_person_name(phrase)

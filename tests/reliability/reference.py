@@ -239,6 +239,20 @@ def _revives(d: Record, c: Record, phrase: str) -> bool:
     )
 
 
+def _revives_through(d: Record, c: Record, phrase: str, made: frozenset[str]) -> bool:
+    """Return whether ``d`` changes back a chain ``c`` began: it deprecates a value of ``made``.
+
+    ``acme/app`` → ``acme/app2`` → ``acme/app3`` → ``acme/app``: the last deprecates what the
+    second made new, and the second deprecated what the first made new.
+    """
+    return (
+        d.id != c.id
+        and d.order > c.order
+        and fold(phrase) in d.new_values
+        and any(fold(x) in made for x in d.deprecates)
+    )
+
+
 def _scope_of(c: Record, scope_key: str | None) -> Any:
     """Return a correction's scope as §7 compares corrections."""
     if scope_key == TRAVELS:
@@ -312,7 +326,34 @@ def expected(
         deprecates what ``cid`` made new (one of its new values, or a string its text names).
         """
         c = by_id[cid]
-        return any(scope_of(d) == scope_of(c) and _revives(d, c, phrase) for d in active)
+        return any(
+            scope_of(d) == scope_of(c)
+            and (_revives(d, c, phrase) or _revives_through(d, c, phrase, chain(cid, d.id)))
+            for d in active
+        )
+
+    @cache
+    def chain(cid: str, did: str) -> frozenset[str]:
+        """Return the values made new from ``cid`` on, step by step, before ``did`` (§6).
+
+        ``cid`` makes its new values new; a later active correction of its scope, older than
+        ``did``, that deprecates one of them makes its own new values new in turn.
+        """
+        c, d = by_id[cid], by_id[did]
+        made = set(c.new_values)
+        grew = True
+        while grew:
+            grew = False
+            for e in active:
+                if (
+                    c.order < e.order < d.order
+                    and scope_of(e) == scope_of(c)
+                    and any(fold(x) in made for x in e.deprecates)
+                    and not e.new_values <= made
+                ):
+                    made |= e.new_values
+                    grew = True
+        return frozenset(made)
 
     by_id = {c.id: c for c in active}
 
