@@ -508,8 +508,16 @@ _NOTHING_TO_PROPOSE = (
 
 
 def _holders(registry: Registry, info: CorrectionInfo) -> Holders:
-    """Return the lookup of what the active corrections of ``info``'s scope hold as current."""
-    return lambda value: registry.holding(value, info.scope)
+    """Return the lookup of what the active corrections of ``info``'s scope hold as current.
+
+    A value a later step of the chain deprecated is held by none: it is no longer current.
+    """
+
+    def holding(value: str) -> list[CorrectionInfo]:
+        held = registry.holding(value, info.scope)
+        return [h for h in held if not registry.changed_since(value, h)] if held else held
+
+    return holding
 
 
 # ------------------------------------------------------------------------- writing

@@ -349,18 +349,19 @@ _EDGE = "\"'`([{<‹«“‘.,;:!?)]}>›»”’"
 def _bare_form(phrase: str) -> str:
     """Return the value a string writes with decoration: quotes, a URL's host, ``.git``.
 
-    ``https://github.com/ufo-ai/ufo.git``, ``"ufo-ai/ufo."``, ``@ufo-ai/ufo`` and
-    ``ufo-ai/ufo/`` are all ``ufo-ai/ufo``: the guard that keeps a current value current
-    looks a deprecated string up in this form too, so that another spelling of a value that
-    an active correction holds is refused as the value is (an adversarial review stored
-    ``ufo-ai/ufo.`` and ``ufo-ai/ufo.git``, and the hook then denied the current repository).
+    ``https://github.com/ufo-ai/ufo.git``, ``"ufo-ai/ufo."``, ``@ufo-ai/ufo``,
+    ``/ufo-ai/ufo`` and ``ufo-ai/ufo/`` are all ``ufo-ai/ufo``: the guard that keeps a
+    current value current looks a deprecated string up in this form too, so that another
+    spelling of a value that an active correction holds is refused as the value is (an
+    adversarial review stored ``ufo-ai/ufo.`` and ``ufo-ai/ufo.git``, and the hook then
+    denied the current repository).
     """
     bare = phrase.strip().strip(_EDGE).lstrip("@")
     bare = _SCHEME.sub("", bare)
     hostless = _HOST.sub("", bare)
     if "/" in hostless.rstrip("/"):  # a host before a path of its own (owner/name)
         bare = hostless
-    bare = bare.rstrip("/")
+    bare = bare.strip("/")
     if bare.lower().endswith(".git"):
         bare = bare[: -len(".git")]
     return bare.strip(_EDGE) or phrase
@@ -373,14 +374,18 @@ def _held_as_current(info: CorrectionInfo, phrase: str, holders: Holders) -> New
     """
     forms = dict.fromkeys((phrase, _bare_form(phrase)))
     held = [
-        h for form in forms for h in holders(form) if h.id != info.id and _same_subject(h, info)
+        (form, h)
+        for form in forms
+        for h in holders(form)
+        if h.id != info.id and _same_subject(h, info)
     ]
     if not held or _changed_again(info, phrase):
         return None
-    holder = held[-1]
+    form, holder = held[-1]
+    said = repr(phrase) if form == phrase else f"{phrase!r} (that is, {form!r})"
     terms = active()
     return NewValue(
-        f"{phrase!r} is current: correction {holder.id!r} made it the new value "
+        f"{said} is current: correction {holder.id!r} made it the new value "
         f"({holder.document!r}). Deprecating it would mark every memory of the current value "
         "as outdated. If it changed again, say so in the text (e.g. 'moved from "
         f"{phrase} to <the new value>'); if that correction was wrong, retract it first "

@@ -780,6 +780,24 @@ class Registry:
             key=lambda i: i.order,
         )
 
+    def changed_since(self, value: str, holder: CorrectionInfo) -> bool:
+        """Return whether a newer active correction of ``holder``'s scope deprecates ``value``.
+
+        ``holder`` made ``value`` new, and a later step of its chain moved it on
+        (``acme/app2`` to ``acme/app3``): the value is no longer current, though ``holder``
+        still holds it as its new value.
+        """
+        with self._lock:
+            self.complete()
+            ids = self._namers().get(_key(value), ())
+            return any(
+                (other := self._infos.get(cid)) is not None
+                and other.retracted is None
+                and other.scope == holder.scope
+                and other.order > holder.order
+                for cid in ids
+            )
+
     def revived_by(self, info: CorrectionInfo) -> list[str]:
         """Return the active corrections that ``info`` revives a string of, oldest first.
 

@@ -269,6 +269,7 @@ def test_a_string_another_correction_holds_as_current_is_refused() -> None:
         "ufo-ai/ufo.git",
         "https://github.com/ufo-ai/ufo.git",
         "github.com/ufo-ai/ufo/",
+        "/ufo-ai/ufo",
         "`ufo-ai/ufo`",
         "(ufo-ai/ufo)",
         "'ufo-ai/ufo:'",

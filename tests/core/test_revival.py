@@ -7,6 +7,8 @@ value merely is the same string, while it changes something else, revives nothin
 
 from __future__ import annotations
 
+import pytest
+
 import nowline
 
 OLD_FACT = "Who won the 2019 cup? — Alabama."
@@ -95,3 +97,23 @@ def test_a_chain_about_other_values_revives_nothing(memory: nowline.Collection) 
     )
     memory.correct(OTHER.replace("LSU", "Auburn"), deprecates=["Auburn"], about=["league"], id="l2")
     assert memory.hits(["fact"])[0].role == "historical"
+
+
+def test_a_value_a_later_step_moved_on_is_not_called_current(memory: nowline.Collection) -> None:
+    """After ``app`` → ``app2`` → ``app3``, ``app2`` may be deprecated again: it is not current.
+
+    It was refused with "'acme/app2' is current", advising to retract the first correction,
+    which would have undone a right one (an adversarial review).
+    """
+    memory.remember("Clone acme/app for the client.", id="m1")
+    memory.remember("Clone acme/app2 for the client.", id="m")
+    memory.correct("acme/app was renamed to acme/app2.", deprecates=["acme/app"], id="c1")
+    with pytest.raises(nowline.NewValue):
+        memory.correct("Do not use acme/app2.", deprecates=["acme/app2"])
+    memory.correct("acme/app2 was renamed to acme/app3.", deprecates=["acme/app2"], id="c2")
+    report = memory.correct("Do not use acme/app2.", deprecates=["acme/app2"], id="c3")
+    assert report.stored and report.reached >= 1
+    memory.correct("acme/app3 was renamed back to acme/app2.", deprecates=["acme/app3"], id="c4")
+    with pytest.raises(nowline.NewValue) as caught:  # current again: held by the change back
+        memory.correct("Never use acme/app2.", deprecates=["acme/app2"])
+    assert caught.value.holder == "c4"
