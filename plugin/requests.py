@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import uuid
 from collections.abc import Generator, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -105,6 +106,7 @@ __all__ = [
     "to_epoch",
     "trip_metadata",
     "validate_correction",
+    "web_url",
 ]
 
 API_SOURCE = "api"
@@ -118,6 +120,29 @@ MAX_SOURCE_ID = 200
 
 MAX_URL = 2000
 """The longest ``source_url`` accepted (characters)."""
+
+_WEB_URL = re.compile(r"https?://[^\s\x00-\x1f\x7f]+", re.IGNORECASE)
+
+
+def web_url(value: object, what: str = "source_url") -> str | None:
+    """Return a page's address as given, once it is an ``http(s)://`` URL (None stays None).
+
+    The one rule of a correction's ``source_url``, from a JSON body or a GitHub payload:
+    another scheme (``javascript:``, ``file:``), a space or a control character, or more
+    than :data:`MAX_URL` characters is refused.
+
+    Raises:
+        InvalidInput: the value is not such a URL (the message says what it must be).
+    """
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value) > MAX_URL or not _WEB_URL.fullmatch(value):
+        raise InvalidInput(
+            f"{what} must be an http:// or https:// address without spaces, at most "
+            f"{MAX_URL} characters."
+        )
+    return value
+
 
 _NAMESPACE = uuid.UUID("5b0d3f4e-6c1a-4a52-9f57-6e6f776c696e")  # nowline's, fixed forever
 
@@ -376,7 +401,7 @@ def parse_correction(
         observed_at=_time(given.get(OBSERVED_AT), "observed_at"),
         source=text_field(source, "source", limit=MAX_SOURCE_ID),
         source_id=_optional_text(given.get("source_id"), "source_id", MAX_SOURCE_ID),
-        source_url=_optional_text(given.get("source_url"), "source_url", MAX_URL),
+        source_url=web_url(given.get("source_url")),
         scope=scope,
     )
 

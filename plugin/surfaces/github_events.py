@@ -50,7 +50,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from ..errors import InvalidInput
-from ..requests import MAX_SOURCE_ID, MAX_URL, Audience, CorrectionRequest, now, to_epoch
+from ..requests import MAX_SOURCE_ID, Audience, CorrectionRequest, now, to_epoch, web_url
 from .jsonl import read_object
 
 __all__ = [
@@ -87,7 +87,6 @@ SIGNATURE_HEADER = "X-Hub-Signature-256"
 _OWNER = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,98}[A-Za-z0-9])?")
 _REPO = re.compile(r"[A-Za-z0-9._-]{1,100}")
 _EVENT = re.compile(r"[a-z_]{1,64}")
-_URL = re.compile(r"https?://[^\s\x00-\x1f\x7f]+")
 
 
 @dataclass(frozen=True)
@@ -226,10 +225,10 @@ def _when(payload: Any, received_at: float) -> tuple[str | float, str]:
 
 def _url(payload: Any) -> str | None:
     """Return the repository's page (``html_url``) if the payload has a plausible one."""
-    url = _get(payload, "repository", "html_url")
-    if isinstance(url, str) and len(url) <= MAX_URL and _URL.fullmatch(url):
-        return url
-    return None
+    try:
+        return web_url(_get(payload, "repository", "html_url"))
+    except InvalidInput:
+        return None
 
 
 def translate(

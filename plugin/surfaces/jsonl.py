@@ -85,6 +85,8 @@ class Line:
         about: the correction's anchors.
         replaced_by: the correction's new values, if the line gives them (else None).
         exists: the collection already holds the id (written by upsert).
+        cleared: the stored record's metadata keys the line does not give (an upsert removes
+            them, so that the line replaces the record, as chromadb's own upsert does not).
     """
 
     line: int
@@ -96,6 +98,7 @@ class Line:
     about: tuple[str, ...] = ()
     replaced_by: tuple[str, ...] | None = None
     exists: bool = False
+    cleared: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -295,9 +298,14 @@ def against(
     if collection is None or not planned.lines:
         return planned
     ids = [p.id for p in planned.lines]
-    existing: set[str] = set()
+    stored: dict[str, set[str]] = {}
+    include: Any = ["metadatas"] if mode is OnExisting.UPSERT else []
     for i in range(0, len(ids), PAGE):
-        existing.update(collection.get(ids=ids[i : i + PAGE], include=[])["ids"])
+        got = collection.get(ids=ids[i : i + PAGE], include=include)
+        metas: list[Any] = list(got.get("metadatas") or ())
+        metas += [None] * (len(got["ids"]) - len(metas))
+        stored.update((rid, set(meta or ())) for rid, meta in zip(got["ids"], metas, strict=True))
+    existing = set(stored)
     if not existing:
         return planned
     if mode is OnExisting.FAIL:
@@ -318,7 +326,14 @@ def against(
             lines=[p for p in planned.lines if p.id not in existing],
             skipped=[*planned.skipped, *(p for p in planned.lines if p.id in existing)],
         )
-    return replace(planned, lines=[replace(p, exists=p.id in existing) for p in planned.lines])
+
+    def replacing(p: Line) -> Line:
+        if p.id not in existing:
+            return p
+        kept = set(_metadata(p) or ())
+        return replace(p, exists=True, cleared=tuple(sorted(stored[p.id] - kept)))
+
+    return replace(planned, lines=[replacing(p) for p in planned.lines])
 
 
 def judge(
@@ -524,8 +539,12 @@ def write(
 
 
 def _metadata(line: Line) -> dict[str, Any] | None:
-    """Return the metadata a line is stored with (its time and a correction's fields too)."""
-    meta = dict(line.metadata or {})
+    """Return the metadata a line is stored with (its time and a correction's fields too).
+
+    The keys it ``cleared`` are None: an upsert removes them.
+    """
+    meta: dict[str, Any] = dict.fromkeys(line.cleared)
+    meta.update(line.metadata or {})
     if line.observed_at is not None:
         meta["observed_at"] = line.observed_at
     if line.deprecates is not None:

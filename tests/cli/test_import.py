@@ -271,3 +271,29 @@ def test_a_line_that_is_not_utf8_is_a_bad_line_and_a_byte_order_mark_is_read_pas
     bom.write_bytes(b'\xef\xbb\xbf{"text": "with a mark"}\n')
     assert invoke("import", store_path, str(bom)).exit_code == 0
     assert memory.get()["documents"] == ["with a mark"]
+
+
+def test_upsert_replaces_the_record_its_metadata_too(
+    memory: nowline.Collection, store_path: str, tmp_path: Path
+) -> None:
+    """A line upserted onto a record leaves none of the record's metadata behind.
+
+    chromadb's upsert keeps the stored keys a write does not give, so a plain line upserted
+    onto a correction left it a correction, with the line's text (an adversarial review).
+    """
+    memory.add(ids=["m", "o"], documents=["Clone acme/app.", "acme/app docs."])
+    memory.update(ids=["m"], metadatas=[{"team": "ops"}])
+    memory.correct("acme/app was renamed to acme/app2.", deprecates=["acme/app"], id="k")
+    assert memory.hits(["o"])[0].role == "historical"
+    rows = [{"id": "m", "text": "Clone acme/app2."}, {"id": "k", "text": "A plain note now."}]
+    path = _jsonl(tmp_path / "in.jsonl", *rows)
+    result = invoke("import", store_path, path, "--on-existing", "upsert")
+    assert result.exit_code == 0, result.output
+    got = memory.get(ids=["m", "k"], include=["metadatas", "documents"])
+    assert dict(zip(got["ids"], got["documents"] or [], strict=True)) == {
+        "m": "Clone acme/app2.",
+        "k": "A plain note now.",
+    }
+    assert all(not meta for meta in got["metadatas"] or [])
+    assert memory.corrections() == []
+    assert memory.hits(["o"])[0].role == "current"

@@ -248,6 +248,8 @@ def test_corrections_without_the_token_are_401(
         ({**CORRECTION, "observed_at": "yesterday-ish"}, "observed_at"),
         ({**CORRECTION, "nowline_role": "transition"}, "Unknown field 'nowline_role'"),
         ({**CORRECTION, "user_id": "u1"}, "Unknown field 'user_id'"),
+        ({**CORRECTION, "source_url": "javascript:alert(1)"}, "source_url must be an http"),
+        ({**CORRECTION, "source_url": "https://a.example/x y"}, "source_url must be an http"),
         ([CORRECTION], "JSON object"),
     ],
 )
