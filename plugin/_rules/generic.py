@@ -19,7 +19,8 @@ The decision has five steps, cheapest first:
    ``v1.2``, ``.NET``, ``PROJ-1234``, ``DATABASE_URL``, ``ufo-ai``, ``T-Pain``, ``mp3``,
    ``10.0.0.1``. Any ``/ @ # _ : .`` inside a word, any hyphenated compound and any word
    that mixes letters and digits marks an identifier, except a short version token, a rate
-   (``$80/hour``) and an English ordinal (``4th``, ``21st``): numbers, step 2. Measured on
+   (``$80/hour``), an English ordinal (``4th``, ``21st``) and a quantity (``5GB``,
+   ``3pm``): numbers, step 2. Measured on
    SituatedQA, an ordinal taken for an identifier dropped its anchor, and "21st" of a date
    in Poland marked "August 21st" of a TV series.
 2. **Bare numbers and versions.** A string whose words are all numbers is generic: ``5``,
@@ -33,7 +34,11 @@ The decision has five steps, cheapest first:
    generic as a bare number: every API, schema and product has a ``v1``. Among words it
    counts as its number. So do an English ordinal (``1st``, ``22nd``, ``3rd``, ``4th``) and a
    rate, a number per a unit (``$80/hour``, ``€5/month``): measured on a blind writer case,
-   a rate taken for an identifier dropped its anchor and marked another firm's price.
+   a rate taken for an identifier dropped its anchor and marked another firm's price. So
+   does a quantity, a number with its unit or scale written on (``5GB``, ``3pm``,
+   ``3:00pm``, ``$200k``, ``100ms``, ``1990s``, ``2x``), and a quarter, a half or a fiscal
+   year (``Q3``, ``H1``, ``FY24``): an adversarial review stored each without an anchor,
+   where ``5 GB`` and ``3 pm`` were refused.
 3. **Length.** A string of more than :data:`MAX_GENERIC_WORDS` words (numbers included) that
    is not all numbers is never generic: common words in that order name a particular thing.
 4. **Frequency.** Otherwise the string is generic when wordfreq estimates its frequency at or
@@ -199,12 +204,24 @@ _APOSTROPHES: Final = frozenset("'’")
 # are replaced by "$" before matching. Numbers joined by a range, date or time separator are
 # one number.
 _ONE_NUMBER: Final = r"[+\-−]?\$?(?:\d{1,3}(?:[,.'’]\d{3})+|\d+)(?:[.,]\d+)?[%‰$]?"
-_NUMBER: Final = re.compile(rf"{_ONE_NUMBER}(?:[-–—/:]{_ONE_NUMBER})*")
+_NUMBER: Final = re.compile(rf"{_ONE_NUMBER}(?:[-–—/:⁄]{_ONE_NUMBER})*")
 _DIGIT_RUN: Final = re.compile(r"\d(?:[\d.,]*\d)?")
 _VERSION: Final = re.compile(r"[vV]\d{1,3}")
 _ORDINAL: Final = re.compile(r"\d+(?:st|nd|rd|th)", re.IGNORECASE)
 # A rate: a number per a unit ("$80/hour", "5/month", "10/min"); its slash is no identifier's.
 _RATE: Final = re.compile(rf"{_ONE_NUMBER}/[^\W\d_]{{1,12}}")
+# A quantity: a number with its unit or scale written on ("5GB", "3pm", "$200k", "100ms",
+# "1990s", "2x"), or a quarter, a half or a fiscal year ("Q3", "H1", "FY24"). An adversarial
+# review stored each unanchored, where "5 GB", "3 pm" and "$200,000" are refused.
+_UNITS: Final = (
+    r"k|m|mm|bn|b|t|kb|mb|gb|tb|pb|kib|mib|gib|tib|ms|µs|us|ns|s|sec|secs|h|hr|hrs|min|mins|"
+    r"d|w|wk|wks|y|yr|yrs|x|am|pm|px|pt|em|rem|hz|khz|mhz|ghz|g|kg|lb|lbs|oz|km|cm|mi|ft|"
+    r"l|ml|kw|kwh|mw|v|°c|°f|c|f"
+)
+_QUANTITY: Final = re.compile(
+    rf"(?:{_ONE_NUMBER}(?:[-–—/:]{_ONE_NUMBER})*(?:{_UNITS}))|(?:q[1-4]|h[12]|fy\d{{2,4}})",
+    re.IGNORECASE,
+)
 # a unit per time after a number ("300 req/min", "100 MB/s"): a unit, not an identifier
 _PER_TIME: Final = re.compile(PER_TIME, re.IGNORECASE)
 
@@ -230,7 +247,7 @@ def _shape(phrase: str) -> _Shape | None:
         word = strip_edges(raw)
         if not any(c.isalnum() for c in word):
             continue  # "&", "–", "/": a separator between words
-        if _is_number(word) or _ORDINAL.fullmatch(word) or _is_rate(word):
+        if _is_number(word) or _ORDINAL.fullmatch(word) or _is_rate(word) or _is_quantity(word):
             numbers.append(word)
         elif _VERSION.fullmatch(word):
             numbers.append(word)
@@ -278,6 +295,12 @@ def _is_rate(word: str) -> bool:
     """Return whether ``word`` is a number per a unit: ``$80/hour``, ``€5/month``, ``10/min``."""
     dollars = "".join("$" if _category(c) == "Sc" else c for c in word)
     return _RATE.fullmatch(dollars) is not None
+
+
+def _is_quantity(word: str) -> bool:
+    """Return whether ``word`` is a number with its unit on: ``5GB``, ``3pm``, ``$200k``, ``Q3``."""
+    dollars = "".join("$" if _category(c) == "Sc" else c for c in word)
+    return _QUANTITY.fullmatch(dollars) is not None
 
 
 def _is_letter_word(word: str) -> bool:

@@ -51,6 +51,14 @@ IDENTIFIERS = [
     "redis:7",
     "a3f9c21",
     "AT&T",
+    # letters and digits that are no number with a unit
+    "h264",
+    "x86",
+    "s3",
+    "ec2",
+    "e2e",
+    "2FA",
+    "gpt-4o",
 ]
 
 SPECIFIC_NAMES = [
@@ -91,6 +99,20 @@ NUMBERS = [
     "５",  # full-width digit, NFKC 5
     "١٢٣",  # Arabic-Indic digits
     "४२",  # Devanagari digits
+    # a number with its unit or scale on, as "5 GB" or "3 pm" is (an adversarial review)
+    "3pm",
+    "3:00pm",
+    "5GB",
+    "12h",
+    "100ms",
+    "$200k",
+    "10k",
+    "1990s",
+    "2x",
+    "½",
+    "Q3",
+    "H1",
+    "FY24",
 ]
 
 COMMON_WORDS = [
