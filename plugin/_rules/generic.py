@@ -213,10 +213,12 @@ _RATE: Final = re.compile(rf"{_ONE_NUMBER}/[^\W\d_]{{1,12}}")
 # A quantity: a number with its unit or scale written on ("5GB", "3pm", "$200k", "100ms",
 # "1990s", "2x"), or a quarter, a half or a fiscal year ("Q3", "H1", "FY24"). An adversarial
 # review stored each unanchored, where "5 GB", "3 pm" and "$200,000" are refused.
+# One letter is a unit only where it rarely ends a version or a model's name: "19c", "11g"
+# (Oracle's), "3D" and "5G" stay what they are (SituatedQA's train split held "19c").
 _UNITS: Final = (
-    r"k|m|mm|bn|b|t|kb|mb|gb|tb|pb|kib|mib|gib|tib|ms|µs|us|ns|s|sec|secs|h|hr|hrs|min|mins|"
-    r"d|w|wk|wks|y|yr|yrs|x|am|pm|px|pt|em|rem|hz|khz|mhz|ghz|g|kg|lb|lbs|oz|km|cm|mi|ft|"
-    r"l|ml|kw|kwh|mw|v|°c|°f|c|f"
+    r"k|m|b|x|s|h|mm|bn|kb|mb|gb|tb|pb|kib|mib|gib|tib|ms|µs|us|ns|sec|secs|hr|hrs|min|mins|"
+    r"wk|wks|yr|yrs|am|pm|px|pt|em|rem|hz|khz|mhz|ghz|kg|lb|lbs|oz|km|cm|mi|ft|ml|kw|kwh|mw|"
+    r"°c|°f"
 )
 _QUANTITY: Final = re.compile(
     rf"(?:{_ONE_NUMBER}(?:[-–—/:]{_ONE_NUMBER})*(?:{_UNITS}))|(?:q[1-4]|h[12]|fy\d{{2,4}})",

@@ -36,7 +36,6 @@ Near misses (a string that reaches nothing where the store names almost it) need
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -52,7 +51,7 @@ from ..errors import (
 )
 from ..matchers import Matcher, fold
 from ..terms import active
-from .records import CorrectionInfo
+from .records import CorrectionInfo, bare_form
 from .validate import (
     anchors_kept,
     parse_about,
@@ -341,38 +340,12 @@ def _same_subject(holder: CorrectionInfo, info: CorrectionInfo) -> bool:
     return any(_occurs(a, other.document) for a in anchored.about)
 
 
-_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
-_HOST = re.compile(r"^(?:www\.)?[^/\s]+\.[a-z]{2,}/", re.IGNORECASE)
-_EDGE = "\"'`([{<‹«“‘.,;:!?)]}>›»”’"
-
-
-def _bare_form(phrase: str) -> str:
-    """Return the value a string writes with decoration: quotes, a URL's host, ``.git``.
-
-    ``https://github.com/ufo-ai/ufo.git``, ``"ufo-ai/ufo."``, ``@ufo-ai/ufo``,
-    ``/ufo-ai/ufo`` and ``ufo-ai/ufo/`` are all ``ufo-ai/ufo``: the guard that keeps a
-    current value current looks a deprecated string up in this form too, so that another
-    spelling of a value that an active correction holds is refused as the value is (an
-    adversarial review stored ``ufo-ai/ufo.`` and ``ufo-ai/ufo.git``, and the hook then
-    denied the current repository).
-    """
-    bare = phrase.strip().strip(_EDGE).lstrip("@")
-    bare = _SCHEME.sub("", bare)
-    hostless = _HOST.sub("", bare)
-    if "/" in hostless.rstrip("/"):  # a host before a path of its own (owner/name)
-        bare = hostless
-    bare = bare.strip("/")
-    if bare.lower().endswith(".git"):
-        bare = bare[: -len(".git")]
-    return bare.strip(_EDGE) or phrase
-
-
 def _held_as_current(info: CorrectionInfo, phrase: str, holders: Holders) -> NewValue | None:
     """Return the refusal of a string another active correction holds as current.
 
-    The string is looked up as written and in its :func:`_bare_form`.
+    The string is looked up as written and in its :func:`~nowline._rules.records.bare_form`.
     """
-    forms = dict.fromkeys((phrase, _bare_form(phrase)))
+    forms = dict.fromkeys((phrase, bare_form(phrase)))
     held = [
         (form, h)
         for form in forms

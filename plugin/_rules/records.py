@@ -12,6 +12,7 @@ import hashlib
 import json
 import logging
 import math
+import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -51,6 +52,7 @@ __all__ = [
     "Record",
     "ScopeToken",
     "Scoped",
+    "bare_form",
     "correction_info",
     "correction_infos",
     "correction_scope",
@@ -476,6 +478,33 @@ def with_new_values(meta: Mapping[str, Any], text: str) -> dict[str, Any]:
         values = new_values(text, list(phrases))
         out[NEW] = json.dumps({"of": _read_from(text, phrases), "values": list(values)})
     return out
+
+
+_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
+_HOST = re.compile(r"^(?:www\.)?[^/\s]+\.[a-z]{2,}/", re.IGNORECASE)
+_EDGE = "\"'`([{<‹«“‘.,;:!?)]}>›»”’"
+
+
+def bare_form(phrase: str) -> str:
+    """Return the value a string writes with decoration: quotes, a URL's host, ``.git``.
+
+    ``https://github.com/ufo-ai/ufo.git``, ``"ufo-ai/ufo."``, ``@ufo-ai/ufo``,
+    ``/ufo-ai/ufo`` and ``ufo-ai/ufo/`` are all ``ufo-ai/ufo``. The registry files a new
+    value under this form too, and the guard that keeps a current value current looks a
+    deprecated string up in it, so that another spelling of a value that an active
+    correction holds is refused as the value is, either way round, and a change back to a
+    longer spelling revives (an adversarial review stored ``ufo-ai/ufo.`` and
+    ``ufo-ai/ufo.git``, and the hook then denied the current repository).
+    """
+    bare = phrase.strip().strip(_EDGE).lstrip("@")
+    bare = _SCHEME.sub("", bare)
+    hostless = _HOST.sub("", bare)
+    if "/" in hostless.rstrip("/"):  # a host before a path of its own (owner/name)
+        bare = hostless
+    bare = bare.strip("/")
+    if bare.lower().endswith(".git"):
+        bare = bare[: -len(".git")]
+    return bare.strip(_EDGE) or phrase
 
 
 def new_values_of(meta: Mapping[str, Any], text: str, deprecates: Sequence[str]) -> tuple[str, ...]:

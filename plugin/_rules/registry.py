@@ -25,7 +25,7 @@ from typing import NoReturn, Protocol
 
 from ..errors import SnapshotDamaged
 from ..matchers import Match, Matcher, fold
-from .records import CorrectionInfo, CorrectionScope, Order, Scoped
+from .records import CorrectionInfo, CorrectionScope, Order, Scoped, bare_form
 
 __all__ = [
     "Lookup",
@@ -51,6 +51,16 @@ Revived = Callable[[CorrectionInfo, str, "float | None"], bool]
 def _key(value: str) -> str:
     """Return the key a value is compared by: folded (case- and width-insensitive)."""
     return fold(value)
+
+
+def _held_keys(value: str) -> set[str]:
+    """Return the keys a new value is filed under: as written, and its bare form.
+
+    ``github.com/ufo-ai/ufo`` is held as ``ufo-ai/ufo`` too (:func:`bare_form`), so that
+    deprecating ``ufo-ai/ufo`` is refused, and ``acme/app`` revives after a change back to
+    ``github.com/acme/app``.
+    """
+    return {_key(value), _key(bare_form(value))}
 
 
 def _direct(
@@ -260,7 +270,8 @@ def index_keys(info: CorrectionInfo) -> tuple[set[str], bool, set[str]]:
 
     That is the key run of each of its strings (the longest maximal run of token characters,
     the first in order among equals, so every process files a string alike), whether one of
-    its strings has none (then it is always kept), and the folded keys of its new values.
+    its strings has none (then it is always kept), and the keys of its new values
+    (:func:`_held_keys`).
     """
     runs: set[str] = set()
     always = False
@@ -270,7 +281,7 @@ def index_keys(info: CorrectionInfo) -> tuple[set[str], bool, set[str]]:
             runs.add(max(found, key=len))
         else:
             always = True
-    return runs, always, {_key(value) for value in info.replaced_by}
+    return runs, always, {key for value in info.replaced_by for key in _held_keys(value)}
 
 
 class Source(Lookup, Protocol):
@@ -744,23 +755,32 @@ class Registry:
         return self._naming
 
     def _built(self, field: str) -> dict[str, set[str]]:
-        """Return an index of the active corrections by the folded values of one field."""
+        """Return an index of the active corrections by the folded values of one field.
+
+        New values are filed under each of their keys (:func:`_held_keys`).
+        """
         index: dict[str, set[str]] = {}
+        held = field == "replaced_by"
         for info in self._infos.values():
             if info.retracted is None:
                 for value in getattr(info, field):
-                    index.setdefault(fold(value), set()).add(info.id)  # no cache: each once
+                    for key in _held_keys(value) if held else (fold(value),):
+                        index.setdefault(key, set()).add(info.id)  # no cache: each once
         return index
 
     def _index(self, info: CorrectionInfo, *, add: bool) -> None:
         """Add an active correction's values to the built indexes, or take a correction's out."""
         if add and info.retracted is not None:
             return
-        for index, values in ((self._holding, info.replaced_by), (self._naming, info.deprecates)):
+        filed = (
+            (self._holding, [k for v in info.replaced_by for k in _held_keys(v)]),
+            (self._naming, [_key(v) for v in info.deprecates]),
+        )
+        for index, keys in filed:
             if index is None:
                 continue  # built from the corrections when first asked
-            for value in values:
-                ids = index.setdefault(_key(value), set())
+            for key in keys:
+                ids = index.setdefault(key, set())
                 if add:
                     ids.add(info.id)
                 else:
@@ -808,7 +828,12 @@ class Registry:
         with self._lock:
             self.complete()
             naming = self._namers()
-            ids = {cid for value in info.replaced_by for cid in naming.get(_key(value), ())}
+            ids = {
+                cid
+                for value in info.replaced_by
+                for key in _held_keys(value)
+                for cid in naming.get(key, ())
+            }
             older = [
                 other
                 for cid in ids

@@ -59,6 +59,8 @@ IDENTIFIERS = [
     "e2e",
     "2FA",
     "gpt-4o",
+    "19c",  # Oracle's version, not a temperature
+    "11g",
 ]
 
 SPECIFIC_NAMES = [

@@ -117,3 +117,35 @@ def test_a_value_a_later_step_moved_on_is_not_called_current(memory: nowline.Col
     with pytest.raises(nowline.NewValue) as caught:  # current again: held by the change back
         memory.correct("Never use acme/app2.", deprecates=["acme/app2"])
     assert caught.value.holder == "c4"
+
+
+def test_a_longer_spelling_of_a_value_holds_it_and_changes_it_back(
+    memory: nowline.Collection,
+) -> None:
+    """A new value written ``github.com/owner/name`` holds ``owner/name`` too.
+
+    An adversarial review stored a correction of ``ufo-ai/ufo`` after one whose new value was
+    ``github.com/ufo-ai/ufo`` (marking the current repository), and a change back to
+    ``github.com/acme/app`` revived nothing.
+    """
+    memory.remember("Clone acme/app for the client.", id="app")
+    memory.remember("CI runs in ufo-ai/ufo.", id="ufo")
+    memory.remember("Clone metalcraftai/ufo.", id="old")
+    memory.correct(
+        "UFO moved from metalcraftai/ufo to github.com/ufo-ai/ufo.",
+        deprecates=["metalcraftai/ufo"],
+        id="first",
+    )
+    with pytest.raises(nowline.NewValue) as caught:
+        memory.correct("Do not trust ufo-ai/ufo notes.", deprecates=["ufo-ai/ufo"])
+    assert caught.value.holder == "first"
+    memory.correct("acme/app was renamed to acme/app2.", deprecates=["acme/app"], id="there")
+    memory.correct(
+        "acme/app2 was renamed back to github.com/acme/app.", deprecates=["acme/app2"], id="back"
+    )
+    assert memory.hits(["app"])[0].role == "current"
+    assert memory.check("git clone https://github.com/acme/app") == []
+    other = nowline.wrap(memory.raw)  # built from the store
+    assert other.hits(["app"])[0].role == "current"
+    memory.retract("back")
+    assert memory.hits(["app"])[0].role == "historical"
