@@ -79,6 +79,7 @@ __all__ = [
     "DEFAULT_MAX_BODY",
     "DEFAULT_MAX_PENDING",
     "GITHUB_SECRET_ENV",
+    "HEADER_TIMEOUT",
     "MIN_TOKEN_LENGTH",
     "SERVE_TOKENS_FILE_ENV",
     "SERVE_TOKEN_ENV",
@@ -87,6 +88,7 @@ __all__ = [
     "create_app",
     "read_tokens",
     "run",
+    "server_config",
 ]
 
 logger = logging.getLogger("nowline.serve")
@@ -525,18 +527,87 @@ def create_app(
     return Starlette(routes=routes, exception_handlers={404: _unrouted, 405: _unrouted})
 
 
-def run(app: Starlette, *, host: str = "127.0.0.1", port: int = 8080) -> None:
-    """Serve ``app`` with uvicorn until interrupted (no server header, short keep-alive)."""
+HEADER_TIMEOUT = 10.0
+"""Seconds a connection has to send a request's line and headers; it is closed beyond."""
+
+
+def server_config(
+    app: Starlette,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8080,
+    log_level: str = "info",
+    header_timeout: float = HEADER_TIMEOUT,
+) -> Any:
+    """Return the ``uvicorn.Config`` that :func:`run` serves ``app`` with.
+
+    No server header, a short keep-alive, at most 256 connections and tasks, headers of at
+    most 16 KiB, and ``header_timeout`` for a request's headers to arrive: uvicorn has no
+    such limit, and 300 connections that each sent half a header kept ``/health`` at 503 for
+    as long as their client held them (an adversarial review). The parser is uvicorn's h11
+    protocol, whichever others are installed, so that these limits hold.
+    """
     import uvicorn
 
-    uvicorn.run(
+    return uvicorn.Config(
         app,
         host=host,
         port=port,
-        log_level="info",
+        log_level=log_level,
         access_log=False,  # the receiver logs each request once, with its delivery id
         server_header=False,
         timeout_keep_alive=5,
         limit_concurrency=256,
         h11_max_incomplete_event_size=16 * 1024,
+        http=_deadlined(header_timeout),
     )
+
+
+def _deadlined(header_timeout: float) -> type[Any]:
+    """Return uvicorn's h11 protocol, closing a connection whose headers come too slowly."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class Deadlined(H11Protocol):
+        """A connection has ``header_timeout`` seconds for each request's headers."""
+
+        _deadline: Any = None
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._arm()
+
+        def on_response_complete(self) -> None:
+            self._arm()  # the next request on a kept-alive connection; a pipelined one disarms
+            super().on_response_complete()
+
+        def handle_events(self) -> None:
+            super().handle_events()
+            if self.cycle is not None and not self.cycle.response_complete:
+                self._disarm()  # its headers are in: the body has a deadline of its own
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._deadline = self.loop.call_later(header_timeout, self._too_slow)
+
+        def _disarm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def _too_slow(self) -> None:
+            self._deadline = None
+            if not self.transport.is_closing():
+                self.transport.close()
+
+    return Deadlined
+
+
+def run(app: Starlette, *, host: str = "127.0.0.1", port: int = 8080) -> None:
+    """Serve ``app`` with uvicorn until interrupted (the settings of :func:`server_config`)."""
+    import uvicorn
+
+    uvicorn.Server(server_config(app, host=host, port=port)).run()

@@ -24,7 +24,7 @@ import uvicorn
 import nowline
 from nowline.requests import Audience
 from nowline.surfaces.github_events import sign
-from nowline.surfaces.serve import Limits, create_app
+from nowline.surfaces.serve import HEADER_TIMEOUT, Limits, create_app, server_config
 
 SECRET = "It's a Secret to Everybody"
 TOKEN = "api-token-for-tests"
@@ -194,11 +194,17 @@ def free_port() -> int:
 
 
 @contextmanager
-def running(app: Any) -> Iterator[httpx.Client]:
-    """Serve ``app`` with uvicorn on a free loopback port; yield an httpx client for it."""
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_level="warning", lifespan="off")
+def running(app: Any, *, header_timeout: float = HEADER_TIMEOUT) -> Iterator[httpx.Client]:
+    """Serve ``app`` as ``nowline serve`` does, on a free loopback port; yield a client for it.
+
+    The settings are those of :func:`nowline.serve.server_config` (the header deadline, the
+    limits, the h11 parser), with uvicorn's own logging kept to warnings.
+    """
+    config = server_config(
+        app, port=free_port(), log_level="warning", header_timeout=header_timeout
     )
+    config.lifespan = "off"
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10

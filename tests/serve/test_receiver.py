@@ -505,3 +505,23 @@ def test_the_reach_limit_applies_to_received_corrections(memory: nowline.Collect
         got = post_github(http, "repository", renamed("app", "acme/app2"))
     assert got.status_code == 422 and "2" in got.json()["error"]
     assert memory.corrections() == []
+
+
+def test_a_connection_whose_headers_never_finish_is_closed(memory: nowline.Collection) -> None:
+    """A client that sends half a request's headers is cut off after the header deadline.
+
+    uvicorn waits for headers without a limit: 300 such connections kept /health at 503 for
+    as long as their client held them (an adversarial review). A body that comes slowly has
+    its own deadline (408).
+    """
+    app = create_app(memory, github_secret=SECRET, api_token=TOKEN)
+    with running(app, header_timeout=0.5) as http:
+        port = http.base_url.port
+        assert port is not None
+        with socket.create_connection(("127.0.0.1", port)) as slow:
+            slow.sendall(b"POST /github HTTP/1.1\r\nHost: x\r\n")
+            slow.settimeout(10)
+            started = time.monotonic()
+            assert slow.recv(100) == b""  # the server closed it
+            assert time.monotonic() - started < 5
+        assert http.get("/health").status_code == 200
