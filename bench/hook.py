@@ -23,6 +23,9 @@ Cases:
 * ``hook: current call``: a PreToolUse event that names nothing outdated (the common case);
 * ``hook: 1 MB result``: a PostToolUse event whose Bash stdout is 1 MB of text naming nothing
   outdated;
+* ``hook: 1 MB stale write (deny)``: a PreToolUse ``Write`` of a 1 MB CSV file whose first
+  line names a deprecated slug beside its new value (the shape an adversarial review found
+  slow: the reader of a statement of the change read the whole text, 7 µs a character);
 * ``nowline check, full path`` and ``hook: current call, full path``: the same with
   ``NOWLINE_NO_FAST_PATH=1``, which opens the store through chromadb instead of answering
   from the snapshot the store's generation mark confirms (the other cases take the fast path:
@@ -139,6 +142,18 @@ def cases(store: Path, folder: Path) -> dict[str, tuple[list[str], Path | None, 
             tool_response={"stdout": line * (1_000_000 // len(line)), "stderr": ""},
         )
     )
+    stale_big = folder / "stale_big.json"
+    rows = "".join(f"{i},{i * 3},{i % 13},ok\n" for i in range(80_000))
+    stale_big.write_text(
+        event(
+            "PreToolUse",
+            tool_name="Write",
+            tool_input={
+                "file_path": "repos.csv",
+                "content": f"repo,{slug(12)},team12/proj12\n{rows}"[:1_000_000],
+            },
+        )
+    )
     return {
         "import chromadb": ([sys.executable, "-c", "import chromadb"], None, ""),
         "nowline check": (
@@ -149,6 +164,7 @@ def cases(store: Path, folder: Path) -> dict[str, tuple[list[str], Path | None, 
         "hook: stale call (deny)": (hook, stale, '"permissionDecision": "deny"'),
         "hook: current call": (hook, current, ""),
         "hook: 1 MB result": (hook, big, ""),
+        "hook: 1 MB stale write (deny)": (hook, stale_big, '"permissionDecision": "deny"'),
         # The same commands told to skip the fast path: they open the store through chromadb.
         "nowline check, full path": (
             [*FULL_PATH, nowline_cli, "check", str(store), f"git clone {slug(7)}"],
