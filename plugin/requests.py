@@ -86,6 +86,7 @@ __all__ = [
     "MemoryRequest",
     "ScopeValue",
     "Stored",
+    "already_stored",
     "check_metadata",
     "check_scope_key",
     "correction_id",
@@ -691,8 +692,15 @@ RECEIPT = "source_receipt"
 it, so that two writers storing one event at once can tell which write the store kept."""
 
 
-def _already(col: Collection, request: CorrectionRequest) -> Stored | None:
-    """Return the stored correction of the request's ``(source, key)``, or None."""
+def already_stored(col: Collection, request: CorrectionRequest) -> Stored | None:
+    """Return the stored correction of the request's ``(source, key)``, or None.
+
+    What :func:`store` answers without writing: a dry run counts with it.
+
+    Raises:
+        InvalidInput: the record of that id exists but was not stored from that source and
+            key.
+    """
     cid = request.id
     if cid is None or request.once_key is None:
         return None
@@ -756,7 +764,7 @@ def store(
             nothing was written.
         InvalidInput: another argument is unusable; nothing was written.
     """
-    found = _already(col, request)
+    found = already_stored(col, request)
     if found is not None:
         return found
     limit = request.max_reach if max_reach == "default" else max_reach
@@ -784,7 +792,7 @@ def store(
         )
     except InvalidInput:
         # Another writer (a second receiver, an import) may have stored it since the check.
-        found = _already(col, request)
+        found = already_stored(col, request)
         if found is not None:
             return found
         raise

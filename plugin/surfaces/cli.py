@@ -2082,8 +2082,17 @@ def scan_command(
 # same GitHub events; the rules live in nowline.requests and nowline.surfaces.github_events.
 
 
-def _audience(col: Collection, scope: str | None, scope_for: list[str] | None) -> Any:
-    """Return the ``nowline.requests.Audience`` that --scope and --scope-for configure."""
+def _audience(
+    col: Collection | None,
+    scope: str | None,
+    scope_for: list[str] | None,
+    scope_key: str | None = None,
+) -> Any:
+    """Return the ``nowline.requests.Audience`` that --scope and --scope-for configure.
+
+    ``col`` None: a collection not created yet, with ``scope_key`` (--scope-key); its values
+    stay as given, for no record holds one to type them by.
+    """
     from ..requests import Audience
 
     owners: dict[str, str] = {}
@@ -2095,7 +2104,8 @@ def _audience(col: Collection, scope: str | None, scope_for: list[str] | None) -
                 param_hint="'--scope-for'",
             )
         owners[owner.strip()] = value
-    if (scope is not None or owners) and col.scope_key is None:
+    key = col.scope_key if col is not None else scope_key
+    if (scope is not None or owners) and key is None:
         raise typer.BadParameter(
             "this store has no scope key; give --scope-key KEY with --scope or --scope-for "
             "(the metadata key whose value they are).",
@@ -2104,7 +2114,8 @@ def _audience(col: Collection, scope: str | None, scope_for: list[str] | None) -
     from ..errors import InvalidInput
 
     try:
-        return Audience(scope_key=col.scope_key, default=scope, owners=owners).typed(col)
+        audience = Audience(scope_key=key, default=scope, owners=owners)
+        return audience if col is None else audience.typed(col)
     except InvalidInput as exc:
         raise typer.BadParameter(str(exc), param_hint="'--scope-for'") from None
 
@@ -2121,12 +2132,17 @@ def _import_github_events(
 ) -> None:
     """Import a file of GitHub deliveries: plan every line, then store each correction once."""
     from ..errors import NowlineError, StoreBusy
+    from ..requests import already_stored
     from ..requests import store as store_request
     from . import github_events
 
     created = not store.exists
-    col = _open(store, opts, create=create, embeds=True, creatable=True)
-    audience = _audience(col, scope, scope_for)
+    there = store.exists and _has_collection(store, opts)
+    if not there and not create:
+        _open(store, opts, creatable=True)  # says what is missing, and names --create
+    # A store (or collection) is opened only if it is there: a refused or dry import creates none.
+    col = _open(store, opts, embeds=True) if there else None
+    audience = _audience(col, scope, scope_for, opts.scope_key)
     with source.open("rb") as fh:
         plan = github_events.plan_lines(fh, audience)
     if plan.bad:
@@ -2139,11 +2155,20 @@ def _import_github_events(
         )
     skipped = _plural(len(plan.skipped), "other event")
     if dry_run:
+        stored_before = 0
+        if col is not None:
+            with _nowline_errors(store):
+                stored_before = sum(
+                    already_stored(col, item.request) is not None for item in plan.items
+                )
         _out().print(
-            f"{_safe(source)}: {_plural(len(plan.items), 'correction')} to store, {skipped} "
-            "skipped; nothing was written (--dry-run)."
+            f"{_safe(source)}: {_plural(len(plan.items) - stored_before, 'correction')} to "
+            f"store, {_plural(stored_before, 'delivery', 'deliveries')} already stored, "
+            f"{skipped} skipped; nothing was written (--dry-run)."
         )
         return
+    if col is None:
+        col = _open(store, opts, create=True, embeds=True, creatable=True)
     stored = again = 0
     with _nowline_errors(store):
         for item in plan.items:

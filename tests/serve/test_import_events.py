@@ -97,7 +97,8 @@ def test_dry_run_counts_and_writes_nothing(
         "import", store_path, events_file(tmp_path, LOG), "--from", "github-events", "--dry-run"
     )
     assert result.exit_code == 0, result.output
-    assert "3 corrections to store, 3 other events skipped" in " ".join(result.stdout.split())
+    said = " ".join(result.stdout.split())
+    assert "3 corrections to store, 0 deliveries already stored, 3 other events skipped" in said
     assert memory.count() == 0
 
 
@@ -151,3 +152,29 @@ def test_max_reach_reaches_the_events_import_and_the_nowline_flags_are_refused(
     done = invoke("import", store_path, path, "--from", "github-events", "--max-reach", "none")
     assert done.exit_code == 0, done.output
     assert [r.reach for r in memory.corrections()] == [130]
+
+
+def test_a_dry_or_refused_events_import_creates_no_store_and_counts_what_is_stored(
+    memory: nowline.Collection, store_path: str, tmp_path: Path
+) -> None:
+    """--dry-run --create on a new folder, or a refused file, leaves no store behind.
+
+    Both once created the store (and a collection) before planning the file; the dry run also
+    counted the deliveries already stored among those to store (an adversarial review).
+    """
+    fresh = tmp_path / "fresh"
+    path = events_file(tmp_path, LOG)
+    dry = invoke("import", str(fresh), path, "--from", "github-events", "--dry-run", "--create")
+    assert dry.exit_code == 0, dry.output
+    assert "3 corrections to store, 0 deliveries already stored" in " ".join(dry.stdout.split())
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"event": "repository"}\n')
+    refused = invoke("import", str(fresh), str(bad), "--from", "github-events", "--create")
+    assert refused.exit_code == 1
+    assert not fresh.exists()
+    memory.remember("metalcraftai/ufo — PR #1705 passed review.", id="pr")
+    assert invoke("import", store_path, path, "--from", "github-events").exit_code == 0
+    again = invoke("import", store_path, path, "--from", "github-events", "--dry-run")
+    assert again.exit_code == 0, again.output
+    said = " ".join(again.stdout.split())
+    assert "0 corrections to store, 3 deliveries already stored, 3 other events skipped" in said
