@@ -639,6 +639,8 @@ def is_person_name(phrase: str, text: str | None = None) -> bool:
     (:func:`_spoken_of_as_person`): measured on the blind writer sets, such names were taken
     for a thing's and stored unanchored, marking everything about the person.
     """
+    if phrase.isupper():  # MICHELLE RIVERA: a name written in capitals is still a name
+        phrase = phrase.title()
     words = _name_words(_name_order(phrase))
     if words is None:
         return False

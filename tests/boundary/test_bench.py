@@ -34,6 +34,7 @@ def test_the_hook_and_scan_benchmarks_run_and_report(tmp_path: Path) -> None:
         "hook: stale call (deny)",
         "hook: current call",
         "hook: 1 MB result",
+        "hook: 1 MB stale write (deny)",
         "nowline check, full path",
         "hook: current call, full path",
     }
