@@ -53,14 +53,15 @@ def _key(value: str) -> str:
     return fold(value)
 
 
-def _held_keys(value: str) -> set[str]:
-    """Return the keys a new value is filed under: as written, and its bare form.
+def _held_keys(info: CorrectionInfo) -> set[str]:
+    """Return the keys a correction's new values are filed under: as written, and bare.
 
     ``github.com/ufo-ai/ufo`` is held as ``ufo-ai/ufo`` too (:func:`bare_form`), so that
     deprecating ``ufo-ai/ufo`` is refused, and ``acme/app`` revives after a change back to
-    ``github.com/acme/app``.
+    ``github.com/acme/app``. Every index of new values files them so: the registry's, the
+    snapshot's (:func:`index_keys`) and a planned write's (:class:`PlannedRegistry`).
     """
-    return {_key(value), _key(bare_form(value))}
+    return {key for value in info.replaced_by for key in (_key(value), _key(bare_form(value)))}
 
 
 def _direct(
@@ -281,7 +282,7 @@ def index_keys(info: CorrectionInfo) -> tuple[set[str], bool, set[str]]:
             runs.add(max(found, key=len))
         else:
             always = True
-    return runs, always, {key for value in info.replaced_by for key in _held_keys(value)}
+    return runs, always, _held_keys(info)
 
 
 class Source(Lookup, Protocol):
@@ -763,9 +764,9 @@ class Registry:
         held = field == "replaced_by"
         for info in self._infos.values():
             if info.retracted is None:
-                for value in getattr(info, field):
-                    for key in _held_keys(value) if held else (fold(value),):
-                        index.setdefault(key, set()).add(info.id)  # no cache: each once
+                keys = _held_keys(info) if held else {fold(v) for v in getattr(info, field)}
+                for key in keys:
+                    index.setdefault(key, set()).add(info.id)  # no cache: each once
         return index
 
     def _index(self, info: CorrectionInfo, *, add: bool) -> None:
@@ -773,7 +774,7 @@ class Registry:
         if add and info.retracted is not None:
             return
         filed = (
-            (self._holding, [k for v in info.replaced_by for k in _held_keys(v)]),
+            (self._holding, _held_keys(info)),
             (self._naming, [_key(v) for v in info.deprecates]),
         )
         for index, keys in filed:
@@ -828,12 +829,7 @@ class Registry:
         with self._lock:
             self.complete()
             naming = self._namers()
-            ids = {
-                cid
-                for value in info.replaced_by
-                for key in _held_keys(value)
-                for cid in naming.get(key, ())
-            }
+            ids = {cid for key in _held_keys(info) for cid in naming.get(key, ())}
             older = [
                 other
                 for cid in ids
@@ -1215,7 +1211,7 @@ class PlannedRegistry:
         self._holding: dict[str, list[CorrectionInfo]] = {}
         for info in self._put.values():
             if info.retracted is None:
-                for key in dict.fromkeys(_key(v) for v in info.replaced_by):
+                for key in sorted(_held_keys(info)):
                     self._holding.setdefault(key, []).append(info)
 
     def get(self, correction_id: str) -> CorrectionInfo | None:

@@ -149,3 +149,24 @@ def test_a_longer_spelling_of_a_value_holds_it_and_changes_it_back(
     assert other.hits(["app"])[0].role == "current"
     memory.retract("back")
     assert memory.hits(["app"])[0].role == "historical"
+
+
+def test_a_batch_with_a_change_back_to_a_longer_spelling_stores_the_revived_link(
+    memory: nowline.Collection,
+) -> None:
+    """A memory added in the same write as the change back is stored current, not historical.
+
+    A planned write filed its own new values by their exact key only, so this memory was
+    stored as ``historical`` by the first correction, while reads (and a fresh wrapper) said
+    current: a ``where`` filter on the stored role disagreed with recall.
+    """
+    memory.remember("Clone acme/app for the client.", id="app")
+    memory.correct("acme/app was renamed to acme/app2.", deprecates=["acme/app"], id="there")
+    memory.add(
+        ids=["back", "new"],
+        documents=["acme/app2 was renamed back to github.com/acme/app.", "Build acme/app nightly."],
+        metadatas=[{"deprecates": ["acme/app2"]}, {"team": "x"}],
+    )
+    stored = memory.raw.get(ids=["new"], include=["metadatas"])["metadatas"] or [{}]
+    assert "nowline_by" not in (stored[0] or {})
+    assert [h.role for h in memory.hits(["app", "new"])] == ["current", "current"]
