@@ -287,22 +287,24 @@ def _category(c: str) -> str:
     return unicodedata.category(c)
 
 
+def _dollars(word: str) -> str:
+    """Return ``word`` with each currency symbol (category Sc) written ``$``, as matched."""
+    return "".join("$" if _category(c) == "Sc" else c for c in word)
+
+
 def _is_number(word: str) -> bool:
     """Return whether ``word`` is a number, a range, a date or a time (see step 2)."""
-    dollars = "".join("$" if _category(c) == "Sc" else c for c in word)
-    return _NUMBER.fullmatch(dollars) is not None
+    return _NUMBER.fullmatch(_dollars(word)) is not None
 
 
 def _is_rate(word: str) -> bool:
     """Return whether ``word`` is a number per a unit: ``$80/hour``, ``€5/month``, ``10/min``."""
-    dollars = "".join("$" if _category(c) == "Sc" else c for c in word)
-    return _RATE.fullmatch(dollars) is not None
+    return _RATE.fullmatch(_dollars(word)) is not None
 
 
 def _is_quantity(word: str) -> bool:
     """Return whether ``word`` is a number with its unit on: ``5GB``, ``3pm``, ``$200k``, ``Q3``."""
-    dollars = "".join("$" if _category(c) == "Sc" else c for c in word)
-    return _QUANTITY.fullmatch(dollars) is not None
+    return _QUANTITY.fullmatch(_dollars(word)) is not None
 
 
 def _is_letter_word(word: str) -> bool:
