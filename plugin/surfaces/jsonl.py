@@ -374,14 +374,14 @@ def judge(
     """
     setting = collection.options["max_reach"] if max_reach == "default" else max_reach
     total = collection.count() if isinstance(setting, float) else 0
+    first_named = _first_naming_lines(planned.lines)
     refused: list[BadLine] = []
     for before, p in enumerate(planned.lines):
         if p.exists:
             break
         if p.deprecates is None:
             continue
-        named = Matcher((d, 0) for d in p.deprecates)
-        earlier = any(named.keys(q.text) for q in planned.lines[:before])
+        earlier = first_named.get(before, before) < before
         limit = reach_limit(setting, total + before) if isinstance(setting, float) else setting
         verdict = collection.preview(
             list(p.deprecates),
@@ -398,6 +398,20 @@ def judge(
         if verdict.refusal is not None:
             refused.append(BadLine(p.line, verdict.refusal.rstrip(".")))
     return refused
+
+
+def _first_naming_lines(lines: list[Line]) -> dict[int, int]:
+    """Return, for each correction (by its index), the index of the first line naming it.
+
+    One automaton over every correction's deprecated strings reads each line's text once,
+    so a file of many corrections is not read once per correction.
+    """
+    named = Matcher((d, i) for i, p in enumerate(lines) if p.deprecates for d in p.deprecates)
+    first: dict[int, int] = {}
+    for at, line in enumerate(lines):
+        for key in named.keys(line.text):
+            first.setdefault(key, at)
+    return first
 
 
 def write(
