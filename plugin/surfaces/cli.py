@@ -1550,20 +1550,14 @@ def import_(
     reach_setting = _max_reach(max_reach)
     store = _store(path, opts)
     created = not store.exists
-    there = store.exists and _has_collection(store, opts)
-    if not there and not create:
-        _open(store, opts, creatable=True)  # says what is missing, and names --create
+    col = _collection_there(store, opts, create)
     with source.open("rb") as fh, using(JSONL_TERMS):  # bytes: a bad byte is a bad line
         plan = jsonl.plan(
             fh, allow_absent=allow_absent, allow_generic=allow_generic, allow_person=allow_person
         )
-    # A store (or collection) is opened only if it is there: a refused import creates none.
-    col = _open(store, opts) if there else None
     plan = jsonl.against(plan, col, on_existing.value)
     if plan.bad:
-        lines = [f"line {b.line}: {_bad_line(b)}" for b in plan.bad[:_SHOWN_BAD_LINES]]
-        if len(plan.bad) > _SHOWN_BAD_LINES:
-            lines.append(f"... and {len(plan.bad) - _SHOWN_BAD_LINES} more bad lines")
+        listed = _numbered([(b.line, _bad_line(b)) for b in plan.bad], "bad")
         advice = ""
         if any(b.stored for b in plan.bad):
             advice = (
@@ -1572,7 +1566,7 @@ def import_(
             )
         _fail(
             f"{name}: {_plural(len(plan.bad), 'bad line')}; nothing was written. Fix them and "
-            f"import again.{advice}\n" + "\n".join(lines)
+            f"import again.{advice}\n{listed}"
         )
     summary = (
         f"{_plural(len(plan.lines), 'record')} ({_plural(plan.memories, 'memory', 'memories')}, "
@@ -1726,13 +1720,31 @@ def _write_plan(
 
 def _refused(name: str, refused: list[Any], dry: str) -> NoReturn:
     """Stop an import whose corrections the store's guards refuse, before any write."""
-    lines = [f"line {b.line}: {_bad_line(b)}" for b in refused[:_SHOWN_BAD_LINES]]
-    if len(refused) > _SHOWN_BAD_LINES:
-        lines.append(f"... and {len(refused) - _SHOWN_BAD_LINES} more refused lines")
+    listed = _numbered([(b.line, _bad_line(b)) for b in refused], "refused")
     _fail(
         f"{name}: the store refuses {_plural(len(refused), 'correction line')}; nothing was "
-        f"written{dry}. Fix them and import again.\n" + "\n".join(lines)
+        f"written{dry}. Fix them and import again.\n{listed}"
     )
+
+
+def _numbered(reasons: list[tuple[int, str]], kind: str) -> str:
+    """Return a file's bad lines, one ``line N: reason`` each, the first few of many."""
+    lines = [f"line {n}: {reason}" for n, reason in reasons[:_SHOWN_BAD_LINES]]
+    if len(reasons) > _SHOWN_BAD_LINES:
+        lines.append(f"... and {len(reasons) - _SHOWN_BAD_LINES} more {kind} lines")
+    return "\n".join(lines)
+
+
+def _collection_there(store: Store, opts: _Options, create: bool, **how: bool) -> Collection | None:
+    """Return an import's collection if the store holds it, else None (nothing is created).
+
+    Without --create, a path that holds no store (or not the collection) is refused here,
+    naming what is missing and --create; with it, the import creates it only to write.
+    """
+    there = store.exists and _has_collection(store, opts)
+    if not there and not create:
+        _open(store, opts, creatable=True)  # says what is missing, and names --create
+    return _open(store, opts, **how) if there else None
 
 
 def _stop(written: int, line: int, message: str) -> NoReturn:
@@ -2137,21 +2149,14 @@ def _import_github_events(
     from . import github_events
 
     created = not store.exists
-    there = store.exists and _has_collection(store, opts)
-    if not there and not create:
-        _open(store, opts, creatable=True)  # says what is missing, and names --create
-    # A store (or collection) is opened only if it is there: a refused or dry import creates none.
-    col = _open(store, opts, embeds=True) if there else None
+    col = _collection_there(store, opts, create, embeds=True)
     audience = _audience(col, scope, scope_for, opts.scope_key)
     with source.open("rb") as fh:
         plan = github_events.plan_lines(fh, audience)
     if plan.bad:
-        lines = [f"line {n}: {msg}" for n, msg in plan.bad[:_SHOWN_BAD_LINES]]
-        if len(plan.bad) > _SHOWN_BAD_LINES:
-            lines.append(f"... and {len(plan.bad) - _SHOWN_BAD_LINES} more bad lines")
         _fail(
             f"{source}: {_plural(len(plan.bad), 'bad line')}; nothing was written. Fix them "
-            "and import again.\n" + "\n".join(lines)
+            f"and import again.\n{_numbered(list(plan.bad), 'bad')}"
         )
     skipped = _plural(len(plan.skipped), "other event")
     if dry_run:
