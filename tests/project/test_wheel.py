@@ -67,12 +67,12 @@ def test_every_file_of_the_package_is_in_the_wheel(wheel: Path) -> None:
 
 
 def test_the_installed_wheel_reads_its_data_and_corrects(wheel: Path, tmp_path: Path) -> None:
-    """Unpacked on its own, the wheel answers a correction and its name rules."""
+    """Unpacked on its own, the wheel answers a correction, its name rules and the CLI."""
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     script = textwrap.dedent(
         """
-        import sys, tempfile
+        import sys
         import chromadb, nowline
         from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
 
@@ -89,7 +89,7 @@ def test_the_installed_wheel_reads_its_data_and_corrects(wheel: Path, tmp_path: 
             def name() -> str:
                 return "letters"
 
-        store = nowline.wrap(chromadb.PersistentClient(path=tempfile.mkdtemp()))
+        store = nowline.wrap(chromadb.PersistentClient(path=sys.argv[2]))
         memory = store.create_collection("memory", embedding_function=Letters())
         memory.remember("Clone metalcraftai/ufo for the UFO core.", id="m")
         memory.remember("Michelle Rivera owns billing.", id="p")
@@ -108,8 +108,9 @@ def test_the_installed_wheel_reads_its_data_and_corrects(wheel: Path, tmp_path: 
         """
     )
     env = {**os.environ, "PYTHONPATH": str(site), "ANONYMIZED_TELEMETRY": "False"}
+    store = tmp_path / "store"
     done = subprocess.run(
-        [sys.executable, "-c", script, str(site)],
+        [sys.executable, "-c", script, str(site), str(store)],
         cwd=tmp_path,
         env=env,
         capture_output=True,
@@ -117,3 +118,12 @@ def test_the_installed_wheel_reads_its_data_and_corrects(wheel: Path, tmp_path: 
         timeout=300,
     )
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
+    check = subprocess.run(
+        [sys.executable, "-m", "nowline", "check", str(store), "git clone metalcraftai/ufo"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert check.returncode == 1 and "ufo-ai/ufo" in check.stdout, (check.stdout, check.stderr)
