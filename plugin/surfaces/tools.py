@@ -225,6 +225,9 @@ class PreviewInput(_Input):
         description="The outdated strings a correction would name (leave empty to have them "
         "proposed from body). " + _DEPRECATES_HELP,
     )
+    replaced_by: _Anchors = Field(
+        default_factory=list, max_length=MAX_PHRASES, description=_REPLACED_BY_HELP
+    )
     about: _Anchors = Field(default_factory=list, max_length=MAX_PHRASES, description=_ABOUT_HELP)
     body: str | None = Field(
         default=None,
@@ -888,6 +891,7 @@ def _preview(args: BaseModel, binding: dict[str, Any]) -> _Steps[tuple[str, Base
         about=list(args.about) or None,
         metadata=binding or None,
         text=args.body,
+        replaced_by=list(args.replaced_by) or None,
     )
     shown = ids[:_PREVIEW_SHOWN]
     got = (yield from _call("get", ids=shown, include=["documents"])) if shown else None

@@ -112,6 +112,22 @@ def test_preview_counts_and_lists_the_first_records(memory: nowline.Collection) 
     assert snapshot(memory) == before
 
 
+def test_preview_judges_replaced_by_as_correct_does(memory: nowline.Collection) -> None:
+    """The preview tool takes the new values, and refuses what ``correct`` would refuse."""
+    memory.remember("Clone metalcraftai/ufo for the UFO core.")
+    both = {"body": UFO, "deprecates": ["ufo-ai/ufo"], "replaced_by": ["ufo-ai/ufo"]}
+    before = snapshot(memory)
+    preview = run_tool(memory, "preview", both)
+    out = PreviewOutput.model_validate(preview.data)
+    refused = run_tool(memory, "correct", both)
+    assert refused.is_error and out.refusal is not None
+    assert out.refusal in refused.text and "given both as an old value" in out.refusal
+    right = {"body": UFO, "deprecates": ["metalcraftai/ufo"], "replaced_by": ["ufo-ai/ufo"]}
+    fine = PreviewOutput.model_validate(run_tool(memory, "preview", right).data)
+    assert fine.refusal is None and fine.count == 1
+    assert snapshot(memory) == before
+
+
 def test_retract_twice_reports_already_retracted(memory: nowline.Collection) -> None:
     """Retract undoes a correction; a second retract says nothing changed."""
     rid = memory.remember("metalcraftai/ufo — PR #1705 passed review.")
