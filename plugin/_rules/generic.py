@@ -119,7 +119,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Literal, Protocol
 
-from .names import is_given_name
+from .names import is_family_first_name, is_given_name
 from .units import PER_TIME
 
 if TYPE_CHECKING:
@@ -649,7 +649,8 @@ def is_person_name(phrase: str, text: str | None = None) -> bool:
     if words and _TITLE.fullmatch(words[0]) and len(words) > 2:
         words = words[1:]  # Dr. Michelle Rivera: the name after the title
     names = [w for w in words if not w.islower()]  # particles (de la, van) aside
-    if not 2 <= len(names) <= 3 or len(words) > len(names) + 3:
+    most = 4 if is_family_first_name(words[0]) else 3  # Nguyễn Thị Minh Khai
+    if not 2 <= len(names) <= most or len(words) > len(names) + 3:
         return False
     if not _is_full_name(words, _default_lexicon()):
         return False
@@ -677,15 +678,24 @@ def _has_given_name(words: tuple[str, ...]) -> bool:
     """Return whether a full name's words hold a given name where one stands.
 
     First (``Michelle Rivera``; each part of ``Mary-Jane``), after an initial (``J. Smith``
-    names one by its initial), or, in a script without case, last too (``佐藤 陽子``: the
-    family name comes first).
+    names one by its initial), last after a family name of a language that writes it first
+    (``Wang Wei``, ``Nguyễn Văn An``, ``Kim Min-jun``: :func:`.names.is_family_first_name`),
+    or, in a script without case, last too (``佐藤 陽子``).
     """
-    first = words[0]
+    first, last = words[0], words[-1]
     if any(is_given_name(part) for part in first.split("-") if part):
         return True
     if len(strip_edges(first)) == 1 and first[0].isupper():
         return True
-    return not _has_case(words[-1]) and is_given_name(words[-1])
+    if is_family_first_name(first):  # Wang Wei, Tanaka Hiroshi, Kim Min-jun
+        return any(is_given_name(part) for part in last.split("-")) or bool(
+            _KOREAN_GIVEN.fullmatch(last)
+        )
+    return not _has_case(last) and is_given_name(last)
+
+
+# a Korean given name as English text writes it after the family name: Min-jun, Ji-woo
+_KOREAN_GIVEN = re.compile(r"[A-Z][a-z]+-[a-z]+")
 
 
 _PERSON_ROLE = (
@@ -744,7 +754,9 @@ def _name_words(phrase: str) -> tuple[str, ...] | None:
         if not any(c.isalnum() for c in word):
             continue
         parts = word.split("-")
-        hyphenated_name = all(p and _is_letter_word(p) and _is_name_word(p) for p in parts)
+        hyphenated_name = all(p and _is_letter_word(p) and _is_name_word(p) for p in parts) or (
+            len(words) > 0 and is_family_first_name(words[0]) and _KOREAN_GIVEN.fullmatch(word)
+        )
         if not hyphenated_name and (len(parts) > 1 or not _is_letter_word(word)):
             return None
         words.append(word)

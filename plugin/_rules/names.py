@@ -23,12 +23,26 @@ import argparse
 import functools
 import sys
 import textwrap
+import unicodedata
 from pathlib import Path
 
-__all__ = ["DATA", "generate", "given_names", "is_given_name", "main"]
+__all__ = [
+    "DATA",
+    "FAMILY_FIRST_DATA",
+    "family_first_names",
+    "generate",
+    "generate_family_first",
+    "given_names",
+    "is_family_first_name",
+    "is_given_name",
+    "main",
+]
 
 DATA = Path(__file__).with_name("given_names.txt")
 """The shipped list of given names."""
+
+FAMILY_FIRST_DATA = Path(__file__).with_name("family_first_names.txt")
+"""The shipped list of family names of the languages that write the family name first."""
 
 _WIDTH = 100
 
@@ -40,6 +54,49 @@ _LOCALES_LEFT_OUT = frozenset({"en"})
 # A provider's lists of given names: by sex, by community (bn_BD, et_EE), and romanized
 # (ja_JP, zh_CN, zh_TW: "Yuki", "Wei" as an English text writes them).
 _NAME_LISTS = ("first_names", "first_romanized_names")
+
+# The languages that write the family name first (Faker's own format of a name says so for
+# zh, ja and hu; Vietnamese does in life, whatever its provider's format): "Wang Wei", "Tanaka
+# Hiroshi", "Nguyễn Văn An", "Nagy László" name a person with the given name last.
+_FAMILY_FIRST_LOCALES = ("hu_HU", "ja_JP", "ko_KR", "vi_VN", "zh_CN", "zh_TW")
+_FAMILY_LISTS = ("last_names", "last_romanized_names")
+# Faker's ko_KR lists its family names in Hangul only. These are the commonest in the
+# spellings English text uses (Revised Romanization and the older, still usual ones).
+_KOREAN_ROMANIZED = (
+    "Ahn",
+    "Bae",
+    "Baek",
+    "Cho",
+    "Choe",
+    "Choi",
+    "Chung",
+    "Han",
+    "Hwang",
+    "Im",
+    "Jang",
+    "Jeon",
+    "Jeong",
+    "Jo",
+    "Jung",
+    "Kang",
+    "Kim",
+    "Ko",
+    "Kwon",
+    "Lee",
+    "Lim",
+    "Moon",
+    "Oh",
+    "Pak",
+    "Park",
+    "Rhee",
+    "Seo",
+    "Shin",
+    "Son",
+    "Song",
+    "Yoo",
+    "Yoon",
+    "Yun",
+)
 
 
 @functools.cache
@@ -59,54 +116,104 @@ def is_given_name(word: str) -> bool:
     return word.casefold() in given_names()
 
 
-def generate() -> tuple[str, list[str]]:
-    """Return Faker's version and the given names of all its locales (needs Faker)."""
+def _unaccented(word: str) -> str:
+    """Return ``word`` casefolded without its accents (``Nguyễn`` and ``Nguyen`` alike)."""
+    decomposed = unicodedata.normalize("NFKD", word.casefold().replace("đ", "d"))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+@functools.cache
+def family_first_names() -> frozenset[str]:
+    """Return the shipped family names of family-first languages, casefolded and unaccented."""
+    words = (
+        word
+        for line in FAMILY_FIRST_DATA.read_text(encoding="utf-8").splitlines()
+        if not line.startswith("#")
+        for word in line.split()
+    )
+    return frozenset(_unaccented(word) for word in words)
+
+
+def is_family_first_name(word: str) -> bool:
+    """Return whether ``word`` is a family name of a language that writes it first.
+
+    ``Wang``, ``Tanaka``, ``Nguyễn`` (or ``Nguyen``), ``Kim``, ``Nagy``: a full name that
+    begins with one may end with its given name (:func:`nowline._rules.generic.is_person_name`).
+    """
+    return _unaccented(word) in family_first_names()
+
+
+def _provider_lists(locale: str, prefixes: tuple[str, ...]) -> set[str]:
+    """Return the one-word names of one Faker locale's lists whose names start so."""
     import importlib
 
+    try:
+        module = importlib.import_module(f"faker.providers.person.{locale}")
+    except ModuleNotFoundError:
+        return set()
+    attrs = {
+        attr for c in module.Provider.__mro__ for attr in c.__dict__ if attr.startswith(prefixes)
+    }
+    found: set[str] = set()
+    for attr in sorted(attrs):
+        value = next(c.__dict__[attr] for c in module.Provider.__mro__ if attr in c.__dict__)
+        names = list(value) if isinstance(value, dict) else value
+        if isinstance(names, (list, tuple)):
+            found.update(n.strip() for n in names if isinstance(n, str) and " " not in n.strip())
+    return found
+
+
+def generate_family_first() -> tuple[str, list[str]]:
+    """Return Faker's version and the family names of the family-first locales (needs Faker)."""
+    import faker
+
+    found = set(_KOREAN_ROMANIZED)
+    for locale in _FAMILY_FIRST_LOCALES:
+        # zh_TW writes its romanized names in capitals (CHEN): as English text writes them
+        found.update(
+            n.title() if n.isupper() else n for n in _provider_lists(locale, _FAMILY_LISTS)
+        )
+    return faker.VERSION, sorted(n for n in found if n)
+
+
+def generate() -> tuple[str, list[str]]:
+    """Return Faker's version and the given names of all its locales (needs Faker)."""
     import faker
     from faker.config import AVAILABLE_LOCALES
 
     found: set[str] = set()
     for locale in AVAILABLE_LOCALES:
-        if locale in _LOCALES_LEFT_OUT:
-            continue
-        try:
-            module = importlib.import_module(f"faker.providers.person.{locale}")
-        except ModuleNotFoundError:
-            continue
-        attrs = {
-            attr
-            for c in module.Provider.__mro__
-            for attr in c.__dict__
-            if attr.startswith(_NAME_LISTS)
-        }
-        for attr in sorted(attrs):
-            value = next(c.__dict__[attr] for c in module.Provider.__mro__ if attr in c.__dict__)
-            names = list(value) if isinstance(value, dict) else value
-            if isinstance(names, (list, tuple)):
-                found.update(
-                    n.strip() for n in names if isinstance(n, str) and " " not in n.strip()
-                )
+        if locale not in _LOCALES_LEFT_OUT:
+            found.update(_provider_lists(locale, _NAME_LISTS))
     return faker.VERSION, sorted(n for n in found if n)
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Rewrite the shipped list from the installed Faker."""
+    """Rewrite the shipped lists from the installed Faker."""
     parser = argparse.ArgumentParser(
         prog="python -m nowline._rules.names",
-        description="Regenerate nowline's list of given names from the installed Faker.",
+        description="Regenerate nowline's lists of names from the installed Faker.",
     )
-    parser.add_argument("--write", action="store_true", required=True, help="rewrite the list")
-    parser.add_argument("--file", type=Path, default=DATA, help="the file to write")
+    parser.add_argument("--write", action="store_true", required=True, help="rewrite the lists")
+    parser.add_argument("--file", type=Path, default=DATA, help="the given names' file")
+    parser.add_argument(
+        "--family-file",
+        type=Path,
+        default=FAMILY_FIRST_DATA,
+        help="the file of family names written first",
+    )
     args = parser.parse_args(argv)
-    version, names = generate()
-    body = "\n".join(textwrap.wrap(" ".join(names), width=_WIDTH, break_on_hyphens=False))
-    args.file.write_text(
-        f"# Given names of Faker {version}'s person providers (python -m nowline._rules.names "
-        f"--write); never edit by hand.\n{body}\n",
-        encoding="utf-8",
-    )
-    print(f"{args.file}: {len(names):,} given names of Faker {version}")
+    for path, (version, names), what in (
+        (args.file, generate(), "Given names"),
+        (args.family_file, generate_family_first(), "Family names written first"),
+    ):
+        body = "\n".join(textwrap.wrap(" ".join(names), width=_WIDTH, break_on_hyphens=False))
+        path.write_text(
+            f"# {what} of Faker {version}'s person providers (python -m nowline._rules.names "
+            f"--write); never edit by hand.\n{body}\n",
+            encoding="utf-8",
+        )
+        print(f"{path}: {len(names):,} names of Faker {version}")
     return 0
 
 

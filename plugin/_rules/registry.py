@@ -64,6 +64,11 @@ def _held_keys(info: CorrectionInfo) -> set[str]:
     return {key for value in info.replaced_by for key in (_key(value), _key(bare_form(value)))}
 
 
+def _bare_keys(info: CorrectionInfo) -> set[str]:
+    """Return the bare keys of a correction's deprecated strings (:func:`bare_form`)."""
+    return {_key(bare_form(value)) for value in info.deprecates}
+
+
 def _direct(
     text: str,
     deprecated: Matcher[str],
@@ -525,6 +530,7 @@ class Registry:
         # deprecate: built at first use, then kept in step by put and drop.
         self._holding: dict[str, set[str]] | None = None
         self._naming: dict[str, set[str]] | None = None
+        self._bare_naming: dict[str, set[str]] | None = None  # deprecated strings, bare
         self.version = 0
         self._source: _Overlaid | None = None  # deferred: where the rest of the corrections are
         self._asked: tuple[set[str], set[str]] = (set(), set())  # runs and keys looked up
@@ -631,7 +637,7 @@ class Registry:
         """Forget what was built over the corrections held (they changed, or grew)."""
         self._automata = None
         self._building = None
-        self._holding = self._naming = None
+        self._holding = self._naming = self._bare_naming = None
         self._sups = {}
 
     def _matchers(self) -> tuple[Matcher[str], Matcher[str]]:
@@ -755,17 +761,30 @@ class Registry:
             self._naming = self._built("deprecates")
         return self._naming
 
+    def _bare_namers(self) -> dict[str, set[str]]:
+        """Return the active corrections by the bare key of each deprecated string (first use).
+
+        Only :meth:`changed_since` asks it: a later step that wrote the value longer
+        (``github.com/acme/app2``) moved ``acme/app2`` on too.
+        """
+        if self._bare_naming is None:
+            self._bare_naming = self._built("bare")
+        return self._bare_naming
+
     def _built(self, field: str) -> dict[str, set[str]]:
         """Return an index of the active corrections by the folded values of one field.
 
-        New values are filed under each of their keys (:func:`_held_keys`).
+        New values are filed under each of their keys (:func:`_held_keys`); ``"bare"`` files
+        deprecated strings under their bare keys (:func:`_bare_keys`).
         """
         index: dict[str, set[str]] = {}
-        held = field == "replaced_by"
+        keys_of: Callable[[CorrectionInfo], Iterable[str]] = {
+            "replaced_by": _held_keys,
+            "bare": _bare_keys,
+        }.get(field, lambda info: {fold(v) for v in info.deprecates})
         for info in self._infos.values():
             if info.retracted is None:
-                keys = _held_keys(info) if held else {fold(v) for v in getattr(info, field)}
-                for key in keys:
+                for key in keys_of(info):
                     index.setdefault(key, set()).add(info.id)  # no cache: each once
         return index
 
@@ -776,6 +795,7 @@ class Registry:
         filed = (
             (self._holding, _held_keys(info)),
             (self._naming, [_key(v) for v in info.deprecates]),
+            (self._bare_naming, _bare_keys(info)),
         )
         for index, keys in filed:
             if index is None:
@@ -805,12 +825,15 @@ class Registry:
         """Return whether a newer active correction of ``holder``'s scope deprecates ``value``.
 
         ``holder`` made ``value`` new, and a later step of its chain moved it on
-        (``acme/app2`` to ``acme/app3``): the value is no longer current, though ``holder``
+        (``acme/app2`` to ``acme/app3``, or ``github.com/acme/app2`` to ...: the step is
+        looked up by the bare spelling too): the value is no longer current, though ``holder``
         still holds it as its new value.
         """
         with self._lock:
             self.complete()
-            ids = self._namers().get(_key(value), ())
+            ids = self._namers().get(_key(value), set()) | self._bare_namers().get(
+                _key(bare_form(value)), set()
+            )
             return any(
                 (other := self._infos.get(cid)) is not None
                 and other.retracted is None

@@ -35,12 +35,21 @@ def test_the_shipped_file_names_its_source_and_holds_one_name_per_word() -> None
     assert len(names.given_names()) <= len(words)
 
 
-def test_the_list_regenerates_to_the_shipped_file(tmp_path: Path) -> None:
-    """``python -m nowline._rules.names --write`` with this Faker writes the same file."""
+def test_family_names_written_first_are_known_with_and_without_accents() -> None:
+    """Chinese, Japanese, Korean, Vietnamese and Hungarian family names; not English words."""
+    for name in ("Wang", "Tanaka", "Kim", "Nguyễn", "nguyen", "Đặng", "Dang", "Nagy", "王"):
+        assert names.is_family_first_name(name), name
+    for word in ("Smith", "Street", "Acme", "Michelle", "Berlin"):
+        assert not names.is_family_first_name(word), word
+
+
+def test_the_lists_regenerate_to_the_shipped_files(tmp_path: Path) -> None:
+    """``python -m nowline._rules.names --write`` with this Faker writes the same files."""
     faker = pytest.importorskip("faker")
     shipped = names.DATA.read_text(encoding="utf-8")
     if f"Faker {faker.VERSION}'s" not in shipped.splitlines()[0]:
         pytest.skip(f"the list was made with another Faker than {faker.VERSION}")
-    out = tmp_path / "given_names.txt"
-    assert names.main(["--write", "--file", str(out)]) == 0
-    assert out.read_text(encoding="utf-8") == shipped
+    given, family = tmp_path / "given_names.txt", tmp_path / "family_first_names.txt"
+    assert names.main(["--write", "--file", str(given), "--family-file", str(family)]) == 0
+    assert given.read_text(encoding="utf-8") == shipped
+    assert family.read_text(encoding="utf-8") == names.FAMILY_FIRST_DATA.read_text("utf-8")

@@ -119,6 +119,29 @@ def test_a_value_a_later_step_moved_on_is_not_called_current(memory: nowline.Col
     assert caught.value.holder == "c4"
 
 
+@pytest.mark.parametrize("spelled", ["github.com/acme/app2", "https://github.com/acme/app2"])
+def test_a_later_step_that_spells_the_value_longer_moves_it_on(
+    memory: nowline.Collection, spelled: str
+) -> None:
+    """The step ``github.com/acme/app2`` → ``acme/app3`` moves ``acme/app2`` on too.
+
+    The step was looked up by the exact string only, so ``acme/app2`` stayed "current" and a
+    correction of it was refused, advising to retract the first, right correction.
+    """
+    memory.remember("Clone acme/app for the client.", id="m1")
+    memory.remember("Clone acme/app2 for the client.", id="m")
+    memory.remember(f"CI of {spelled} is green.", id="ci")
+    memory.correct("acme/app was renamed to acme/app2.", deprecates=["acme/app"], id="c1")
+    memory.correct(f"{spelled} was renamed to acme/app3.", deprecates=[spelled], id="c2")
+    report = memory.correct("Notes on acme/app2.", deprecates=["acme/app2"], id="c3")
+    assert report.stored and report.reached >= 1
+    memory.retract("c2")  # acme/app2 is current again: held by c1
+    memory.retract("c3")
+    with pytest.raises(nowline.NewValue) as caught:
+        memory.correct("Notes on acme/app2.", deprecates=["acme/app2"])
+    assert caught.value.holder == "c1"
+
+
 def test_a_longer_spelling_of_a_value_holds_it_and_changes_it_back(
     memory: nowline.Collection,
 ) -> None:

@@ -298,6 +298,13 @@ def test_a_things_name_stays_a_things(phrase: str, text: str) -> None:
         "Mary-Jane Watson",
         "Ana de la Cruz Pérez",
         "MICHELLE RIVERA",  # refused as generic, but allow_generic skipped the person check
+        # the family name first, in Latin letters: the given name last
+        "Nguyễn Văn An",
+        "Nguyen Van An",
+        "Wang Wei",
+        "Tanaka Hiroshi",
+        "Kim Min-jun",
+        "Nagy László",
     ],
 )
 def test_a_full_name_in_another_common_form_is_a_person(name: str) -> None:
@@ -309,7 +316,21 @@ def test_a_full_name_in_another_common_form_is_a_person(name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "phrase", ["Main Branch", "Acme Corp", "Head of Sales", "Berlin, Germany", "MAIN BRANCH"]
+    "phrase",
+    [
+        "Main Branch",
+        "Acme Corp",
+        "Head of Sales",
+        "Berlin, Germany",
+        "MAIN BRANCH",
+        # a family name of a family-first language, then no given name
+        "Park Street",
+        "Hong Kong",
+        "Chen Labs",
+        "Wang Computing",
+        "Ma Long",
+        "Han Solo",
+    ],
 )
 def test_those_forms_leave_other_capitalised_phrases_alone(phrase: str) -> None:
     """A title, a company or a place with a comma is not taken for a person."""
