@@ -119,7 +119,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Literal, Protocol
 
-from .names import is_family_first_name, is_given_name
+from .names import is_family_first_given_name, is_family_first_name, is_given_name
 from .units import PER_TIME
 
 if TYPE_CHECKING:
@@ -643,8 +643,9 @@ def is_person_name(phrase: str, text: str | None = None) -> bool:
     """
     if phrase.isupper():  # MICHELLE RIVERA: a name written in capitals is still a name
         phrase = phrase.title()
+    phrase = phrase.translate(_HYPHENS)
     words = _name_words(_name_order(phrase))
-    if words is None:
+    if not words:
         return False
     if words and _TITLE.fullmatch(words[0]) and len(words) > 2:
         words = words[1:]  # Dr. Michelle Rivera: the name after the title
@@ -660,6 +661,7 @@ def is_person_name(phrase: str, text: str | None = None) -> bool:
 
 
 _TITLE = re.compile(r"(?:Dr|Mr|Mrs|Ms|Mx|Prof|Sir|Dame)\.?", re.IGNORECASE)
+_HYPHENS = str.maketrans({"\u2010": "-", "\u2011": "-"})  # a hyphen, a non-breaking one
 _INVERTED = re.compile(r"^\s*([^,]+?)\s*,\s*([^,]+?)\s*$")
 
 
@@ -688,14 +690,31 @@ def _has_given_name(words: tuple[str, ...]) -> bool:
     if len(strip_edges(first)) == 1 and first[0].isupper():
         return True
     if is_family_first_name(first):  # Wang Wei, Tanaka Hiroshi, Kim Min-jun
-        return any(is_given_name(part) for part in last.split("-")) or bool(
-            _KOREAN_GIVEN.fullmatch(last)
+        return _is_hyphenated_given(last) or any(
+            is_family_first_given_name(part) for part in last.split("-")
         )
     return not _has_case(last) and is_given_name(last)
 
 
-# a Korean given name as English text writes it after the family name: Min-jun, Ji-woo
-_KOREAN_GIVEN = re.compile(r"[A-Z][a-z]+-[a-z]+")
+# a given name of two syllables as English text writes it after a Korean or Chinese family
+# name: Min-jun, Ji-Sung, Yun-fat (a syllable has at most six letters, as Hyeong: the
+# Grand-Saconnex of Le Grand-Saconnex is no given name)
+_HYPHENATED_GIVEN = re.compile(r"([A-Z][a-z]{0,5})-([A-Za-z][a-z]{0,5})")
+# the second part of an English compound (Drive-in, Co-op, Plug-ins, Sign-up), where the
+# first part is an English word or a prefix (Moon Jae-in stays a name)
+_COMPOUND_ENDS = frozenset(
+    ("in", "ins", "on", "ons", "op", "ops", "up", "ups", "out", "outs", "off", "by", "over")
+)
+
+
+def _is_hyphenated_given(word: str) -> bool:
+    """Return whether ``word`` is shaped as a two-syllable given name (``Min-jun``)."""
+    shaped = _HYPHENATED_GIVEN.fullmatch(word)
+    if shaped is None:
+        return False
+    head, tail = shaped[1], shaped[2].casefold()
+    english = len(head) <= 2 or _default_lexicon().is_english_title_word(head)
+    return not (tail in _COMPOUND_ENDS and english)
 
 
 _PERSON_ROLE = (
@@ -754,8 +773,9 @@ def _name_words(phrase: str) -> tuple[str, ...] | None:
         if not any(c.isalnum() for c in word):
             continue
         parts = word.split("-")
+        named = [w for w in words if not _TITLE.fullmatch(w)]  # Dr. Kim Min-jun
         hyphenated_name = all(p and _is_letter_word(p) and _is_name_word(p) for p in parts) or (
-            len(words) > 0 and is_family_first_name(words[0]) and _KOREAN_GIVEN.fullmatch(word)
+            len(named) > 0 and is_family_first_name(named[0]) and _is_hyphenated_given(word)
         )
         if not hyphenated_name and (len(parts) > 1 or not _is_letter_word(word)):
             return None

@@ -33,6 +33,7 @@ __all__ = [
     "generate",
     "generate_family_first",
     "given_names",
+    "is_family_first_given_name",
     "is_family_first_name",
     "is_given_name",
     "main",
@@ -123,24 +124,45 @@ def _unaccented(word: str) -> str:
 
 
 @functools.cache
+def _family_first() -> tuple[frozenset[str], frozenset[str]]:
+    """Return the shipped family names and given names of the family-first languages.
+
+    Casefolded and unaccented; the file's ``# family`` section, then its ``# given`` one.
+    """
+    sections: dict[str, set[str]] = {"family": set(), "given": set()}
+    current: set[str] | None = None
+    for line in FAMILY_FIRST_DATA.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            current = sections.get(line[1:].strip(), current)  # the header names no section
+            continue
+        if current is not None:
+            current.update(_unaccented(word) for word in line.split())
+    return frozenset(sections["family"]), frozenset(sections["given"])
+
+
 def family_first_names() -> frozenset[str]:
     """Return the shipped family names of family-first languages, casefolded and unaccented."""
-    words = (
-        word
-        for line in FAMILY_FIRST_DATA.read_text(encoding="utf-8").splitlines()
-        if not line.startswith("#")
-        for word in line.split()
-    )
-    return frozenset(_unaccented(word) for word in words)
+    return _family_first()[0]
 
 
 def is_family_first_name(word: str) -> bool:
     """Return whether ``word`` is a family name of a language that writes it first.
 
     ``Wang``, ``Tanaka``, ``Nguyễn`` (or ``Nguyen``), ``Kim``, ``Nagy``: a full name that
-    begins with one may end with its given name (:func:`nowline._rules.generic.is_person_name`).
+    begins with one may end with a given name of those languages
+    (:func:`is_family_first_given_name`; :func:`nowline._rules.generic.is_person_name`).
     """
-    return _unaccented(word) in family_first_names()
+    return _unaccented(word) in _family_first()[0]
+
+
+def is_family_first_given_name(word: str) -> bool:
+    """Return whether ``word`` is a given name of a language that writes the family name first.
+
+    ``Wei``, ``Hiroshi``, ``Anh``, ``László``: only these end a name begun with a family
+    name of those languages, so that ``Park Hyatt Sydney`` or ``Major Tom`` (given names of
+    other languages) stay things.
+    """
+    return _unaccented(word) in _family_first()[1]
 
 
 def _provider_lists(locale: str, prefixes: tuple[str, ...]) -> set[str]:
@@ -163,17 +185,22 @@ def _provider_lists(locale: str, prefixes: tuple[str, ...]) -> set[str]:
     return found
 
 
-def generate_family_first() -> tuple[str, list[str]]:
-    """Return Faker's version and the family names of the family-first locales (needs Faker)."""
+def generate_family_first() -> tuple[str, list[str], list[str]]:
+    """Return Faker's version, and the family and given names of the family-first locales.
+
+    Needs Faker.
+    """
     import faker
 
-    found = set(_KOREAN_ROMANIZED)
+    family = set(_KOREAN_ROMANIZED)
+    given: set[str] = set()
     for locale in _FAMILY_FIRST_LOCALES:
         # zh_TW writes its romanized names in capitals (CHEN): as English text writes them
-        found.update(
+        family.update(
             n.title() if n.isupper() else n for n in _provider_lists(locale, _FAMILY_LISTS)
         )
-    return faker.VERSION, sorted(n for n in found if n)
+        given.update(n.title() if n.isupper() else n for n in _provider_lists(locale, _NAME_LISTS))
+    return faker.VERSION, sorted(n for n in family if n), sorted(n for n in given if n)
 
 
 def generate() -> tuple[str, list[str]]:
@@ -203,17 +230,26 @@ def main(argv: list[str] | None = None) -> int:
         help="the file of family names written first",
     )
     args = parser.parse_args(argv)
-    for path, (version, names), what in (
-        (args.file, generate(), "Given names"),
-        (args.family_file, generate_family_first(), "Family names written first"),
-    ):
-        body = "\n".join(textwrap.wrap(" ".join(names), width=_WIDTH, break_on_hyphens=False))
+    version, given = generate()
+    _, family, family_given = generate_family_first()
+    files = (
+        (args.file, "Given names", {"": given}),
+        (args.family_file, "Family names written first", {"family": family, "given": family_given}),
+    )
+    for path, what, sections in files:
+        body = "".join(
+            (f"# {name}\n" if name else "")
+            + "\n".join(textwrap.wrap(" ".join(names), width=_WIDTH, break_on_hyphens=False))
+            + "\n"
+            for name, names in sections.items()
+        )
         path.write_text(
             f"# {what} of Faker {version}'s person providers (python -m nowline._rules.names "
-            f"--write); never edit by hand.\n{body}\n",
+            f"--write); never edit by hand.\n{body}",
             encoding="utf-8",
         )
-        print(f"{path}: {len(names):,} names of Faker {version}")
+        count = sum(len(names) for names in sections.values())
+        print(f"{path}: {count:,} names of Faker {version}")
     return 0
 
 

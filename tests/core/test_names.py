@@ -41,6 +41,10 @@ def test_family_names_written_first_are_known_with_and_without_accents() -> None
         assert names.is_family_first_name(name), name
     for word in ("Smith", "Street", "Acme", "Michelle", "Berlin"):
         assert not names.is_family_first_name(word), word
+    for word in ("Wei", "Hiroshi", "Anh", "László", "Laszlo"):  # their given names ...
+        assert names.is_family_first_given_name(word), word
+    for word in ("Sydney", "Tom", "Georges", "Tea"):  # ... and not other languages'
+        assert not names.is_family_first_given_name(word), word
 
 
 def test_the_lists_regenerate_to_the_shipped_files(tmp_path: Path) -> None:

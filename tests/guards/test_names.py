@@ -304,7 +304,12 @@ def test_a_things_name_stays_a_things(phrase: str, text: str) -> None:
         "Wang Wei",
         "Tanaka Hiroshi",
         "Kim Min-jun",
+        "Kim Min\u2010jun",  # a Unicode hyphen
+        "Park Ji-Sung",
+        "Moon Jae-in",
+        "Dr. Kim Min-jun",
         "Nagy László",
+        "Nguyễn Thị Minh Anh",  # four name words
     ],
 )
 def test_a_full_name_in_another_common_form_is_a_person(name: str) -> None:
@@ -328,10 +333,21 @@ def test_a_full_name_in_another_common_form_is_a_person(name: str) -> None:
         "Hong Kong",
         "Chen Labs",
         "Wang Computing",
-        "Ma Long",
-        "Han Solo",
+        # ... then a given name of another language, an English compound, a long syllable
+        "Park Hyatt Sydney",
+        "Major Tom",
+        "Le Georges",
+        "Park Drive-in",
+        "Park Slope Food Co-op",
+        "Le Grand-Saconnex",
     ],
 )
 def test_those_forms_leave_other_capitalised_phrases_alone(phrase: str) -> None:
     """A title, a company or a place with a comma is not taken for a person."""
+    assert not is_person_name(phrase)
+
+
+@pytest.mark.parametrize("phrase", ["", " ", "_", "-", "___", "\u2010"])
+def test_a_phrase_with_no_name_word_is_no_person(phrase: str) -> None:
+    """Nothing of a name is left: no person (an old value the wording reads, such as ``_``)."""
     assert not is_person_name(phrase)

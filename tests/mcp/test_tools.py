@@ -128,6 +128,22 @@ def test_preview_judges_replaced_by_as_correct_does(memory: nowline.Collection) 
     assert snapshot(memory) == before
 
 
+def test_a_change_of_punctuation_is_told_without_a_crash(memory: nowline.Collection) -> None:
+    """An old value with no letter ("from _ to -") proposes nothing, on every tool that reads it.
+
+    The person rule read the first word of a name with none: ``preview(text=...)`` and the
+    ``remember`` tool raised IndexError, the latter after the memory was written.
+    """
+    text = "Changed the filename separator from _ to -."
+    memory.remember("Files are named with _ between the parts.")
+    remembered = run_tool(memory, "remember", {"body": text})
+    assert not remembered.is_error and remembered.text.startswith("Stored memory ")
+    previewed = run_tool(memory, "preview", {"body": text})
+    assert previewed.data is not None or previewed.is_error
+    assert "IndexError" not in previewed.text
+    assert memory.preview(text=text) is not None
+
+
 def test_retract_twice_reports_already_retracted(memory: nowline.Collection) -> None:
     """Retract undoes a correction; a second retract says nothing changed."""
     rid = memory.remember("metalcraftai/ufo — PR #1705 passed review.")
