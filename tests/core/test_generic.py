@@ -7,7 +7,7 @@ import sys
 import textwrap
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nowline._rules.generic import (
@@ -16,7 +16,9 @@ from nowline._rules.generic import (
     _shape,
     is_generic,
     is_identifier,
+    is_person_name,
 )
+from nowline._rules.wording import new_values, old_values
 
 IDENTIFIERS = [
     # The README's examples and the tests' own deprecated strings.
@@ -297,3 +299,45 @@ def test_identifiers_and_numbers_are_judged_without_wordfreq(
     """Identifiers and bare numbers never import wordfreq; the first word does."""
     assert "wordfreq" not in imported["shape"]
     assert "wordfreq" in imported["word"]
+
+
+_PIECES = [
+    "_",
+    "-",
+    "\u2010",
+    " ",
+    ",",
+    ".",
+    "'",
+    "from ",
+    " to ",
+    "Wang",
+    "Wei",
+    "Kim",
+    "Min-jun",
+    "Michelle",
+    "Rivera",
+    "Dr.",
+    "Le",
+    "of",
+    "the",
+    "#",
+    "/",
+    "1",
+    "MOVED",
+    "Hong Kong",
+]
+
+
+@settings(deadline=None)  # the first judgement loads the word lists
+@given(st.lists(st.sampled_from(_PIECES), max_size=14).map("".join))
+def test_every_value_the_wording_reads_is_judged_without_an_error(text: str) -> None:
+    """The guards judge each value a text states (a suggestion, a note) on any text.
+
+    ``is_person_name`` read the first word of a name with none ("from _ to -"), and the
+    ``remember`` tool raised IndexError after its write (an adversarial review; 566 of 20,000
+    such texts).
+    """
+    for value in (*old_values(text), *new_values(text), text):
+        is_person_name(value, text)
+        is_generic(value, text)
