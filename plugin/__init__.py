@@ -172,20 +172,22 @@ _HOMES = {
 
 
 _MOVED = {
-    f"nowline.{name}": f"nowline.surfaces.{name}"
-    for name in (
-        "cli",
-        "github_events",
-        "hook",
-        "ingest",
-        "jsonl",
-        "langchain",
-        "mcp_server",
-        "prompts",
-        "scan",
-        "serve",
-        "tools",
-    )
+    "nowline.ingest": "nowline.requests",  # the one request layer, no longer a surface
+    **{
+        f"nowline.{name}": f"nowline.surfaces.{name}"
+        for name in (
+            "cli",
+            "github_events",
+            "hook",
+            "jsonl",
+            "langchain",
+            "mcp_server",
+            "prompts",
+            "scan",
+            "serve",
+            "tools",
+        )
+    },
 }
 """The surfaces' import paths before they moved to :mod:`nowline.surfaces`, which keep working."""
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from enum import Enum
 from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -31,6 +32,7 @@ __all__ = [
     "Hit",
     "NotCovered",
     "Occurrence",
+    "OnExisting",
     "Preview",
     "Recall",
     "RepairReport",
@@ -54,6 +56,17 @@ TRANSITION: Final = "transition"
 """The role of an active correction that nothing supersedes."""
 RETRACTED: Final = "retracted"
 """The role of a correction that was retracted."""
+
+
+class OnExisting(str, Enum):
+    """What an import does with a line whose id the collection already holds."""
+
+    FAIL = "fail"
+    """Refuse the import: the line is bad, and nothing is written (the default)."""
+    SKIP = "skip"
+    """Leave the stored record as it is and write the other lines."""
+    UPSERT = "upsert"
+    """Replace the stored record with the line (a correction's reach is then not limited)."""
 
 
 class _Model(BaseModel):

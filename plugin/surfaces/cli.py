@@ -62,10 +62,9 @@ except ImportError as exc:
         "of it, pip install -c constraints.txt -e '.[cli]' (torch first, as its README says)."
     ) from exc
 
-from ..models import CURRENT, HISTORICAL, RETRACTED, TRANSITION
+from ..models import CURRENT, HISTORICAL, RETRACTED, TRANSITION, OnExisting
 from ..render import MIN_TERMINAL_WIDTH, iso_times, json_text, terminal_safe
 from ..terms import CLI_TERMS, JSONL_TERMS, using
-from .jsonl import OnExisting
 
 if TYPE_CHECKING:
     from pydantic import BaseModel

@@ -28,11 +28,11 @@ import json
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from enum import Enum
 from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import InvalidInput, NowlineError, Repeated, StoreBusy
 from ..matchers import Matcher
+from ..models import OnExisting
 from ..requests import PAGE, CorrectionRequest, json_kind, parse_line, reach_limit
 
 if TYPE_CHECKING:
@@ -58,17 +58,6 @@ FIRST_BATCH = 8
 
 MAX_BATCH = 256
 """The most plain memories one write holds."""
-
-
-class OnExisting(str, Enum):
-    """What an import does with a line whose id the collection already holds."""
-
-    FAIL = "fail"
-    """Refuse the import: the line is bad, and nothing is written (the default)."""
-    SKIP = "skip"
-    """Leave the stored record as it is and write the other lines."""
-    UPSERT = "upsert"
-    """Replace the stored record with the line (a correction's reach is then not limited)."""
 
 
 @dataclass(frozen=True)

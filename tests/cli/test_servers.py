@@ -264,6 +264,25 @@ def test_commands_that_embed_nothing_import_no_model(tmp_path: Path) -> None:
     assert nowline.wrap(col).hits(["pr"])[0].role == "current"  # the retract ran
 
 
+@pytest.mark.parametrize("flag", ["--help", "--version"])
+def test_help_and_version_import_no_chromadb(flag: str) -> None:
+    """``nowline --help`` and ``--version`` answer without chromadb (docs/command-line.md).
+
+    The command line's import of the import's modes (``OnExisting``) loaded the request layer,
+    and with it chromadb: about 0.5 s of every ``--help`` (found by a user test of the wheel).
+    """
+    script = (
+        "import sys\nfrom nowline.surfaces.launch import main\n"
+        f"sys.argv = ['nowline', {flag!r}]\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print('RESULT', 'chromadb' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert "RESULT False" in out.stdout, (out.stdout[-2000:], out.stderr[-2000:])
+
+
 def test_an_embedding_function_the_cli_cannot_build_is_explained(store_path: str) -> None:
     """A recall of a collection whose embedding function is not registered exits 1, CLI terms."""
     chromadb.PersistentClient(path=store_path).create_collection(

@@ -258,3 +258,21 @@ def test_role_names_are_spelled_only_in_their_home(name: str) -> None:
         return
     found = [s for s in _string_literals(MODULES[name]) if s in ROLE_NAMES]
     assert not found, (name, found)
+
+
+def test_every_documented_old_path_imports_the_module_itself() -> None:
+    """The import paths before 0.3 (docs/api.md) give the new module object, in a fresh process.
+
+    ``nowline.ingest`` pointed at ``nowline.surfaces.ingest``, which no longer exists, while
+    the docs and the changelog said it was ``nowline.requests`` and kept working.
+    """
+    docs = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    import nowline
+
+    moved = nowline._MOVED
+    assert "nowline.ingest" in moved and all(f"`{old}`" in docs for old in moved)
+    script = "\n".join(
+        f"import {old}, {new}; assert {old} is {new}, {old!r}" for old, new in moved.items()
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
