@@ -53,7 +53,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_every_file_of_the_package_is_in_the_wheel(wheel: Path) -> None:
-    """Each tracked file of ``plugin/`` and ``matchers/`` is in the wheel, data included."""
+    """Each tracked file of ``plugin/`` and ``matchers/`` is in the wheel, and the licence."""
     inside = set(zipfile.ZipFile(wheel).namelist())
     expected = {
         PACKAGES[rel.split("/", 1)[0]] + "/" + rel.split("/", 1)[1] for rel in _tracked(*PACKAGES)
@@ -64,6 +64,11 @@ def test_every_file_of_the_package_is_in_the_wheel(wheel: Path) -> None:
         "nowline/py.typed",
     }
     assert sorted(expected - inside) == []
+    meta = next(p for p in inside if p.endswith(".dist-info/METADATA"))
+    metadata = zipfile.ZipFile(wheel).read(meta).decode()
+    assert "License-Expression: Apache-2.0" in metadata.splitlines()
+    licence = meta.replace("METADATA", "licenses/LICENSE")
+    assert zipfile.ZipFile(wheel).read(licence) == (ROOT / "LICENSE").read_bytes()
 
 
 def test_the_installed_wheel_reads_its_data_and_corrects(wheel: Path, tmp_path: Path) -> None:
