@@ -51,6 +51,7 @@ __all__ = [
     "InvalidCorrection",
     "InvalidInput",
     "InvalidPhrase",
+    "MissingExtra",
     "NewValue",
     "NowlineError",
     "OutOfRange",
@@ -63,6 +64,24 @@ __all__ = [
     "UnknownRecord",
     "Unreached",
 ]
+
+
+class MissingExtra(NowlineError, ImportError):
+    """A surface needs the packages of one of nowline's extras, and they are not installed.
+
+    The message names the install command for a wheel and for a checkout (nowline is not on
+    PyPI). ``extra`` is the extra's name (``mcp``, ``langchain``, ``serve``, ``cli``).
+    """
+
+    def __init__(self, what: str, extra: str) -> None:
+        """Say what needs the extra (``what``, a clause) and which extra it is."""
+        self.extra = extra
+        super().__init__(
+            f"{what}. Install nowline's {extra!r} extra the way nowline was installed (it is "
+            f"not on PyPI): from its wheel, pip install 'PATH/nowline-VERSION-py3-none-any.whl"
+            f"[{extra}]'; in a checkout, pip install -c constraints.txt -e '.[{extra}]' (torch "
+            "first, as its README says)."
+        )
 
 
 class InvalidInput(NowlineError, ValueError):

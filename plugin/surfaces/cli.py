@@ -57,10 +57,9 @@ try:
     from rich.table import Table
     from typer.core import TyperCommand
 except ImportError as exc:
-    raise ImportError(
-        "nowline's command line needs typer and rich. nowline is not on PyPI: in a checkout "
-        "of it, pip install -c constraints.txt -e '.[cli]' (torch first, as its README says)."
-    ) from exc
+    from ..errors import MissingExtra
+
+    raise MissingExtra("nowline's command line needs typer and rich", "cli") from exc
 
 from ..models import CURRENT, HISTORICAL, RETRACTED, TRANSITION, OnExisting
 from ..render import MIN_TERMINAL_WIDTH, iso_times, json_text, terminal_safe

@@ -46,10 +46,10 @@ try:
     from langchain_core.embeddings import Embeddings as LangChainEmbeddings
     from langchain_core.retrievers import BaseRetriever
 except ImportError as exc:  # the extra is not installed
-    raise ImportError(
-        "nowline.langchain needs LangChain and langchain-chroma. nowline is not on PyPI: in a "
-        "checkout of it, pip install -c constraints.txt -e '.[langchain]' (torch first, as its "
-        "README says)."
+    from ..errors import MissingExtra
+
+    raise MissingExtra(
+        "nowline.langchain needs LangChain and langchain-chroma", "langchain"
     ) from exc
 
 from ..client import wrap

@@ -69,10 +69,9 @@ try:
     import mcp  # noqa: F401 (only to tell a missing SDK from an old one)
     from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 except ImportError as exc:
-    raise ImportError(
-        "nowline's MCP server needs the MCP Python SDK. nowline is not on PyPI: in a checkout "
-        "of it, pip install -c constraints.txt -e '.[mcp]' (torch first, as its README says)."
-    ) from exc
+    from ..errors import MissingExtra
+
+    raise MissingExtra("nowline's MCP server needs the MCP Python SDK", "mcp") from exc
 try:
     import mcp.types as types
     from mcp.server import Server, ServerRequestContext
@@ -83,9 +82,12 @@ try:
 except ImportError as exc:  # pragma: no cover - an MCP SDK older than 2.x
     from importlib.metadata import version
 
-    raise ImportError(
+    from ..errors import MissingExtra
+
+    raise MissingExtra(
         f"nowline's MCP server needs version 2 of the MCP Python SDK (mcp {version('mcp')} is "
-        "installed): in a checkout of nowline, pip install -c constraints.txt -e '.[mcp]'."
+        "installed)",
+        "mcp",
     ) from exc
 
 from ..aio import AsyncCollection

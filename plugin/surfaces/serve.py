@@ -50,10 +50,9 @@ try:
     from starlette.responses import JSONResponse, Response
     from starlette.routing import Route
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise ImportError(
-        "nowline serve needs starlette and uvicorn: pip install 'nowline[serve]' "
-        "(from a checkout: pip install -e '.[serve]')"
-    ) from exc
+    from ..errors import MissingExtra
+
+    raise MissingExtra("nowline serve needs starlette and uvicorn", "serve") from exc
 
 import orjson
 

@@ -147,16 +147,26 @@ def test_importing_nowline_pulls_in_no_cli_or_mcp() -> None:
         ("nowline.surfaces.cli", "typer", "cli"),
         ("nowline.surfaces.cli", "rich", "cli"),
         ("nowline.surfaces.mcp_server", "mcp", "mcp"),
+        ("nowline.surfaces.serve", "starlette", "serve"),
     ],
 )
 def test_missing_extra_names_the_install_command(
     monkeypatch: pytest.MonkeyPatch, module: str, missing: str, extra: str
 ) -> None:
-    """Without its extra, importing the CLI or the MCP server says what to pip install."""
+    """Without its extra, importing a surface says what to pip install, from a wheel or not.
+
+    One error (``MissingExtra``, an ``ImportError``) with one message: the receiver's said
+    ``pip install 'nowline[serve]'``, which cannot work (nowline is not on PyPI), and the
+    others spoke of a checkout only, not of the wheel a user installed.
+    """
     for name in list(sys.modules):
         if name == missing or name.startswith(missing + "."):
             monkeypatch.setitem(sys.modules, name, None)
     monkeypatch.setitem(sys.modules, missing, None)
     monkeypatch.delitem(sys.modules, module, raising=False)
-    with pytest.raises(ImportError, match=rf"pip install -c constraints.txt -e '\.\[{extra}\]'"):
+    with pytest.raises(
+        ImportError, match=rf"pip install -c constraints.txt -e '\.\[{extra}\]'"
+    ) as e:
         importlib.import_module(module)
+    assert isinstance(e.value, nowline.MissingExtra) and e.value.extra == extra
+    assert f"nowline-VERSION-py3-none-any.whl[{extra}]'" in str(e.value)
