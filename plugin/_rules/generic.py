@@ -671,6 +671,8 @@ def _name_order(phrase: str) -> str:
     if inverted is None or len(inverted[2].split()) > 2:
         return phrase
     family, given = inverted[1], inverted[2]
+    if not family.split() or not given.split():  # " ,_": no name on one side
+        return phrase
     if is_given_name(strip_edges(family.split()[0])):  # Paris, France: a place, not a name
         return phrase
     return f"{given} {family}"
@@ -685,9 +687,12 @@ def _has_given_name(words: tuple[str, ...]) -> bool:
     or, in a script without case, last too (``佐藤 陽子``).
     """
     first, last = words[0], words[-1]
-    if any(is_given_name(part) for part in first.split("-") if part):
-        return True
+    parts = [part for part in first.split("-") if part]
+    if all(_is_name_word(p) for p in parts) and any(is_given_name(p) for p in parts):
+        return True  # Michelle, Mary-Jane; not Ray-ban or Jo-ann written as one word
     if len(strip_edges(first)) == 1 and first[0].isupper():
+        return True
+    if _is_hyphenated_given(first) and is_family_first_name(last):  # Min-jun Kim
         return True
     if is_family_first_name(first):  # Wang Wei, Tanaka Hiroshi, Kim Min-jun
         return _is_hyphenated_given(last) or any(
@@ -699,7 +704,7 @@ def _has_given_name(words: tuple[str, ...]) -> bool:
 # a given name of two syllables as English text writes it after a Korean or Chinese family
 # name: Min-jun, Ji-Sung, Yun-fat (a syllable has at most six letters, as Hyeong: the
 # Grand-Saconnex of Le Grand-Saconnex is no given name)
-_HYPHENATED_GIVEN = re.compile(r"([A-Z][a-z]{0,5})-([A-Za-z][a-z]{0,5})")
+_HYPHENATED_GIVEN = re.compile(r"([A-Z][a-z]{1,5})-([A-Za-z][a-z]{0,5})")
 # the second part of an English compound (Drive-in, Co-op, Plug-ins, Sign-up), where the
 # first part is an English word or a prefix (Moon Jae-in stays a name)
 _COMPOUND_ENDS = frozenset(
@@ -773,10 +778,11 @@ def _name_words(phrase: str) -> tuple[str, ...] | None:
         if not any(c.isalnum() for c in word):
             continue
         parts = word.split("-")
-        named = [w for w in words if not _TITLE.fullmatch(w)]  # Dr. Kim Min-jun
-        hyphenated_name = all(p and _is_letter_word(p) and _is_name_word(p) for p in parts) or (
-            len(named) > 0 and is_family_first_name(named[0]) and _is_hyphenated_given(word)
-        )
+        # a given name of two syllables (Kim Min-jun, Min-jun Kim) is a name's word; whether
+        # the name is a person's is then the given names' or the text's to say (Chow Yun-fat)
+        hyphenated_name = all(
+            p and _is_letter_word(p) and _is_name_word(p) for p in parts
+        ) or _is_hyphenated_given(word)
         if not hyphenated_name and (len(parts) > 1 or not _is_letter_word(word)):
             return None
         words.append(word)

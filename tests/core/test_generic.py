@@ -7,7 +7,7 @@ import sys
 import textwrap
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from nowline._rules.generic import (
@@ -331,6 +331,7 @@ _PIECES = [
 
 @settings(deadline=None)  # the first judgement loads the word lists
 @given(st.lists(st.sampled_from(_PIECES), max_size=14).map("".join))
+@example(" ,_")  # a comma with no name before it (found by this test)
 def test_every_value_the_wording_reads_is_judged_without_an_error(text: str) -> None:
     """The guards judge each value a text states (a suggestion, a note) on any text.
 

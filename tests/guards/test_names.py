@@ -310,6 +310,7 @@ def test_a_things_name_stays_a_things(phrase: str, text: str) -> None:
         "Dr. Kim Min-jun",
         "Nagy László",
         "Nguyễn Thị Minh Anh",  # four name words
+        "Min-jun Kim",  # the same, given name first
     ],
 )
 def test_a_full_name_in_another_common_form_is_a_person(name: str) -> None:
@@ -340,6 +341,11 @@ def test_a_full_name_in_another_common_form_is_a_person(name: str) -> None:
         "Park Drive-in",
         "Park Slope Food Co-op",
         "Le Grand-Saconnex",
+        # a hyphenated word that is no given name of two syllables
+        "X-ray Lab",
+        "Wi-fi Router",
+        "Ray-ban Store",
+        "Jo-ann Fabrics",
     ],
 )
 def test_those_forms_leave_other_capitalised_phrases_alone(phrase: str) -> None:
@@ -351,3 +357,12 @@ def test_those_forms_leave_other_capitalised_phrases_alone(phrase: str) -> None:
 def test_a_phrase_with_no_name_word_is_no_person(phrase: str) -> None:
     """Nothing of a name is left: no person (an old value the wording reads, such as ``_``)."""
     assert not is_person_name(phrase)
+
+
+def test_a_hyphenated_given_name_the_lists_lack_is_a_person_where_the_text_says_so() -> None:
+    """``Chow Yun-fat`` (a family name no list holds) was no name at all, so a role did not help."""
+    text = "The billing owner changed from Chow Yun-fat to Dana Wu."
+    assert not is_person_name("Chow Yun-fat")
+    assert is_person_name("Chow Yun-fat", text)
+    with pytest.raises(nowline.PersonName):
+        nowline.validate_correction(text, ["Chow Yun-fat"])
