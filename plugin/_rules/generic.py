@@ -631,10 +631,12 @@ def proper_noun_in(phrase: str, text: str) -> bool:
 def is_person_name(phrase: str, text: str | None = None) -> bool:
     """Return whether ``phrase`` is a person's full name: a given name, then a family name.
 
-    Two or three words written as a full name (step 5 of the module docstring) whose first
-    word is a given name (:mod:`nowline._rules.names`): ``Michelle Rivera``, ``Tomasz
-    Kowalczyk``; not ``Acme Corp``, ``Main Branch`` or ``Marina Bay`` written without one
-    (``Marina`` is one: such a string is taken for a person, and asks for an anchor).
+    Two or three words written as a full name (step 5 of the module docstring) that hold a
+    given name where one stands (:func:`_has_given_name`, :mod:`nowline._rules.names`):
+    ``Michelle Rivera``, ``Tomasz Kowalczyk``, ``Wang Wei``, ``Min-jun Kim``; four after a
+    family name written first (``Nguyễn Thị Minh Anh``); not ``Acme Corp``, ``Main Branch``
+    or ``Marina Bay`` written without one (``Marina`` is one: such a string is taken for a
+    person, and asks for an anchor).
 
     With the correction's ``text``, a full name whose given name the list lacks (``Casimir
     Volkonsky``, ``Oluwaseun Adeyemi``) is a person's where the text speaks of it as of one
@@ -683,8 +685,10 @@ def _has_given_name(words: tuple[str, ...]) -> bool:
 
     First (``Michelle Rivera``; each part of ``Mary-Jane``), after an initial (``J. Smith``
     names one by its initial), last after a family name of a language that writes it first
-    (``Wang Wei``, ``Nguyễn Văn An``, ``Kim Min-jun``: :func:`.names.is_family_first_name`),
-    or, in a script without case, last too (``佐藤 陽子``).
+    when it is one of that language's given names or of two short syllables (``Wang Wei``,
+    ``Nguyễn Văn An``, ``Kim Min-jun``: :func:`.names.is_family_first_name`), first before
+    such a family name when of two syllables (``Min-jun Kim``), or, in a script without case,
+    last too (``佐藤 陽子``).
     """
     first, last = words[0], words[-1]
     parts = [part for part in first.split("-") if part]

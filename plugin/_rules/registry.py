@@ -64,6 +64,11 @@ def _held_keys(info: CorrectionInfo) -> set[str]:
     return {key for value in info.replaced_by for key in (_key(value), _key(bare_form(value)))}
 
 
+def _value_keys(value: str) -> set[str]:
+    """Return the keys a value is looked up by among new values: as written, and bare."""
+    return {_key(value), _key(bare_form(value))}
+
+
 def _bare_keys(info: CorrectionInfo) -> set[str]:
     """Return the bare keys of a correction's deprecated strings (:func:`bare_form`)."""
     return {_key(bare_form(value)) for value in info.deprecates}
@@ -218,8 +223,8 @@ def _changes_back(other: CorrectionInfo, info: CorrectionInfo) -> bool:
     ("the answer is now Alabama" for another question) changes nothing back, so it does not
     revive: measured on SituatedQA, such unrelated revivals left 5% of the old facts unmarked.
     """
-    news = {_key(v) for v in info.replaced_by}
-    if any(_key(d) in news for d in other.deprecates):
+    news = _held_keys(info)  # in either spelling: github.com/acme/app2 back from acme/app2
+    if any(_value_keys(d) & news for d in other.deprecates):
         return True
     return bool(Matcher((d, d) for d in other.deprecates if d.strip()).keys(info.document))
 
@@ -591,7 +596,7 @@ class Registry:
         if source is None:
             return
         wanted = {i for i in ids if i not in self._infos and i not in self._missing}
-        keys = {_key(v) for v in values} - self._asked[1]
+        keys = {k for v in values for k in _value_keys(v)} - self._asked[1]
         listed = list(texts)
         if not (wanted or keys or listed or found):
             return
@@ -764,8 +769,9 @@ class Registry:
     def _bare_namers(self) -> dict[str, set[str]]:
         """Return the active corrections by the bare key of each deprecated string (first use).
 
-        Only :meth:`changed_since` asks it: a later step that wrote the value longer
-        (``github.com/acme/app2``) moved ``acme/app2`` on too.
+        :meth:`changed_since` asks it (a later step that wrote the value longer,
+        ``github.com/acme/app2``, moved ``acme/app2`` on too) and :meth:`revived_by` (a change
+        back to ``acme/app`` revives ``github.com/acme/app``).
         """
         if self._bare_naming is None:
             self._bare_naming = self._built("bare")
@@ -851,8 +857,12 @@ class Registry:
         """
         with self._lock:
             self.complete()
-            naming = self._namers()
-            ids = {cid for key in _held_keys(info) for cid in naming.get(key, ())}
+            naming, bare = self._namers(), self._bare_namers()
+            ids = {
+                cid
+                for key in _held_keys(info)
+                for cid in (*naming.get(key, ()), *bare.get(key, ()))
+            }
             older = [
                 other
                 for cid in ids
@@ -901,10 +911,11 @@ class Registry:
         """
         with self._lock:
             self._need(values=(phrase,))
-            ids = self._holders().get(_key(phrase))
+            holding = self._holders()
+            # set(): a chain's walk may rebuild the index
+            ids = {cid for key in _value_keys(phrase) for cid in holding.get(key, ())}
             if not ids:
                 return False
-            ids = set(ids)  # a chain's walk may rebuild the index
             return any(
                 cid not in without
                 and (other := self._infos.get(cid)) is not None
@@ -937,7 +948,8 @@ class Registry:
             holding = self._holders()
             steps: list[str] = []
             for value in frontier:
-                for cid in sorted(holding.get(_key(value), ())):
+                held = {cid for key in _value_keys(value) for cid in holding.get(key, ())}
+                for cid in sorted(held):
                     if cid in seen or cid in without:
                         continue
                     seen.add(cid)
@@ -1317,9 +1329,8 @@ class PlannedRegistry:
         def chained(newer: CorrectionInfo, older: CorrectionInfo) -> bool:
             return self._base.chained_back(newer, older, self._hidden)
 
-        if any(
-            _revives(other, info, as_of, chained) for other in self._holding.get(_key(phrase), ())
-        ):
+        planned = {o.id: o for key in _value_keys(phrase) for o in self._holding.get(key, ())}
+        if any(_revives(other, info, as_of, chained) for other in planned.values()):
             return True
         return self._base.revived(info, phrase, as_of, without=self._hidden)
 

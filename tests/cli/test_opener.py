@@ -300,3 +300,30 @@ def test_a_server_opens_by_url_or_store(chroma_server: ChromaServer) -> None:
     assert open_collection(nowline.wrap(chroma_server.client(database))).name == "memory"
     with pytest.raises(nowline.CollectionNotFound):
         open_collection(url, "absent-here")
+
+
+def test_a_fresh_process_sees_a_change_back_spelled_shorter(tmp_path: Path) -> None:
+    """``nowline check`` (the fast path, from the snapshot) revives ``github.com/acme/app``.
+
+    After ``github.com/acme/app`` → ``github.com/acme/app2`` and ``acme/app2`` → ``acme/app``,
+    cloning the current repository must pass; after the change back is retracted, it trips.
+    """
+    path = str(tmp_path / "store")
+    memory = nowline.wrap(chromadb.PersistentClient(path=path)).create_collection(
+        "memory", embedding_function=FakeEmbedding()
+    )
+    memory.remember("Clone github.com/acme/app for the client.", id="long")
+    memory.correct(
+        "The app moved from github.com/acme/app to github.com/acme/app2.",
+        deprecates=["github.com/acme/app"],
+        id="there",
+    )
+    memory.correct(
+        "The app moved back from acme/app2 to acme/app.", deprecates=["acme/app2"], id="back"
+    )
+    clone = "git clone https://github.com/acme/app"
+    assert _cli("check", path, clone).returncode == 0
+    assert _cli("check", path, "git clone https://github.com/acme/app2").returncode == 1
+    memory.retract("back")
+    tripped = _cli("check", path, clone)
+    assert tripped.returncode == 1 and "github.com/acme/app2" in tripped.stdout

@@ -193,3 +193,36 @@ def test_a_batch_with_a_change_back_to_a_longer_spelling_stores_the_revived_link
     stored = memory.raw.get(ids=["new"], include=["metadatas"])["metadatas"] or [{}]
     assert "nowline_by" not in (stored[0] or {})
     assert [h.role for h in memory.hits(["app", "new"])] == ["current", "current"]
+
+
+def test_a_change_back_spelled_shorter_revives_the_longer_spelling(
+    memory: nowline.Collection,
+) -> None:
+    """``github.com/acme/app`` → ``github.com/acme/app2``, then ``acme/app2`` → ``acme/app``.
+
+    The change back held ``acme/app``, which the first correction deprecated as
+    ``github.com/acme/app``: looked up by the exact string, it revived nothing, so the memory
+    stayed outdated and ``check()`` (and the hook) tripped on cloning the current repository.
+    """
+    memory.remember("Clone github.com/acme/app for the client.", id="long")
+    memory.remember("acme/app2 is the new home.", id="new")
+    memory.correct(
+        "The app moved from github.com/acme/app to github.com/acme/app2.",
+        deprecates=["github.com/acme/app"],
+        id="there",
+    )
+    assert memory.hits(["long"])[0].role == "historical"
+    memory.correct(
+        "The app moved back from acme/app2 to acme/app.",
+        deprecates=["acme/app2"],
+        replaced_by=["acme/app"],
+        id="back",
+    )
+    assert [h.role for h in memory.hits(["long", "new"])] == ["current", "historical"]
+    assert memory.check("git clone https://github.com/acme/app") == []
+    other = nowline.wrap(memory.raw)  # built from the store
+    assert other.hits(["long"])[0].role == "current"
+    assert other.check("git clone https://github.com/acme/app") == []
+    memory.retract("back")
+    assert memory.hits(["long"])[0].role == "historical"
+    assert [t.correction.id for t in memory.check("git clone github.com/acme/app")] == ["there"]
