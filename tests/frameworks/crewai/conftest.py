@@ -16,6 +16,9 @@ import importlib.util
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
+
+import pytest
 
 collect_ignore_glob: list[str] = []
 
@@ -27,3 +30,20 @@ else:
     os.environ["CREWAI_STORAGE_DIR"] = "nowline-tests"
     os.environ["CREWAI_DISABLE_TELEMETRY"] = "true"
     os.environ["OTEL_SDK_DISABLED"] = "true"
+
+
+@pytest.fixture(autouse=True)
+def chroma_rag() -> Iterator[None]:
+    """Put CrewAI's RAG on its Chroma provider, as a nowline user does.
+
+    ``KnowledgeStorage`` builds its client for the active RAG config's provider, and recent
+    crewai 1.15 releases (1.15.44 here) default to Qdrant where earlier ones used Chroma: the
+    suite failed on a fresh machine when the resolver took a newer release.
+    """
+    from crewai.rag.chromadb.config import ChromaDBConfig
+    from crewai.rag.config.utils import set_rag_config
+
+    from tests.conftest import FakeEmbedding
+
+    set_rag_config(ChromaDBConfig(embedding_function=FakeEmbedding()))
+    yield
