@@ -24,12 +24,12 @@ import functools
 import sys
 import textwrap
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 
 __all__ = [
     "DATA",
     "FAMILY_FIRST_DATA",
-    "family_first_names",
     "generate",
     "generate_family_first",
     "given_names",
@@ -100,16 +100,28 @@ _KOREAN_ROMANIZED = (
 )
 
 
+def _sections(path: Path, key: Callable[[str], str]) -> dict[str, frozenset[str]]:
+    """Return a shipped list's words, each through ``key``, by section.
+
+    A comment line of one word (``# family``) opens a section; the words before any are
+    section ``""``; other comment lines (the header naming the source) are skipped.
+    """
+    sections: dict[str, set[str]] = {"": set()}
+    current = sections[""]
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            name = line[1:].split()
+            if len(name) == 1:
+                current = sections.setdefault(name[0], set())
+            continue
+        current.update(key(word) for word in line.split())
+    return {name: frozenset(words) for name, words in sections.items()}
+
+
 @functools.cache
 def given_names() -> frozenset[str]:
     """Return the shipped given names, casefolded (read once per process, about 20 ms)."""
-    words = (
-        word
-        for line in DATA.read_text(encoding="utf-8").splitlines()
-        if not line.startswith("#")
-        for word in line.split()
-    )
-    return frozenset(word.casefold() for word in words)
+    return _sections(DATA, str.casefold)[""]
 
 
 def is_given_name(word: str) -> bool:
@@ -127,22 +139,10 @@ def _unaccented(word: str) -> str:
 def _family_first() -> tuple[frozenset[str], frozenset[str]]:
     """Return the shipped family names and given names of the family-first languages.
 
-    Casefolded and unaccented; the file's ``# family`` section, then its ``# given`` one.
+    Casefolded and unaccented: the file's ``# family`` section, then its ``# given`` one.
     """
-    sections: dict[str, set[str]] = {"family": set(), "given": set()}
-    current: set[str] | None = None
-    for line in FAMILY_FIRST_DATA.read_text(encoding="utf-8").splitlines():
-        if line.startswith("#"):
-            current = sections.get(line[1:].strip(), current)  # the header names no section
-            continue
-        if current is not None:
-            current.update(_unaccented(word) for word in line.split())
-    return frozenset(sections["family"]), frozenset(sections["given"])
-
-
-def family_first_names() -> frozenset[str]:
-    """Return the shipped family names of family-first languages, casefolded and unaccented."""
-    return _family_first()[0]
+    sections = _sections(FAMILY_FIRST_DATA, _unaccented)
+    return sections["family"], sections["given"]
 
 
 def is_family_first_name(word: str) -> bool:
