@@ -649,7 +649,7 @@ def is_person_name(phrase: str, text: str | None = None) -> bool:
     words = _name_words(_name_order(phrase))
     if not words:
         return False
-    if words and _TITLE.fullmatch(words[0]) and len(words) > 2:
+    if _TITLE.fullmatch(words[0]) and len(words) > 2:
         words = words[1:]  # Dr. Michelle Rivera: the name after the title
     names = [w for w in words if not w.islower()]  # particles (de la, van) aside
     most = 4 if is_family_first_name(words[0]) else 3  # Nguyễn Thị Minh Khai

@@ -61,7 +61,7 @@ def _held_keys(info: CorrectionInfo) -> set[str]:
     ``github.com/acme/app``. Every index of new values files them so: the registry's, the
     snapshot's (:func:`index_keys`) and a planned write's (:class:`PlannedRegistry`).
     """
-    return {key for value in info.replaced_by for key in (_key(value), _key(bare_form(value)))}
+    return {key for value in info.replaced_by for key in _value_keys(value)}
 
 
 def _value_keys(value: str) -> set[str]:
@@ -69,9 +69,19 @@ def _value_keys(value: str) -> set[str]:
     return {_key(value), _key(bare_form(value))}
 
 
+def _named_keys(info: CorrectionInfo) -> set[str]:
+    """Return the keys of a correction's deprecated strings, as written."""
+    return {_key(value) for value in info.deprecates}
+
+
 def _bare_keys(info: CorrectionInfo) -> set[str]:
     """Return the bare keys of a correction's deprecated strings (:func:`bare_form`)."""
     return {_key(bare_form(value)) for value in info.deprecates}
+
+
+def _filed_under(index: Mapping[str, Iterable[str]], keys: Iterable[str]) -> set[str]:
+    """Return the ids an index files under any of ``keys`` (a new set: the index may change)."""
+    return {cid for key in keys for cid in index.get(key, ())}
 
 
 def _direct(
@@ -753,7 +763,7 @@ class Registry:
     def _holders(self) -> dict[str, set[str]]:
         """Return the active corrections by the key of each new value, built on first use."""
         if self._holding is None:
-            self._holding = self._built("replaced_by")
+            self._holding = self._built(_held_keys)
         return self._holding
 
     def _namers(self) -> dict[str, set[str]]:
@@ -763,7 +773,7 @@ class Registry:
         reads never builds it: at 100k corrections it costs about 0.3 s.
         """
         if self._naming is None:
-            self._naming = self._built("deprecates")
+            self._naming = self._built(_named_keys)
         return self._naming
 
     def _bare_namers(self) -> dict[str, set[str]]:
@@ -774,20 +784,16 @@ class Registry:
         back to ``acme/app`` revives ``github.com/acme/app``).
         """
         if self._bare_naming is None:
-            self._bare_naming = self._built("bare")
+            self._bare_naming = self._built(_bare_keys)
         return self._bare_naming
 
-    def _built(self, field: str) -> dict[str, set[str]]:
-        """Return an index of the active corrections by the folded values of one field.
+    def _built(self, keys_of: Callable[[CorrectionInfo], set[str]]) -> dict[str, set[str]]:
+        """Return an index of the active corrections by the keys ``keys_of`` gives each.
 
-        New values are filed under each of their keys (:func:`_held_keys`); ``"bare"`` files
-        deprecated strings under their bare keys (:func:`_bare_keys`).
+        :func:`_held_keys` (new values), :func:`_named_keys` or :func:`_bare_keys` (deprecated
+        strings): the same functions :meth:`_index` keeps the built indexes in step with.
         """
         index: dict[str, set[str]] = {}
-        keys_of: Callable[[CorrectionInfo], Iterable[str]] = {
-            "replaced_by": _held_keys,
-            "bare": _bare_keys,
-        }.get(field, lambda info: {fold(v) for v in info.deprecates})
         for info in self._infos.values():
             if info.retracted is None:
                 for key in keys_of(info):
@@ -800,7 +806,7 @@ class Registry:
             return
         filed = (
             (self._holding, _held_keys(info)),
-            (self._naming, [_key(v) for v in info.deprecates]),
+            (self._naming, _named_keys(info)),
             (self._bare_naming, _bare_keys(info)),
         )
         for index, keys in filed:
@@ -837,8 +843,8 @@ class Registry:
         """
         with self._lock:
             self.complete()
-            ids = self._namers().get(_key(value), set()) | self._bare_namers().get(
-                _key(bare_form(value)), set()
+            ids = _filed_under(self._namers(), {_key(value)}) | _filed_under(
+                self._bare_namers(), {_key(bare_form(value))}
             )
             return any(
                 (other := self._infos.get(cid)) is not None
@@ -857,12 +863,8 @@ class Registry:
         """
         with self._lock:
             self.complete()
-            naming, bare = self._namers(), self._bare_namers()
-            ids = {
-                cid
-                for key in _held_keys(info)
-                for cid in (*naming.get(key, ()), *bare.get(key, ()))
-            }
+            held = _held_keys(info)
+            ids = _filed_under(self._namers(), held) | _filed_under(self._bare_namers(), held)
             older = [
                 other
                 for cid in ids
@@ -911,9 +913,7 @@ class Registry:
         """
         with self._lock:
             self._need(values=(phrase,))
-            holding = self._holders()
-            # set(): a chain's walk may rebuild the index
-            ids = {cid for key in _value_keys(phrase) for cid in holding.get(key, ())}
+            ids = _filed_under(self._holders(), _value_keys(phrase))  # a walk may rebuild it
             if not ids:
                 return False
             return any(
@@ -948,8 +948,7 @@ class Registry:
             holding = self._holders()
             steps: list[str] = []
             for value in frontier:
-                held = {cid for key in _value_keys(value) for cid in holding.get(key, ())}
-                for cid in sorted(held):
+                for cid in sorted(_filed_under(holding, _value_keys(value))):
                     if cid in seen or cid in without:
                         continue
                     seen.add(cid)
