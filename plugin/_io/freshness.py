@@ -249,7 +249,11 @@ def catch_up_flow(
     if not listing and fresh.known:
         wanted = J.to_read(fresh.applied, journal, token_of(mark))
     if wanted is None:
-        return (yield from list_flow(fresh, registry, legacy_key, mark, journal, text_key))
+        return (
+            yield from list_flow(
+                fresh, registry, legacy_key, mark, journal, text_key, unmarked=listing
+            )
+        )
     started = time.monotonic()
     since = registry.version
     found = yield from _read_corrections(sorted(wanted), legacy_key, text_key)
@@ -292,19 +296,29 @@ def list_flow(
     mark: str | None,
     journal: J.Journal | None,
     text_key: str | None = None,
+    *,
+    unmarked: bool = False,
 ) -> Flow[bool]:
     """List every correction and take in what changed; ``mark`` and ``journal`` were read first.
 
     The listing reads the marked corrections' documents and metadata (an edit of a
     correction's text is a change like any other); a correction the registry holds that the
     listing lacks (deleted, or written around nowline and never marked) is read by id.
+
+    ``unmarked`` (the resync): the metadata of every record is read too, for corrections a
+    plain chromadb client added without nowline's mark (Chroma cannot filter on a key being
+    present), and those are read by id. Such a correction is then held, and kept by every
+    later listing (the held ones are read by id), until ``repair()`` marks it.
     """
     started, wall = time.monotonic(), time.time()
     since = registry.version
     rows = yield from read_all(where=MARKED, text_key=text_key)
     found: dict[str, CorrectionInfo | None] = dict((yield Work(_infos_by_id, (rows, legacy_key))))
-    held = registry.held()
-    unlisted = [i for i in held if i not in found]
+    unlisted = [i for i in registry.held() if i not in found]
+    if unmarked:
+        metas = yield from read_all(include=("metadatas",))
+        unlisted += [r.id for r in metas if r.id not in found and R.is_correction(r.metadata)]
+        unlisted = list(dict.fromkeys(unlisted))
     found.update((yield from _read_corrections(unlisted, legacy_key, text_key)))
     changed = registry.reconcile(found, since)
     if changed is not None:

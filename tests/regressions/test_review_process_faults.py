@@ -452,3 +452,32 @@ def test_query_quotes_label_lines_in_every_hit(memory: nowline.Collection, text:
     for line in doc.split("\n")[1:]:
         assert line.startswith(nowline.render.QUOTE_MARK), line
     assert memory.raw.get(ids=["m1"])["documents"] == [text]
+
+
+def test_an_unmarked_raw_correction_is_found_by_the_resync_and_kept(
+    store_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plain client's correction without nowline's mark: applied within the resync bound.
+
+    Listings read the marked corrections only (Chroma cannot filter on a key being
+    present), so a correction a plain client added with ``deprecates`` alone was seen only
+    when a read returned it, or after ``repair()``: an adversarial simulation saw 8 of 8
+    stay unseen past twice the bound. The resync now reads every record's metadata for
+    them, and a later catch-up (a write through nowline) keeps them.
+    """
+    monkeypatch.setenv("NOWLINE_RESYNC_SECONDS", "1")
+    col = _open(store_path)
+    col.remember(f"deploy {OLD} tonight", id="m1")
+    col.raw.add(
+        ids=["raw1"],
+        documents=[FIX],
+        metadatas=[{"deprecates": [OLD]}],
+        embeddings=FakeEmbedding()([FIX]),
+    )
+    time.sleep(1.5)  # the resync interval (a listing this small stretches it by nothing)
+    assert _trips(col, f"git clone {OLD}") == ["raw1"]
+    other = _open(store_path)
+    other.remember("another note", id="m2")  # a write through nowline: the mark changes
+    _bound()
+    assert _trips(col, f"git clone {OLD}") == ["raw1"]
+    assert "raw1" in [c.id for c in col.corrections()]
