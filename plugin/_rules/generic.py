@@ -566,10 +566,19 @@ def _default_lexicon() -> _Lexicon:
         return _lexicon
 
 
+_DECORATION = re.compile(r"(?:[a-z][a-z0-9+.-]*:/{0,2}|www\.|\.git)+")
+"""What only decorates an address: a scheme (``https://``, ``git+ssh:``), ``www.``, ``.git``.
+
+Deprecated alone, it would mark every memory that writes an address so (an adversarial
+review stored ``https://`` and ``.git``, and the hook then denied every clone)."""
+
+
 def _assess(
     phrase: str, lexicon: Callable[[], _Lexicon], threshold: float, text: str | None = None
 ) -> tuple[Kind, str] | None:
     """Return the kind of generic string ``phrase`` is and why, or None (module docstring)."""
+    if _DECORATION.fullmatch(phrase.strip().strip("\"'`/").lower()):
+        return "word", "a URL's scheme or suffix alone (every address written so holds it)"
     shape = _shape(phrase)
     if shape is None or not (shape.words or shape.numbers):
         return None

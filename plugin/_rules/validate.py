@@ -10,6 +10,7 @@ checked before anything is stored; nothing here does I/O or embeds.
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
@@ -307,9 +308,26 @@ def _phrases(value: object, what: str, *, allow_empty: bool) -> tuple[str, ...]:
                 f"The string {s!r} in {what} has no letter or digit, so it would match "
                 "separators everywhere; give the name itself."
             )
+        _visible_ends(s, what)
         if s not in out:
             out.append(s)
     return tuple(out)
+
+
+def _visible_ends(s: str, what: str) -> None:
+    """Refuse a string that begins or ends with an invisible character (a format or control).
+
+    A zero-width space, a byte order mark or a NUL pasted with the string is not in the
+    memories that write it, so the string would match nothing (an adversarial review stored
+    ``"acme/app\u200b"`` with no reach, where ``"acme/apq"`` is refused as a near miss).
+    """
+    for end, c in (("begins", s[0]), ("ends", s[-1])):
+        if unicodedata.category(c) in ("Cf", "Cc"):
+            name = unicodedata.name(c, "a control character")
+            raise InvalidCorrection(
+                f"The string {s!r} in {what} {end} with an invisible character (U+{ord(c):04X} "
+                f"{name}), which the memories do not write; give the string without it."
+            )
 
 
 def parse_deprecates(value: object) -> tuple[str, ...]:

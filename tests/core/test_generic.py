@@ -147,6 +147,21 @@ def test_identifiers_are_not_generic(phrase: str) -> None:
     assert is_generic(phrase) is None
 
 
+@pytest.mark.parametrize(
+    "phrase", ["https://", "http://", "git+ssh://", "ssh:", ".git", "https://www.", "`.git`"]
+)
+def test_a_scheme_or_suffix_alone_is_generic(phrase: str) -> None:
+    """What only decorates an address is in every address written so: refused."""
+    reason = is_generic(phrase)
+    assert reason is not None and "scheme or suffix" in reason
+
+
+@pytest.mark.parametrize("phrase", ["https://github.com/acme/app", "acme/app.git", "github.com"])
+def test_an_address_with_a_scheme_or_suffix_is_not(phrase: str) -> None:
+    """The decoration rule takes a scheme or ``.git`` alone, not an address written with one."""
+    assert is_generic(phrase) is None
+
+
 @pytest.mark.parametrize("phrase", SPECIFIC_NAMES)
 def test_rare_words_and_names_are_not_generic(phrase: str) -> None:
     """Words and names that wordfreq does not find common are accepted."""

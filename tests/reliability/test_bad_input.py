@@ -143,6 +143,27 @@ BAD: dict[str, Bad] = {
     "correct-deprecates-zero-width": Bad(
         "correct", {"text": "x\u200b", "deprecates": ["\u200b\u200b"]}, IC, "no letter or digit"
     ),
+    "correct-deprecates-ends-zero-width": Bad(
+        "correct", {"text": FIX, "deprecates": ["acme/app\u200b"]}, IC, "ZERO WIDTH SPACE"
+    ),
+    "correct-deprecates-begins-bom": Bad(
+        "correct", {"text": FIX, "deprecates": ["\ufeffacme/app"]}, IC, "begins with an invisible"
+    ),
+    "correct-deprecates-ends-nul": Bad(
+        "correct", {"text": FIX, "deprecates": ["acme/app\x00"]}, IC, "invisible character"
+    ),
+    "correct-about-ends-word-joiner": Bad(
+        "correct",
+        {"text": FIX, "deprecates": ["acme/app"], "about": ["Acme\u2060"]},
+        IC,
+        "invisible character",
+    ),
+    "correct-replaced-by-ends-rtl-override": Bad(
+        "correct",
+        {"text": FIX, "deprecates": ["acme/app"], "replaced_by": ["acme/web\u202e"]},
+        IC,
+        "invisible character",
+    ),
     "correct-deprecates-ideographic-space": Bad(
         "correct", {"text": "x", "deprecates": ["\u3000"]}, IC, "empty or whitespace"
     ),
