@@ -67,7 +67,7 @@ __all__ = [
 
 logger = logging.getLogger("nowline")
 
-FORMAT = 7
+FORMAT = 8
 
 WRITE_ENV = "NOWLINE_SNAPSHOT_WRITE"
 """The environment variable that, set to ``0``, keeps a process from writing any snapshot."""

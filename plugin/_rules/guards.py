@@ -15,7 +15,7 @@ The guards here need no store, or only the registry:
   string that is one of the correction's own new values (``replaced_by``, or what its text
   states: "to ufo-ai/ufo"), or that an active correction of its scope (and subject: anchors
   that meet) holds as current, unless its text says it changed again (a chain step: "moved
-  from ufo-ai/ufo to ufo-org/ufo", or a new value of its own);
+  from ufo-ai/ufo to ufo-org/ufo", or a new value of its own of the same sort);
 * **anchors narrow**: a function word (``the``), or the deprecated string itself, anchors
   nothing (:class:`~nowline.errors.GenericString`, field ``about``); an anchor that is part of
   a deprecated string narrows nothing and is dropped with a note (:func:`anchors_kept`); any
@@ -51,7 +51,7 @@ from ..errors import (
 )
 from ..matchers import Matcher, fold
 from ..terms import active
-from .records import CorrectionInfo, bare_form
+from .records import CorrectionInfo, bare_path, same_value
 from .validate import (
     anchors_kept,
     parse_about,
@@ -61,7 +61,7 @@ from .validate import (
     text_arg,
     values_settled,
 )
-from .wording import old_values, says_back, says_new, says_old
+from .wording import old_values, says_back, says_new, says_old, value_sort
 
 __all__ = [
     "ANCHOR_CANDIDATES",
@@ -87,7 +87,8 @@ __all__ = [
 ]
 
 Holders = Callable[[str], list[CorrectionInfo]]
-"""The active corrections of a correction's scope that hold a string as a new value."""
+"""The active corrections of a correction's scope that hold a string as a new value, in any
+spelling (:func:`~nowline._rules.records.same_value`)."""
 
 
 def changed_back(info: CorrectionInfo, holders: Holders) -> tuple[str, ...]:
@@ -200,14 +201,22 @@ def _own_new_value(info: CorrectionInfo, phrase: str, given: bool) -> NewValue |
     A string that is a new value, holds one or lies inside one is refused, unless it is not
     that very value and the wording presents it as the old one ("changed from Avengers:
     Infinity War to Avengers: Endgame", where the reader takes only "Avengers" as new):
-    measured on SituatedQA, containment alone refused such old values.
+    measured on SituatedQA, containment alone refused such old values. The same value in
+    another spelling (``github.com/acme/app`` for ``acme/app``, :func:`same_value`) is that
+    very value, whatever the wording says.
     """
-    value = next((v for v in info.replaced_by if _occurs(phrase, v) or _occurs(v, phrase)), None)
+    value = next((v for v in info.replaced_by if same_value(phrase, v)), None)
+    respelled = value is not None and fold(value) != fold(phrase)
+    if value is None:
+        value = next(
+            (v for v in info.replaced_by if _occurs(phrase, v) or _occurs(v, phrase)), None
+        )
     if value is None:
         return _text_calls_new(info, phrase) if given else None
-    if fold(value) != fold(phrase) and says_old(info.document, phrase, info.deprecates):
+    apart = fold(value) != fold(phrase) and not respelled
+    if apart and says_old(info.document, phrase, info.deprecates):
         return None
-    if fold(value) != fold(phrase) and _named_apart(info.document, phrase, value):
+    if apart and _named_apart(info.document, phrase, value):
         return None
     said = None if given else says_new(info.document, phrase, info.deprecates)
     terms = active()
@@ -223,6 +232,17 @@ def _own_new_value(info: CorrectionInfo, phrase: str, given: bool) -> NewValue |
             said=None,
         )
     why = f"the text says {said!r}" if said else f"{given_as} lists {value!r}"
+    if respelled:
+        instead = _deprecate_instead(info, phrase)
+        return NewValue(
+            f"{phrase!r} is the new value written another way: {why}, the same path with a "
+            "host on one side only. A correction deprecates what is no longer true; its new "
+            "value stays current. If the value moved to another host, write the new value "
+            f"with its host (e.g. 'codeberg.org/{bare_path(value)}'); otherwise "
+            f"{instead[0].lower()}{instead[1:]}.",
+            phrase=phrase,
+            said=said,
+        )
     return NewValue(
         f"{phrase!r} is the new value: {why}. A correction deprecates what is no longer true; "
         f"its new value stays current. {_deprecate_instead(info, phrase)}.",
@@ -317,11 +337,27 @@ def _changed_again(info: CorrectionInfo, phrase: str) -> bool:
     """Return whether the correction's text says ``phrase`` changed again (a chain step).
 
     Its wording presents ``phrase`` as an old value ("moved from ufo-ai/ufo to ufo-org/ufo"),
-    or states a new value of its own that is not ``phrase`` ("Dario's role went to Lee").
+    or states a new value of its own of the same sort that is not ``phrase`` ("Dario's role
+    went to Lee"): what replaces a repository is a repository. A new value of another sort
+    changes something else ("release notes for acme/app2 are now on docs.new.io" does not
+    move acme/app2; an adversarial review stored it, and the hook then denied acme/app2).
     """
     if says_old(info.document, phrase, info.deprecates):
         return True
-    return any(not (_occurs(phrase, v) or _occurs(v, phrase)) for v in info.replaced_by)
+    sort = _sort_family(phrase)
+    return any(
+        not (_occurs(phrase, v) or _occurs(v, phrase)) and _sort_family(v) == sort
+        for v in info.replaced_by
+    )
+
+
+def _sort_family(value: str) -> str:
+    """Return a value's sort (:func:`~nowline._rules.wording.value_sort`), a URL as a path.
+
+    ``acme/app2`` → ``https://github.com/acme/app3`` replaces a repository with a repository.
+    """
+    sort = value_sort(value)
+    return "path" if sort == "url" else sort
 
 
 def _same_subject(holder: CorrectionInfo, info: CorrectionInfo) -> bool:
@@ -343,19 +379,15 @@ def _same_subject(holder: CorrectionInfo, info: CorrectionInfo) -> bool:
 def _held_as_current(info: CorrectionInfo, phrase: str, holders: Holders) -> NewValue | None:
     """Return the refusal of a string another active correction holds as current.
 
-    The string is looked up as written and in its :func:`~nowline._rules.records.bare_form`.
+    The string is looked up in any spelling (:func:`~nowline._rules.records.same_value`):
+    ``acme/app`` is held by a correction to ``https://github.com/acme/app``.
     """
-    forms = dict.fromkeys((phrase, bare_form(phrase)))
-    held = [
-        (form, h)
-        for form in forms
-        for h in holders(form)
-        if h.id != info.id and _same_subject(h, info)
-    ]
+    held = [h for h in holders(phrase) if h.id != info.id and _same_subject(h, info)]
     if not held or _changed_again(info, phrase):
         return None
-    form, holder = held[-1]
-    said = repr(phrase) if form == phrase else f"{phrase!r} (that is, {form!r})"
+    holder = held[-1]
+    form = next((v for v in holder.replaced_by if same_value(phrase, v)), phrase)
+    said = repr(phrase) if fold(form) == fold(phrase) else f"{phrase!r} (that is, {form!r})"
     terms = active()
     return NewValue(
         f"{said} is current: correction {holder.id!r} made it the new value "

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..errors import InvalidInput
+from ..matchers import fold
 from ..matchers._gcpause import paused
 from ..models import CURRENT, HISTORICAL, TRANSITION, Role
 from ..models import RETRACTED as RETRACTED_ROLE
@@ -52,10 +53,11 @@ __all__ = [
     "Record",
     "ScopeToken",
     "Scoped",
-    "bare_form",
+    "bare_path",
     "correction_info",
     "correction_infos",
     "correction_scope",
+    "held_keys",
     "in_scope",
     "is_correction",
     "is_retracted",
@@ -67,12 +69,14 @@ __all__ = [
     "record_of",
     "role_of",
     "role_value",
+    "same_value",
     "scope_token",
     "source_of",
     "stored_phrases",
     "text_of",
     "time_of",
     "user_metadata",
+    "value_keys",
     "with_new_values",
     "write_stamps",
 ]
@@ -481,30 +485,75 @@ def with_new_values(meta: Mapping[str, Any], text: str) -> dict[str, Any]:
 
 
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
-_HOST = re.compile(r"^(?:www\.)?[^/\s]+\.[a-z]{2,}/", re.IGNORECASE)
+_HOST = re.compile(r"^(?:[\w.+-]+@)?(?:www\.)?([^/\s:@]+\.[a-z]{2,})(?::\d+)?[/:]", re.IGNORECASE)
+"""A host before a path: ``github.com/``, a user and a port (``git@github.com:22/``), or the
+``host:`` of an SSH remote (``git@github.com:acme/app``)."""
 _EDGE = "\"'`([{<‹«“‘.,;:!?)]}>›»”’"
+_UNDER_A_HOST = "\x00"
+"""The mark of a key that files a path written under some host (:func:`held_keys`)."""
 
 
-def bare_form(phrase: str) -> str:
-    """Return the value a string writes with decoration: quotes, a URL's host, ``.git``.
+def _spelled(phrase: str) -> tuple[str, str]:
+    """Return the host a string writes its value under ("" for none) and the value's path.
 
-    ``https://github.com/ufo-ai/ufo.git``, ``"ufo-ai/ufo."``, ``@ufo-ai/ufo``,
-    ``/ufo-ai/ufo`` and ``ufo-ai/ufo/`` are all ``ufo-ai/ufo``. The registry files a new
-    value under this form too, and the guard that keeps a current value current looks a
-    deprecated string up in it, so that another spelling of a value that an active
-    correction holds is refused as the value is, either way round, and a change back to a
-    longer spelling revives (an adversarial review stored ``ufo-ai/ufo.`` and
-    ``ufo-ai/ufo.git``, and the hook then denied the current repository).
+    Quotes, a scheme, a user, a port, ``www.``, ``.git`` and edge slashes are decoration: the
+    value of ``https://github.com/ufo-ai/ufo.git``, ``git@github.com:ufo-ai/ufo.git`` and
+    ``https://github.com:443/ufo-ai/ufo`` is the path ``ufo-ai/ufo`` under ``github.com``,
+    and that of ``"ufo-ai/ufo."``, ``@ufo-ai/ufo`` and ``ufo-ai/ufo/`` the same path under
+    none. A host is taken apart only before a path of its own (``owner/name``):
+    ``docs.acme.io/guide`` is one value.
     """
     bare = phrase.strip().strip(_EDGE).lstrip("@")
     bare = _SCHEME.sub("", bare)
-    hostless = _HOST.sub("", bare)
-    if "/" in hostless.rstrip("/"):  # a host before a path of its own (owner/name)
-        bare = hostless
+    host = ""
+    found = _HOST.match(bare)
+    if found is not None and "/" in bare[found.end() :].rstrip("/"):
+        host, bare = found.group(1), bare[found.end() :]
     bare = bare.strip("/")
     if bare.lower().endswith(".git"):
         bare = bare[: -len(".git")]
-    return bare.strip(_EDGE) or phrase
+    path = bare.strip(_EDGE)
+    if not path:
+        return "", phrase
+    return host, path
+
+
+def bare_path(value: str) -> str:
+    """Return the path a string writes its value as, without decoration or host.
+
+    ``https://github.com/ufo-ai/ufo.git``, ``"ufo-ai/ufo."`` and ``ufo-ai/ufo/`` are all
+    ``ufo-ai/ufo``: for messages. Whether two strings name the same value is
+    :func:`same_value`, which keeps hosts apart.
+    """
+    return _spelled(value)[1]
+
+
+def held_keys(value: str) -> set[str]:
+    """Return the keys a value is filed under, folded: as written, spelled plainly, any host.
+
+    A string looked up by its :func:`value_keys` meets one of these keys exactly when both
+    name the same value: the same path under the same host, or under a host on one side
+    and none on the other. ``github.com/acme/app`` and ``acme/app`` are one repository;
+    ``gitlab.com/acme/app`` and ``github.com/acme/app`` are two, so a move from one host to
+    another is never taken for a change back (an earlier rule that dropped hosts revived
+    the first host's URL when the repository moved on to a third).
+    """
+    host, path = _spelled(value)
+    plain = f"{host}/{path}" if host else path
+    return {fold(value), fold(plain), _UNDER_A_HOST + fold(path)}
+
+
+def value_keys(value: str) -> set[str]:
+    """Return the keys a value is looked up by among :func:`held_keys`, folded."""
+    host, path = _spelled(value)
+    if host:
+        return {fold(value), fold(f"{host}/{path}"), fold(path)}
+    return {fold(value), fold(path), _UNDER_A_HOST + fold(path)}
+
+
+def same_value(phrase: str, value: str) -> bool:
+    """Return whether two strings name the same value in any spelling (:func:`held_keys`)."""
+    return bool(value_keys(phrase) & held_keys(value))
 
 
 def new_values_of(meta: Mapping[str, Any], text: str, deprecates: Sequence[str]) -> tuple[str, ...]:

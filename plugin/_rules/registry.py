@@ -25,7 +25,7 @@ from typing import NoReturn, Protocol
 
 from ..errors import SnapshotDamaged
 from ..matchers import Match, Matcher, fold
-from .records import CorrectionInfo, CorrectionScope, Order, Scoped, bare_form
+from .records import CorrectionInfo, CorrectionScope, Order, Scoped, held_keys, value_keys
 
 __all__ = [
     "Lookup",
@@ -54,19 +54,15 @@ def _key(value: str) -> str:
 
 
 def _held_keys(info: CorrectionInfo) -> set[str]:
-    """Return the keys a correction's new values are filed under: as written, and bare.
+    """Return the keys a correction's new values are filed under (:func:`held_keys`).
 
-    ``github.com/ufo-ai/ufo`` is held as ``ufo-ai/ufo`` too (:func:`bare_form`), so that
-    deprecating ``ufo-ai/ufo`` is refused, and ``acme/app`` revives after a change back to
-    ``github.com/acme/app``. Every index of new values files them so: the registry's, the
-    snapshot's (:func:`index_keys`) and a planned write's (:class:`PlannedRegistry`).
+    ``github.com/ufo-ai/ufo`` is filed so that looking up ``ufo-ai/ufo`` by its
+    :func:`value_keys` finds it (deprecating it is refused, and ``acme/app`` revives after a
+    change back to ``github.com/acme/app``), while ``gitlab.com/ufo-ai/ufo`` does not. Every
+    index of new values files them so: the registry's, the snapshot's (:func:`index_keys`) and
+    a planned write's (:class:`PlannedRegistry`).
     """
-    return {key for value in info.replaced_by for key in _value_keys(value)}
-
-
-def _value_keys(value: str) -> set[str]:
-    """Return the keys a value is looked up by among new values: as written, and bare."""
-    return {_key(value), _key(bare_form(value))}
+    return {key for value in info.replaced_by for key in held_keys(value)}
 
 
 def _named_keys(info: CorrectionInfo) -> set[str]:
@@ -74,9 +70,13 @@ def _named_keys(info: CorrectionInfo) -> set[str]:
     return {_key(value) for value in info.deprecates}
 
 
-def _bare_keys(info: CorrectionInfo) -> set[str]:
-    """Return the bare keys of a correction's deprecated strings (:func:`bare_form`)."""
-    return {_key(bare_form(value)) for value in info.deprecates}
+def _spelling_keys(info: CorrectionInfo) -> set[str]:
+    """Return the keys a correction's deprecated strings are looked up by (:func:`value_keys`).
+
+    The index of these is asked with a new value's :func:`held_keys`: which corrections
+    deprecate that value, in any spelling.
+    """
+    return {key for value in info.deprecates for key in value_keys(value)}
 
 
 def _filed_under(index: Mapping[str, Iterable[str]], keys: Iterable[str]) -> set[str]:
@@ -234,7 +234,7 @@ def _changes_back(other: CorrectionInfo, info: CorrectionInfo) -> bool:
     revive: measured on SituatedQA, such unrelated revivals left 5% of the old facts unmarked.
     """
     news = _held_keys(info)  # in either spelling: github.com/acme/app2 back from acme/app2
-    if any(_value_keys(d) & news for d in other.deprecates):
+    if any(value_keys(d) & news for d in other.deprecates):
         return True
     return bool(Matcher((d, d) for d in other.deprecates if d.strip()).keys(info.document))
 
@@ -360,7 +360,7 @@ def _grow(
             added = added or bool(new)
             active = [i for i in new if i.retracted is None]
             texts.extend(i.document for i in active)
-            keys = {_key(p) for i in active for p in i.deprecates} - keys_asked
+            keys = {k for i in active for p in i.deprecates for k in value_keys(p)} - keys_asked
             keys_asked |= keys
             found = list(lookup.holding(keys)) if keys else []
     return added
@@ -545,7 +545,7 @@ class Registry:
         # deprecate: built at first use, then kept in step by put and drop.
         self._holding: dict[str, set[str]] | None = None
         self._naming: dict[str, set[str]] | None = None
-        self._bare_naming: dict[str, set[str]] | None = None  # deprecated strings, bare
+        self._spelled_naming: dict[str, set[str]] | None = None  # deprecated, any spelling
         self.version = 0
         self._source: _Overlaid | None = None  # deferred: where the rest of the corrections are
         self._asked: tuple[set[str], set[str]] = (set(), set())  # runs and keys looked up
@@ -606,7 +606,7 @@ class Registry:
         if source is None:
             return
         wanted = {i for i in ids if i not in self._infos and i not in self._missing}
-        keys = {k for v in values for k in _value_keys(v)} - self._asked[1]
+        keys = {k for v in values for k in value_keys(v)} - self._asked[1]
         listed = list(texts)
         if not (wanted or keys or listed or found):
             return
@@ -652,7 +652,7 @@ class Registry:
         """Forget what was built over the corrections held (they changed, or grew)."""
         self._automata = None
         self._building = None
-        self._holding = self._naming = self._bare_naming = None
+        self._holding = self._naming = self._spelled_naming = None
         self._sups = {}
 
     def _matchers(self) -> tuple[Matcher[str], Matcher[str]]:
@@ -776,21 +776,23 @@ class Registry:
             self._naming = self._built(_named_keys)
         return self._naming
 
-    def _bare_namers(self) -> dict[str, set[str]]:
-        """Return the active corrections by the bare key of each deprecated string (first use).
+    def _spelled_namers(self) -> dict[str, set[str]]:
+        """Return the active corrections by the :func:`value_keys` of each deprecated string.
+
+        Built on first use, and asked with a new value's :func:`held_keys`.
 
         :meth:`changed_since` asks it (a later step that wrote the value longer,
         ``github.com/acme/app2``, moved ``acme/app2`` on too) and :meth:`revived_by` (a change
         back to ``acme/app`` revives ``github.com/acme/app``).
         """
-        if self._bare_naming is None:
-            self._bare_naming = self._built(_bare_keys)
-        return self._bare_naming
+        if self._spelled_naming is None:
+            self._spelled_naming = self._built(_spelling_keys)
+        return self._spelled_naming
 
     def _built(self, keys_of: Callable[[CorrectionInfo], set[str]]) -> dict[str, set[str]]:
         """Return an index of the active corrections by the keys ``keys_of`` gives each.
 
-        :func:`_held_keys` (new values), :func:`_named_keys` or :func:`_bare_keys` (deprecated
+        :func:`_held_keys` (new values), :func:`_named_keys` or :func:`_spelling_keys` (deprecated
         strings): the same functions :meth:`_index` keeps the built indexes in step with.
         """
         index: dict[str, set[str]] = {}
@@ -807,7 +809,7 @@ class Registry:
         filed = (
             (self._holding, _held_keys(info)),
             (self._naming, _named_keys(info)),
-            (self._bare_naming, _bare_keys(info)),
+            (self._spelled_naming, _spelling_keys(info)),
         )
         for index, keys in filed:
             if index is None:
@@ -822,12 +824,15 @@ class Registry:
     def holding(self, value: str, scope: CorrectionScope) -> list[CorrectionInfo]:
         """Return the active corrections of ``scope`` that hold ``value`` as a new value.
 
-        What they hold is current: a new correction may not deprecate it unless its own
-        text says it changed again (the write guards).
+        In any spelling (:func:`value_keys`): ``acme/app`` is held by a correction to
+        ``https://github.com/acme/app``. What they hold is current: a new correction may not
+        deprecate it unless its own text says it changed again (the write guards).
         """
         with self._lock:
             self._need(values=(value,))
-            found = [self._infos.get(cid) for cid in self._holders().get(_key(value), ())]
+            found = [
+                self._infos.get(cid) for cid in _filed_under(self._holders(), value_keys(value))
+            ]
         return sorted(
             (i for i in found if i is not None and i.retracted is None and i.scope == scope),
             key=lambda i: i.order,
@@ -838,14 +843,12 @@ class Registry:
 
         ``holder`` made ``value`` new, and a later step of its chain moved it on
         (``acme/app2`` to ``acme/app3``, or ``github.com/acme/app2`` to ...: the step is
-        looked up by the bare spelling too): the value is no longer current, though ``holder``
+        looked up in any spelling): the value is no longer current, though ``holder``
         still holds it as its new value.
         """
         with self._lock:
             self.complete()
-            ids = _filed_under(self._namers(), {_key(value)}) | _filed_under(
-                self._bare_namers(), {_key(bare_form(value))}
-            )
+            ids = _filed_under(self._spelled_namers(), held_keys(value))
             return any(
                 (other := self._infos.get(cid)) is not None
                 and other.retracted is None
@@ -864,7 +867,7 @@ class Registry:
         with self._lock:
             self.complete()
             held = _held_keys(info)
-            ids = _filed_under(self._namers(), held) | _filed_under(self._bare_namers(), held)
+            ids = _filed_under(self._spelled_namers(), held)
             older = [
                 other
                 for cid in ids
@@ -913,7 +916,7 @@ class Registry:
         """
         with self._lock:
             self._need(values=(phrase,))
-            ids = _filed_under(self._holders(), _value_keys(phrase))  # a walk may rebuild it
+            ids = _filed_under(self._holders(), value_keys(phrase))  # a walk may rebuild it
             if not ids:
                 return False
             return any(
@@ -948,7 +951,7 @@ class Registry:
             holding = self._holders()
             steps: list[str] = []
             for value in frontier:
-                for cid in sorted(_filed_under(holding, _value_keys(value))):
+                for cid in sorted(_filed_under(holding, value_keys(value))):
                     if cid in seen or cid in without:
                         continue
                     seen.add(cid)
@@ -1328,7 +1331,7 @@ class PlannedRegistry:
         def chained(newer: CorrectionInfo, older: CorrectionInfo) -> bool:
             return self._base.chained_back(newer, older, self._hidden)
 
-        planned = {o.id: o for key in _value_keys(phrase) for o in self._holding.get(key, ())}
+        planned = {o.id: o for key in value_keys(phrase) for o in self._holding.get(key, ())}
         if any(_revives(other, info, as_of, chained) for other in planned.values()):
             return True
         return self._base.revived(info, phrase, as_of, without=self._hidden)

@@ -327,3 +327,48 @@ def test_a_fresh_process_sees_a_change_back_spelled_shorter(tmp_path: Path) -> N
     memory.retract("back")
     tripped = _cli("check", path, clone)
     assert tripped.returncode == 1 and "github.com/acme/app2" in tripped.stdout
+
+
+def test_a_fresh_process_finds_a_change_back_its_text_does_not_name(tmp_path: Path) -> None:
+    """The fast path looks up what revives a string in every spelling, as ``check()`` does.
+
+    ``https://github.com/acme/app`` → ``x/y`` and ``x/y`` → ``acme/app``, each new value given
+    as ``replaced_by`` and named by no text: ``nowline check`` once left the change back out
+    of its narrowed registry (looked up by the URL as written) and called the current
+    repository outdated, exit 1, while the library passed it.
+    """
+    path = str(tmp_path / "store")
+    memory = nowline.wrap(chromadb.PersistentClient(path=path)).create_collection(
+        "memory", embedding_function=FakeEmbedding()
+    )
+    memory.remember("Clone https://github.com/acme/app for the build.", id="clone")
+    url = "https://github.com/acme/app"
+    memory.correct(f"{url} is retired.", deprecates=[url], replaced_by=["x/y"], id="c1")
+    memory.correct("x/y is retired.", deprecates=["x/y"], replaced_by=["acme/app"], id="c2")
+    clone = f"git clone {url}"
+    assert memory.check(clone) == []
+    assert _cli("check", path, clone).returncode == 0
+    memory.retract("c2")
+    assert _cli("check", path, clone).returncode == 1
+
+
+def test_a_move_between_hosts_stays_outdated_in_a_fresh_process(tmp_path: Path) -> None:
+    """``gitlab.com/acme/app`` → ``github.com/acme/app`` → ``codeberg.org/acme/app``.
+
+    The last step changes nothing back (two hosts are two values): the GitLab URL stays
+    outdated in ``check()`` and ``nowline check``. Dropping hosts once revived it.
+    """
+    path = str(tmp_path / "store")
+    memory = nowline.wrap(chromadb.PersistentClient(path=path)).create_collection(
+        "memory", embedding_function=FakeEmbedding()
+    )
+    memory.remember("Build from gitlab.com/acme/app.", id="build")
+    for old, new in [("gitlab.com", "github.com"), ("github.com", "codeberg.org")]:
+        memory.correct(
+            f"acme/app moved from {old}/acme/app to {new}/acme/app.",
+            deprecates=[f"{old}/acme/app"],
+        )
+    clone = "git clone https://gitlab.com/acme/app"
+    assert [t.newest.replaced_by for t in memory.check(clone)] == [["codeberg.org/acme/app"]]
+    tripped = _cli("check", path, clone)
+    assert tripped.returncode == 1 and "codeberg.org/acme/app" in tripped.stdout

@@ -22,7 +22,7 @@ from nowline._rules.guards import (
     person_refusal,
     validate_correction,
 )
-from nowline._rules.records import CorrectionInfo, new_values_of
+from nowline._rules.records import CorrectionInfo, new_values_of, same_value
 from nowline._rules.validate import Settled, anchors_kept, values_settled
 from nowline.terms import CLI_TERMS, TOOL_TERMS, using
 
@@ -57,10 +57,10 @@ FIRST = info(
 
 
 def held_by(*holders: CorrectionInfo) -> object:
-    """Return a registry answer: the corrections holding a string as a new value."""
+    """Return a registry answer: the corrections holding a string as a new value (any spelling)."""
 
     def holding(value: str) -> list[CorrectionInfo]:
-        return [h for h in holders if any(v.casefold() == value.casefold() for v in h.replaced_by)]
+        return [h for h in holders if any(same_value(value, v) for v in h.replaced_by)]
 
     return holding
 
@@ -303,6 +303,23 @@ def test_a_chain_step_may_deprecate_the_current_value() -> None:
     assert check_correction(step, holders=held_by(FIRST)) == ()
     again = info("Deprecated ufo-ai/ufo; the project lives in ufo-org/ufo now.", ["ufo-ai/ufo"])
     assert check_correction(again, holders=held_by(FIRST)) == ()
+
+
+def test_a_new_value_of_another_sort_is_no_chain_step() -> None:
+    """What replaces a repository is a repository: a new host moves something else.
+
+    "Release notes for ufo-ai/ufo are now on docs.ufo.dev" does not say ufo-ai/ufo changed;
+    stored, it marked the current repository outdated. A repository for a repository, in a
+    URL or not, and a name for a name are steps.
+    """
+    notes = "Release notes for ufo-ai/ufo are now on docs.ufo.dev."
+    for given in (["docs.ufo.dev"], None):
+        wrong = info(notes, ["ufo-ai/ufo"], replaced_by=given)
+        with pytest.raises(nowline.NewValue):
+            check_correction(wrong, given_new=given is not None, holders=held_by(FIRST))
+    for new in ("ufo-org/ufo", "https://github.com/ufo-org/ufo"):
+        step = info(f"Do the work in {new}, not ufo-ai/ufo.", ["ufo-ai/ufo"], replaced_by=[new])
+        assert check_correction(step, given_new=True, holders=held_by(FIRST)) == ()
 
 
 def test_anchors_that_do_not_meet_speak_of_different_things() -> None:

@@ -221,6 +221,8 @@ def test_corrections_put_while_other_threads_scan_are_all_found() -> None:
 # ------------------------------------------------------------------- narrowed registries
 
 _WORDS = ["acme/app", "app", "Straße", "STRASSE", "v1.2", "ﬁle", "x-y", "a_b", "ÅB", "q.r", "->"]
+_WORDS += ["github.com/acme/app", "https://GitHub.com/acme/app.git", "gitlab.com/acme/app"]
+"""The strings, and one value in other spellings: a host before it, a scheme, another host."""
 _GLUE = [" ", "/", ".", "-", "", ", ", "\n", "_"]
 
 
@@ -249,6 +251,52 @@ def _corrections(draw: st.DrawFn) -> list[CorrectionInfo]:
             )
         )
     return out
+
+
+def _info(cid: str, deprecates: str, new: str, when: float, doc: str = "") -> CorrectionInfo:
+    """Return an active global correction from ``deprecates`` to ``new`` at time ``when``."""
+    doc = doc or f"moved from {deprecates} to {new}"
+    return CorrectionInfo(cid, doc, (deprecates,), (), when, when, None, None, replaced_by=(new,))
+
+
+def test_a_narrowed_registry_finds_a_change_back_written_in_another_spelling() -> None:
+    """The hook's narrowed registry looks a string's revivers up in every spelling.
+
+    ``https://github.com/acme/app`` → ``x-y`` (given as ``replaced_by``, the text names only
+    the old value), then ``x-y`` → ``acme/app``: the URL is current again. The narrowed
+    registry once looked the revivers up by the string as written, left the second
+    correction out, and tripped on the current repository.
+    """
+    infos = [
+        _info("c0", "https://github.com/acme/app", "x-y", 0.0, "https://github.com/acme/app moved"),
+        _info("c1", "x-y", "acme/app", 1.0),
+    ]
+    text = "git clone https://github.com/acme/app"
+    assert trips_of(Registry(infos), text, Scoped(None)) == []
+    assert trips_of(narrowed(infos, text), text, Scoped(None)) == []
+
+
+def test_a_move_to_another_host_is_not_a_change_back() -> None:
+    """A path under one host is not the same value under another (§6, "in any spelling").
+
+    ``gitlab.com/acme/app`` → ``github.com/acme/app`` → ``codeberg.org/acme/app``: the last
+    step deprecates what the first made new, but holds another host's URL, so the first
+    host's URL stays outdated. With hosts dropped, it was revived, and a clone of it passed.
+    """
+    infos = [
+        _info("c0", "gitlab.com/acme/app", "github.com/acme/app", 0.0),
+        _info("c1", "github.com/acme/app", "codeberg.org/acme/app", 1.0),
+    ]
+    registry = Registry(infos)
+    text = "git clone https://gitlab.com/acme/app"
+    assert [t.correction.id for t in trips_of(registry, text, Scoped(None))] == ["c0"]
+    assert not registry.revived(infos[0], "gitlab.com/acme/app")
+    assert registry.revived_by(infos[1]) == []
+    # the same path with no host on one side is the same value: a change back revives
+    back = _info("c2", "codeberg.org/acme/app", "acme/app", 2.0)
+    registry = Registry([*infos, back])
+    assert registry.revived(infos[0], "gitlab.com/acme/app")
+    assert trips_of(registry, text, Scoped(None)) == []
 
 
 @given(

@@ -41,6 +41,8 @@ __all__ = [
     "reach_counts",
     "recall_states",
     "repeat_of",
+    "same_value",
+    "spelled",
     "stored_links",
 ]
 
@@ -58,6 +60,40 @@ K too with the same token; a correction without ``nowline_scope_key`` is global.
 def fold(s: str) -> str:
     """Return ``s`` as §3 compares it: NFKC, then casefold."""
     return unicodedata.normalize("NFKC", s).casefold()
+
+
+_URL_HEAD = re.compile(r"^[a-z][a-z0-9+.-]*://")
+_HOSTNAME = re.compile(r"^(?:www\.)?([^/\s]+\.[a-z]{2,})/")
+
+
+def spelled(value: str) -> tuple[str, str]:
+    """Return the host a string writes a value under ("" for none) and its path, folded.
+
+    The same repository written with a scheme, a host, ``.git`` or slashes:
+    ``https://github.com/acme/app.git`` is ``acme/app`` under ``github.com``; ``acme/app/``
+    is ``acme/app`` under no host. A host stays part of the value where no path of its own
+    (``owner/name``) follows it (``docs.acme.io/guide``). Only the spellings the model-based
+    test writes (``tests/core/test_spelling.py`` tests the rest).
+    """
+    v = _URL_HEAD.sub("", fold(value).strip())
+    host = ""
+    found = _HOSTNAME.match(v)
+    if found is not None and "/" in v[found.end() :].rstrip("/"):
+        host, v = found.group(1), v[found.end() :]
+    v = v.strip("/")
+    if v.endswith(".git"):
+        v = v[:-4]
+    return (host, v) if v else ("", fold(value))
+
+
+def same_value(a: str, b: str) -> bool:
+    """Return whether two strings write the same value, in any spelling (§6).
+
+    The same path, under the same host or a host on one side only: ``github.com/acme/app``
+    and ``acme/app`` are one value, ``gitlab.com/acme/app`` and ``github.com/acme/app`` two.
+    """
+    (host_a, path_a), (host_b, path_b) = spelled(a), spelled(b)
+    return path_a == path_b and (not host_a or not host_b or host_a == host_b)
 
 
 def _token(c: str) -> bool:
@@ -234,8 +270,11 @@ def _revives(d: Record, c: Record, phrase: str) -> bool:
     return (
         d.id != c.id
         and d.order > c.order
-        and fold(phrase) in d.new_values
-        and any(fold(x) in c.new_values or occurs(x, c.document) for x in d.deprecates)
+        and any(same_value(phrase, v) for v in d.new_values)
+        and any(
+            any(same_value(x, v) for v in c.new_values) or occurs(x, c.document)
+            for x in d.deprecates
+        )
     )
 
 
@@ -248,8 +287,8 @@ def _revives_through(d: Record, c: Record, phrase: str, made: frozenset[str]) ->
     return (
         d.id != c.id
         and d.order > c.order
-        and fold(phrase) in d.new_values
-        and any(fold(x) in made for x in d.deprecates)
+        and any(same_value(phrase, v) for v in d.new_values)
+        and any(same_value(x, v) for x in d.deprecates for v in made)
     )
 
 
@@ -268,6 +307,7 @@ def repeat_of(
     *,
     timed: bool = False,
     now: float = float("inf"),
+    stored: Iterable[Record] | None = None,
 ) -> str | None:
     """Return the id of the standing correction that ``new`` tells again (§6), or None.
 
@@ -275,10 +315,17 @@ def repeat_of(
     new values (folded) and the same text (case-folded, spaces collapsed, no closing stop),
     and the same time where ``new`` gives one (``timed``), else one not after ``now``; it
     must stand: nothing supersedes it and none of its strings is revived. The newest of them.
+
+    ``stored``: the records as the store holds them before the write, where ``records`` adds
+    the write's own earlier corrections. Whether a stored correction stands is judged on
+    them (the standing correction as the store holds it now); a twin earlier in the same
+    write always counts.
     """
     recs = list(records)
     active = [c for c in recs if c.is_correction and not c.retracted and c.id != new.id]
-    links = expected(recs, scope_key)
+    before = recs if stored is None else list(stored)
+    links = expected(before, scope_key)
+    held = [c for c in before if c.is_correction and not c.retracted and c.id != new.id]
 
     def said(text: str) -> str:
         return " ".join(text.casefold().split()).rstrip(" .!")
@@ -295,9 +342,11 @@ def repeat_of(
         )
 
     def stands(c: Record) -> bool:
+        if c.id not in links:
+            return True  # a twin earlier in the same write
         return not links[c.id].by and not any(
             _scope_of(d, scope_key) == _scope_of(c, scope_key) and _revives(d, c, p)
-            for d in active
+            for d in held
             for p in c.deprecates
         )
 
@@ -348,7 +397,7 @@ def expected(
                 if (
                     c.order < e.order < d.order
                     and scope_of(e) == scope_of(c)
-                    and any(fold(x) in made for x in e.deprecates)
+                    and any(same_value(x, v) for x in e.deprecates for v in made)
                     and not e.new_values <= made
                 ):
                     made |= e.new_values

@@ -1,0 +1,82 @@
+"""Which spellings name the same value (DESIGN §6, "in any spelling").
+
+A repository or address written with a scheme, a user, a port, ``www.``, ``.git``, quotes or
+slashes is the same value as its bare path; a path under one host is another value than the
+same path under another host, and the same value as the path with no host. The registry and
+the guards compare spellings only through :func:`same_value` (its keys), so these pairs decide
+revival, the current-value guard and the new-value guard alike.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from nowline._rules.records import bare_path, held_keys, same_value, value_keys
+
+SAME = [
+    ("acme/app", "acme/app"),
+    ("acme/app", "ACME/App"),
+    ("acme/app", "github.com/acme/app"),
+    ("acme/app", "https://github.com/acme/app"),
+    ("acme/app", "https://www.github.com/acme/app/"),
+    ("acme/app", "https://github.com/acme/app.git"),
+    ("acme/app", "git@github.com:acme/app.git"),
+    ("acme/app", "github.com:acme/app"),
+    ("acme/app", "https://github.com:443/acme/app"),
+    ("acme/app", "ssh://git@github.com:22/acme/app.git"),
+    ("acme/app", "`acme/app`"),
+    ("acme/app", '"acme/app."'),
+    ("acme/app", "@acme/app"),
+    ("github.com/acme/app", "git@github.com:acme/app.git"),
+    ("https://github.com/acme/app", "www.github.com/acme/app"),
+    ("docs.acme.io/guide", "https://docs.acme.io/guide"),
+    ("https://docs.oldco.com/api/guide", "api/guide"),
+]
+
+APART = [
+    ("acme/app", "acme/app2"),
+    ("acme/app", "acme/app-docs"),
+    ("acme/app", "acme/app/issues/12"),
+    ("gitlab.com/acme/app", "github.com/acme/app"),
+    ("https://gitlab.com/acme/app", "git@github.com:acme/app.git"),
+    ("https://docs.oldco.com/api/guide", "https://docs.newco.com/api/guide"),
+    ("docs.acme.io/guide", "docs.acme.io/faq"),
+    ("claims@acme.co.uk", "acme.co.uk"),
+    ("#ops", "ops"),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), SAME)
+def test_spellings_of_one_value_are_the_same_value(a: str, b: str) -> None:
+    """Each pair names one value, looked up either way round."""
+    assert same_value(a, b) and same_value(b, a)
+
+
+@pytest.mark.parametrize(("a", "b"), APART)
+def test_different_values_stay_apart(a: str, b: str) -> None:
+    """A sibling, a page under a value, another host's path: each is its own value."""
+    assert not same_value(a, b) and not same_value(b, a)
+
+
+def test_the_relation_is_symmetric_and_keeps_hosts_apart() -> None:
+    """Over every value here, either way round gives one answer, and two hosts never meet.
+
+    The registry files new values by :func:`held_keys` and looks strings up by
+    :func:`value_keys`; which side is which must not matter.
+    """
+    values = sorted({v for pair in SAME + APART for v in pair})
+    for a in values:
+        for b in values:
+            assert same_value(a, b) == same_value(b, a), (a, b)
+            assert bool(value_keys(a) & held_keys(b)) == same_value(a, b), (a, b)
+    assert not same_value("gitlab.com/acme/app", "github.com/acme/app")
+    assert same_value("gitlab.com/acme/app", "acme/app") and same_value(
+        "acme/app", "github.com/acme/app"
+    )
+
+
+def test_the_bare_path_of_a_value() -> None:
+    """The path a message names: without scheme, user, host, port or ``.git``."""
+    assert bare_path("ssh://git@github.com:22/acme/app.git") == "acme/app"
+    assert bare_path("https://docs.acme.io/guide") == "docs.acme.io/guide"
+    assert bare_path("`#ops`") == "#ops"
