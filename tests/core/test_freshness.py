@@ -337,7 +337,7 @@ def test_a_process_that_starts_from_a_snapshot_lists_a_resync_interval_after_it_
         assert _reads(store) == [] and registry.get("raw") is None and fresh.listings == 0
         fresh.listed_at -= fresh.resync_interval()  # a resync interval later
         run_sync(refresh_flow(fresh, registry, None), store)
-        assert _reads(store) == ["listing"] and registry.get("raw") is not None
+        assert _reads(store) == ["listing", "scan"] and registry.get("raw") is not None
         snapshot.flush()
     # The listing saved a snapshot of what it found: the next process starts from it.
     fresh, registry = Freshness(refresh_seconds=0), Registry()
@@ -396,8 +396,18 @@ def _write(store: ScriptedStore, cid: str | None, row: tuple[str, dict[str, Any]
 
 
 def _reads(store: ScriptedStore) -> list[Any]:
-    """Return what the logged reads of records asked for: a listing, or ids."""
-    return ["listing" if op.where == MARKED else op.ids for op in store.ops("Get")]
+    """Return what the logged reads of records asked for: a listing, a scan, or ids.
+
+    A scan reads every record's metadata (the resync's, for corrections without the mark).
+    """
+    return [
+        "listing"
+        if op.where == MARKED
+        else "scan"
+        if op.where is None and op.ids is None
+        else op.ids
+        for op in store.ops("Get")
+    ]
 
 
 def test_a_catch_up_by_the_journal_reads_only_the_changed_corrections() -> None:
