@@ -592,3 +592,18 @@ def test_a_deprecated_string_the_text_calls_new_is_refused_whatever_replaced_by_
         replaced_by=["mirror2.example.cz"],
     )
     assert check_correction(chain, Allowances(), given_new=True) == ()
+
+
+def test_a_new_value_in_another_spelling_beside_an_old_one_is_dropped() -> None:
+    """``github.com/acme/app2`` is ``acme/app2``: given or read as new, it leaves deprecates.
+
+    An adversarial review found the bare spelling repaired and the URL one refused.
+    """
+    settled = values_settled(["acme/app", "github.com/acme/app2"], ["acme/app2"])
+    assert settled.deprecates == ("acme/app",) and settled.dropped_old == ("github.com/acme/app2",)
+    read = values_settled(
+        ["acme/app", "acme/app2"], [], "Moved from acme/app to github.com/acme/app2."
+    )
+    assert read.deprecates == ("acme/app",) and read.dropped_old == ("acme/app2",)
+    other_host = values_settled(["gitlab.com/acme/app2", "x/y"], ["github.com/acme/app2"])
+    assert other_host.deprecates == ("gitlab.com/acme/app2", "x/y")

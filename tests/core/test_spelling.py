@@ -43,6 +43,10 @@ APART = [
     ("docs.acme.io/guide", "docs.acme.io/faq"),
     ("claims@acme.co.uk", "acme.co.uk"),
     ("#ops", "ops"),
+    ("acme/app", "acme/app#12"),
+    # a query or fragment may name another thing (watch?v=..., #install and #setup)
+    ("https://www.youtube.com/watch?v=AAA", "https://www.youtube.com/watch?v=BBB"),
+    ("https://docs.acme.io/guide#install", "https://docs.acme.io/guide#setup"),
 ]
 
 
