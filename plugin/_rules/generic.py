@@ -566,7 +566,9 @@ def _default_lexicon() -> _Lexicon:
         return _lexicon
 
 
-_DECORATION = re.compile(r"(?:[a-z][a-z0-9+.-]*:/{0,2}|www\.|\.git)+")
+_DECORATION = re.compile(
+    r"(?:(?:https?|s?ftp|ssh|git|svn)(?:\+(?:ssh|https?|git))?:/{0,2}|www\.|\.git)+"
+)
 """What only decorates an address: a scheme (``https://``, ``git+ssh:``), ``www.``, ``.git``.
 
 Deprecated alone, it would mark every memory that writes an address so (an adversarial

@@ -51,7 +51,7 @@ from ..errors import (
 )
 from ..matchers import Matcher, fold
 from ..terms import active
-from .records import CorrectionInfo, bare_path, same_value
+from .records import CorrectionInfo, bare_path, host_of, same_value
 from .validate import (
     anchors_kept,
     parse_about,
@@ -233,13 +233,16 @@ def _own_new_value(info: CorrectionInfo, phrase: str, given: bool) -> NewValue |
         )
     why = f"the text says {said!r}" if said else f"{given_as} lists {value!r}"
     if respelled:
-        instead = _deprecate_instead(info, phrase)
+        path = bare_path(value)
+        if host_of(phrase):
+            way = f"write the new value with its host (e.g. 'codeberg.org/{path}')"
+        else:
+            way = f"write the old value with its host (e.g. 'github.com/{path}')"
         return NewValue(
             f"{phrase!r} is the new value written another way: {why}, the same path with a "
             "host on one side only. A correction deprecates what is no longer true; its new "
-            "value stays current. If the value moved to another host, write the new value "
-            f"with its host (e.g. 'codeberg.org/{bare_path(value)}'); otherwise "
-            f"{instead[0].lower()}{instead[1:]}.",
+            f"value stays current. If the value moved from one host to another, {way}; "
+            "otherwise deprecate only what no longer holds.",
             phrase=phrase,
             said=said,
         )
@@ -354,10 +357,11 @@ def _changed_again(info: CorrectionInfo, phrase: str) -> bool:
 def _sort_family(value: str) -> str:
     """Return a value's sort (:func:`~nowline._rules.wording.value_sort`), a URL as a path.
 
-    ``acme/app2`` → ``https://github.com/acme/app3`` replaces a repository with a repository.
+    ``acme/app2`` → ``https://github.com/acme/app3`` (or ``git@github.com:acme/app3.git``)
+    replaces a repository with a repository.
     """
     sort = value_sort(value)
-    return "path" if sort == "url" else sort
+    return "path" if sort == "url" or host_of(value) else sort
 
 
 def _same_subject(holder: CorrectionInfo, info: CorrectionInfo) -> bool:

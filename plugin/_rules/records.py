@@ -58,6 +58,7 @@ __all__ = [
     "correction_infos",
     "correction_scope",
     "held_keys",
+    "host_of",
     "in_scope",
     "is_correction",
     "is_retracted",
@@ -484,13 +485,18 @@ def with_new_values(meta: Mapping[str, Any], text: str) -> dict[str, Any]:
     return out
 
 
-_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
+_SCHEME = re.compile(r"^(?:https?|s?ftp|ssh|git|svn)(?:\+(?:ssh|https?|git))?://", re.IGNORECASE)
+"""A web or source-control scheme: decoration. Another scheme is part of the value
+(``s3://acme-data/raw`` and ``gs://acme-data/raw`` are two buckets)."""
 _HOST = re.compile(r"^(?:[\w.+-]+@)?(?:www\.)?([^/\s:@]+\.[a-z]{2,})(?::\d+)?[/:]", re.IGNORECASE)
 """A host before a path: ``github.com/``, a user and a port (``git@github.com:22/``), or the
 ``host:`` of an SSH remote (``git@github.com:acme/app``)."""
 _EDGE = "\"'`([{<‹«“‘.,;:!?)]}>›»”’"
-_UNDER_A_HOST = "\x00"
-"""The mark of a key that files a path written under some host (:func:`held_keys`)."""
+_UNDER_A_HOST = "\t"
+"""The mark of a key that files a path written under some host (:func:`held_keys`).
+
+No folded value begins with a tab (values are stripped, and NFKC makes none). Not NUL:
+SQLite's ``json_each`` cuts a string at NUL, so the snapshot's index lost such keys."""
 
 
 def _spelled(phrase: str) -> tuple[str, str]:
@@ -526,6 +532,11 @@ def bare_path(value: str) -> str:
     :func:`same_value`, which keeps hosts apart.
     """
     return _spelled(value)[1]
+
+
+def host_of(value: str) -> str:
+    """Return the host a string writes its value under, or "" (:func:`_spelled`)."""
+    return _spelled(value)[0]
 
 
 def held_keys(value: str) -> set[str]:

@@ -372,3 +372,47 @@ def test_a_move_between_hosts_stays_outdated_in_a_fresh_process(tmp_path: Path) 
     assert [t.newest.replaced_by for t in memory.check(clone)] == [["codeberg.org/acme/app"]]
     tripped = _cli("check", path, clone)
     assert tripped.returncode == 1 and "codeberg.org/acme/app" in tripped.stdout
+
+
+def test_a_fresh_process_finds_a_bare_value_held_under_a_host(tmp_path: Path) -> None:
+    """The snapshot's index finds ``acme/app`` held as ``https://github.com/acme/app``.
+
+    ``acme/app`` → ``x/y`` → ``https://github.com/acme/app`` revives ``acme/app``. The key
+    that files a hosted value for a bare lookup began with NUL, which SQLite's ``json_each``
+    cuts off, so ``nowline check`` (from the snapshot) called the current repository
+    outdated while the library passed it; and a fresh process stored a correction that
+    deprecated the held value, where the writer refused it.
+    """
+    path = str(tmp_path / "store")
+    memory = nowline.wrap(chromadb.PersistentClient(path=path)).create_collection(
+        "memory", embedding_function=FakeEmbedding()
+    )
+    memory.remember("Clone acme/app for the build.", id="clone")
+    url = "https://github.com/acme/app"
+    memory.correct("acme/app is retired.", deprecates=["acme/app"], replaced_by=["x/y"], id="c1")
+    memory.correct("x/y is retired.", deprecates=["x/y"], replaced_by=[url], id="c2")
+    clone = f"git clone {url}"
+    assert memory.check(clone) == []
+    assert _cli("check", path, clone).returncode == 0
+    child = textwrap.dedent(
+        f"""
+        import chromadb, nowline
+        from tests.conftest import FakeEmbedding
+        col = nowline.wrap(chromadb.PersistentClient(path={path!r})).get_collection(
+            "memory", embedding_function=FakeEmbedding()
+        )
+        try:
+            col.correct("Do not trust acme/app notes.", deprecates=["acme/app"])
+        except nowline.NewValue as refused:
+            print("refused", refused.holder)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", child],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONPATH": os.getcwd()},
+        check=False,
+    )
+    assert done.stdout.strip() == "refused c2", done.stdout + done.stderr

@@ -156,9 +156,14 @@ def test_a_scheme_or_suffix_alone_is_generic(phrase: str) -> None:
     assert reason is not None and "scheme or suffix" in reason
 
 
-@pytest.mark.parametrize("phrase", ["https://github.com/acme/app", "acme/app.git", "github.com"])
+@pytest.mark.parametrize(
+    "phrase", ["https://github.com/acme/app", "acme/app.git", "github.com", "zkvault:", "ci-7:"]
+)
 def test_an_address_with_a_scheme_or_suffix_is_not(phrase: str) -> None:
-    """The decoration rule takes a scheme or ``.git`` alone, not an address written with one."""
+    """The decoration rule takes a scheme or ``.git`` alone, not an address written with one.
+
+    Nor any word with a colon: ``zkvault:`` is no URL scheme.
+    """
     assert is_generic(phrase) is None
 
 

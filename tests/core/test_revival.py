@@ -226,3 +226,33 @@ def test_a_change_back_spelled_shorter_revives_the_longer_spelling(
     memory.retract("back")
     assert memory.hits(["long"])[0].role == "historical"
     assert [t.correction.id for t in memory.check("git clone github.com/acme/app")] == ["there"]
+
+
+def test_a_step_on_another_host_does_not_move_the_held_value_on(
+    memory: nowline.Collection,
+) -> None:
+    """A mirror's move on GitLab leaves ``github.com/acme/app`` current, in every spelling.
+
+    The guard asked whether a later step moved on the string being deprecated (``acme/app``),
+    not the holder's value: a later correction that deprecated ``gitlab.com/acme/app`` then
+    made ``acme/app`` deprecable, and the hook denied the current repository.
+    """
+    memory.remember("Clone acme/app for the build.", id="m1")
+    memory.remember("Old home gitlab.com/acme/old.", id="m2")
+    memory.remember("Mirror at gitlab.com/acme/app.", id="m3")
+    memory.correct(
+        "The repo moved from gitlab.com/acme/old to github.com/acme/app.",
+        deprecates=["gitlab.com/acme/old"],
+        replaced_by=["github.com/acme/app"],
+        id="c1",
+    )
+    memory.correct(
+        "The mirror gitlab.com/acme/app was moved to gitlab.com/acme/mirror.",
+        deprecates=["gitlab.com/acme/app"],
+        replaced_by=["gitlab.com/acme/mirror"],
+        id="c2",
+    )
+    for spelling in ["acme/app", "github.com/acme/app"]:
+        with pytest.raises(nowline.NewValue) as refused:
+            memory.correct(f"Do not trust {spelling} notes.", deprecates=[spelling])
+        assert refused.value.holder == "c1"

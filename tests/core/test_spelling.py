@@ -44,6 +44,7 @@ APART = [
     ("claims@acme.co.uk", "acme.co.uk"),
     ("#ops", "ops"),
     ("acme/app", "acme/app#12"),
+    ("s3://acme-data/raw/v1", "gs://acme-data/raw/v1"),  # another scheme: another store
     # a query or fragment may name another thing (watch?v=..., #install and #setup)
     ("https://www.youtube.com/watch?v=AAA", "https://www.youtube.com/watch?v=BBB"),
     ("https://docs.acme.io/guide#install", "https://docs.acme.io/guide#setup"),

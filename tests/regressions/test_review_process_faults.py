@@ -481,3 +481,35 @@ def test_an_unmarked_raw_correction_is_found_by_the_resync_and_kept(
     _bound()
     assert _trips(col, f"git clone {OLD}") == ["raw1"]
     assert "raw1" in [c.id for c in col.corrections()]
+
+
+def test_the_resync_reads_the_store_a_window_at_a_time(
+    store_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each resync reads the metadata of the next window of records, and wraps around.
+
+    Reading every record's metadata at each resync cost a read 0.76 s at 40,000 records
+    (0.03 s without): a window bounds that, and an unmarked correction is found within as
+    many resyncs as the store has windows.
+    """
+    from nowline._io import freshness
+
+    monkeypatch.setenv("NOWLINE_RESYNC_SECONDS", "0.5")
+    monkeypatch.setattr(freshness, "SCAN_PAGE", 2)
+    col = _open(store_path)
+    for i in range(4):
+        col.remember(f"note {i}", id=f"n{i}")
+    col.raw.add(
+        ids=["raw1"],
+        documents=[FIX],
+        metadatas=[{"deprecates": [OLD]}],
+        embeddings=FakeEmbedding()([FIX]),
+    )
+    found_after = None
+    for resync in range(1, 7):
+        time.sleep(0.7)
+        if _trips(col, f"git clone {OLD}") == ["raw1"]:
+            found_after = resync
+            break
+    # five records in windows of two: the last window holds it (after the first wrap at most)
+    assert found_after is not None and 2 <= found_after <= 4
