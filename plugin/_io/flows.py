@@ -56,15 +56,7 @@ from .._rules.links import (
     write_reach,
 )
 from .._rules.prefilter import candidate_regex
-from .._rules.records import (
-    CorrectionInfo,
-    Record,
-    Scoped,
-    correction_info,
-    record_of,
-    same_value,
-    scope_token,
-)
+from .._rules.records import CorrectionInfo, Record, Scoped, correction_info, record_of, scope_token
 from .._rules.registry import PlannedRegistry, Registry
 from .._rules.times import now
 from .._rules.validate import (
@@ -523,20 +515,9 @@ def _holders(registry: Registry, info: CorrectionInfo) -> Holders:
 
     def holding(value: str) -> list[CorrectionInfo]:
         held = registry.holding(value, info.scope)
-        return [h for h in held if not _moved_on(registry, value, h)] if held else held
+        return [h for h in held if not registry.changed_since(value, h)] if held else held
 
     return holding
-
-
-def _moved_on(registry: Registry, value: str, holder: CorrectionInfo) -> bool:
-    """Return whether a later step moved on the new value of ``holder`` that ``value`` names.
-
-    Asked with the holder's own spelling of it: a later step that deprecates the same path
-    under another host (a mirror's move) changes another value.
-    """
-    return any(
-        registry.changed_since(new, holder) for new in holder.replaced_by if same_value(value, new)
-    )
 
 
 # ------------------------------------------------------------------------- writing

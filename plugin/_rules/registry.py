@@ -25,7 +25,15 @@ from typing import NoReturn, Protocol
 
 from ..errors import SnapshotDamaged
 from ..matchers import Match, Matcher, fold
-from .records import CorrectionInfo, CorrectionScope, Order, Scoped, held_keys, value_keys
+from .records import (
+    CorrectionInfo,
+    CorrectionScope,
+    Order,
+    Scoped,
+    held_keys,
+    same_value,
+    value_keys,
+)
 
 __all__ = [
     "Lookup",
@@ -839,16 +847,20 @@ class Registry:
         )
 
     def changed_since(self, value: str, holder: CorrectionInfo) -> bool:
-        """Return whether a newer active correction of ``holder``'s scope deprecates ``value``.
+        """Return whether a newer active correction of ``holder``'s scope moved ``value`` on.
 
-        ``holder`` made ``value`` new, and a later step of its chain moved it on
-        (``acme/app2`` to ``acme/app3``, or ``github.com/acme/app2`` to ...: the step is
-        looked up in any spelling): the value is no longer current, though ``holder``
-        still holds it as its new value.
+        ``holder`` made ``value`` new (in any spelling), and a later step of its chain
+        deprecates it (``acme/app2`` to ``acme/app3``, or ``github.com/acme/app2`` to ...):
+        the value is no longer current, though ``holder`` still holds it as its new value.
+        The step is looked up by the holder's own spelling of the value: one that deprecates
+        the same path under another host (a mirror's move) changes another value.
         """
         with self._lock:
             self.complete()
-            ids = _filed_under(self._spelled_namers(), held_keys(value))
+            named = [new for new in holder.replaced_by if same_value(value, new)]
+            ids = _filed_under(
+                self._spelled_namers(), {key for new in named for key in held_keys(new)}
+            )
             return any(
                 (other := self._infos.get(cid)) is not None
                 and other.retracted is None

@@ -446,7 +446,7 @@ def values_settled(
         return fold(p) in olds and fold(p) not in news
 
     def given_new(p: str) -> bool:  # in any spelling: github.com/acme/app2 for acme/app2
-        return fold(p) in given or any(R.same_value(p, v) for v in replaced_by)
+        return any(R.same_value(p, v) for v in replaced_by)
 
     def said_new(p: str) -> bool:
         return fold(p) not in olds and any(R.same_value(p, v) for v in news)
