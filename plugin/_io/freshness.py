@@ -316,25 +316,29 @@ def list_flow(
     corrections a plain chromadb client added without nowline's mark (Chroma cannot filter
     on a key being present), and those are read by id. Such a correction is then held, and
     kept by every later listing (the held ones are read by id), until ``repair()`` marks it.
-    A window, not the store: reading every record's metadata at each resync cost a read
-    0.76 s at 40,000 records (0.03 s without), and would stall one read for seconds on a
-    large store.
+    The window moves on only when the listing is taken in. A window, not the store: reading
+    every record's metadata at each resync cost a read 0.76 s at 40,000 records (0.03 s
+    without), and would stall one read for seconds on a large store.
     """
     started, wall = time.monotonic(), time.time()
     since = registry.version
     rows = yield from read_all(where=MARKED, text_key=text_key)
     found: dict[str, CorrectionInfo | None] = dict((yield Work(_infos_by_id, (rows, legacy_key))))
     unlisted = [i for i in registry.held() if i not in found]
+    window = fresh.scan_offset
     if unmarked:
         page = yield Get(limit=SCAN_PAGE, offset=fresh.scan_offset, include=("metadatas",))
         metas = records_of(page)
-        fresh.scan_offset = 0 if len(metas) < SCAN_PAGE else fresh.scan_offset + SCAN_PAGE
+        window = 0 if len(metas) < SCAN_PAGE else fresh.scan_offset + SCAN_PAGE
         unlisted += [r.id for r in metas if r.id not in found and R.is_correction(r.metadata)]
         unlisted = list(dict.fromkeys(unlisted))
     found.update((yield from _read_corrections(unlisted, legacy_key, text_key)))
     changed = registry.reconcile(found, since)
     if changed is not None:
         registry.lost = False  # every correction was read from the store
+        # the window moves on only once taken in: a write that overlapped the listing would
+        # otherwise skip it, and a correction in it waited for the windows to wrap around
+        fresh.scan_offset = window
     fresh.listings += 1
     fresh.listing_cost = time.monotonic() - started
     fresh.listed_at, fresh.listed_wall = started, wall

@@ -513,3 +513,33 @@ def test_the_resync_reads_the_store_a_window_at_a_time(
             break
     # five records in windows of two: the last window holds it (after the first wrap at most)
     assert found_after is not None and 2 <= found_after <= 4
+
+
+def test_a_resync_that_is_not_taken_in_reads_its_window_again(
+    store_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A listing that a write overlapped is read again, over the same window of records.
+
+    The registry refuses what a listing read where a write changed it meanwhile (the caller
+    reads again). The window used to move on before that, so the read again skipped a
+    window, and an unmarked correction in it waited until the windows wrapped around.
+    """
+    from nowline._io import freshness
+
+    monkeypatch.setattr(freshness, "SCAN_PAGE", 2)
+    col = _open(store_path)
+    for i in range(4):
+        col.remember(f"note {i}", id=f"n{i}")
+    registry = col._core.registry
+    real = registry.reconcile
+    windows: list[int] = []
+
+    def overlapped(found: Any, since: int) -> bool | None:
+        windows.append(col._core.fresh.scan_offset)
+        return None if len(windows) == 1 else real(found, since)  # the first read overlapped
+
+    monkeypatch.setattr(registry, "reconcile", overlapped)
+    col.corrections()
+    assert windows[0] == 0 and col._core.fresh.scan_offset == 0  # the window did not move
+    col.corrections()  # taken in: the next window
+    assert col._core.fresh.scan_offset == 2
