@@ -568,7 +568,7 @@ def _candidates(core: Core, infos: Sequence[CorrectionInfo]) -> Flow[list[Record
             value = token[1]
             if isinstance(value, (str, int, float, bool)):
                 where = cast(Where, {key: value})
-    phrases = [p for info in infos for p in info.deprecates]
+    phrases = [R.match_form(p) for info in infos for p in info.deprecates]
     # Chroma filters documents only: in a text_key store every record of the scope is read.
     prefilter = None if core.text_key else {"$regex": candidate_regex(phrases)}
     candidates: list[Record] = yield from read_all(

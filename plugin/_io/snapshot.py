@@ -67,7 +67,7 @@ __all__ = [
 
 logger = logging.getLogger("nowline")
 
-FORMAT = 9
+FORMAT = 10
 
 WRITE_ENV = "NOWLINE_SNAPSHOT_WRITE"
 """The environment variable that, set to ``0``, keeps a process from writing any snapshot."""

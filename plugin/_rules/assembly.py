@@ -155,7 +155,11 @@ def with_not_covered(hits: Sequence[Hit], registry: Registry) -> list[Hit]:
             shown.setdefault(own.id, own)
     if not shown:
         return list(hits)
-    corrections = [(c.id, c.deprecates, c.document) for c in shown.values()]
+    # a string with a host is found as its path (:func:`R.match_form`): so is a longer name
+    corrections = [
+        (c.id, list(dict.fromkeys(R.match_form(d) for d in c.deprecates)), c.document)
+        for c in shown.values()
+    ]
     out = []
     for hit in hits:
         found = uncovered(hit.document or "", corrections) if hit.role == CURRENT else []

@@ -8,6 +8,7 @@ after a write (chromadb merges metadata keys). The functions are pure: records i
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -63,6 +64,7 @@ __all__ = [
     "is_correction",
     "is_retracted",
     "json_string_list",
+    "match_form",
     "merge",
     "new_values_of",
     "new_values_stored",
@@ -73,6 +75,7 @@ __all__ = [
     "same_value",
     "scope_token",
     "source_of",
+    "spelled_here",
     "stored_phrases",
     "text_of",
     "time_of",
@@ -499,6 +502,7 @@ No folded value begins with a tab (values are stripped, and NFKC makes none). No
 SQLite's ``json_each`` cuts a string at NUL, so the snapshot's index lost such keys."""
 
 
+@functools.lru_cache(maxsize=65536)
 def _spelled(phrase: str) -> tuple[str, str]:
     """Return the host a string writes its value under ("" for none) and the value's path.
 
@@ -565,6 +569,115 @@ def value_keys(value: str) -> set[str]:
 def same_value(phrase: str, value: str) -> bool:
     """Return whether two strings name the same value in any spelling (:func:`held_keys`)."""
     return bool(value_keys(phrase) & held_keys(value))
+
+
+# ------------------------------------------------------------------ occurrences of a value
+
+_FORGES = frozenset({"github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "gitea.com"})
+"""Code forges: there a repository's path (``owner/name``) names it without the host, as
+memories, commands and nowline's own GitHub receiver (DESIGN §14) write it."""
+
+_PREFIX_HOST = re.compile(
+    r"^(?:(?:https?|s?ftp|ssh|git|svn)(?:\+(?:ssh|https?|git))?://)?(?:[\w.+-]+@)?(?:www\.)?"
+    r"([^/\s:@]+\.[a-z]{2,})(?::\d+)?[/:]$",
+    re.IGNORECASE,
+)
+"""What may stand before a path in one word: a scheme, a user, ``www.``, the host, a port, and
+the ``/`` (or an SSH remote's ``:``) the path begins after."""
+
+_HOSTISH = re.compile(
+    r"^(?:(?:https?|s?ftp|ssh|git|svn)(?:\+(?:ssh|https?|git))?://)?(?:[\w.+-]+@)?(?:www\.)?"
+    r"[^/\s:@]+\.[a-z]{2,}(?::\d+)?[/:]",
+    re.IGNORECASE,
+)
+"""A word that begins with a host before a path (then the path it writes is that host's)."""
+
+_WORD_STOP = frozenset(" \t\r\n\f\v\"'`<>()[]{}=,;|")
+
+
+@functools.lru_cache(maxsize=65536)
+def match_form(phrase: str) -> str:
+    """Return what the automaton holds for a deprecated string.
+
+    A string that writes a path under a host (``https://github.com/acme/app2.git``,
+    ``git@github.com:acme/app2``, ``docs.acme.io/api/guide``: :func:`_spelled`) is held as
+    its path, and :func:`spelled_here` keeps the occurrences that name the same value: the
+    path under that host in any spelling (scheme, user, ``www.``, port, ``.git``, SSH form)
+    and, on a code forge, the path under no host (``acme/app2``). Any other string is held
+    as written (DESIGN §3). Held as written, ``https://github.com/acme/app2`` reached neither
+    ``acme/app2`` nor ``git@github.com:acme/app2.git``, so a change back written as a URL
+    left the memories and the step it undid unmarked (a review's F5).
+    """
+    host, path = _spelled(phrase)
+    return path if host else phrase
+
+
+@functools.lru_cache(maxsize=65536)
+def _host_key(host: str) -> str:
+    """Return a host as hosts are compared: folded, without ``www.``."""
+    folded = fold(host)
+    return folded[4:] if folded.startswith("www.") else folded
+
+
+def _written_under(text: str, start: int) -> str | None:
+    """Return the host the path that begins at ``start`` is written under in its word.
+
+    "" where the word writes no host before it (``acme/app2``, ``see foo/acme/app2``), the
+    host where the word is a host and the ``/`` or ``:`` before the path
+    (``https://www.github.com/``, ``git@github.com:``), and None where the word writes a
+    longer path under a host (``gitlab.com/group/acme/app2``): there it names another value.
+    """
+    begin = start
+    while begin > 0 and text[begin - 1] not in _WORD_STOP:
+        begin -= 1
+    prefix = text[begin:start]
+    if not prefix:
+        return ""
+    found = _PREFIX_HOST.match(prefix)
+    if found is not None:
+        return found.group(1)
+    return None if _HOSTISH.match(prefix) else ""
+
+
+def _moves_host(path: str, host: str, news: Sequence[str]) -> bool:
+    """Return whether a new value is ``path`` under another host (a move between hosts)."""
+    return any(
+        (other := _spelled(v))[0]
+        and _host_key(other[0]) != _host_key(host)
+        and fold(other[1]) == fold(path)
+        for v in news
+    )
+
+
+def spelled_here(
+    deprecates: Sequence[str], news: Sequence[str], form: str, text: str, start: int
+) -> str | None:
+    """Return the deprecated string an occurrence of ``form`` at ``start`` names, or None.
+
+    ``form`` is the :func:`match_form` the automaton found. A string held as written names
+    every occurrence (DESIGN §3). A string held as its path names the occurrences written
+    under its host, and, on a code forge, those written under no host, unless the
+    correction moves the path to another host (``news`` holds it there): then a bare path
+    names either host, and only the old host's spelling is the old value.
+    """
+    if form in deprecates and not _spelled(form)[0]:
+        return form  # held as written: the common case, and the hook's
+    key = fold(form)
+    for phrase in deprecates:
+        if fold(match_form(phrase)) != key:
+            continue
+        host, path = _spelled(phrase)
+        if not host:
+            return phrase
+        where = _written_under(text, start)
+        if where is None:
+            continue
+        if where:
+            if _host_key(where) == _host_key(host):
+                return phrase
+        elif _host_key(host) in _FORGES and not _moves_host(path, host, news):
+            return phrase
+    return None
 
 
 def new_values_of(meta: Mapping[str, Any], text: str, deprecates: Sequence[str]) -> tuple[str, ...]:

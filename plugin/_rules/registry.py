@@ -31,7 +31,9 @@ from .records import (
     Order,
     Scoped,
     held_keys,
+    match_form,
     same_value,
+    spelled_here,
     value_keys,
 )
 
@@ -141,6 +143,11 @@ def _direct(
                     rejected.add(cid)
                     continue
             known[cid] = info
+        phrase = spelled_here(info.deprecates, info.replaced_by, match.phrase, text, match.start)
+        if phrase is None:
+            continue  # the path under another host, or inside a longer path
+        if phrase != match.phrase:
+            match = Match(phrase, cid, match.start, match.end)
         if revived is not None and revived(info, match.phrase, as_of):
             continue
         if order is None and cid not in found and read.get(cid, 0) < _RECORDS_READS:
@@ -244,7 +251,11 @@ def _changes_back(other: CorrectionInfo, info: CorrectionInfo) -> bool:
     news = _held_keys(info)  # in either spelling: github.com/acme/app2 back from acme/app2
     if any(value_keys(d) & news for d in other.deprecates):
         return True
-    return bool(Matcher((d, d) for d in other.deprecates if d.strip()).keys(info.document))
+    forms = Matcher((match_form(d), d) for d in other.deprecates if d.strip())
+    return any(
+        spelled_here(other.deprecates, other.replaced_by, m.phrase, info.document, m.start)
+        for m in forms.find(info.document)
+    )
 
 
 _CHAIN_STEPS = 16
@@ -258,7 +269,7 @@ def _automata_of(active: Iterable[CorrectionInfo]) -> _Automata:
     # Each Matcher pauses the garbage collector while it adds its phrases (matchers._gcpause).
     listed = list(active)
     built = (
-        Matcher((p, i.id) for i in listed for p in i.deprecates),
+        Matcher((match_form(p), i.id) for i in listed for p in i.deprecates),
         Matcher((p, i.id) for i in listed for p in i.about),
     )
     for matcher in built:
@@ -305,7 +316,7 @@ def index_keys(info: CorrectionInfo) -> tuple[set[str], bool, set[str]]:
     runs: set[str] = set()
     always = False
     for phrase in info.deprecates:
-        found = sorted(_runs(_key(phrase)))
+        found = sorted(_runs(_key(match_form(phrase))))
         if found:
             runs.add(max(found, key=len))
         else:
@@ -706,7 +717,7 @@ class Registry:
                 anchors.discard(cid)
         for cid, info in now.items():
             if info.retracted is None and was.get(cid) != info:
-                deprecated.add_many((p, cid) for p in info.deprecates)
+                deprecated.add_many((match_form(p), cid) for p in info.deprecates)
                 anchors.add_many((p, cid) for p in info.about)
         return built
 
@@ -1003,7 +1014,7 @@ class Registry:
                 deprecated.discard(info.id)
                 anchors.discard(info.id)
                 if info.retracted is None:
-                    deprecated.add_many((p, info.id) for p in info.deprecates)
+                    deprecated.add_many((match_form(p), info.id) for p in info.deprecates)
                     anchors.add_many((p, info.id) for p in info.about)
             self._changed()
 

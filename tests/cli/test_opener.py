@@ -416,3 +416,42 @@ def test_a_fresh_process_finds_a_bare_value_held_under_a_host(tmp_path: Path) ->
         check=False,
     )
     assert done.stdout.strip() == "refused c2", done.stdout + done.stderr
+
+
+def test_a_change_back_written_as_a_url_reaches_the_bare_name(tmp_path: Path) -> None:
+    """A correction that deprecates a URL reaches the value in its other spellings.
+
+    ``acme/app`` → ``acme/app2``, then "https://github.com/acme/app2 was renamed back to
+    https://github.com/acme/app.": held as written, the URL reached neither the memory
+    that writes ``acme/app2`` nor the first correction, which stayed the live one
+    (``transition``) beside the change back, and ``git clone acme/app2`` passed every
+    check (a review's F5). Now both are historical, and the library and ``nowline check``
+    (a fresh process, from the snapshot) trip on every spelling of the old name, while a
+    GitLab mirror of that name stays current.
+    """
+    path = str(tmp_path / "store")
+    memory = nowline.wrap(chromadb.PersistentClient(path=path)).create_collection(
+        "memory", embedding_function=FakeEmbedding()
+    )
+    memory.remember("Deploy acme/app on Fridays.", id="deploy")
+    memory.remember("CI runs in acme/app2 now.", id="ci")
+    memory.remember("The mirror is gitlab.com/acme/app2.", id="mirror")
+    memory.correct("acme/app was renamed to acme/app2.", deprecates=["acme/app"], id="c1")
+    back = "https://github.com/acme/app2 was renamed back to https://github.com/acme/app."
+    report = memory.correct(back, deprecates=["https://github.com/acme/app2"], id="c2")
+    assert report.reached == 2  # the memory and the step it undoes
+    roles = {h.id: h.role for h in memory.hits(["deploy", "ci", "mirror", "c1", "c2"])}
+    assert roles == {
+        "deploy": "current",  # revived: the name is current again
+        "ci": "historical",
+        "mirror": "current",
+        "c1": "historical",
+        "c2": "transition",
+    }
+    for clone in ("git clone acme/app2", "git clone git@github.com:acme/app2.git"):
+        assert [t.correction.id for t in memory.check(clone)] == ["c2"]
+        tripped = _cli("check", path, clone)
+        assert tripped.returncode == 1 and "acme/app" in tripped.stdout, tripped.stdout
+    for current in ("git clone https://github.com/acme/app", "git clone gitlab.com/acme/app2"):
+        assert memory.check(current) == []
+        assert _cli("check", path, current).returncode == 0

@@ -85,3 +85,69 @@ def test_the_bare_path_of_a_value() -> None:
     assert bare_path("ssh://git@github.com:22/acme/app.git") == "acme/app"
     assert bare_path("https://docs.acme.io/guide") == "docs.acme.io/guide"
     assert bare_path("`#ops`") == "#ops"
+
+
+# ------------------------------------------------------------- where a value with a host occurs
+
+_GITHUB_URL = "https://github.com/acme/app2"
+
+NAMED = [
+    ("deploy from acme/app2", _GITHUB_URL),
+    ("git clone git@github.com:acme/app2.git", _GITHUB_URL),
+    ("git clone https://www.GitHub.com/acme/app2.git", _GITHUB_URL),
+    ("see (https://github.com:443/acme/app2/pull/3)", _GITHUB_URL),
+    ('remote = "ssh://git@github.com/acme/app2"', _GITHUB_URL),
+    ("acme/app2 was renamed", "git@github.com:acme/app2.git"),
+    ("open https://docs.acme.io/api/guide#auth", "docs.acme.io/api/guide"),
+    ("open http://www.docs.acme.io/api/guide", "https://docs.acme.io/api/guide"),
+]
+"""(text, deprecated string): the text names the deprecated value, in another spelling."""
+
+NOT_NAMED = [
+    ("mirror at gitlab.com/acme/app2", _GITHUB_URL),  # another host's repository
+    ("git clone https://gitlab.com/acme/app2.git", _GITHUB_URL),
+    ("https://github.com/other/acme/app2", _GITHUB_URL),  # a path inside another repository
+    ("gitlab.com/group/acme/app2", _GITHUB_URL),  # a subgroup's project
+    ("deploy from acme/app2-console", _GITHUB_URL),  # a sibling (DESIGN §3)
+    ("read api/guide first", "docs.acme.io/api/guide"),  # no forge: the path needs its host
+    ("open https://docs.newco.io/api/guide", "docs.acme.io/api/guide"),
+]
+
+
+def _occurrences(text: str, deprecated: str, news: tuple[str, ...] = ()) -> list[str]:
+    """Return the deprecated strings a registry of one correction finds in ``text``."""
+    from nowline._rules.records import CorrectionInfo, Scoped
+    from nowline._rules.registry import Registry
+
+    info = CorrectionInfo("c", "moved", (deprecated,), (), 1.0, 1.0, None, None, replaced_by=news)
+    found = Registry([info]).direct(text, record_id="m", scope=Scoped(None), order=None)
+    return [m.phrase for m in found.get("c", [])]
+
+
+@pytest.mark.parametrize(("text", "deprecated"), NAMED)
+def test_a_value_with_a_host_occurs_in_any_spelling(text: str, deprecated: str) -> None:
+    """A string with a host occurs where its path is written under that host, in any spelling.
+
+    On a code forge, also with no host; the occurrence names the string as written.
+    """
+    assert _occurrences(text, deprecated) == [deprecated]
+
+
+@pytest.mark.parametrize(("text", "deprecated"), NOT_NAMED)
+def test_another_hosts_path_is_another_value(text: str, deprecated: str) -> None:
+    """The same path under another host, or inside a longer path under a host, is not it."""
+    assert _occurrences(text, deprecated) == []
+
+
+def test_a_move_between_hosts_needs_the_old_hosts_spelling() -> None:
+    """Where the correction moves the path to another host, a bare path names either host.
+
+    ``github.com/acme/app2`` → ``codeberg.org/acme/app2``: ``acme/app2`` alone may be either
+    repository, so only the GitHub spellings are the old value.
+    """
+    news = ("codeberg.org/acme/app2",)
+    assert _occurrences("deploy from acme/app2", _GITHUB_URL, news) == []
+    assert _occurrences("git clone git@github.com:acme/app2.git", _GITHUB_URL, news) == [
+        _GITHUB_URL
+    ]
+    assert _occurrences("git clone https://codeberg.org/acme/app2", _GITHUB_URL, news) == []

@@ -37,6 +37,7 @@ __all__ = [
     "expected_states",
     "expected_trips",
     "fold",
+    "names",
     "occurs",
     "reach_counts",
     "recall_states",
@@ -102,7 +103,47 @@ def _token(c: str) -> bool:
 
 
 def occurs(phrase: str, text: str) -> bool:
-    """Return whether ``phrase`` occurs in ``text`` (§3), by trying every position.
+    """Return whether ``phrase`` occurs in ``text`` (§3), by trying every position."""
+    return bool(_starts(phrase, text))
+
+
+_FORGE = {"github.com", "gitlab.com"}
+_HOSTED = re.compile(r"^(?:[a-z][a-z0-9+.-]*://)?(?:[^@/\s]+@)?[^/\s]*\.[a-z]{2,}")
+_BEFORE_PATH = re.compile(
+    r"^(?:[a-z][a-z0-9+.-]*://)?(?:[^@/\s]+@)?(?:www\.)?([^/\s:@]+\.[a-z]{2,})(?::\d+)?[/:]$"
+)
+
+
+def names(phrase: str, text: str, news: Iterable[str] = ()) -> bool:
+    """Return whether ``text`` names what ``phrase`` deprecates (§3, and a value's spellings).
+
+    A string without a host occurs as written. A string with a host names its path written
+    right after the same host (any scheme, user, ``www.`` or port), or, on a forge
+    (github.com, gitlab.com), written with no host before it, unless a new value is the same
+    path under another host (a move: the bare path then names either).
+    """
+    host, path = spelled(phrase)
+    if not host:
+        return occurs(phrase, text)
+    moved = any(spelled(v)[0] not in ("", host) and spelled(v)[1] == path for v in news)
+    t = fold(text)
+    for start in _starts(path, text):
+        word = start
+        while word > 0 and not t[word - 1].isspace() and t[word - 1] not in "\"'`<>()[]{}=,;|":
+            word -= 1
+        before = t[word:start]
+        if not before or not _HOSTED.match(before):
+            if host in _FORGE and not moved:
+                return True
+            continue
+        found = _BEFORE_PATH.match(before)
+        if found is not None and found.group(1) == host:
+            return True
+    return False
+
+
+def _starts(phrase: str, text: str) -> list[int]:
+    """Return where ``phrase`` occurs in ``text``, folded (§3), by trying every position.
 
     Dotted names (§3 item 5): when the phrase's last segment (after its last ``/``, ``@``,
     ``:`` or whitespace; trailing dots aside) holds a ``.``, a ``.`` followed by a token
@@ -110,8 +151,9 @@ def occurs(phrase: str, text: str) -> bool:
     non-token character after it.
     """
     p, t = fold(phrase.strip()), fold(text)
+    found: list[int] = []
     if not p:
-        return False
+        return found
     last = re.split(r"[/@:\s]", p)[-1].rstrip(".")
     dotted = "." in last
     start = t.find(p)
@@ -131,9 +173,9 @@ def occurs(phrase: str, text: str) -> bool:
             and not git
         )
         if free_before and free_after and not goes_on:
-            return True
+            found.append(start)
         start = t.find(p, start + 1)
-    return False
+    return found
 
 
 @dataclass(frozen=True)
@@ -272,7 +314,7 @@ def _revives(d: Record, c: Record, phrase: str) -> bool:
         and d.order > c.order
         and any(same_value(phrase, v) for v in d.new_values)
         and any(
-            any(same_value(x, v) for v in c.new_values) or occurs(x, c.document)
+            any(same_value(x, v) for v in c.new_values) or names(x, c.document, d.new_values)
             for x in d.deprecates
         )
     )
@@ -421,7 +463,7 @@ def expected(
         if c.about and not any(occurs(a, r.document) for a in c.about):
             return False  # an anchored correction reaches only records naming its anchor
         return any(
-            occurs(p, r.document) and not revived(c.id, p) and not records(c, r, p)
+            names(p, r.document, c.new_values) and not revived(c.id, p) and not records(c, r, p)
             for p in c.deprecates
         )
 
