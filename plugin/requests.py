@@ -41,7 +41,7 @@ from ._io.drive import drive, drive_async
 from ._io.reads import PAGE
 from ._rules.assembly import trip_metadata
 from ._rules.guards import validate_correction
-from ._rules.records import BY, OBSERVED_AT, in_scope
+from ._rules.records import BY, OBSERVED_AT, first_naming, in_scope
 from ._rules.times import now, to_epoch
 from ._rules.validate import (
     DEFAULT_MAX_REACH,
@@ -92,6 +92,7 @@ __all__ = [
     "correction_id",
     "drive",
     "drive_async",
+    "first_naming",
     "in_scope",
     "json_kind",
     "now",

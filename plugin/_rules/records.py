@@ -58,6 +58,7 @@ __all__ = [
     "correction_info",
     "correction_infos",
     "correction_scope",
+    "first_naming",
     "held_keys",
     "host_of",
     "in_scope",
@@ -592,6 +593,9 @@ _HOSTISH = re.compile(
 )
 """A word that begins with a host before a path (then the path it writes is that host's)."""
 
+_LABEL = re.compile(r"^[^\W\d][\w-]*:(?!//)")
+"""A word's label before an address (``url:``, ``origin:``), not a scheme."""
+
 _WORD_STOP = frozenset(" \t\r\n\f\v\"'`<>()[]{}=,;|")
 
 
@@ -633,6 +637,9 @@ def _written_under(text: str, start: int) -> str | None:
     prefix = text[begin:start]
     if not prefix:
         return ""
+    label = _LABEL.match(prefix)  # "url:github.com/": a label before the address
+    if label is not None and not _PREFIX_HOST.match(prefix):
+        prefix = prefix[label.end() :]
     found = _PREFIX_HOST.match(prefix)
     if found is not None:
         return found.group(1)
@@ -678,6 +685,45 @@ def spelled_here(
         elif _host_key(host) in _FORGES and not _moves_host(path, host, news):
             return phrase
     return None
+
+
+def first_naming(
+    corrections: Sequence[tuple[Sequence[str], Sequence[str] | None] | None], texts: Sequence[str]
+) -> dict[int, int]:
+    """Return, per correction (by index), the index of the first text that names one of its strings.
+
+    Each correction is (deprecated strings, new values, or None to read them from its text
+    where a host move matters); None is no correction. Naming is the registry's rule
+    (:func:`match_form`, :func:`spelled_here`). One automaton over every correction's
+    strings reads each text once, so a file of many corrections is not read once per
+    correction (``nowline import``'s preflight asks it of the lines before each correction).
+    """
+    from ..matchers import Matcher
+
+    named = Matcher(
+        (match_form(d), i) for i, c in enumerate(corrections) if c is not None for d in c[0]
+    )
+    first: dict[int, int] = {}
+    news: dict[int, Sequence[str]] = {}
+    for at, text in enumerate(texts):
+        for m in named.find(text):
+            if m.key in first:
+                continue
+            strings, given = corrections[m.key] or ((), ())
+            if m.key not in news:
+                news[m.key] = given if given is not None else _news_read(texts[m.key], strings)
+            if spelled_here(strings, news[m.key], m.phrase, text, m.start) is not None:
+                first[m.key] = at
+    return first
+
+
+def _news_read(text: str, deprecates: Sequence[str]) -> tuple[str, ...]:
+    """Return the new values a correction's text states (read only where a host matters)."""
+    if not any(_spelled(d)[0] for d in deprecates):
+        return ()
+    from .wording import new_values
+
+    return new_values(text, list(deprecates))
 
 
 def new_values_of(meta: Mapping[str, Any], text: str, deprecates: Sequence[str]) -> tuple[str, ...]:

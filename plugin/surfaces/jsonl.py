@@ -31,9 +31,15 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import InvalidInput, NowlineError, Repeated, StoreBusy
-from ..matchers import Matcher
 from ..models import OnExisting
-from ..requests import PAGE, CorrectionRequest, json_kind, parse_line, reach_limit
+from ..requests import (
+    PAGE,
+    CorrectionRequest,
+    first_naming,
+    json_kind,
+    parse_line,
+    reach_limit,
+)
 
 if TYPE_CHECKING:
     from ..collection import Collection
@@ -390,17 +396,9 @@ def judge(
 
 
 def _first_naming_lines(lines: list[Line]) -> dict[int, int]:
-    """Return, for each correction (by its index), the index of the first line naming it.
-
-    One automaton over every correction's deprecated strings reads each line's text once,
-    so a file of many corrections is not read once per correction.
-    """
-    named = Matcher((d, i) for i, p in enumerate(lines) if p.deprecates for d in p.deprecates)
-    first: dict[int, int] = {}
-    for at, line in enumerate(lines):
-        for key in named.keys(line.text):
-            first.setdefault(key, at)
-    return first
+    """Return, for each correction (by its index), the index of the first line naming it."""
+    corrections = [(p.deprecates, p.replaced_by) if p.deprecates else None for p in lines]
+    return first_naming(corrections, [p.text for p in lines])
 
 
 def write(

@@ -72,6 +72,26 @@ def test_a_string_an_earlier_line_names_is_not_judged_unreached(
     assert meta[0]["nowline_by"] == ["c"]
 
 
+def test_an_earlier_line_names_a_url_in_another_spelling(memory: nowline.Collection) -> None:
+    """The judge reads the file's lines by the registry's rule: a URL names its bare path.
+
+    A correction that deprecates ``https://github.com/acme/app2`` reaches the file's memory
+    that writes ``acme/app2`` (a code forge's repository without its host), so the judge
+    must not call it unreached where the store names a near miss; another host's path is no
+    such line.
+    """
+    memory.add(ids=["w"], documents=["Deploy https://github.com/acme/appp2 on Fridays."])
+    url = "https://github.com/acme/app2"
+    fix = {"id": "c", "text": f"{url} is archived.", "deprecates": [url]}
+    mirror = _plan({"id": "m", "text": "The mirror is gitlab.com/acme/app2."}, fix)
+    assert [b.line for b in jsonl.judge(memory, mirror)] == [2]
+    planned = _plan({"id": "m", "text": "CI runs in acme/app2."}, fix)
+    assert jsonl.judge(memory, planned) == []
+    assert jsonl.write(memory, planned) == 2
+    meta = memory.raw.get(ids=["m"], include=["metadatas"])["metadatas"] or [{}]
+    assert meta[0]["nowline_by"] == ["c"]
+
+
 def test_lines_after_an_upsert_are_judged_as_they_are_written(
     memory: nowline.Collection,
 ) -> None:

@@ -100,6 +100,8 @@ NAMED = [
     ("acme/app2 was renamed", "git@github.com:acme/app2.git"),
     ("open https://docs.acme.io/api/guide#auth", "docs.acme.io/api/guide"),
     ("open http://www.docs.acme.io/api/guide", "https://docs.acme.io/api/guide"),
+    ("source url:docs.acme.io/api/guide", "https://docs.acme.io/api/guide"),
+    ("repo:acme/app2", _GITHUB_URL),
 ]
 """(text, deprecated string): the text names the deprecated value, in another spelling."""
 
@@ -111,6 +113,7 @@ NOT_NAMED = [
     ("deploy from acme/app2-console", _GITHUB_URL),  # a sibling (DESIGN §3)
     ("read api/guide first", "docs.acme.io/api/guide"),  # no forge: the path needs its host
     ("open https://docs.newco.io/api/guide", "docs.acme.io/api/guide"),
+    ("mirror:gitlab.com/acme/app2", _GITHUB_URL),
 ]
 
 
