@@ -14,6 +14,7 @@ import json
 import logging
 import math
 import re
+import unicodedata
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -514,7 +515,7 @@ def _spelled(phrase: str) -> tuple[str, str]:
     none. A host is taken apart only before a path of its own (``owner/name``):
     ``docs.acme.io/guide`` is one value.
     """
-    bare = phrase.strip().strip(_EDGE).lstrip("@")
+    bare = unicodedata.normalize("NFKC", phrase).strip().strip(_EDGE).lstrip("@")
     bare = _SCHEME.sub("", bare)
     host = ""
     found = _HOST.match(bare)
@@ -578,25 +579,29 @@ _FORGES = frozenset({"github.com", "gitlab.com", "bitbucket.org", "codeberg.org"
 """Code forges: there a repository's path (``owner/name``) names it without the host, as
 memories, commands and nowline's own GitHub receiver (DESIGN §14) write it."""
 
-_PREFIX_HOST = re.compile(
-    r"^(?:(?:https?|s?ftp|ssh|git|svn)(?:\+(?:ssh|https?|git))?://)?(?:[\w.+-]+@)?(?:www\.)?"
-    r"([^/\s:@]+\.[a-z]{2,})(?::\d+)?[/:]$",
-    re.IGNORECASE,
+_ADDRESS_RUN = re.compile(r"[a-z0-9_.~%+@:/\[\]-]*$")
+"""The characters of an address, up to where a path begins (folded text): a run of them
+ends an address's prefix. Anything else (a space, a quote, ``*``, ``«``, ``→``, a letter
+of a script without spaces: ``仓库在github.com/``) begins it."""
+
+_SCHEME_AT = re.compile(r"[a-z][a-z0-9+.-]*://")
+_USERINFO = re.compile(r"^[^/@]*@")
+_LABEL = re.compile(r"^[a-z][a-z0-9_-]*:(?!//)")
+"""A word's label before an address (``url:``, ``mirror:``), not a scheme."""
+
+_HOST_BEFORE_PATH = re.compile(
+    r"^(?:www\.)?((?:[a-z0-9][a-z0-9-]*\.)+[a-z]{2,}|localhost|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\])"
+    r"(?::\d+)?(?:/+|:)"
 )
-"""What may stand before a path in one word: a scheme, a user, ``www.``, the host, a port, and
-the ``/`` (or an SSH remote's ``:``) the path begins after."""
+"""A host (a dotted name, ``localhost``, an IP address), a port, and the ``/`` (or an SSH
+remote's ``:``) that a path begins after."""
 
-_HOSTISH = re.compile(
-    r"^(?:(?:https?|s?ftp|ssh|git|svn)(?:\+(?:ssh|https?|git))?://)?(?:[\w.+-]+@)?(?:www\.)?"
-    r"[^/\s:@]+\.[a-z]{2,}(?::\d+)?[/:]",
-    re.IGNORECASE,
-)
-"""A word that begins with a host before a path (then the path it writes is that host's)."""
+_SHORTHANDS = {"github:": "github.com", "gitlab:": "gitlab.com", "bitbucket:": "bitbucket.org"}
+"""Package managers' shorthands for a forge's repository (``github:acme/app``)."""
 
-_LABEL = re.compile(r"^[^\W\d][\w-]*:(?!//)")
-"""A word's label before an address (``url:``, ``origin:``), not a scheme."""
-
-_WORD_STOP = frozenset(" \t\r\n\f\v\"'`<>()[]{}=,;|")
+_LOOK_BACK = 256
+"""How far before a path its address is read: a bound, so that a text of many occurrences
+inside one long word (a ``PATH`` line) costs linear time, not quadratic."""
 
 
 @functools.lru_cache(maxsize=65536)
@@ -624,26 +629,41 @@ def _host_key(host: str) -> str:
 
 
 def _written_under(text: str, start: int) -> str | None:
-    """Return the host the path that begins at ``start`` is written under in its word.
+    """Return the host, folded, that the path beginning at ``start`` is written under.
 
-    "" where the word writes no host before it (``acme/app2``, ``see foo/acme/app2``), the
-    host where the word is a host and the ``/`` or ``:`` before the path
-    (``https://www.github.com/``, ``git@github.com:``), and None where the word writes a
-    longer path under a host (``gitlab.com/group/acme/app2``): there it names another value.
+    "" where its address writes no host before it (``acme/app2``, ``see foo/acme/app2``,
+    ``/srv/acme/app2``), the host where the address is a scheme, a user (with a password),
+    ``www.``, a host, a port and the ``/`` or ``:`` before the path
+    (``https://oauth2:tok@gitlab.com/``, ``git@github.com:``, ``localhost:3000/``), and None
+    where the address writes a longer path under a host (``gitlab.com/group/acme/app2``):
+    there it names another value. The address is read on the folded text (a full-width
+    ``ｇｉｔｌａｂ．ｃｏｍ`` is ``gitlab.com``), back to the first character no address holds,
+    at most :data:`_LOOK_BACK` characters; one longer is taken for a longer path.
     """
-    begin = start
-    while begin > 0 and text[begin - 1] not in _WORD_STOP:
-        begin -= 1
-    prefix = text[begin:start]
-    if not prefix:
+    if start == 0:
         return ""
-    label = _LABEL.match(prefix)  # "url:github.com/": a label before the address
-    if label is not None and not _PREFIX_HOST.match(prefix):
-        prefix = prefix[label.end() :]
-    found = _PREFIX_HOST.match(prefix)
-    if found is not None:
-        return found.group(1)
-    return None if _HOSTISH.match(prefix) else ""
+    window = fold(text[max(0, start - _LOOK_BACK) : start])
+    run = _ADDRESS_RUN.search(window)
+    address = run.group() if run is not None else ""
+    if not address:
+        return ""
+    schemes = list(_SCHEME_AT.finditer(address))
+    if schemes:
+        address = address[schemes[-1].end() :]
+    elif len(address) == len(window) and start > _LOOK_BACK:
+        return None  # an address longer than the look-back: a longer path, most likely
+    else:
+        label = _LABEL.match(address)
+        if label is not None and not _HOST_BEFORE_PATH.match(_USERINFO.sub("", address)):
+            shorthand = _SHORTHANDS.get(address[: label.end()])
+            if shorthand is not None and label.end() == len(address):
+                return shorthand
+            address = address[label.end() :]
+    address = _USERINFO.sub("", address.lstrip("~%+@:/.-"))  # "~~github.com/": strike-through
+    found = _HOST_BEFORE_PATH.match(address)
+    if found is None:
+        return ""
+    return found.group(1) if found.end() == len(address) else None
 
 
 def _moves_host(path: str, host: str, news: Sequence[str]) -> bool:
@@ -680,7 +700,7 @@ def spelled_here(
         if where is None:
             continue
         if where:
-            if _host_key(where) == _host_key(host):
+            if where == _host_key(host):
                 return phrase
         elif _host_key(host) in _FORGES and not _moves_host(path, host, news):
             return phrase

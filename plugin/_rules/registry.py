@@ -143,17 +143,22 @@ def _direct(
                     rejected.add(cid)
                     continue
             known[cid] = info
-        phrase = spelled_here(info.deprecates, info.replaced_by, match.phrase, text, match.start)
+        form = match.phrase
+        phrase = spelled_here(info.deprecates, info.replaced_by, form, text, match.start)
         if phrase is None:
             continue  # the path under another host, or inside a longer path
-        if phrase != match.phrase:
+        if phrase != form:
             match = Match(phrase, cid, match.start, match.end)
         if revived is not None and revived(info, match.phrase, as_of):
             continue
         if order is None and cid not in found and read.get(cid, 0) < _RECORDS_READS:
             read[cid] = read.get(cid, 0) + 1
-            if _records_change(_around(text, match), match.phrase, info.replaced_by):
-                continue
+            around = _around(text, match)
+            if _records_change(around, phrase, info.replaced_by) or (
+                form != phrase
+                and _records_change(around, form, tuple(match_form(v) for v in info.replaced_by))
+            ):
+                continue  # it records the change, in the spelling the correction wrote or bare
         found.setdefault(cid, []).append(match)
     return found
 

@@ -102,6 +102,22 @@ NAMED = [
     ("open http://www.docs.acme.io/api/guide", "https://docs.acme.io/api/guide"),
     ("source url:docs.acme.io/api/guide", "https://docs.acme.io/api/guide"),
     ("repo:acme/app2", _GITHUB_URL),
+    # the address's own prefix, whatever stands before it (a review of the first rule)
+    ("git clone **github.com/acme/app2**", "github.com/acme/app2"),
+    ("see→github.com/acme/app2", "github.com/acme/app2"),
+    ("仓库在github.com/acme/app2", _GITHUB_URL),
+    ("curl **https://docs.acme.io/api/guide**", "docs.acme.io/api/guide"),
+    ("curl https://bot:tok@docs.acme.io/api/guide", "docs.acme.io/api/guide"),
+    ("wget «https://docs.acme.io/api/guide»", "docs.acme.io/api/guide"),
+    ("Link→docs.acme.io/api/guide", "docs.acme.io/api/guide"),
+    ("git clone https://x-access-token:abc@github.com/acme/app2.git", _GITHUB_URL),
+    ("git clone https://github.com//acme/app2", _GITHUB_URL),
+    ("npm i github:acme/app2", _GITHUB_URL),
+    ("clone https://ｇｉｔｈｕｂ.ｃｏｍ/acme/app2", _GITHUB_URL),
+    (
+        "deploy acme/app2",
+        "https://ｇｉｔｈｕｂ.ｃｏｍ/acme/app2",
+    ),  # a full-width host is github.com
 ]
 """(text, deprecated string): the text names the deprecated value, in another spelling."""
 
@@ -114,6 +130,15 @@ NOT_NAMED = [
     ("read api/guide first", "docs.acme.io/api/guide"),  # no forge: the path needs its host
     ("open https://docs.newco.io/api/guide", "docs.acme.io/api/guide"),
     ("mirror:gitlab.com/acme/app2", _GITHUB_URL),
+    ("git clone https://oauth2:TOKEN@gitlab.com/acme/app2.git", _GITHUB_URL),
+    ("open **https://gitlab.com/acme/app2**", _GITHUB_URL),
+    ("git remote add m «https://gitlab.com/acme/app2»", _GITHUB_URL),
+    ("镜像：https://gitlab.com/acme/app2", _GITHUB_URL),
+    ("clone ｇｉｔｌａｂ.ｃｏｍ/acme/app2", _GITHUB_URL),
+    ("clone http://10.0.0.5/acme/app2", _GITHUB_URL),
+    ("clone localhost:3000/acme/app2", _GITHUB_URL),
+    ("npm i gitlab:acme/app2", _GITHUB_URL),
+    ("api.github.com/repos/acme/app2", _GITHUB_URL),
 ]
 
 
@@ -154,3 +179,22 @@ def test_a_move_between_hosts_needs_the_old_hosts_spelling() -> None:
         _GITHUB_URL
     ]
     assert _occurrences("git clone https://codeberg.org/acme/app2", _GITHUB_URL, news) == []
+
+
+def test_a_memory_that_records_the_change_in_other_spellings_stays_current() -> None:
+    """A memory that states the change itself is not marked, whichever spelling each writes.
+
+    "We renamed acme/app2 to acme/app3 last week; use acme/app3." beside a correction that
+    deprecates ``https://github.com/acme/app2`` (its new value a URL too): the
+    memory was read for the URL as written, which it does not write, and was marked.
+    """
+    from nowline._rules.records import CorrectionInfo, Scoped
+    from nowline._rules.registry import Registry
+
+    text = "We renamed acme/app2 to acme/app3 last week; use acme/app3."
+    said = f"{_GITHUB_URL} was renamed to https://github.com/acme/app3."
+    news = ("https://github.com/acme/app3",)
+    info = CorrectionInfo("c", said, (_GITHUB_URL,), (), 1.0, 1.0, None, None, replaced_by=news)
+    assert Registry([info]).direct(text, record_id="m", scope=Scoped(None), order=None) == {}
+    stale = "Deploy acme/app2 on Fridays."
+    assert Registry([info]).direct(stale, record_id="m", scope=Scoped(None), order=None)

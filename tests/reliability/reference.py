@@ -477,7 +477,12 @@ def expected(
             return False
         from nowline._rules.wording import records_change
 
-        return records_change(r.document, phrase, sorted(c.new_values))
+        news = sorted(c.new_values)
+        host, path = spelled(phrase)
+        bare = sorted(spelled(v)[1] if spelled(v)[0] else v for v in news)
+        return records_change(r.document, phrase, news) or bool(
+            host and records_change(r.document, path, bare)
+        )
 
     links = {r.id: tuple(sorted(c.id for c in active if supersedes(c, r))) for r in recs}
     order = {r.id: r.order for r in recs}
