@@ -579,29 +579,34 @@ _FORGES = frozenset({"github.com", "gitlab.com", "bitbucket.org", "codeberg.org"
 """Code forges: there a repository's path (``owner/name``) names it without the host, as
 memories, commands and nowline's own GitHub receiver (DESIGN §14) write it."""
 
-_ADDRESS_RUN = re.compile(r"[a-z0-9_.~%+@:/\[\]-]*$")
-"""The characters of an address, up to where a path begins (folded text): a run of them
-ends an address's prefix. Anything else (a space, a quote, ``*``, ``«``, ``→``, a letter
-of a script without spaces: ``仓库在github.com/``) begins it."""
+_ADDRESS_RUN = re.compile(r"[\w.~%+@:/\[\]-]*")
+"""The characters of an address, read backwards from where a path begins (on the folded,
+reversed text): anything else (a space, a quote, ``*``, ``«``, ``→``, ``$``) begins it."""
 
-_SCHEME_AT = re.compile(r"[a-z][a-z0-9+.-]*://")
+_SCHEME_AT = re.compile(r"[a-z][a-z0-9+.-]*(?::|%3a)//")
+"""A scheme, also percent-encoded (``https%3A//`` in a query string)."""
+
 _USERINFO = re.compile(r"^[^/@]*@")
 _LABEL = re.compile(r"^[a-z][a-z0-9_-]*:(?!//)")
 """A word's label before an address (``url:``, ``mirror:``), not a scheme."""
 
-_HOST_BEFORE_PATH = re.compile(
-    r"^(?:www\.)?((?:[a-z0-9][a-z0-9-]*\.)+[a-z]{2,}|localhost|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\])"
-    r"(?::\d+)?(?:/+|:)"
-)
+_HOST_PART = r"(?:www\.)?((?:[^\W_][\w-]*\.)+[^\W\d_]{2,}|localhost|\d{1,3}(?:\.\d{1,3}){3})"
+_HOST_BEFORE_PATH = re.compile(rf"^{_HOST_PART}(?::\d+)?(?:/+|:)")
 """A host (a dotted name, ``localhost``, an IP address), a port, and the ``/`` (or an SSH
 remote's ``:``) that a path begins after."""
+
+_LAST_HOST = re.compile(rf"(?:^|/){_HOST_PART}(?::\d+)?/+$")
+"""A host that ends a local path (``$GOPATH/src/gitlab.com/``: a checkout of its path)."""
+
+_SCHEMED_HOST = re.compile(r"^([^/:@]+)(?::\d+)?/+$")
+"""What follows a scheme up to the path: any host (``http://git/``, ``gitserver:8080``)."""
 
 _SHORTHANDS = {"github:": "github.com", "gitlab:": "gitlab.com", "bitbucket:": "bitbucket.org"}
 """Package managers' shorthands for a forge's repository (``github:acme/app``)."""
 
 _LOOK_BACK = 256
 """How far before a path its address is read: a bound, so that a text of many occurrences
-inside one long word (a ``PATH`` line) costs linear time, not quadratic."""
+inside one long word (a ``PATH`` line) costs linear time."""
 
 
 @functools.lru_cache(maxsize=65536)
@@ -631,39 +636,70 @@ def _host_key(host: str) -> str:
 def _written_under(text: str, start: int) -> str | None:
     """Return the host, folded, that the path beginning at ``start`` is written under.
 
-    "" where its address writes no host before it (``acme/app2``, ``see foo/acme/app2``,
-    ``/srv/acme/app2``), the host where the address is a scheme, a user (with a password),
-    ``www.``, a host, a port and the ``/`` or ``:`` before the path
-    (``https://oauth2:tok@gitlab.com/``, ``git@github.com:``, ``localhost:3000/``), and None
-    where the address writes a longer path under a host (``gitlab.com/group/acme/app2``):
-    there it names another value. The address is read on the folded text (a full-width
-    ``ｇｉｔｌａｂ．ｃｏｍ`` is ``gitlab.com``), back to the first character no address holds,
-    at most :data:`_LOOK_BACK` characters; one longer is taken for a longer path.
+    The address before the path is read back on the folded text to the first character no
+    address holds, at most :data:`_LOOK_BACK` characters. It is:
+
+    - "" where nothing but punctuation stands before the path (``acme/app2``,
+      ``[acme/app2]``, ``/acme/app2``): no host;
+    - the host where the address is a scheme, a user (with a password), a label, ``www.``,
+      a host, a port and the ``/`` or ``:`` before the path (``https://oauth2:tok@gitlab.com/``,
+      ``git@github.com:``, ``localhost:3000/``, ``http://git/``), or a local path that ends
+      with a host (``$GOPATH/src/gitlab.com/``: a checkout of that host's path);
+    - None for anything else: a longer path under a host (``gitlab.com/group/``), another
+      path (``/srv/``), an npm scope (``@``), an address longer than the look-back. There
+      the path names another value, or one nowline cannot tell.
     """
     if start == 0:
         return ""
-    window = fold(text[max(0, start - _LOOK_BACK) : start])
-    run = _ADDRESS_RUN.search(window)
-    address = run.group() if run is not None else ""
+    raw = text[max(0, start - _LOOK_BACK) : start]
+    window = raw.lower() if raw.isascii() else fold(raw)
+    size = _ADDRESS_RUN.match(window[::-1])
+    address = window[len(window) - size.end() :] if size is not None else ""
     if not address:
         return ""
+    if address.endswith("@") and not address[:-1].strip("~%+@:/.-[]("):
+        return None  # an npm scope (@acme/app2): another registry's name
     schemes = list(_SCHEME_AT.finditer(address))
     if schemes:
-        address = address[schemes[-1].end() :]
-    elif len(address) == len(window) and start > _LOOK_BACK:
+        address = _USERINFO.sub("", address[schemes[-1].end() :])
+        found = _HOST_BEFORE_PATH.match(address)
+        if found is not None:
+            return found.group(1) if found.end() == len(address) else None
+        found = _SCHEMED_HOST.match(address)
+        return found.group(1) if found is not None else None
+    if len(address) == len(window) and start > _LOOK_BACK:
         return None  # an address longer than the look-back: a longer path, most likely
-    else:
-        label = _LABEL.match(address)
-        if label is not None and not _HOST_BEFORE_PATH.match(_USERINFO.sub("", address)):
-            shorthand = _SHORTHANDS.get(address[: label.end()])
-            if shorthand is not None and label.end() == len(address):
-                return shorthand
-            address = address[label.end() :]
-    address = _USERINFO.sub("", address.lstrip("~%+@:/.-"))  # "~~github.com/": strike-through
-    found = _HOST_BEFORE_PATH.match(address)
-    if found is None:
+    label = _LABEL.match(address)
+    if label is not None and not _HOST_BEFORE_PATH.match(_USERINFO.sub("", address)):
+        shorthand = _SHORTHANDS.get(address[: label.end()])
+        if shorthand is not None and label.end() == len(address):
+            return shorthand
+        address = address[label.end() :]
+    address = _USERINFO.sub("", address.lstrip("~%+@:/.-[]("))
+    if not address:
         return ""
-    return found.group(1) if found.end() == len(address) else None
+    found = _HOST_BEFORE_PATH.match(address)
+    if found is not None:
+        return found.group(1) if found.end() == len(address) else None
+    found = _LAST_HOST.search(address)
+    return found.group(1) if found is not None else None
+
+
+def _same_host(written: str, host: str) -> bool:
+    """Return whether a host read from a text is ``host`` (folded, without ``www.``).
+
+    A subdomain names its domain, as a string written as it is occurs in one (DESIGN §3,
+    rule 5: ``oldco.example`` in ``mail.oldco.example``). And a text may run a word of a
+    script written without spaces into the host (``仓库在github.com``).
+    """
+    if written == host:
+        return True
+    cut = len(written) - len(host)
+    return (
+        cut > 0
+        and written.endswith(host)
+        and (written[cut - 1] == "." or not written[cut - 1].isascii())
+    )
 
 
 def _moves_host(path: str, host: str, news: Sequence[str]) -> bool:
@@ -678,33 +714,43 @@ def _moves_host(path: str, host: str, news: Sequence[str]) -> bool:
 
 def spelled_here(
     deprecates: Sequence[str], news: Sequence[str], form: str, text: str, start: int
-) -> str | None:
-    """Return the deprecated string an occurrence of ``form`` at ``start`` names, or None.
+) -> tuple[tuple[str, bool], ...]:
+    """Return the deprecated strings an occurrence of ``form`` at ``start`` names, in order.
 
     ``form`` is the :func:`match_form` the automaton found. A string held as written names
-    every occurrence (DESIGN §3). A string held as its path names the occurrences written
+    its own occurrences (DESIGN §3). A string held as its path names the occurrences written
     under its host, and, on a code forge, those written under no host, unless the
     correction moves the path to another host (``news`` holds it there): then a bare path
-    names either host, and only the old host's spelling is the old value.
+    names either host, and only the old host's spelling is the old value. Several strings
+    may share a form (``acme/app`` and ``https://github.com/acme/app``); each is judged on
+    its own afterwards (a change back may revive one and not the other). Each comes with
+    whether it names the occurrence only as a bare path (``acme/app`` for the GitHub URL):
+    such an occurrence is current where a later change made the bare value current again.
     """
-    if form in deprecates and not _spelled(form)[0]:
-        return form  # held as written: the common case, and the hook's
+    if len(deprecates) == 1 and form == deprecates[0] and not _spelled(form)[0]:
+        return ((form, False),)  # held as written: the common case, and the hook's
     key = fold(form)
+    named: list[tuple[str, bool]] = []
+    where: str | None = ""
+    read = False
     for phrase in deprecates:
-        if fold(match_form(phrase)) != key:
-            continue
         host, path = _spelled(phrase)
         if not host:
-            return phrase
-        where = _written_under(text, start)
+            if phrase == form:
+                named.append((phrase, False))
+            continue
+        if fold(path) != key:
+            continue
+        if not read:
+            where, read = _written_under(text, start), True
         if where is None:
             continue
         if where:
-            if where == _host_key(host):
-                return phrase
+            if _same_host(where, _host_key(host)):
+                named.append((phrase, False))
         elif _host_key(host) in _FORGES and not _moves_host(path, host, news):
-            return phrase
-    return None
+            named.append((phrase, True))
+    return tuple(named)
 
 
 def first_naming(
@@ -732,7 +778,7 @@ def first_naming(
             strings, given = corrections[m.key] or ((), ())
             if m.key not in news:
                 news[m.key] = given if given is not None else _news_read(texts[m.key], strings)
-            if spelled_here(strings, news[m.key], m.phrase, text, m.start) is not None:
+            if spelled_here(strings, news[m.key], m.phrase, text, m.start):
                 first[m.key] = at
     return first
 

@@ -144,22 +144,30 @@ def _direct(
                     continue
             known[cid] = info
         form = match.phrase
-        phrase = spelled_here(info.deprecates, info.replaced_by, form, text, match.start)
-        if phrase is None:
-            continue  # the path under another host, or inside a longer path
-        if phrase != form:
-            match = Match(phrase, cid, match.start, match.end)
-        if revived is not None and revived(info, match.phrase, as_of):
-            continue
-        if order is None and cid not in found and read.get(cid, 0) < _RECORDS_READS:
-            read[cid] = read.get(cid, 0) + 1
-            around = _around(text, match)
-            if _records_change(around, phrase, info.replaced_by) or (
-                form != phrase
-                and _records_change(around, form, tuple(match_form(v) for v in info.replaced_by))
+        kept = None
+        for phrase, bare in spelled_here(
+            info.deprecates, info.replaced_by, form, text, match.start
+        ):
+            if revived is not None and (
+                revived(info, phrase, as_of) or (bare and revived(info, form, as_of))
             ):
-                continue  # it records the change, in the spelling the correction wrote or bare
-        found.setdefault(cid, []).append(match)
+                continue  # a change back made it current again (a bare path: on any host)
+            if order is None and cid not in found and read.get(cid, 0) < _RECORDS_READS:
+                read[cid] = read.get(cid, 0) + 1
+                around = _around(text, match)
+                news = info.replaced_by
+                if _records_change(around, phrase, news) or (
+                    form != phrase
+                    and _records_change(around, form, tuple(match_form(v) for v in news))
+                ):
+                    continue  # it records the change, in the spelling written or bare
+            kept = phrase
+            break
+        if kept is None:
+            continue  # under another host, inside a longer path, revived, or the change itself
+        found.setdefault(cid, []).append(
+            match if kept == form else Match(kept, cid, match.start, match.end)
+        )
     return found
 
 

@@ -118,6 +118,16 @@ NAMED = [
         "deploy acme/app2",
         "https://ｇｉｔｈｕｂ.ｃｏｍ/acme/app2",
     ),  # a full-width host is github.com
+    # a second review: hosts of every form, and what may stand before an address
+    ("git clone https://git_srv.corp.io/team/svc", "https://git_srv.corp.io/team/svc"),
+    ("pip install https://bücher.de/acme/lib", "https://bücher.de/acme/lib"),
+    ("see [docs.acme.io/api/guide]", "docs.acme.io/api/guide"),
+    ("yq '.urls = [docs.acme.io/api/guide]'", "docs.acme.io/api/guide"),
+    ("- [docs.acme.io/api/guide](http://x)", "docs.acme.io/api/guide"),
+    ("mirror/docs.acme.io/api/guide", "docs.acme.io/api/guide"),
+    ("cd $GOPATH/src/github.com/acme/app2", _GITHUB_URL),
+    ("see [acme/app2]", _GITHUB_URL),
+    ("open https://eu.docs.acme.io/api/guide", "docs.acme.io/api/guide"),  # a subdomain (§3)
 ]
 """(text, deprecated string): the text names the deprecated value, in another spelling."""
 
@@ -139,6 +149,14 @@ NOT_NAMED = [
     ("clone localhost:3000/acme/app2", _GITHUB_URL),
     ("npm i gitlab:acme/app2", _GITHUB_URL),
     ("api.github.com/repos/acme/app2", _GITHUB_URL),
+    ("git clone http://gitserver:8080/acme/app2", _GITHUB_URL),  # a host without a dot
+    ("git clone http://git/acme/app2.git", _GITHUB_URL),
+    ("cd $GOPATH/src/gitlab.com/acme/app2 && go build ./...", _GITHUB_URL),
+    ("cd ~/ghq/gitlab.com/acme/app2", _GITHUB_URL),
+    ("echo '[gitlab.com/acme/app2]'", _GITHUB_URL),
+    ("curl 'https://x.io/?u=https%3A//gitlab.com/acme/app2'", _GITHUB_URL),
+    ("npm install @acme/app2", _GITHUB_URL),  # an npm scope: another registry's name
+    ("ls /srv/acme/app2/bin", _GITHUB_URL),  # a local path nowline cannot tell
 ]
 
 
@@ -198,3 +216,34 @@ def test_a_memory_that_records_the_change_in_other_spellings_stays_current() -> 
     assert Registry([info]).direct(text, record_id="m", scope=Scoped(None), order=None) == {}
     stale = "Deploy acme/app2 on Fridays."
     assert Registry([info]).direct(stale, record_id="m", scope=Scoped(None), order=None)
+
+
+def test_strings_that_share_a_path_are_revived_each_on_its_own() -> None:
+    """``acme/app`` and ``https://github.com/acme/app`` in one correction share one form.
+
+    A change back to ``gitlab.com/acme/app`` revives the bare name (the same value as the
+    GitLab one) but not the GitHub URL (another host's). The automaton finds their shared
+    path once; the first string that named it was revived, and the occurrence was dropped
+    though the URL still named it (the model-based test found it: the probe's GitHub URL
+    passed ``check()``).
+    """
+    from nowline._rules.assembly import trips_of
+    from nowline._rules.records import CorrectionInfo, Scoped
+    from nowline._rules.registry import Registry
+
+    both = ("acme/app", _GITHUB_URL[:-1])  # acme/app and https://github.com/acme/app
+    c1 = CorrectionInfo("c1", "Moved from acme/app to beta.", both, (), 1.0, 1.0, None, None)
+    c2 = CorrectionInfo(
+        "c2", "Moved from beta to gitlab.com/acme/app.", ("beta",), (), 2.0, 2.0, None, None
+    )
+    infos = [
+        c1._replace(replaced_by=("beta",)),
+        c2._replace(replaced_by=("gitlab.com/acme/app",)),
+    ]
+    registry = Registry(infos)
+    url = "git clone https://github.com/acme/app"
+    assert [
+        (t.correction.id, [o.phrase for o in t.occurrences])
+        for t in trips_of(registry, url, Scoped(None))
+    ] == [("c1", [_GITHUB_URL[:-1]])]
+    assert trips_of(registry, "deploy acme/app", Scoped(None)) == []

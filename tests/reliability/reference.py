@@ -114,13 +114,15 @@ _BEFORE_PATH = re.compile(
 )
 
 
-def names(phrase: str, text: str, news: Iterable[str] = ()) -> bool:
+def names(phrase: str, text: str, news: Iterable[str] = (), *, bare: bool = True) -> bool:
     """Return whether ``text`` names what ``phrase`` deprecates (§3, and a value's spellings).
 
     A string without a host occurs as written. A string with a host names its path written
     right after the same host (any scheme, user, ``www.`` or port), or, on a forge
     (github.com, gitlab.com), written with no host before it, unless a new value is the same
-    path under another host (a move: the bare path then names either).
+    path under another host (a move: the bare path then names either). ``bare=False``: only
+    under its host (a change back made the bare value current again). Another path before it
+    (``foo/acme/app``) or an npm scope (``@acme/app``) names no such value.
     """
     host, path = spelled(phrase)
     if not host:
@@ -132,13 +134,15 @@ def names(phrase: str, text: str, news: Iterable[str] = ()) -> bool:
         while word > 0 and not t[word - 1].isspace() and t[word - 1] not in "\"'`<>()[]{}=,;|":
             word -= 1
         before = t[word:start]
-        if not before or not _HOSTED.match(before):
-            if host in _FORGE and not moved:
+        if before == "@":
+            continue  # an npm scope: another registry's name
+        if not before.lstrip("~%+@:/.-"):  # nothing but punctuation: no host
+            if host in _FORGE and not moved and bare:
                 return True
             continue
-        found = _BEFORE_PATH.match(before)
-        if found is not None and found.group(1) == host:
-            return True
+        found = _BEFORE_PATH.match(before) if _HOSTED.match(before) else None
+        if found is not None and (found.group(1) == host or found.group(1).endswith("." + host)):
+            return True  # the same host, or a subdomain of it (§3 rule 5)
     return False
 
 
@@ -463,7 +467,9 @@ def expected(
         if c.about and not any(occurs(a, r.document) for a in c.about):
             return False  # an anchored correction reaches only records naming its anchor
         return any(
-            names(p, r.document, c.new_values) and not revived(c.id, p) and not records(c, r, p)
+            names(p, r.document, c.new_values, bare=not revived(c.id, spelled(p)[1]))
+            and not revived(c.id, p)
+            and not records(c, r, p)
             for p in c.deprecates
         )
 
