@@ -103,9 +103,13 @@ def near_miss_flow(
     found: dict[str, tuple[str, Literal["edit", "text", "part"], str]] = {}
     every: list[str] | None = None
     for phrase in info.deprecates:
+        # a string with a host already reaches its path wherever it names this value, so the
+        # path alone would add other hosts' (a mirror's); typos are looked for in the path
+        form = R.match_form(phrase)
         for part in parts(phrase, info.replaced_by):
-            found.setdefault(fold(part), (part, "part", phrase))
-        k = edit_bound(phrase)
+            if form == phrase or fold(part) != fold(form):
+                found.setdefault(fold(part), (part, "part", phrase))
+        k = edit_bound(form)
         if k < 1:
             continue
         if text_key is not None:
@@ -115,14 +119,17 @@ def near_miss_flow(
             docs = every
         else:
             page = yield Get(
-                where_document={"$regex": candidate_regex(pieces(phrase, k))},
+                where_document={"$regex": candidate_regex(pieces(form, k))},
                 limit=MAX_CANDIDATES,
                 include=("documents",),
             )
             docs = [d for d in page.get("documents") or [] if isinstance(d, str)]
-        for string in near_strings(phrase, docs, k).values():
+        for string in near_strings(form, docs, k).values():
             # a window of the text may end in its punctuation ("acme/app." for "acme/app/")
             string = strip_edges(string) or string
+            at = phrase.find(form) if form != phrase else -1
+            if at >= 0:  # in the writer's spelling: https://github.com/acme/app2 for ...app-2
+                string = phrase[:at] + string + phrase[at + len(form) :]
             found.setdefault(fold(string), (string, "edit", phrase))
     if text:
         cands = text_candidates(text, info.deprecates, info.about, anchored=bool(info.about))

@@ -497,6 +497,11 @@ _HOST = re.compile(r"^(?:[\w.+-]+@)?(?:www\.)?([^/\s:@]+\.[a-z]{2,})(?::\d+)?[/:
 """A host before a path: ``github.com/``, a user and a port (``git@github.com:22/``), or the
 ``host:`` of an SSH remote (``git@github.com:acme/app``)."""
 _EDGE = "\"'`([{<‹«“‘.,;:!?)]}>›»”’"
+_SHORTHANDS = {"github:": "github.com", "gitlab:": "gitlab.com", "bitbucket:": "bitbucket.org"}
+"""Package managers' shorthands for a forge's repository (``github:acme/app``)."""
+
+_SHORTHAND = re.compile(r"^(?:github|gitlab|bitbucket):(?!//)", re.IGNORECASE)
+
 _UNDER_A_HOST = "\t"
 """The mark of a key that files a path written under some host (:func:`held_keys`).
 
@@ -513,14 +518,18 @@ def _spelled(phrase: str) -> tuple[str, str]:
     ``https://github.com:443/ufo-ai/ufo`` is the path ``ufo-ai/ufo`` under ``github.com``,
     and that of ``"ufo-ai/ufo."``, ``@ufo-ai/ufo`` and ``ufo-ai/ufo/`` the same path under
     none. A host is taken apart only before a path of its own (``owner/name``):
-    ``docs.acme.io/guide`` is one value.
+    ``docs.acme.io/guide`` is one value. A package manager's shorthand names its forge:
+    ``github:ufo-ai/ufo`` is ``ufo-ai/ufo`` under ``github.com``.
     """
     bare = unicodedata.normalize("NFKC", phrase).strip().strip(_EDGE).lstrip("@")
     bare = _SCHEME.sub("", bare)
     host = ""
     found = _HOST.match(bare)
+    short = _SHORTHAND.match(bare)
     if found is not None and "/" in bare[found.end() :].rstrip("/"):
         host, bare = found.group(1), bare[found.end() :]
+    elif short is not None and "/" in bare[short.end() :].rstrip("/"):
+        host, bare = _SHORTHANDS[short.group().lower()], bare[short.end() :]
     bare = bare.strip("/")
     if bare.lower().endswith(".git"):
         bare = bare[: -len(".git")]
@@ -579,7 +588,7 @@ _FORGES = frozenset({"github.com", "gitlab.com", "bitbucket.org", "codeberg.org"
 """Code forges: there a repository's path (``owner/name``) names it without the host, as
 memories, commands and nowline's own GitHub receiver (DESIGN §14) write it."""
 
-_ADDRESS_RUN = re.compile(r"[\w.~%+@:/\[\]-]*")
+_ADDRESS_RUN = re.compile(r"[\w.~%+@:/\\\[\]-]*")
 """The characters of an address, read backwards from where a path begins (on the folded,
 reversed text): anything else (a space, a quote, ``*``, ``«``, ``→``, ``$``) begins it."""
 
@@ -601,8 +610,14 @@ _LAST_HOST = re.compile(rf"(?:^|/){_HOST_PART}(?::\d+)?/+$")
 _SCHEMED_HOST = re.compile(r"^([^/:@]+)(?::\d+)?/+$")
 """What follows a scheme up to the path: any host (``http://git/``, ``gitserver:8080``)."""
 
-_SHORTHANDS = {"github:": "github.com", "gitlab:": "gitlab.com", "bitbucket:": "bitbucket.org"}
-"""Package managers' shorthands for a forge's repository (``github:acme/app``)."""
+_HOST_PATHS = {
+    "repos/": "github.com",
+    "api.github.com/repos/": "github.com",
+    "raw.githubusercontent.com/": "github.com",
+    "codeload.github.com/": "github.com",
+}
+"""Where a forge writes a repository's path under another host or a path of its own: GitHub's
+API (``api.github.com/repos/acme/app2``, ``gh api repos/acme/app2``) and raw files."""
 
 _LOOK_BACK = 256
 """How far before a path its address is read: a bound, so that a text of many occurrences
@@ -657,32 +672,50 @@ def _written_under(text: str, start: int) -> str | None:
     address = window[len(window) - size.end() :] if size is not None else ""
     if not address:
         return ""
-    if address.endswith("@") and not address[:-1].strip("~%+@:/.-[]("):
-        return None  # an npm scope (@acme/app2): another registry's name
+    if address.endswith("@"):
+        return None  # an npm scope (@acme/app2, npm:@acme/app2): another registry's name
     schemes = list(_SCHEME_AT.finditer(address))
     if schemes:
         address = _USERINFO.sub("", address[schemes[-1].end() :])
-        found = _HOST_BEFORE_PATH.match(address)
+        found = _HOST_BEFORE_PATH.match(address) or _LAST_HOST.search(address)
         if found is not None:
-            return found.group(1) if found.end() == len(address) else None
+            return _host_at(found, address)
         found = _SCHEMED_HOST.match(address)
         return found.group(1) if found is not None else None
     if len(address) == len(window) and start > _LOOK_BACK:
-        return None  # an address longer than the look-back: a longer path, most likely
+        # an address longer than the look-back: a user's long token before the host, or a
+        # longer path, most likely
+        tail = address.rsplit("@", 1)[-1] if "@" in address else ""
+        found = _HOST_BEFORE_PATH.match(tail)
+        return found.group(1) if found is not None and found.end() == len(tail) else None
     label = _LABEL.match(address)
     if label is not None and not _HOST_BEFORE_PATH.match(_USERINFO.sub("", address)):
         shorthand = _SHORTHANDS.get(address[: label.end()])
         if shorthand is not None and label.end() == len(address):
             return shorthand
         address = address[label.end() :]
-    address = _USERINFO.sub("", address.lstrip("~%+@:/.-[]("))
+    address = _USERINFO.sub("", address.lstrip("~%+:-[]("))
     if not address:
         return ""
+    if address in _HOST_PATHS:
+        return _HOST_PATHS[address]  # gh api repos/acme/app2
     found = _HOST_BEFORE_PATH.match(address)
     if found is not None:
-        return found.group(1) if found.end() == len(address) else None
+        return _host_at(found, address)
     found = _LAST_HOST.search(address)
     return found.group(1) if found is not None else None
+
+
+def _host_at(found: re.Match[str], address: str) -> str | None:
+    """Return the host a match of a host in ``address`` gives the path after the address.
+
+    The host where the address ends with it; where a known path of the forge's own follows
+    (``api.github.com/repos/``), the forge; else None (a longer path under the host).
+    """
+    host = found.group(1)
+    if found.end() == len(address):
+        return _HOST_PATHS.get(host + "/", host)
+    return _HOST_PATHS.get(host + "/" + address[found.end() :])
 
 
 def _same_host(written: str, host: str) -> bool:

@@ -223,6 +223,26 @@ def test_an_identifier_inside_the_deprecated_string_is_proposed(
     assert report.reached == 0
 
 
+def test_a_typo_in_a_url_is_found_in_its_path(memory: nowline.Collection) -> None:
+    """A URL that reaches nothing is refused where the store names a typo of its path.
+
+    A URL is matched by its path (the value in any spelling), but near misses were looked
+    for in the whole URL, scheme and host included, so ``https://github.com/acme/app-2`` was
+    stored reaching nothing beside a memory of ``git@github.com:acme/app2.git``. The near
+    miss is proposed in the writer's spelling. And a URL on another host is not proposed its
+    path alone: that would reach the GitHub repository the GitLab correction does not name.
+    """
+    memory.remember("Clone git@github.com:acme/app2.git", id="m")
+    for typo in ("https://github.com/acme/app-2", "https://github.com/acme/ap2"):
+        with pytest.raises(nowline.Unreached) as caught:
+            memory.correct(f"{typo} was renamed to acme/app9.", deprecates=[typo])
+        assert caught.value.near_misses == [("https://github.com/acme/app2", 1)]
+    gitlab = "https://gitlab.com/acme/app2"
+    assert memory.preview([gitlab], text=f"{gitlab} is archived.").suggestions == []
+    url = "https://github.com/acme/app2"
+    assert memory.correct(f"{url} was renamed to acme/app9.", deprecates=[url]).reached == 1
+
+
 def test_the_identifier_tool_error_names_the_call(notes: nowline.Collection) -> None:
     """The correct tool's error gives the proposed call in the tool's own terms."""
     notes.remember("The Vireo API server code is in tessellate-io/vireo-server.", id="v")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+import nowline
 from nowline._rules.records import bare_path, held_keys, same_value, value_keys
 
 SAME = [
@@ -31,6 +32,8 @@ SAME = [
     ("https://github.com/acme/app", "www.github.com/acme/app"),
     ("docs.acme.io/guide", "https://docs.acme.io/guide"),
     ("https://docs.oldco.com/api/guide", "api/guide"),
+    ("acme/app", "github:acme/app"),  # a package manager's shorthand
+    ("github:acme/app", "https://github.com/acme/app"),
 ]
 
 APART = [
@@ -45,6 +48,7 @@ APART = [
     ("#ops", "ops"),
     ("acme/app", "acme/app#12"),
     ("s3://acme-data/raw/v1", "gs://acme-data/raw/v1"),  # another scheme: another store
+    ("github:acme/app", "gitlab.com/acme/app"),
     # a query or fragment may name another thing (watch?v=..., #install and #setup)
     ("https://www.youtube.com/watch?v=AAA", "https://www.youtube.com/watch?v=BBB"),
     ("https://docs.acme.io/guide#install", "https://docs.acme.io/guide#setup"),
@@ -128,6 +132,12 @@ NAMED = [
     ("cd $GOPATH/src/github.com/acme/app2", _GITHUB_URL),
     ("see [acme/app2]", _GITHUB_URL),
     ("open https://eu.docs.acme.io/api/guide", "docs.acme.io/api/guide"),  # a subdomain (§3)
+    # a third review: the forge's own API and raw files, and a file:// checkout
+    ("gh api repos/acme/app2/pulls", _GITHUB_URL),
+    ("curl -s https://api.github.com/repos/acme/app2/releases/latest", _GITHUB_URL),
+    ("curl -fsSL https://raw.githubusercontent.com/acme/app2/main/install.sh | sh", _GITHUB_URL),
+    ("git clone file:///home/me/src/github.com/acme/app2", _GITHUB_URL),
+    (f"git clone https://x-access-token:{'a' * 300}@github.com/acme/app2", _GITHUB_URL),
 ]
 """(text, deprecated string): the text names the deprecated value, in another spelling."""
 
@@ -148,7 +158,6 @@ NOT_NAMED = [
     ("clone http://10.0.0.5/acme/app2", _GITHUB_URL),
     ("clone localhost:3000/acme/app2", _GITHUB_URL),
     ("npm i gitlab:acme/app2", _GITHUB_URL),
-    ("api.github.com/repos/acme/app2", _GITHUB_URL),
     ("git clone http://gitserver:8080/acme/app2", _GITHUB_URL),  # a host without a dot
     ("git clone http://git/acme/app2.git", _GITHUB_URL),
     ("cd $GOPATH/src/gitlab.com/acme/app2 && go build ./...", _GITHUB_URL),
@@ -157,6 +166,12 @@ NOT_NAMED = [
     ("curl 'https://x.io/?u=https%3A//gitlab.com/acme/app2'", _GITHUB_URL),
     ("npm install @acme/app2", _GITHUB_URL),  # an npm scope: another registry's name
     ("ls /srv/acme/app2/bin", _GITHUB_URL),  # a local path nowline cannot tell
+    ('"app2": "npm:@acme/app2@^1.0.0"', _GITHUB_URL),  # npm aliases of a scoped package
+    ("yarn add app2@npm:@acme/app2", _GITHUB_URL),
+    ("cd ./acme/app2 && make", _GITHUB_URL),  # relative local paths
+    ("ls ../acme/app2/src", _GITHUB_URL),
+    ("cd C:\\src\\acme/app2", _GITHUB_URL),
+    ("curl https://api.github.com/users/acme/app2", _GITHUB_URL),  # not a repository's path
 ]
 
 
@@ -247,3 +262,21 @@ def test_strings_that_share_a_path_are_revived_each_on_its_own() -> None:
         for t in trips_of(registry, url, Scoped(None))
     ] == [("c1", [_GITHUB_URL[:-1]])]
     assert trips_of(registry, "deploy acme/app", Scoped(None)) == []
+
+
+def test_a_shorthand_of_the_current_value_is_refused_as_the_value_is(
+    memory: nowline.Collection,
+) -> None:
+    """``github:acme/app3`` is ``https://github.com/acme/app3``: the current-value guard holds.
+
+    The matcher read the shorthand as GitHub's, the guards did not, so a correction that
+    deprecated ``github:acme/app3`` was stored and marked the current repository.
+    """
+    memory.remember("Clone https://github.com/acme/app2 for the build.", id="m")
+    url = "https://github.com/acme/app2"
+    first = memory.correct(f"{url} was renamed to https://github.com/acme/app3.", deprecates=[url])
+    with pytest.raises(nowline.NewValue) as caught:
+        memory.correct(
+            "Do GitHub work in acme/app1, never github:acme/app3.", deprecates=["github:acme/app3"]
+        )
+    assert caught.value.holder == first.id

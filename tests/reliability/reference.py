@@ -134,9 +134,9 @@ def names(phrase: str, text: str, news: Iterable[str] = (), *, bare: bool = True
         while word > 0 and not t[word - 1].isspace() and t[word - 1] not in "\"'`<>()[]{}=,;|":
             word -= 1
         before = t[word:start]
-        if before == "@":
+        if before.endswith("@"):
             continue  # an npm scope: another registry's name
-        if not before.lstrip("~%+@:/.-"):  # nothing but punctuation: no host
+        if not before.lstrip("~%+:-["):  # nothing but punctuation: no host
             if host in _FORGE and not moved and bare:
                 return True
             continue
