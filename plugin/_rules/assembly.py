@@ -155,7 +155,9 @@ def with_not_covered(hits: Sequence[Hit], registry: Registry) -> list[Hit]:
             shown.setdefault(own.id, own)
     if not shown:
         return list(hits)
-    # a string with a host is found as its path (:func:`R.match_form`): so is a longer name
+    # a string with a host is found as its path (:func:`R.match_form`): so is a longer name,
+    # and the label names the string as written
+    written = {(c.id, R.match_form(d)): d for c in shown.values() for d in reversed(c.deprecates)}
     corrections = [
         (c.id, list(dict.fromkeys(R.match_form(d) for d in c.deprecates)), c.document)
         for c in shown.values()
@@ -164,7 +166,12 @@ def with_not_covered(hits: Sequence[Hit], registry: Registry) -> list[Hit]:
     for hit in hits:
         found = uncovered(hit.document or "", corrections) if hit.role == CURRENT else []
         labels = [
-            NotCovered(name=u.name, deprecated=u.deprecated, correction=u.correction) for u in found
+            NotCovered(
+                name=u.name,
+                deprecated=written.get((u.correction, u.deprecated), u.deprecated),
+                correction=u.correction,
+            )
+            for u in found
         ]
         out.append(hit.model_copy(update={"not_covered": labels}) if labels else hit)
     return out

@@ -695,10 +695,10 @@ def _written_under(text: str, start: int) -> str | None:
             return shorthand
         address = address[label.end() :]
     address = _USERINFO.sub("", address.lstrip("~%+:-[]("))
-    if not address:
-        return ""
-    if address in _HOST_PATHS:
-        return _HOST_PATHS[address]  # gh api repos/acme/app2
+    if not address.strip("/"):
+        return ""  # nothing but slashes: a root-relative link ([x](/acme/app2))
+    if address.lstrip("/") in _HOST_PATHS:
+        return _HOST_PATHS[address.lstrip("/")]  # gh api repos/acme/app2, GET /repos/...
     found = _HOST_BEFORE_PATH.match(address)
     if found is not None:
         return _host_at(found, address)

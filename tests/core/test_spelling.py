@@ -138,6 +138,9 @@ NAMED = [
     ("curl -fsSL https://raw.githubusercontent.com/acme/app2/main/install.sh | sh", _GITHUB_URL),
     ("git clone file:///home/me/src/github.com/acme/app2", _GITHUB_URL),
     (f"git clone https://x-access-token:{'a' * 300}@github.com/acme/app2", _GITHUB_URL),
+    # a fourth review: a root-relative link, and the API path written with its slash
+    ("see [the README](/acme/app2) first", _GITHUB_URL),
+    ("gh api /repos/acme/app2/pulls", _GITHUB_URL),
 ]
 """(text, deprecated string): the text names the deprecated value, in another spelling."""
 
@@ -280,3 +283,23 @@ def test_a_shorthand_of_the_current_value_is_refused_as_the_value_is(
             "Do GitHub work in acme/app1, never github:acme/app3.", deprecates=["github:acme/app3"]
         )
     assert caught.value.holder == first.id
+
+
+def test_a_sibling_label_names_the_deprecated_string_as_written(
+    memory: nowline.Collection,
+) -> None:
+    """The "not covered" label of a sibling names the URL the correction deprecates.
+
+    The sibling is found by the URL's path (``acme/app2-console`` begins like
+    ``acme/app2``); the label gave the path, where occurrences give the string as written.
+    """
+    memory.remember("Deploy acme/app2-console and acme/app2 on Fridays.", id="m")
+    memory.remember("The console is acme/app2-console.", id="sib")
+    memory.correct(
+        f"{_GITHUB_URL} was renamed to https://github.com/acme/app3.", deprecates=[_GITHUB_URL]
+    )
+    hits = {h.id: h for h in memory.hits(["m", "sib"])}
+    assert hits["m"].role == "historical" and hits["sib"].role == "current"
+    recall = memory.recall("acme/app2-console", n_results=3)
+    labels = [label for hit in recall.hits for label in hit.not_covered]
+    assert [(lab.name, lab.deprecated) for lab in labels] == [("acme/app2-console", _GITHUB_URL)]

@@ -136,7 +136,7 @@ def names(phrase: str, text: str, news: Iterable[str] = (), *, bare: bool = True
         before = t[word:start]
         if before.endswith("@"):
             continue  # an npm scope: another registry's name
-        if not before.lstrip("~%+:-["):  # nothing but punctuation: no host
+        if not before.lstrip("~%+:-[").strip("/"):  # nothing but punctuation: no host
             if host in _FORGE and not moved and bare:
                 return True
             continue
