@@ -120,6 +120,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Literal, Protocol
 
 from .names import is_family_first_given_name, is_family_first_name, is_given_name
+from .records import DECORATING_SCHEMES
 from .units import PER_TIME
 
 if TYPE_CHECKING:
@@ -566,9 +567,7 @@ def _default_lexicon() -> _Lexicon:
         return _lexicon
 
 
-_DECORATION = re.compile(
-    r"(?:(?:https?|s?ftp|ssh|git|svn)(?:\+(?:ssh|https?|git))?:/{0,2}|www\.|\.git)+"
-)
+_DECORATION = re.compile(rf"(?:{DECORATING_SCHEMES}:/{{0,2}}|www\.|\.git)+")
 """What only decorates an address: a scheme (``https://``, ``git+ssh:``), ``www.``, ``.git``.
 
 Deprecated alone, it would mark every memory that writes an address so (an adversarial

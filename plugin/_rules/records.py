@@ -31,6 +31,7 @@ __all__ = [
     "BY",
     "CHANGED",
     "CORRECTION",
+    "DECORATING_SCHEMES",
     "DEPRECATES",
     "ENTRY_COVERS",
     "ENTRY_IDS",
@@ -490,9 +491,11 @@ def with_new_values(meta: Mapping[str, Any], text: str) -> dict[str, Any]:
     return out
 
 
-_SCHEME = re.compile(r"^(?:https?|s?ftp|ssh|git|svn)(?:\+(?:ssh|https?|git))?://", re.IGNORECASE)
-"""A web or source-control scheme: decoration. Another scheme is part of the value
-(``s3://acme-data/raw`` and ``gs://acme-data/raw`` are two buckets)."""
+DECORATING_SCHEMES = r"(?:https?|s?ftp|ssh|git|svn)(?:\+(?:ssh|https?|git))?"
+"""The web and source-control schemes, a pattern: decoration of a value. Another scheme is
+part of the value (``s3://acme-data/raw`` and ``gs://acme-data/raw`` are two buckets)."""
+
+_SCHEME = re.compile(rf"^{DECORATING_SCHEMES}://", re.IGNORECASE)
 _HOST = re.compile(r"^(?:[\w.+-]+@)?(?:www\.)?([^/\s:@]+\.[a-z]{2,})(?::\d+)?[/:]", re.IGNORECASE)
 """A host before a path: ``github.com/``, a user and a port (``git@github.com:22/``), or the
 ``host:`` of an SSH remote (``git@github.com:acme/app``)."""
@@ -500,7 +503,9 @@ _EDGE = "\"'`([{<‹«“‘.,;:!?)]}>›»”’"
 _SHORTHANDS = {"github:": "github.com", "gitlab:": "gitlab.com", "bitbucket:": "bitbucket.org"}
 """Package managers' shorthands for a forge's repository (``github:acme/app``)."""
 
-_SHORTHAND = re.compile(r"^(?:github|gitlab|bitbucket):(?!//)", re.IGNORECASE)
+_SHORTHAND = re.compile(
+    "^(?:" + "|".join(re.escape(k) for k in _SHORTHANDS) + ")(?!//)", re.IGNORECASE
+)
 
 _UNDER_A_HOST = "\t"
 """The mark of a key that files a path written under some host (:func:`held_keys`).
@@ -820,9 +825,7 @@ def _news_read(text: str, deprecates: Sequence[str]) -> tuple[str, ...]:
     """Return the new values a correction's text states (read only where a host matters)."""
     if not any(_spelled(d)[0] for d in deprecates):
         return ()
-    from .wording import new_values
-
-    return new_values(text, list(deprecates))
+    return new_values_of({}, text, deprecates)
 
 
 def new_values_of(meta: Mapping[str, Any], text: str, deprecates: Sequence[str]) -> tuple[str, ...]:

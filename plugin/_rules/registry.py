@@ -20,7 +20,7 @@ import os
 import re
 import threading
 import weakref
-from collections.abc import Callable, Container, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from typing import NoReturn, Protocol
 
 from ..errors import SnapshotDamaged
@@ -277,12 +277,20 @@ _CHAIN_STEPS = 16
 _Automata = tuple[Matcher[str], Matcher[str]]
 
 
+def _held_forms(info: CorrectionInfo) -> Iterator[tuple[str, str]]:
+    """Return the automaton's pairs for a correction: each string's form, under its id.
+
+    The form is :func:`match_form`; every build and update of the automaton adds these.
+    """
+    return ((match_form(p), info.id) for p in info.deprecates)
+
+
 def _automata_of(active: Iterable[CorrectionInfo]) -> _Automata:
     """Return the deprecated-string and anchor automata over active corrections, built."""
     # Each Matcher pauses the garbage collector while it adds its phrases (matchers._gcpause).
     listed = list(active)
     built = (
-        Matcher((match_form(p), i.id) for i in listed for p in i.deprecates),
+        Matcher(pair for i in listed for pair in _held_forms(i)),
         Matcher((p, i.id) for i in listed for p in i.about),
     )
     for matcher in built:
@@ -730,7 +738,7 @@ class Registry:
                 anchors.discard(cid)
         for cid, info in now.items():
             if info.retracted is None and was.get(cid) != info:
-                deprecated.add_many((match_form(p), cid) for p in info.deprecates)
+                deprecated.add_many(_held_forms(info))
                 anchors.add_many((p, cid) for p in info.about)
         return built
 
@@ -1027,7 +1035,7 @@ class Registry:
                 deprecated.discard(info.id)
                 anchors.discard(info.id)
                 if info.retracted is None:
-                    deprecated.add_many((match_form(p), info.id) for p in info.deprecates)
+                    deprecated.add_many(_held_forms(info))
                     anchors.add_many((p, info.id) for p in info.about)
             self._changed()
 
