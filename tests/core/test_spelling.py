@@ -303,3 +303,33 @@ def test_a_sibling_label_names_the_deprecated_string_as_written(
     recall = memory.recall("acme/app2-console", n_results=3)
     labels = [label for hit in recall.hits for label in hit.not_covered]
     assert [(lab.name, lab.deprecated) for lab in labels] == [("acme/app2-console", _GITHUB_URL)]
+
+
+def test_a_url_correction_written_by_plain_chromadb_reaches_the_bare_name(
+    memory: nowline.Collection,
+) -> None:
+    """A store written around nowline: a plain client adds the memories and the correction.
+
+    ``repair()`` marks the correction and stores the links by the same rule: the bare name
+    is historical (a ``where`` filter on the role finds it), another host's mirror current,
+    and ``check()`` trips on the bare name.
+    """
+    url = "https://github.com/acme/app2"
+    docs = [
+        "CI runs in acme/app2.",
+        "The mirror is gitlab.com/acme/app2.",
+        f"{url} was renamed to https://github.com/acme/app3.",
+    ]
+    memory.raw.add(
+        ids=["ci", "mirror", "fix"],
+        documents=docs,
+        metadatas=[{"kind": "note"}, {"kind": "note"}, {"deprecates": [url]}],
+    )
+    memory.repair()
+    assert memory.get(where={"nowline_role": "historical"})["ids"] == ["ci"]
+    assert [t.correction.id for t in memory.check("git clone acme/app2")] == ["fix"]
+    assert memory.check("git clone https://gitlab.com/acme/app2") == []
+    assert {h.id: h.role for h in memory.hits(["ci", "mirror"])} == {
+        "ci": "historical",
+        "mirror": "current",
+    }
