@@ -30,6 +30,7 @@ from .records import (
     CorrectionScope,
     Order,
     Scoped,
+    bare_path,
     held_keys,
     match_form,
     same_value,
@@ -906,11 +907,14 @@ class Registry:
 
         Those that deprecate one of its new values and are older, in its scope: a rename back
         (``acme/app`` to ``acme/app2`` and back) makes the first correction's old name current
-        again, so its records are linked anew when ``info`` comes or goes.
+        again, so its records are linked anew when ``info`` comes or goes. Also those that
+        deprecate a new value's path under another host: their hits written as the bare path
+        are current again (``_direct``), though the string itself is not revived
+        (``https://github.com/acme/app`` after a change back to ``gitlab.com/acme/app``).
         """
         with self._lock:
             self.complete()
-            held = _held_keys(info)
+            held = _held_keys(info) | {fold(bare_path(v)) for v in info.replaced_by}
             ids = _filed_under(self._spelled_namers(), held)
             older = [
                 other

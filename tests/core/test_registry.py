@@ -291,7 +291,10 @@ def test_a_move_to_another_host_is_not_a_change_back() -> None:
     text = "git clone https://gitlab.com/acme/app"
     assert [t.correction.id for t in trips_of(registry, text, Scoped(None))] == ["c0"]
     assert not registry.revived(infos[0], "gitlab.com/acme/app")
-    assert registry.revived_by(infos[1]) == []
+    # but c0's hits written as the bare path (acme/app) are current again, as codeberg's:
+    # c1 is among the corrections whose write relinks c0's records
+    assert trips_of(registry, "deploy acme/app", Scoped(None)) == []
+    assert registry.revived_by(infos[1]) == ["c0"]
     # the same path with no host on one side is the same value: a change back revives
     back = _info("c2", "codeberg.org/acme/app", "acme/app", 2.0)
     registry = Registry([*infos, back])

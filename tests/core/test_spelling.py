@@ -333,3 +333,22 @@ def test_a_url_correction_written_by_plain_chromadb_reaches_the_bare_name(
         "ci": "historical",
         "mirror": "current",
     }
+
+
+def test_a_change_back_to_another_host_relinks_the_bare_hits(memory: nowline.Collection) -> None:
+    """The stored links follow a bare hit made current again, as the read-time verdict does.
+
+    ``https://github.com/acme/app`` → ``acme/web`` marks "deploy acme/app" (a forge's path
+    written bare). A later move of the same URL to ``gitlab.com/acme/app`` changes the first
+    step back (its text names the URL) and holds the bare value current again, so the memory
+    is current. The write looked for the corrections to relink by the new value's keys, which
+    do not meet the GitHub URL's, so the stored link stayed while ``hits()`` said current
+    (the model-based test found it: stored links differed from the reference).
+    """
+    memory.remember("deploy acme/app", id="m")
+    url = "https://github.com/acme/app"
+    memory.correct(f"Moved from {url} to acme/web. acme/app", deprecates=[url], observed_at=2000)
+    assert memory.get(where={"nowline_role": "historical"})["ids"] == ["m"]
+    memory.correct(f"Moved from {url} to gitlab.com/acme/app.", deprecates=[url], observed_at=3000)
+    assert memory.hits(["m"])[0].role == "current"
+    assert "m" not in memory.get(where={"nowline_role": "historical"})["ids"]
